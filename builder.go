@@ -1,0 +1,74 @@
+package rtype
+
+// Builder assembles one connected packet in a fixed 548-byte array of its
+// own (§2.2, §5): a header, then messages while they fit. An add that fails
+// leaves the packet as it was. The zero value holds no packet; call Reset
+// first. A Builder must not be copied once in use, since Bytes refers to
+// its array.
+type Builder struct {
+	buf   [MaxDatagramSize]byte
+	n     int
+	count int
+}
+
+// Reset starts a new packet with header h, dropping what the Builder held.
+// It refuses a connection id of 0 with [ErrZeroConnectionID] and then holds
+// no packet.
+func (b *Builder) Reset(h PacketHeader) error {
+	b.n, b.count = 0, 0
+	out, err := h.AppendBinary(b.buf[:0])
+	if err != nil {
+		return err
+	}
+	b.n = len(out)
+	return nil
+}
+
+// Bytes returns the datagram built so far: the header and every message
+// added since Reset, or nil before Reset. It aliases the Builder's array.
+func (b *Builder) Bytes() []byte {
+	if b.n == 0 {
+		return nil
+	}
+	return b.buf[:b.n:b.n]
+}
+
+// Len returns the size of the datagram built so far.
+func (b *Builder) Len() int { return b.n }
+
+// Count returns the number of messages added since Reset.
+func (b *Builder) Count() int { return b.count }
+
+// Available returns the largest payload that the next message can carry,
+// after its 4-byte header (§5.3); -1 before Reset or when not even a header
+// fits.
+func (b *Builder) Available() int {
+	if b.n == 0 {
+		return -1
+	}
+	return MaxDatagramSize - b.n - MessageHeaderSize
+}
+
+// Add appends message m to the packet b is building. It refuses, leaving the
+// packet as it was, a message that does not fit in the 548 bytes with
+// [ErrNoRoom], one that m's own encoder refuses with that encoder's error,
+// and any message before Reset with [ErrNoRoom]. It never allocates.
+func Add[M Message](b *Builder, m M) error {
+	if m.Len() > b.Available() {
+		return ErrNoRoom
+	}
+	out, err := AppendMessage(b.buf[:b.n], m)
+	if err != nil {
+		return err
+	}
+	b.n = len(out)
+	b.count++
+	return nil
+}
+
+// AddRaw appends a message of type t with payload as it is, for types this
+// package does not know (§6). It refuses type 0 with [ErrMessageType] and a
+// message that does not fit with [ErrNoRoom].
+func (b *Builder) AddRaw(t MessageType, payload []byte) error {
+	return Add(b, RawMessage{Type: t, Payload: payload})
+}

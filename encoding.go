@@ -1,0 +1,72 @@
+package rtype
+
+import "math"
+
+// take splits the first n bytes off b. It is the one place where the
+// framing code compares a length read from the wire with the bytes actually
+// received (§12): it reports false, and returns nothing, when fewer than n
+// remain. It takes and returns slices by value so that walking a datagram
+// stays in registers.
+func take(b []byte, n int) (head, rest []byte, ok bool) {
+	if n < 0 || n > len(b) {
+		return nil, b, false
+	}
+	return b[:n:n], b[n:], true
+}
+
+// Pos16 is a position on one axis as sent on the wire (§9.1): a 16-bit
+// fixed-point number of quarter pixels, offset by 8192 pixels, so that code 0
+// is -8192 pixels, 0x8000 is 0 and 0xFFFF is 8191.75. The zero value is the
+// left or top edge of the encodable range, -8192 pixels.
+type Pos16 uint16
+
+// Position limits in pixels (§9.1).
+const (
+	MinPosition = -8192.0
+	MaxPosition = 8191.75
+)
+
+// PosFromPixels encodes a position in pixels as §9.1 requires of a sender:
+// values outside [-8192, 8191.75] are clamped, a non-finite value is encoded
+// as 0 pixels (0x8000), and the result is round((px + 8192) × 4) with halves
+// rounded away from zero.
+func PosFromPixels(px float64) Pos16 {
+	switch {
+	case math.IsNaN(px) || math.IsInf(px, 0):
+		px = 0
+	case px < MinPosition:
+		px = MinPosition
+	case px > MaxPosition:
+		px = MaxPosition
+	}
+	return Pos16(math.Round((px - MinPosition) * 4))
+}
+
+// Pixels decodes the position: code / 4 − 8192 (§9.1). It is exact.
+func (p Pos16) Pixels() float64 {
+	return float64(p)/4 + MinPosition
+}
+
+// Rot16 is a rotation as sent on the wire (§9.2): a fraction of a full turn
+// in units of 1/65536, so 16384 is π/2 and 32768 is π. The zero value is 0
+// radians.
+type Rot16 uint16
+
+// RotFromRadians encodes an angle (§9.2): round(fraction(rad / 2π) × 65536)
+// modulo 65536, where fraction(x) = x − floor(x), so negative angles wrap to
+// the positive range. A non-finite angle encodes as 0, like a non-finite
+// position (§9.1).
+func RotFromRadians(rad float64) Rot16 {
+	if math.IsNaN(rad) || math.IsInf(rad, 0) {
+		return 0
+	}
+	x := rad / (2 * math.Pi)
+	f := x - math.Floor(x)
+	// f is in [0, 1), but rounding can give 65536, which is a full turn: 0.
+	return Rot16(uint32(math.Round(f*65536)) & 0xFFFF)
+}
+
+// Radians decodes the rotation: code / 65536 × 2π, in [0, 2π) (§9.2).
+func (r Rot16) Radians() float64 {
+	return float64(r) / 65536 * (2 * math.Pi)
+}

@@ -1,0 +1,3 @@
+module github.com/rtypeproto/rtype
+
+go 1.24
