@@ -49,6 +49,7 @@ func snapshotPacket(shuffle bool) []byte {
 
 // decodeSnapshotPacket is the checked path: framing, then every rule of
 // §8.1, through the public API.
+//
 //go:noinline
 func decodeSnapshotPacket(b []byte, h *PacketHeader, snap *Snapshot) error {
 	p, err := ParsePacket(b)
@@ -68,6 +69,7 @@ func decodeSnapshotPacket(b []byte, h *PacketHeader, snap *Snapshot) error {
 
 // uncheckedSnapshotPacket is the baseline a careless hand-written decoder
 // would be: fixed offsets, trusting every length, no rule checked.
+//
 //go:noinline
 func uncheckedSnapshotPacket(b []byte, h *PacketHeader, snap *Snapshot) {
 	be := binary.BigEndian

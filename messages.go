@@ -96,4 +96,3 @@ func AppendMessage[M Message](b []byte, m M) ([]byte, error) {
 	}
 	return out, nil
 }
-
