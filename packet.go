@@ -150,14 +150,12 @@ func (p Packet) Messages() iter.Seq[RawMessage] {
 
 // nextMessage splits the first message off a non-empty message area (§5.3).
 func nextMessage(area []byte) (m RawMessage, rest []byte, err error) {
-	h, rest, ok := take(area, MessageHeaderSize)
-	if !ok {
+	if len(area) < MessageHeaderSize {
 		return RawMessage{}, area, ErrTruncatedMessageHeader
 	}
-	m.Type = MessageType(binary.BigEndian.Uint16(h[0:2]))
-	m.Payload, rest, ok = take(rest, int(binary.BigEndian.Uint16(h[2:4])))
+	payload, rest, ok := take(area[MessageHeaderSize:], int(binary.BigEndian.Uint16(area[2:4])))
 	if !ok {
 		return RawMessage{}, area, ErrMessageOverrun
 	}
-	return m, rest, nil
+	return RawMessage{MessageType(binary.BigEndian.Uint16(area[0:2])), payload}, rest, nil
 }
