@@ -1,3 +1,8 @@
 module github.com/rtypeproto/rtype
 
 go 1.24
+
+require (
+	github.com/google/go-cmp v0.7.0
+	github.com/leanovate/gopter v0.2.11
+)
