@@ -1,0 +1,40 @@
+// Command rtypedump decodes R-Type protocol v1 traffic from a packet capture
+// or from hex, one datagram at a time.
+//
+// Usage:
+//
+//	rtypedump [-json] [-stats] [-port 4242] capture.pcap
+//	rtypedump -hex [-kind packet|handshake] [-json] [-stats] [file.hex]
+//
+// A capture is a pcap or pcapng file; its format is detected from its magic
+// number. Every UDP datagram to or from the server port (-port, default 4242)
+// is decoded with the rule of §3: per client address, handshake datagrams
+// (§4) until a valid Welcome went to that address, connected packets (§5)
+// after it. The file name "-" reads the capture from standard input.
+//
+// With -hex the input holds one datagram per line in hex; spaces and tabs
+// are ignored and '#' starts a comment. It is read from the named file or,
+// without one, from standard input. -kind says which parser every line goes
+// through: packet (the default) or handshake.
+//
+// Each datagram is printed as a line, followed by one indented line per
+// message. With -json each datagram is one JSON object on one line, with the
+// spec's field names: n (the capture's frame number, or the datagram's
+// number in hex input), time, src and dst for captures, kind, valid, error
+// when a receiver would drop the datagram, the header fields, and messages,
+// each with type (its catalog name or "unknown"), typeId, size, valid, error
+// when a receiver would drop the message, and its payload fields. Positions
+// are in pixels (§9.1), rotations in radians (§9.2), and a CreateEntity
+// whose entityType is a known blueprint has its name in archetype (§9.3).
+//
+// -stats prints, after the datagrams, the totals of each connection: datagrams
+// and bytes in each direction, messages by type, drops by reason, and the
+// loss the acknowledgements reveal (§5.1): of the sequences the peer's acks
+// covered, how many no ack reported received.
+//
+// Exit status: 0 when the whole input was read, whatever the datagrams held;
+// 1 when the input could not be read to its end (unreadable file, not a
+// capture, truncated capture, a line that is not hex), after printing every
+// datagram before the fault and a one-line error naming its position on
+// standard error; 2 for bad command-line usage.
+package main

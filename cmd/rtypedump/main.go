@@ -1,0 +1,219 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/rtypeproto/rtype"
+)
+
+// Exit statuses, as the package documentation lists them.
+const (
+	exitOK    = 0
+	exitInput = 1
+	exitUsage = 2
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// options are the command-line flags.
+type options struct {
+	hex, json, stats bool
+	kind             kind
+	port             uint16
+	name             string // input file, "" or "-" for standard input
+}
+
+func parseFlags(args []string, stderr io.Writer) (options, error) {
+	var o options
+	fs := flag.NewFlagSet("rtypedump", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: rtypedump [-json] [-stats] [-port N] capture.pcap|capture.pcapng|-")
+		fmt.Fprintln(stderr, "       rtypedump -hex [-kind packet|handshake] [-json] [-stats] [file.hex]")
+		fs.PrintDefaults()
+	}
+	fs.BoolVar(&o.hex, "hex", false, "read datagrams as hex, one per line ('#' starts a comment)")
+	kindName := fs.String("kind", "packet", "with -hex, the parser for every line: packet or handshake")
+	fs.BoolVar(&o.json, "json", false, "print one JSON object per datagram")
+	fs.BoolVar(&o.stats, "stats", false, "print per-connection totals at the end")
+	port := fs.Uint("port", rtype.DefaultPort, "UDP port of the server in a capture")
+	if err := fs.Parse(args); err != nil {
+		return o, err
+	}
+	switch *kindName {
+	case "packet":
+		o.kind = kindPacket
+	case "handshake":
+		o.kind = kindHandshake
+	default:
+		return o, fmt.Errorf("-kind must be packet or handshake, not %q", *kindName)
+	}
+	if *port == 0 || *port > 65535 {
+		return o, fmt.Errorf("-port must be 1 to 65535, not %d", *port)
+	}
+	o.port = uint16(*port)
+	switch fs.NArg() {
+	case 0:
+		if !o.hex {
+			return o, errors.New("a capture file is required (\"-\" for standard input)")
+		}
+	case 1:
+		o.name = fs.Arg(0)
+	default:
+		return o, errors.New("at most one input file")
+	}
+	return o, nil
+}
+
+// run is the whole command, with its streams, so that tests can drive it.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	o, err := parseFlags(args, stderr)
+	if err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(stderr, "rtypedump:", err)
+		}
+		return exitUsage
+	}
+	in, label := stdin, "stdin"
+	if o.name != "" && o.name != "-" {
+		f, err := os.Open(o.name)
+		if err != nil {
+			fmt.Fprintln(stderr, "rtypedump:", err)
+			return exitInput
+		}
+		defer f.Close()
+		in, label = f, o.name
+	}
+	d := newDumper(o, stdout)
+	if o.hex {
+		err = d.hexInput(in)
+	} else {
+		err = d.captureInput(in)
+	}
+	if err == nil && o.stats {
+		err = d.writeStats()
+	}
+	if err != nil {
+		var pe *posError
+		if errors.As(err, &pe) {
+			fmt.Fprintf(stderr, "rtypedump: %s: %v\n", label, err)
+		} else {
+			fmt.Fprintln(stderr, "rtypedump:", err)
+		}
+		return exitInput
+	}
+	return exitOK
+}
+
+// dumper prints datagrams and collects totals.
+type dumper struct {
+	o     options
+	w     io.Writer
+	text  textPrinter
+	stats *stats
+}
+
+func newDumper(o options, w io.Writer) *dumper {
+	return &dumper{o: o, w: w, text: textPrinter{w: w}, stats: newStats()}
+}
+
+func (d *dumper) print(o object, at *origin) error {
+	if d.o.json {
+		b, err := json.Marshal(o)
+		if err != nil {
+			return err
+		}
+		_, err = d.w.Write(append(b, '\n'))
+		return err
+	}
+	return d.text.datagram(o, at)
+}
+
+// hexInput decodes hex lines with the parser -kind names.
+func (d *dumper) hexInput(in io.Reader) error {
+	r := newHexReader(in)
+	for n := 1; ; n++ {
+		data, _, err := r.next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		dec := decode(d.o.kind, data)
+		key := "handshake datagrams"
+		if dec.kind == kindPacket {
+			key = "packets without a header"
+			if dec.hasHeader {
+				key = fmt.Sprintf("connectionId %d", dec.header.ConnectionID)
+			}
+		}
+		d.stats.add(d.stats.conn(key), 0, false, 0, dec, nil)
+		if err := d.print(datagramObject(n, nil, dec), nil); err != nil {
+			return err
+		}
+	}
+}
+
+// captureInput decodes the datagrams of a capture to or from the server
+// port, telling their kind by the rule of §3.
+func (d *dumper) captureInput(in io.Reader) error {
+	c, err := openCapture(in)
+	if err != nil {
+		return err
+	}
+	s := newSides(d.o.port)
+	for {
+		f, err := c.next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		u, ok := udpOf(f)
+		if !ok {
+			continue
+		}
+		k, client, toServer, ok := s.classify(u.src, u.dst)
+		if !ok {
+			continue
+		}
+		var dec decoded
+		if u.problem != nil {
+			dec = decoded{kind: k, size: len(u.payload), data: u.payload, err: u.problem, errBase: errNotOnCapture}
+		} else {
+			dec = decode(k, u.payload)
+		}
+		dir := 1
+		if toServer {
+			dir = 0
+		}
+		d.stats.add(d.stats.conn(client.String()), dir, true, s.welcomed[client], dec, u.problem)
+		s.observe(client, toServer, dec)
+		at := &origin{time: f.info.Timestamp, src: u.src, dst: u.dst}
+		if err := d.print(datagramObject(f.n, at, dec), at); err != nil {
+			return err
+		}
+	}
+}
+
+func (d *dumper) writeStats() error {
+	list := d.stats.objects(!d.o.hex)
+	if !d.o.json {
+		return writeStatsText(d.w, list)
+	}
+	for _, o := range list {
+		if err := d.print(o, nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}

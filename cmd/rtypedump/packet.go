@@ -1,0 +1,67 @@
+package main
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+
+	"github.com/rtypeproto/rtype"
+)
+
+// decodePacket decodes a connected packet (§5): the library checks the
+// 548-byte limit (§2.2), the 16-byte header (§5.4) and the message framing
+// (§5.3); a framing error drops the whole packet, so its messages are not
+// listed. Each message of a well-framed packet is then checked on its own
+// (§6 to §8): a bad message is dropped alone.
+func decodePacket(b []byte) decoded {
+	d := decoded{kind: kindPacket, size: len(b), data: b}
+	if len(b) >= rtype.PacketHeaderSize {
+		// The header is shown even when the packet is dropped: it tells a
+		// reader which connection and sequence the bad packet claimed.
+		d.header = rtype.PacketHeader{
+			ConnectionID: binary.BigEndian.Uint32(b[0:4]),
+			Sequence:     binary.BigEndian.Uint32(b[4:8]),
+			Ack:          binary.BigEndian.Uint32(b[8:12]),
+			AckBits:      binary.BigEndian.Uint32(b[12:16]),
+		}
+		d.hasHeader = true
+	}
+	p, err := rtype.ParsePacket(b)
+	if err != nil {
+		d.errBase, d.err = err, err
+		if errors.Is(err, rtype.ErrTruncatedMessageHeader) || errors.Is(err, rtype.ErrMessageOverrun) {
+			d.err = fmt.Errorf("%w at byte %d", err, framingBreak(b))
+		}
+		return d
+	}
+	d.header = p.Header
+	d.messages = make([]decodedMessage, 0, p.Len())
+	var states []rtype.EntityState
+	for m := range p.Messages() {
+		d.messages = append(d.messages, decodeMessage(m, &states))
+	}
+	return d
+}
+
+// framingBreak returns the offset of the message header where the framing of
+// a packet breaks (§5.3): a header cut short, or one whose size runs past the
+// end of the datagram. It is only called on packets the library rejected.
+func framingBreak(b []byte) int {
+	off := rtype.PacketHeaderSize
+	for len(b)-off >= rtype.MessageHeaderSize {
+		size := int(binary.BigEndian.Uint16(b[off+2 : off+4]))
+		if off+rtype.MessageHeaderSize+size > len(b) {
+			break
+		}
+		off += rtype.MessageHeaderSize + size
+	}
+	return off
+}
+
+// headerFields lists the packet header (§5.1).
+func headerFields(o object, h rtype.PacketHeader) object {
+	return o.add("connectionId", h.ConnectionID).
+		add("sequence", h.Sequence).
+		add("ack", h.Ack).
+		add("ackBits", hex32(h.AckBits))
+}

@@ -1,0 +1,49 @@
+package main
+
+import (
+	"fmt"
+	"net/netip"
+
+	"github.com/gopacket/gopacket"
+	"github.com/gopacket/gopacket/layers"
+)
+
+// udpDatagram is the UDP payload of a frame with its endpoints.
+type udpDatagram struct {
+	src, dst netip.AddrPort
+	payload  []byte
+	// problem says why the payload is not the whole datagram: cut by the
+	// capture's snapshot length, or an IP fragment that is not reassembled.
+	problem error
+}
+
+// udpOf extracts the UDP datagram a frame carries. ok is false for frames
+// that carry none, and for non-first IP fragments, which have no UDP header.
+func udpOf(f frame) (d udpDatagram, ok bool) {
+	p := gopacket.NewPacket(f.data, f.link, gopacket.DecodeOptions{Lazy: true, NoCopy: true})
+	u, _ := p.Layer(layers.LayerTypeUDP).(*layers.UDP)
+	if u == nil {
+		return d, false
+	}
+	var src, dst netip.Addr
+	switch ip := p.NetworkLayer().(type) {
+	case *layers.IPv4:
+		src, _ = netip.AddrFromSlice(ip.SrcIP.To4())
+		dst, _ = netip.AddrFromSlice(ip.DstIP.To4())
+		if ip.Flags&layers.IPv4MoreFragments != 0 || ip.FragOffset != 0 {
+			d.problem = fmt.Errorf("IPv4 fragment of a %d-byte datagram, not reassembled (§2.2 forbids fragmenting datagrams)", int(u.Length)-8)
+		}
+	case *layers.IPv6:
+		src, _ = netip.AddrFromSlice(ip.SrcIP)
+		dst, _ = netip.AddrFromSlice(ip.DstIP)
+	default:
+		return d, false
+	}
+	d.src = netip.AddrPortFrom(src, uint16(u.SrcPort))
+	d.dst = netip.AddrPortFrom(dst, uint16(u.DstPort))
+	d.payload = u.Payload
+	if d.problem == nil && u.Length >= 8 && int(u.Length)-8 > len(u.Payload) {
+		d.problem = fmt.Errorf("datagram cut by the capture: %d of %d bytes captured", len(u.Payload), int(u.Length)-8)
+	}
+	return d, true
+}
