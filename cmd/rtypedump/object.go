@@ -58,19 +58,19 @@ func (o object) MarshalJSON() ([]byte, error) {
 type hex32 uint32
 
 func (h hex32) MarshalJSON() ([]byte, error) { return strconv.AppendUint(nil, uint64(h), 10), nil }
-func (h hex32) String() string                { return "0x" + pad(strconv.FormatUint(uint64(h), 16), 8) }
+func (h hex32) String() string               { return "0x" + pad(strconv.FormatUint(uint64(h), 16), 8) }
 
 // hex16 is a 16-bit id, such as an archetype, written in hex as text.
 type hex16 uint16
 
 func (h hex16) MarshalJSON() ([]byte, error) { return strconv.AppendUint(nil, uint64(h), 10), nil }
-func (h hex16) String() string                { return "0x" + pad(strconv.FormatUint(uint64(h), 16), 4) }
+func (h hex16) String() string               { return "0x" + pad(strconv.FormatUint(uint64(h), 16), 4) }
 
 // hex8 is an 8-bit id, such as a Snapshot entityType, written in hex as text.
 type hex8 uint8
 
 func (h hex8) MarshalJSON() ([]byte, error) { return strconv.AppendUint(nil, uint64(h), 10), nil }
-func (h hex8) String() string                { return "0x" + pad(strconv.FormatUint(uint64(h), 16), 2) }
+func (h hex8) String() string               { return "0x" + pad(strconv.FormatUint(uint64(h), 16), 2) }
 
 // names is a list of names, a JSON array and "A|B" as text; "0" when empty,
 // as the spec writes an Input with nothing held.
