@@ -1,0 +1,461 @@
+package session
+
+import (
+	"iter"
+	"net/netip"
+	"time"
+
+	"github.com/rtypeproto/rtype"
+)
+
+// State is where a Client is in the session flow (§10).
+type State uint8
+
+// Client states.
+const (
+	// Connecting: sending Hello until Welcome or Rejected (§4.2).
+	Connecting State = iota
+	// Connected: a Welcome was accepted; every datagram is a connected
+	// packet (§3, §4.3).
+	Connected
+	// Closed: the client stopped; CloseReason says why.
+	Closed
+)
+
+// String returns "Connecting", "Connected" or "Closed".
+func (s State) String() string {
+	switch s {
+	case Connecting:
+		return "Connecting"
+	case Connected:
+		return "Connected"
+	}
+	return "Closed"
+}
+
+// Client is the client side of one connection (§3, §4, §5, §7, §8, §10):
+// it connects with Hello, numbers its packets and acknowledges the server's
+// (§5.2), sends Input, Ping and QueryEntity, keeps the table of entities the
+// server described, and reports what happened as events.
+//
+// A Client is not safe for concurrent use; [RunClient] drives one from a
+// single goroutine.
+type Client struct {
+	cfg    ClientConfig
+	server netip.AddrPort
+	send   SendFunc
+
+	state  State
+	reason CloseReason
+	id     uint32
+
+	started   bool
+	start     time.Time
+	nextHello time.Time
+	giveUpAt  time.Time
+	lastHeard time.Time
+
+	window     rtype.SeqWindow
+	seq        uint32
+	inputSeq   uint32
+	clientTick uint32
+
+	nextPing time.Time
+	pings    [8]uint32 // timestamps of Pings not answered yet; 0 is free
+	pingNext int
+	srtt     time.Duration
+
+	ents      entityTable
+	bld       rtype.Builder
+	bldActive bool
+	snap      rtype.Snapshot
+	events    eventQueue
+	stats     Stats
+}
+
+// NewClient returns a client that will connect to server and hand its
+// datagrams to send. It sends nothing until the first Update.
+func NewClient(server netip.AddrPort, cfg ClientConfig, send SendFunc) *Client {
+	cfg = cfg.withDefaults()
+	c := &Client{
+		cfg:    cfg,
+		server: unmap(server),
+		send:   send,
+		events: newEventQueue(cfg.EventQueue),
+		snap:   rtype.Snapshot{States: make([]rtype.EntityState, 0, rtype.MaxSnapshotStates)},
+	}
+	c.ents.init(cfg)
+	return c
+}
+
+// unmap makes an IPv4 address received on a dual-stack socket compare equal
+// to the same address written as IPv4.
+func unmap(a netip.AddrPort) netip.AddrPort {
+	if a.Addr().Is4In6() {
+		return netip.AddrPortFrom(a.Addr().Unmap(), a.Port())
+	}
+	return a
+}
+
+// Server returns the server address the client talks to.
+func (c *Client) Server() netip.AddrPort { return c.server }
+
+// State returns where the client is in the session flow.
+func (c *Client) State() State { return c.state }
+
+// CloseReason returns why the client is Closed, or CloseNone.
+func (c *Client) CloseReason() CloseReason { return c.reason }
+
+// ConnectionID returns the id the server gave in Welcome (§4.3), or 0
+// before it.
+func (c *Client) ConnectionID() uint32 { return c.id }
+
+// RTT returns the smoothed round-trip time measured with Ping and Pong
+// (§7.2), or 0 before the first Pong.
+func (c *Client) RTT() time.Duration { return c.srtt }
+
+// Stats returns the client's counters.
+func (c *Client) Stats() Stats {
+	s := c.stats
+	s.EventsLost = c.events.lost
+	s.SRTT = c.srtt
+	return s
+}
+
+// Poll returns the oldest event not read yet, and false when there is none.
+func (c *Client) Poll() (Event, bool) { return c.events.pop() }
+
+// Events returns the events not read yet, oldest first, removing each as it
+// is yielded.
+func (c *Client) Events() iter.Seq[Event] {
+	return func(yield func(Event) bool) {
+		for {
+			e, ok := c.events.pop()
+			if !ok || !yield(e) {
+				return
+			}
+		}
+	}
+}
+
+// Update runs the client's timers at time now: while connecting it sends
+// Hello every HelloInterval and gives up after GiveUp (§4.2); once
+// connected it closes the connection when the server has been silent for
+// ServerTimeout and schedules Pings (§7.2). Call it once per frame.
+func (c *Client) Update(now time.Time) {
+	switch c.state {
+	case Connecting:
+		if !c.started {
+			c.started, c.start = true, now
+			c.giveUpAt = now.Add(c.cfg.GiveUp)
+			c.sendHello(now)
+			return
+		}
+		if !now.Before(c.giveUpAt) {
+			c.close(CloseGaveUp)
+			c.events.push(Event{Kind: EventTimedOut, Close: CloseGaveUp, At: now})
+			return
+		}
+		if !now.Before(c.nextHello) {
+			c.sendHello(now)
+		}
+	case Connected:
+		if c.cfg.ServerTimeout > 0 && now.Sub(c.lastHeard) >= c.cfg.ServerTimeout {
+			c.close(CloseTimeout)
+			c.events.push(Event{Kind: EventTimedOut, Close: CloseTimeout, At: now})
+			return
+		}
+		c.ents.expire(now)
+	}
+}
+
+func (c *Client) sendHello(now time.Time) {
+	var b [rtype.HandshakeHeaderSize]byte
+	c.nextHello = now.Add(c.cfg.HelloInterval)
+	c.transmit(rtype.AppendHello(b[:0]))
+}
+
+func (c *Client) transmit(b []byte) {
+	c.stats.PacketsOut++
+	c.stats.BytesOut += uint64(len(b))
+	c.send(c.server, b)
+}
+
+func (c *Client) close(r CloseReason) {
+	c.state, c.reason = Closed, r
+}
+
+// SendInput sends one packet carrying an Input with the actions held this
+// frame (§7.1), numbered from 1, together with any QueryEntity and Ping
+// that are due. The client should call it once per frame, also when nothing
+// is held (§7.1). It fails with [ErrNotConnected] before Welcome and after
+// the connection ended, and with rtype.ErrReservedActions when a reserved
+// bit is set.
+func (c *Client) SendInput(actions rtype.Actions, now time.Time) error {
+	if c.state != Connected {
+		return ErrNotConnected
+	}
+	if actions&rtype.ActionsReserved != 0 {
+		return rtype.ErrReservedActions
+	}
+	c.inputSeq++
+	c.clientTick++
+	add(c, rtype.Input{InputSequence: c.inputSeq, ClientTick: c.clientTick, Actions: actions})
+	c.addDue(now)
+	c.flushPacket()
+	return nil
+}
+
+// Flush sends the QueryEntity and Ping messages that are due, if any, in a
+// packet without Input. A client that sends Input every frame never needs
+// it. It fails with [ErrNotConnected] when not connected.
+func (c *Client) Flush(now time.Time) error {
+	if c.state != Connected {
+		return ErrNotConnected
+	}
+	c.addDue(now)
+	c.flushPacket()
+	return nil
+}
+
+// Close ends the session: a connected client sends Disconnect with reason 1,
+// client quit (§7.3). The client is Closed afterwards; closing a closed
+// client does nothing.
+func (c *Client) Close(now time.Time) {
+	switch c.state {
+	case Connected:
+		add(c, rtype.Disconnect{Reason: rtype.DisconnectClientQuit})
+		c.flushPacket()
+	case Closed:
+		return
+	}
+	c.close(CloseDisconnect)
+}
+
+// addDue adds the Ping and the QueryEntity messages that are due.
+func (c *Client) addDue(now time.Time) {
+	if c.cfg.PingInterval > 0 && !now.Before(c.nextPing) {
+		c.nextPing = now.Add(c.cfg.PingInterval)
+		ts := c.timestamp(now)
+		c.pings[c.pingNext] = ts
+		c.pingNext = (c.pingNext + 1) % len(c.pings)
+		add(c, rtype.Ping{Timestamp: ts})
+	}
+	for i := range c.ents.queries {
+		q := &c.ents.queries[i]
+		if !q.sent {
+			q.sent, q.sentAt = true, now
+			add(c, rtype.QueryEntity{NetworkID: q.id})
+		}
+	}
+}
+
+// timestamp is the Ping timestamp for now: milliseconds since the first
+// Update, never 0 so that 0 can mark a free slot.
+func (c *Client) timestamp(now time.Time) uint32 {
+	return uint32(now.Sub(c.start)/time.Millisecond) + 1
+}
+
+// add appends m to the packet being built, sending the packet first when m
+// does not fit.
+func add[M rtype.Message](c *Client, m M) {
+	if !c.bldActive {
+		c.begin()
+	}
+	if rtype.Add(&c.bld, m) == rtype.ErrNoRoom {
+		c.flushPacket()
+		c.begin()
+		_ = rtype.Add(&c.bld, m)
+	}
+}
+
+func (c *Client) begin() {
+	c.seq++
+	ack, bits := c.window.Ack()
+	_ = c.bld.Reset(rtype.PacketHeader{ConnectionID: c.id, Sequence: c.seq, Ack: ack, AckBits: bits})
+	c.bldActive = true
+}
+
+func (c *Client) flushPacket() {
+	if !c.bldActive {
+		return
+	}
+	c.bldActive = false
+	c.transmit(c.bld.Bytes())
+}
+
+// Receive processes one datagram received from from at time now. Whatever
+// it holds, Receive never panics; what the spec says to drop is dropped and
+// counted in Stats().Drops.
+func (c *Client) Receive(datagram []byte, from netip.AddrPort, now time.Time) {
+	c.stats.PacketsIn++
+	c.stats.BytesIn += uint64(len(datagram))
+	switch {
+	case unmap(from) != c.server:
+		c.drop(DropNotFromServer)
+	case len(datagram) > rtype.MaxDatagramSize:
+		c.drop(DropTooLarge)
+	case c.state == Connecting:
+		c.receiveHandshake(datagram, now)
+	case c.state == Connected:
+		c.receivePacket(datagram, now)
+	default:
+		c.drop(DropClosed)
+	}
+}
+
+func (c *Client) drop(r DropReason) { c.stats.Drops[r]++ }
+
+// receiveHandshake applies §4.3 and §4.4 to a datagram received before
+// Welcome.
+func (c *Client) receiveHandshake(b []byte, now time.Time) {
+	t, id, err := rtype.ParseHandshake(b)
+	if err != nil {
+		c.drop(handshakeDrop(err))
+		return
+	}
+	switch t {
+	case rtype.HandshakeWelcome:
+		c.state, c.id = Connected, id
+		c.lastHeard, c.nextPing = now, now
+		if !c.started {
+			c.started, c.start = true, now
+		}
+		c.events.push(Event{Kind: EventConnected, Conn: id, At: now})
+	case rtype.HandshakeRejected:
+		c.stats.Rejected++
+		c.close(CloseRejected)
+		c.events.push(Event{Kind: EventRejected, Close: CloseRejected, At: now})
+	default:
+		c.drop(DropUnexpectedHandshake)
+	}
+}
+
+func handshakeDrop(err error) DropReason {
+	switch err {
+	case rtype.ErrDatagramTooLarge:
+		return DropTooLarge
+	case rtype.ErrHandshakeSize:
+		return DropHandshakeSize
+	case rtype.ErrZeroConnectionID:
+		return DropZeroConnectionID
+	}
+	return DropBadHandshake
+}
+
+func packetDrop(err error) DropReason {
+	switch err {
+	case rtype.ErrDatagramTooLarge:
+		return DropTooLarge
+	case rtype.ErrShortPacket:
+		return DropShortPacket
+	case rtype.ErrZeroConnectionID:
+		return DropUnknownConnection
+	}
+	return DropFraming
+}
+
+// receivePacket applies §5 and §8 to a connected packet.
+func (c *Client) receivePacket(b []byte, now time.Time) {
+	p, err := rtype.ParsePacket(b)
+	if err != nil {
+		r := packetDrop(err)
+		if r == DropUnknownConnection {
+			r = DropWrongConnection
+		}
+		c.drop(r)
+		return
+	}
+	if p.Header.ConnectionID != c.id {
+		c.drop(DropWrongConnection)
+		return
+	}
+	switch c.window.Receive(p.Header.Sequence) {
+	case rtype.SeqDuplicate:
+		c.drop(DropDuplicate)
+		return
+	case rtype.SeqTooOld:
+		c.drop(DropTooOld)
+		return
+	}
+	c.lastHeard = now
+	for m := range p.Messages() {
+		c.handle(m, now)
+	}
+}
+
+func (c *Client) handle(m rtype.RawMessage, now time.Time) {
+	switch m.Type {
+	case rtype.TypeSnapshot:
+		if c.snap.UnmarshalBinary(m.Payload) != nil {
+			c.drop(DropSnapshot)
+			return
+		}
+		c.ents.snapshot(c, &c.snap, now)
+	case rtype.TypeCreateEntity:
+		var e rtype.CreateEntity
+		if e.UnmarshalBinary(m.Payload) != nil {
+			c.drop(DropCreateEntity)
+			return
+		}
+		c.ents.create(c, e, now)
+	case rtype.TypeDestroyEntity:
+		var e rtype.DestroyEntity
+		if e.UnmarshalBinary(m.Payload) != nil {
+			c.drop(DropDestroyEntity)
+			return
+		}
+		c.ents.destroy(c, e, now)
+	case rtype.TypePong:
+		var p rtype.Pong
+		if p.UnmarshalBinary(m.Payload) != nil || !c.pong(p.Timestamp, now) {
+			c.drop(DropPong)
+		}
+	default:
+		c.drop(DropUnknownMessage)
+	}
+}
+
+// pong measures the round trip of the Ping that carried ts (§7.2).
+func (c *Client) pong(ts uint32, now time.Time) bool {
+	for i, v := range c.pings {
+		if v == ts && v != 0 {
+			c.pings[i] = 0
+			rtt := now.Sub(c.start) - time.Duration(ts-1)*time.Millisecond
+			if rtt < 0 {
+				rtt = 0
+			}
+			if c.srtt == 0 {
+				c.srtt = rtt
+			} else {
+				c.srtt += (rtt - c.srtt) / 8
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// Entity returns the entity with network id id, as the server last
+// described it.
+func (c *Client) Entity(id uint32) (Entity, bool) {
+	e, ok := c.ents.m[id]
+	if !ok {
+		return Entity{}, false
+	}
+	return e.entity(id), true
+}
+
+// Entities returns every entity the client knows, in no particular order.
+func (c *Client) Entities() iter.Seq[Entity] {
+	return func(yield func(Entity) bool) {
+		for id, e := range c.ents.m {
+			if !yield(e.entity(id)) {
+				return
+			}
+		}
+	}
+}
+
+// NumEntities returns the number of entities the client knows.
+func (c *Client) NumEntities() int { return len(c.ents.m) }

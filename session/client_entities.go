@@ -1,0 +1,166 @@
+package session
+
+import (
+	"time"
+
+	"github.com/rtypeproto/rtype"
+)
+
+// clientEntity is the client's copy of a server entity, in wire values so
+// that what the game reads is exactly what the server sent.
+type clientEntity struct {
+	arch    rtype.Archetype
+	x, y    rtype.Pos16
+	rot     rtype.Rot16
+	created uint32 // serverTick of the CreateEntity
+}
+
+func (e clientEntity) entity(id uint32) Entity {
+	return Entity{ID: id, Archetype: e.arch, X: e.x.Pixels(), Y: e.y.Pixels(), Rotation: e.rot.Radians()}
+}
+
+// destroyedID remembers a destroyed id (§8.3) with the tick of its
+// DestroyEntity.
+type destroyedID struct {
+	id   uint32
+	tick uint32
+	at   time.Time
+}
+
+// query is an unknown id a Snapshot listed (§7.4).
+type query struct {
+	id       uint32
+	sent     bool
+	sentAt   time.Time
+	lastSeen time.Time
+}
+
+// Bounds of the tables a server fills: a hostile server costs bounded
+// memory (§12).
+const (
+	maxDestroyed = 256
+	maxQueries   = 64
+)
+
+// entityTable is the client side of §8.1–§8.3: the entities the server
+// described, the ids recently destroyed and the QueryEntity messages
+// outstanding.
+type entityTable struct {
+	cfg       ClientConfig
+	m         map[uint32]clientEntity
+	destroyed [maxDestroyed]destroyedID
+	dNext     int
+	queries   []query
+}
+
+func (t *entityTable) init(cfg ClientConfig) {
+	t.cfg = cfg
+	t.m = make(map[uint32]clientEntity, 64)
+	t.queries = make([]query, 0, maxQueries)
+}
+
+// recentlyDestroyed returns the remembered destruction of id, if it is not
+// older than DestroyedMemory.
+func (t *entityTable) recentlyDestroyed(id uint32, now time.Time) (destroyedID, bool) {
+	for _, d := range t.destroyed {
+		if d.id == id && now.Sub(d.at) < t.cfg.DestroyedMemory {
+			return d, true
+		}
+	}
+	return destroyedID{}, false
+}
+
+func (t *entityTable) forgetQuery(id uint32) {
+	for i, q := range t.queries {
+		if q.id == id {
+			t.queries = append(t.queries[:i], t.queries[i+1:]...)
+			return
+		}
+	}
+}
+
+// snapshot applies a valid Snapshot (§8.1): known entities take the
+// positions, an unknown id not recently destroyed is queried once (§7.4).
+func (t *entityTable) snapshot(c *Client, s *rtype.Snapshot, now time.Time) {
+	for _, st := range s.States {
+		if e, ok := t.m[st.NetworkID]; ok {
+			e.x, e.y, e.rot = st.X, st.Y, st.Rotation
+			t.m[st.NetworkID] = e
+			c.events.push(Event{Kind: EventEntityMoved, Entity: e.entity(st.NetworkID), Tick: s.ServerTick, At: now})
+			continue
+		}
+		if _, gone := t.recentlyDestroyed(st.NetworkID, now); gone {
+			continue
+		}
+		t.unknown(st.NetworkID, now)
+	}
+}
+
+// unknown records that a Snapshot listed id, which the client never
+// received a CreateEntity for, and schedules one QueryEntity for it; it
+// asks again only once QueryRetry has passed without an answer.
+func (t *entityTable) unknown(id uint32, now time.Time) {
+	for i := range t.queries {
+		q := &t.queries[i]
+		if q.id != id {
+			continue
+		}
+		q.lastSeen = now
+		if q.sent && t.cfg.QueryRetry > 0 && now.Sub(q.sentAt) >= t.cfg.QueryRetry {
+			q.sent = false
+		}
+		return
+	}
+	if len(t.queries) < maxQueries {
+		t.queries = append(t.queries, query{id: id, lastSeen: now})
+	}
+}
+
+// expire forgets the queries for ids no Snapshot listed for a while: the
+// server does not answer for an entity that no longer exists (§7.4).
+func (t *entityTable) expire(now time.Time) {
+	keep := t.queries[:0]
+	for _, q := range t.queries {
+		if now.Sub(q.lastSeen) < t.cfg.DestroyedMemory {
+			keep = append(keep, q)
+		}
+	}
+	t.queries = keep
+}
+
+// create applies a valid CreateEntity (§8.2). It ignores an id that exists,
+// as §8.2 requires, and a creation older than a destruction of the same id
+// that was already received, which a retransmitted CreateEntity overtaken
+// by its DestroyEntity would be.
+func (t *entityTable) create(c *Client, m rtype.CreateEntity, now time.Time) {
+	if _, ok := t.m[m.NetworkID]; ok {
+		c.drop(DropKnownEntity)
+		return
+	}
+	if d, gone := t.recentlyDestroyed(m.NetworkID, now); gone && !rtype.SequenceNewer(m.ServerTick, d.tick) {
+		c.drop(DropKnownEntity)
+		return
+	}
+	if len(t.m) >= t.cfg.MaxEntities {
+		c.drop(DropEntityLimit)
+		return
+	}
+	e := clientEntity{arch: m.EntityType, x: m.X, y: m.Y, rot: m.Rotation, created: m.ServerTick}
+	t.m[m.NetworkID] = e
+	t.forgetQuery(m.NetworkID)
+	c.events.push(Event{Kind: EventEntityCreated, Entity: e.entity(m.NetworkID), Tick: m.ServerTick, At: now})
+}
+
+// destroy applies a valid DestroyEntity (§8.3) and remembers the id so that
+// a late Snapshot does not make the client query it.
+func (t *entityTable) destroy(c *Client, m rtype.DestroyEntity, now time.Time) {
+	t.destroyed[t.dNext] = destroyedID{id: m.NetworkID, tick: m.ServerTick, at: now}
+	t.dNext = (t.dNext + 1) % maxDestroyed
+	t.forgetQuery(m.NetworkID)
+	e, ok := t.m[m.NetworkID]
+	if !ok {
+		return
+	}
+	delete(t.m, m.NetworkID)
+	c.events.push(Event{Kind: EventEntityDestroyed, Entity: e.entity(m.NetworkID), Tick: m.ServerTick, Destroy: m.Reason, At: now})
+}

@@ -1,0 +1,161 @@
+package session
+
+import (
+	"net/netip"
+	"time"
+)
+
+// SendFunc hands one datagram to the network. datagram is at most 548 bytes
+// (§2.2) and is only valid during the call: the function must copy it if it
+// keeps it. It is called from inside the method that produced the datagram.
+type SendFunc func(to netip.AddrPort, datagram []byte)
+
+// Defaults used for the zero fields of [ClientConfig] and [ServerConfig].
+const (
+	// DefaultHelloInterval is how often a client resends Hello (§4.2).
+	DefaultHelloInterval = time.Second
+	// DefaultGiveUp is how long a client keeps sending Hello (§4.2).
+	DefaultGiveUp = 10 * time.Second
+	// DefaultTimeout is how long a peer may stay silent before its
+	// connection is closed (§13.3).
+	DefaultTimeout = 10 * time.Second
+	// DefaultPingInterval is how often a client sends Ping (§7.2).
+	DefaultPingInterval = time.Second
+	// DefaultQueryRetry is how long a client waits for the answer to a
+	// QueryEntity before it may ask again (§7.4).
+	DefaultQueryRetry = 500 * time.Millisecond
+	// DefaultDestroyedMemory is how long a client remembers a destroyed id
+	// so that a late Snapshot does not make it query that id (§8.3).
+	DefaultDestroyedMemory = 2 * time.Second
+	// DefaultMaxEntities bounds a client's entity table.
+	DefaultMaxEntities = 4096
+	// DefaultEventQueue bounds the events waiting to be polled.
+	DefaultEventQueue = 4096
+	// DefaultMaxPlayers is the number of player slots of §10.
+	DefaultMaxPlayers = 4
+	// DefaultSnapshotInterval is the number of ticks between two Snapshots
+	// (§8.1, §10: one every 3 ticks).
+	DefaultSnapshotInterval = 3
+	// DefaultPendingEvents bounds the reliable entity events one connection
+	// may have in flight (§13.4). It must exceed the largest world, since a
+	// new player is sent one CreateEntity per entity (§10).
+	DefaultPendingEvents = 1024
+	// DefaultFrameInterval is the frame time of the UDP bindings: 60 client
+	// frames or server ticks per second (§10).
+	DefaultFrameInterval = time.Second / 60
+)
+
+// ClientConfig tunes a [Client]. The zero value gives the defaults above;
+// a negative duration switches the corresponding timer off.
+type ClientConfig struct {
+	// HelloInterval is the time between two Hello datagrams while
+	// connecting; 0 means 1 s (§4.2).
+	HelloInterval time.Duration
+	// GiveUp is how long after the first Hello the client stops trying and
+	// reports [EventTimedOut]; 0 means 10 s (§4.2).
+	GiveUp time.Duration
+	// ServerTimeout closes a connected client that has received no valid
+	// packet for that long, with [EventTimedOut]; 0 means 10 s, negative
+	// never.
+	ServerTimeout time.Duration
+	// PingInterval is the time between two Pings (§7.2); 0 means 1 s,
+	// negative never.
+	PingInterval time.Duration
+	// QueryRetry is how long the client waits for the CreateEntity that
+	// answers a QueryEntity before a Snapshot that still lists the unknown
+	// id may make it ask again (§7.4); 0 means 500 ms, negative asks only
+	// once per id.
+	QueryRetry time.Duration
+	// DestroyedMemory is how long a destroyed id is remembered so that it
+	// is not queried again when a late Snapshot lists it (§8.3); 0 means
+	// 2 s.
+	DestroyedMemory time.Duration
+	// MaxEntities bounds the entity table: a CreateEntity past it is
+	// dropped; 0 means 4096.
+	MaxEntities int
+	// EventQueue bounds the events waiting for Poll: past it the oldest
+	// is lost and counted in [Stats].EventsLost; 0 means 4096.
+	EventQueue int
+	// FrameInterval is the frame time [RunClient] calls its frame
+	// function at; 0 means 1/60 s. The sans-I/O Client ignores it.
+	FrameInterval time.Duration
+}
+
+// ServerConfig tunes a [Server]. The zero value gives the defaults above
+// and every §13 improvement switched on.
+type ServerConfig struct {
+	// MaxPlayers bounds the connections, half-open ones included; a valid
+	// Hello past it is answered with Rejected (§4.4, §10); 0 means 4.
+	MaxPlayers int
+	// MaxHalfOpen bounds the connections that got Welcome but sent no
+	// connected packet yet; a Hello past it is dropped silently and the
+	// client's next Hello tries again (§4.2); 0 means MaxPlayers.
+	MaxHalfOpen int
+	// InactivityTimeout closes a connection, half-open or not, that sent no
+	// valid packet for that long, as if it had sent Disconnect (§13.3);
+	// 0 means 10 s, negative never (the v1 behaviour).
+	InactivityTimeout time.Duration
+	// SnapshotInterval is the number of [Server.Tick] calls between two
+	// Snapshots (§8.1); 0 means 3, negative never.
+	SnapshotInterval int
+	// PendingEvents bounds the entity events a connection has waiting or
+	// in flight; a connection past it is closed (§13.4); 0 means 1024.
+	PendingEvents int
+	// EventQueue bounds the events waiting for Poll: past it the oldest
+	// is lost and counted in [Stats].EventsLost; 0 means 4096.
+	EventQueue int
+	// DisableReliableEvents sends every CreateEntity and DestroyEntity
+	// once, as version 1 does (§13.4): a lost creation is then only
+	// repaired by QueryEntity, a lost destruction never.
+	DisableReliableEvents bool
+	// DisableWelcomeResend drops a repeated Hello from a half-open
+	// connection, as version 1 does (§13.2), instead of answering it with
+	// the same Welcome.
+	DisableWelcomeResend bool
+	// DisableRejected drops a Hello to a full server silently, as version 1
+	// does (§13.1), instead of answering Rejected.
+	DisableRejected bool
+	// TickInterval is the time between two ticks in [RunServer]; 0 means
+	// 1/60 s. The sans-I/O Server ignores it.
+	TickInterval time.Duration
+}
+
+func orDuration(d, def time.Duration) time.Duration {
+	if d == 0 {
+		return def
+	}
+	return d
+}
+
+func orInt(n, def int) int {
+	if n <= 0 {
+		return def
+	}
+	return n
+}
+
+func (c ClientConfig) withDefaults() ClientConfig {
+	c.HelloInterval = orDuration(c.HelloInterval, DefaultHelloInterval)
+	c.GiveUp = orDuration(c.GiveUp, DefaultGiveUp)
+	c.ServerTimeout = orDuration(c.ServerTimeout, DefaultTimeout)
+	c.PingInterval = orDuration(c.PingInterval, DefaultPingInterval)
+	c.QueryRetry = orDuration(c.QueryRetry, DefaultQueryRetry)
+	c.DestroyedMemory = orDuration(c.DestroyedMemory, DefaultDestroyedMemory)
+	c.MaxEntities = orInt(c.MaxEntities, DefaultMaxEntities)
+	c.EventQueue = orInt(c.EventQueue, DefaultEventQueue)
+	c.FrameInterval = orDuration(c.FrameInterval, DefaultFrameInterval)
+	return c
+}
+
+func (c ServerConfig) withDefaults() ServerConfig {
+	c.MaxPlayers = orInt(c.MaxPlayers, DefaultMaxPlayers)
+	c.MaxHalfOpen = min(orInt(c.MaxHalfOpen, c.MaxPlayers), c.MaxPlayers)
+	c.InactivityTimeout = orDuration(c.InactivityTimeout, DefaultTimeout)
+	if c.SnapshotInterval == 0 {
+		c.SnapshotInterval = DefaultSnapshotInterval
+	}
+	c.PendingEvents = orInt(c.PendingEvents, DefaultPendingEvents)
+	c.EventQueue = orInt(c.EventQueue, DefaultEventQueue)
+	c.TickInterval = orDuration(c.TickInterval, DefaultFrameInterval)
+	return c
+}

@@ -1,0 +1,32 @@
+// Package session runs R-Type protocol v1 connections on top of the codec of
+// package rtype: the handshake (§4), sequence numbers and acknowledgements
+// (§5.2), the server checks (§5.4), the messages of §7 and §8 and the session
+// flow of §10, for both a [Client] and a [Server].
+//
+// # Sans-I/O
+//
+// Neither side touches a socket or a clock. Datagrams go in through Receive
+// with the sender's address and the current time; datagrams come out through
+// the [SendFunc] given to the constructor; time only moves when the caller
+// passes a later now. The same code therefore runs over a real UDP socket
+// ([RunServer], [RunClient]) and in a deterministic in-memory network.
+//
+// Decoded events for the game (a player joined, an Input was accepted, an
+// entity was created, moved or destroyed …) are queued and read with Poll or
+// Events. In steady state neither receiving nor sending allocates.
+//
+// # Beyond the limitations of version 1
+//
+// Without changing one byte of the wire format, the server fixes what §13
+// lists; each fix is on by default and can be switched off in
+// [ServerConfig]:
+//
+//   - reliable entity events (§5.2, §13.4): every CreateEntity and
+//     DestroyEntity is remembered with the sequence of the packet that
+//     carried it and sent again when the client's ack and ackBits show that
+//     packet lost;
+//   - a lost Welcome is answered again (§13.2);
+//   - silent connections are closed after an inactivity timeout (§13.3);
+//   - a valid Hello to a full server is answered with Rejected (§13.1), and
+//     every table the network can grow is bounded.
+package session

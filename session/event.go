@@ -1,0 +1,179 @@
+package session
+
+import (
+	"net/netip"
+	"strconv"
+	"time"
+
+	"github.com/rtypeproto/rtype"
+)
+
+// EventKind says what an [Event] reports.
+type EventKind uint8
+
+// Events of a [Client].
+const (
+	// EventConnected: a valid Welcome arrived (§4.3); ConnectionID() is set.
+	EventConnected EventKind = iota + 1
+	// EventRejected: the server answered Rejected (§4.4); the client stopped.
+	EventRejected
+	// EventTimedOut: no Welcome within GiveUp (§4.2), or a connected server
+	// silent for ServerTimeout; Event.Close says which.
+	EventTimedOut
+	// EventEntityCreated: a CreateEntity for a new id (§8.2); Event.Entity
+	// and Event.Tick are set.
+	EventEntityCreated
+	// EventEntityMoved: a Snapshot gave a known entity its position (§8.1);
+	// Event.Entity and Event.Tick are set.
+	EventEntityMoved
+	// EventEntityDestroyed: a DestroyEntity removed a known entity (§8.3);
+	// Event.Entity, Event.Tick and Event.Destroy are set.
+	EventEntityDestroyed
+)
+
+// Events of a [Server].
+const (
+	// EventPlayerJoined: a valid Hello opened a connection and was answered
+	// with Welcome (§4.2); Event.Conn, Event.Addr and Event.Slot are set.
+	// The game usually spawns the player's ship with [Server.SpawnFor].
+	EventPlayerJoined EventKind = iota + 64
+	// EventPlayerLeft: the connection is closed (§7.3, §13.3, §13.4);
+	// Event.Close says why and Event.Disconnect carries the client's reason
+	// when it sent Disconnect. Entities spawned with SpawnFor are already
+	// destroyed with reason 3.
+	EventPlayerLeft
+	// EventInput: an Input was accepted (§7.1); Event.Input is set.
+	EventInput
+	// EventQueryEntity: a player asked for Event.Entity.ID (§7.4); the
+	// server has already answered if the entity exists.
+	EventQueryEntity
+)
+
+var kindNames = map[EventKind]string{
+	EventConnected:       "Connected",
+	EventRejected:        "Rejected",
+	EventTimedOut:        "TimedOut",
+	EventEntityCreated:   "EntityCreated",
+	EventEntityMoved:     "EntityMoved",
+	EventEntityDestroyed: "EntityDestroyed",
+	EventPlayerJoined:    "PlayerJoined",
+	EventPlayerLeft:      "PlayerLeft",
+	EventInput:           "Input",
+	EventQueryEntity:     "QueryEntity",
+}
+
+// String returns the name of the kind without its "Event" prefix.
+func (k EventKind) String() string {
+	if s, ok := kindNames[k]; ok {
+		return s
+	}
+	return "EventKind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// CloseReason says why a connection ended.
+type CloseReason uint8
+
+// Close reasons.
+const (
+	// CloseNone: the connection is still open.
+	CloseNone CloseReason = iota
+	// CloseDisconnect: the client sent Disconnect (§7.3), or Close was
+	// called on the Client.
+	CloseDisconnect
+	// CloseTimeout: the peer was silent too long (§13.3).
+	CloseTimeout
+	// CloseGaveUp: no Welcome came within GiveUp (§4.2).
+	CloseGaveUp
+	// CloseRejected: the server answered Rejected (§4.4).
+	CloseRejected
+	// CloseOverflow: more reliable entity events than PendingEvents were
+	// waiting for the peer (§13.4).
+	CloseOverflow
+	// CloseKicked: the game called [Server.Kick].
+	CloseKicked
+)
+
+var closeNames = [...]string{"None", "Disconnect", "Timeout", "GaveUp", "Rejected", "Overflow", "Kicked"}
+
+// String names the reason.
+func (r CloseReason) String() string {
+	if int(r) < len(closeNames) {
+		return closeNames[r]
+	}
+	return "CloseReason(" + strconv.Itoa(int(r)) + ")"
+}
+
+// Entity is a replicated entity as the game sees it: positions in pixels
+// (§9.1) and rotations in radians (§9.2), decoded from or encoded to the
+// wire values.
+type Entity struct {
+	// ID is the network id, never 0.
+	ID uint32
+	// Archetype is the blueprint (§9.3). A Snapshot carries only its low
+	// 8 bits: the client keeps the one CreateEntity gave.
+	Archetype rtype.Archetype
+	// X and Y are the position in pixels, origin top left, y down (§9.1).
+	X, Y float64
+	// Rotation is in radians, in [0, 2π) once decoded (§9.2).
+	Rotation float64
+}
+
+// Event is one thing that happened on a connection, for the game to act on.
+// Only the fields its Kind names are set.
+type Event struct {
+	Kind EventKind
+	// Conn is the connection id of the player concerned (server events).
+	Conn uint32
+	// Addr is the player's address (server events).
+	Addr netip.AddrPort
+	// Slot is the player slot, 0 to MaxPlayers−1, lowest free first (§10).
+	Slot int
+	// Entity is the entity concerned (entity events, QueryEntity).
+	Entity Entity
+	// Tick is the server tick the message carried (§8.1–§8.3).
+	Tick uint32
+	// Input is the accepted Input (EventInput).
+	Input rtype.Input
+	// Destroy is why the entity was removed (EventEntityDestroyed).
+	Destroy rtype.DestroyReason
+	// Close is why the connection ended (EventPlayerLeft, EventRejected,
+	// EventTimedOut).
+	Close CloseReason
+	// Disconnect is the reason the client gave in Disconnect (§7.3), when
+	// Close is CloseDisconnect on a server.
+	Disconnect rtype.DisconnectReason
+	// At is the time passed to the call that produced the event.
+	At time.Time
+}
+
+// eventQueue is a fixed ring of events: a game that stops polling costs
+// bounded memory, and the oldest events are lost first.
+type eventQueue struct {
+	buf  []Event
+	head int
+	n    int
+	lost uint64
+}
+
+func newEventQueue(n int) eventQueue { return eventQueue{buf: make([]Event, n)} }
+
+func (q *eventQueue) push(e Event) {
+	if q.n == len(q.buf) {
+		q.head = (q.head + 1) % len(q.buf)
+		q.n--
+		q.lost++
+	}
+	q.buf[(q.head+q.n)%len(q.buf)] = e
+	q.n++
+}
+
+func (q *eventQueue) pop() (Event, bool) {
+	if q.n == 0 {
+		return Event{}, false
+	}
+	e := q.buf[q.head]
+	q.buf[q.head] = Event{}
+	q.head = (q.head + 1) % len(q.buf)
+	q.n--
+	return e, true
+}

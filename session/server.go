@@ -1,0 +1,274 @@
+package session
+
+import (
+	"iter"
+	"net/netip"
+	"time"
+
+	"github.com/rtypeproto/rtype"
+)
+
+// Server is the authoritative side (§3, §4, §5.4, §7, §8, §10). It binds
+// connections to addresses, applies every check of §5.4 and §7, answers
+// Ping and QueryEntity, and owns the wire for the world the game describes:
+// the game spawns, moves and destroys entities, and each [Server.Tick]
+// sends the CreateEntity, DestroyEntity and Snapshot messages every player
+// needs, in datagrams of at most 548 bytes (§2.2).
+//
+// Nothing is ever sent in answer to an invalid datagram (§12). A Server is
+// not safe for concurrent use; [RunServer] drives one from a single
+// goroutine.
+type Server struct {
+	cfg  ServerConfig
+	send SendFunc
+
+	conns     []conn // MaxPlayers slots, allocated once
+	nConns    int
+	nHalfOpen int
+	nextConn  uint32
+
+	tick   uint32
+	now    time.Time // the latest time the caller passed
+	world  world
+	states []rtype.EntityState
+
+	bld    rtype.Builder
+	events eventQueue
+	stats  Stats
+}
+
+// conn is one connection, bound to the address its Hello came from (§4.2).
+type conn struct {
+	active    bool
+	halfOpen  bool
+	slot      int
+	id        uint32
+	addr      netip.AddrPort
+	lastHeard time.Time
+
+	window    rtype.SeqWindow
+	seq       uint32 // last sequence sent (§5.2)
+	lastInput uint32
+	gotInput  bool
+
+	ring eventRing
+	sent sentRing
+	cs   ConnStats
+}
+
+// NewServer returns a server that hands its datagrams to send. All the
+// memory its connections need is allocated here.
+func NewServer(cfg ServerConfig, send SendFunc) *Server {
+	cfg = cfg.withDefaults()
+	s := &Server{
+		cfg:    cfg,
+		send:   send,
+		conns:  make([]conn, cfg.MaxPlayers),
+		events: newEventQueue(cfg.EventQueue),
+		world:  newWorld(),
+	}
+	for i := range s.conns {
+		s.conns[i].ring = newEventRing(cfg.PendingEvents)
+	}
+	return s
+}
+
+// Config returns the configuration in force, defaults filled in.
+func (s *Server) Config() ServerConfig { return s.cfg }
+
+// ServerTick returns the number of Tick calls so far: the serverTick the
+// next messages carry (§8).
+func (s *Server) ServerTick() uint32 { return s.tick }
+
+// Poll returns the oldest event not read yet, and false when there is none.
+func (s *Server) Poll() (Event, bool) { return s.events.pop() }
+
+// Events returns the events not read yet, oldest first, removing each as it
+// is yielded.
+func (s *Server) Events() iter.Seq[Event] {
+	return func(yield func(Event) bool) {
+		for {
+			e, ok := s.events.pop()
+			if !ok || !yield(e) {
+				return
+			}
+		}
+	}
+}
+
+// NumPlayers returns the number of open connections, half-open included.
+func (s *Server) NumPlayers() int { return s.nConns }
+
+// Stats returns the server's counters; SRTT is the mean over the open
+// connections that measured one.
+func (s *Server) Stats() Stats {
+	st := s.stats
+	st.EventsLost = s.events.lost
+	var sum time.Duration
+	n := 0
+	for i := range s.conns {
+		if c := &s.conns[i]; c.active && c.cs.SRTT > 0 {
+			sum += c.cs.SRTT
+			n++
+		}
+	}
+	if n > 0 {
+		st.SRTT = sum / time.Duration(n)
+	}
+	return st
+}
+
+// Players returns the counters of every open connection.
+func (s *Server) Players() iter.Seq[ConnStats] {
+	return func(yield func(ConnStats) bool) {
+		for i := range s.conns {
+			if c := &s.conns[i]; c.active && !yield(c.stats()) {
+				return
+			}
+		}
+	}
+}
+
+// Player returns the counters of connection id.
+func (s *Server) Player(id uint32) (ConnStats, bool) {
+	for i := range s.conns {
+		if c := &s.conns[i]; c.active && c.id == id {
+			return c.stats(), true
+		}
+	}
+	return ConnStats{}, false
+}
+
+func (c *conn) stats() ConnStats {
+	cs := c.cs
+	cs.Conn, cs.Addr, cs.Slot, cs.HalfOpen = c.id, c.addr, c.slot, c.halfOpen
+	cs.Pending = len(c.ring.ev)
+	return cs
+}
+
+func (s *Server) drop(r DropReason) { s.stats.Drops[r]++ }
+
+func (s *Server) byAddr(a netip.AddrPort) *conn {
+	for i := range s.conns {
+		if c := &s.conns[i]; c.active && c.addr == a {
+			return c
+		}
+	}
+	return nil
+}
+
+func (s *Server) byID(id uint32) *conn {
+	for i := range s.conns {
+		if c := &s.conns[i]; c.active && c.id == id {
+			return c
+		}
+	}
+	return nil
+}
+
+// Receive processes one datagram received from from at time now (§3): from
+// an address without a connection it is a handshake datagram, otherwise a
+// connected packet. Whatever it holds, Receive never panics; what the spec
+// says to drop is dropped silently and counted in Stats().Drops.
+func (s *Server) Receive(datagram []byte, from netip.AddrPort, now time.Time) {
+	s.stats.PacketsIn++
+	s.stats.BytesIn += uint64(len(datagram))
+	s.now = now
+	if len(datagram) > rtype.MaxDatagramSize {
+		s.drop(DropTooLarge)
+		return
+	}
+	from = unmap(from)
+	c := s.byAddr(from)
+	if c == nil {
+		s.receiveHandshake(datagram, from, now)
+		return
+	}
+	if c.halfOpen && !s.cfg.DisableWelcomeResend && isHello(datagram) {
+		s.welcome(c)
+		s.stats.WelcomesResent++
+		return
+	}
+	s.receivePacket(c, datagram, now)
+}
+
+// receivePacket applies §5.2, §5.3, §5.4 and §7 to a packet from c's
+// address.
+func (s *Server) receivePacket(c *conn, b []byte, now time.Time) {
+	p, err := rtype.ParsePacket(b)
+	if err != nil {
+		s.drop(packetDrop(err))
+		return
+	}
+	h := p.Header
+	if h.ConnectionID != c.id {
+		if s.byID(h.ConnectionID) != nil {
+			s.drop(DropWrongAddress)
+		} else {
+			s.drop(DropUnknownConnection)
+		}
+		return
+	}
+	switch c.window.Receive(h.Sequence) {
+	case rtype.SeqDuplicate:
+		s.drop(DropDuplicate)
+		return
+	case rtype.SeqTooOld:
+		s.drop(DropTooOld)
+		return
+	}
+	if c.halfOpen {
+		c.halfOpen = false
+		s.nHalfOpen--
+	}
+	c.lastHeard = now
+	s.ack(c, h.Ack, h.AckBits, now)
+
+	replying := false
+	for m := range p.Messages() {
+		switch m.Type {
+		case rtype.TypeInput:
+			var in rtype.Input
+			switch {
+			case in.UnmarshalBinary(m.Payload) != nil:
+				s.drop(DropInput)
+			case c.gotInput && !rtype.SequenceNewer(in.InputSequence, c.lastInput):
+				s.drop(DropStaleInput)
+			default:
+				c.gotInput, c.lastInput = true, in.InputSequence
+				s.events.push(Event{Kind: EventInput, Conn: c.id, Addr: c.addr, Slot: c.slot, Input: in, At: now})
+			}
+		case rtype.TypePing:
+			var ping rtype.Ping
+			if ping.UnmarshalBinary(m.Payload) != nil {
+				s.drop(DropPing)
+				continue
+			}
+			replying = reply(s, c, rtype.Pong{Timestamp: ping.Timestamp}, replying)
+		case rtype.TypeDisconnect:
+			var d rtype.Disconnect
+			if d.UnmarshalBinary(m.Payload) != nil {
+				s.drop(DropDisconnect)
+				continue
+			}
+			// §7.3: close at once; nothing more is sent to this address.
+			s.closeConn(c, CloseDisconnect, d.Reason, now)
+			return
+		case rtype.TypeQueryEntity:
+			var q rtype.QueryEntity
+			if q.UnmarshalBinary(m.Payload) != nil {
+				s.drop(DropQueryEntity)
+				continue
+			}
+			s.events.push(Event{Kind: EventQueryEntity, Conn: c.id, Addr: c.addr, Slot: c.slot, Entity: Entity{ID: q.NetworkID}, At: now})
+			if e, ok := s.world.get(q.NetworkID); ok {
+				replying = reply(s, c, e.create(s.tick), replying)
+			}
+		default:
+			s.drop(DropUnknownMessage)
+		}
+	}
+	if replying {
+		s.flush(c, now)
+	}
+}

@@ -1,0 +1,179 @@
+package session
+
+import (
+	"net/netip"
+	"time"
+
+	"github.com/rtypeproto/rtype"
+)
+
+// sentPacket remembers when a packet was sent and whether the client
+// acknowledged it, for the round-trip time and the loss (§5.2).
+type sentPacket struct {
+	seq   uint32
+	at    time.Time
+	acked bool
+}
+
+// sentRing covers more than the 32-packet ack window: when a slot is
+// reused, the packet it held can no longer be acknowledged, so it is
+// counted lost unless it was acknowledged.
+type sentRing struct {
+	p [64]sentPacket
+}
+
+// ack applies the client's ack and ackBits (§5.1) to c: round-trip time,
+// loss, and the reliable entity events (§13.4).
+func (s *Server) ack(c *conn, ack, bits uint32, now time.Time) {
+	if ack == 0 || ack > c.seq {
+		return // nothing received yet, or an ack for a packet never sent
+	}
+	r := &c.sent
+	for d := uint32(0); d <= 32 && d < ack; d++ {
+		seq := ack - d
+		if d > 0 && bits&(1<<(d-1)) == 0 {
+			continue
+		}
+		sp := &r.p[seq%64]
+		if sp.seq != seq || sp.acked {
+			continue
+		}
+		sp.acked = true
+		c.cs.Acked++
+		if d == 0 {
+			rtt := now.Sub(sp.at)
+			if c.cs.SRTT == 0 {
+				c.cs.SRTT = rtt
+			} else {
+				c.cs.SRTT += (rtt - c.cs.SRTT) / 8
+			}
+		}
+	}
+	if n := c.ring.ack(ack, bits); n > 0 {
+		c.cs.Resends += uint64(n)
+		s.stats.Resends += uint64(n)
+	}
+}
+
+func (s *Server) transmit(to netip.AddrPort, b []byte) {
+	s.stats.PacketsOut++
+	s.stats.BytesOut += uint64(len(b))
+	s.send(to, b)
+}
+
+// begin starts a packet to c with the next sequence (§5.2) and the current
+// acks.
+func (s *Server) begin(c *conn) {
+	c.seq++
+	ack, bits := c.window.Ack()
+	_ = s.bld.Reset(rtype.PacketHeader{ConnectionID: c.id, Sequence: c.seq, Ack: ack, AckBits: bits})
+}
+
+// flush sends the packet being built to c.
+func (s *Server) flush(c *conn, now time.Time) {
+	r := &c.sent
+	if old := &r.p[c.seq%64]; old.seq != 0 && !old.acked {
+		c.cs.Lost++
+	}
+	r.p[c.seq%64] = sentPacket{seq: c.seq, at: now}
+	c.cs.Sent++
+	s.transmit(c.addr, s.bld.Bytes())
+}
+
+// reply adds m to the answer to the packet being processed, starting the
+// answer if started is false; it returns true.
+func reply[M rtype.Message](s *Server, c *conn, m M, started bool) bool {
+	if !started {
+		s.begin(c)
+	}
+	if rtype.Add(&s.bld, m) == rtype.ErrNoRoom {
+		s.flush(c, s.now)
+		s.begin(c)
+		_ = rtype.Add(&s.bld, m)
+	}
+	return true
+}
+
+// Tick advances the server tick, closes the connections silent for
+// InactivityTimeout (§13.3), and sends each player, in datagrams of at most
+// 548 bytes (§2.2), the entity events it has not received: new ones, and
+// with reliable events those whose packet was lost (§13.4); every
+// SnapshotInterval ticks it also sends a Snapshot of the whole world, split
+// into messages of at most 47 states that all carry the same serverTick,
+// each in its own packet (§8.1). Call it once per game tick, after the game
+// has moved the world.
+func (s *Server) Tick(now time.Time) {
+	s.now = now
+	s.tick++
+	s.expire(now)
+	snap := s.cfg.SnapshotInterval > 0 && s.tick%uint32(s.cfg.SnapshotInterval) == 0
+	if snap {
+		s.states = s.states[:0]
+		for i := range s.world.ents {
+			e := &s.world.ents[i]
+			s.states = append(s.states, rtype.EntityState{NetworkID: e.id, EntityType: uint8(e.arch), X: e.x, Y: e.y, Rotation: e.rot})
+		}
+	}
+	for i := range s.conns {
+		if c := &s.conns[i]; c.active {
+			s.sendTick(c, snap, now)
+		}
+	}
+}
+
+// sendTick sends c its entity events, then the Snapshot messages, each in
+// its own packet, the first one sharing a packet with the last events when
+// there is room.
+func (s *Server) sendTick(c *conn, snap bool, now time.Time) {
+	open := false
+	reliable := !s.cfg.DisableReliableEvents
+	for i := range c.ring.ev {
+		e := &c.ring.ev[i]
+		if e.inFlight {
+			continue
+		}
+		if !open {
+			s.begin(c)
+			open = true
+		}
+		var err error
+		if e.destroy {
+			err = rtype.Add(&s.bld, e.gone)
+		} else {
+			err = rtype.Add(&s.bld, e.create)
+		}
+		if err == rtype.ErrNoRoom {
+			s.flush(c, now)
+			s.begin(c)
+			if e.destroy {
+				_ = rtype.Add(&s.bld, e.gone)
+			} else {
+				_ = rtype.Add(&s.bld, e.create)
+			}
+		}
+		e.inFlight, e.seq = true, c.seq
+	}
+	if !reliable {
+		c.ring.reset()
+	}
+	if snap {
+		states := s.states
+		for first := true; first || len(states) > 0; first = false {
+			n := min(len(states), rtype.MaxSnapshotStates)
+			m := rtype.Snapshot{ServerTick: s.tick, States: states[:n:n]}
+			states = states[n:]
+			if open && (!first || m.Len() > s.bld.Available()) {
+				s.flush(c, now)
+				open = false
+			}
+			if !open {
+				s.begin(c)
+				open = true
+			}
+			_ = rtype.Add(&s.bld, m)
+		}
+	}
+	if open {
+		s.flush(c, now)
+	}
+}

@@ -1,0 +1,190 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/netip"
+	"time"
+)
+
+// Errors that end [RunClient] when the client stops by itself.
+var (
+	// ErrRejected: the server answered Rejected (§4.4).
+	ErrRejected = errors.New("session: rejected by the server")
+	// ErrTimedOut: no Welcome within GiveUp (§4.2), or the server fell
+	// silent.
+	ErrTimedOut = errors.New("session: timed out")
+)
+
+// datagram is one received datagram waiting in a buffer of the pool.
+type datagram struct {
+	buf  int
+	n    int
+	from netip.AddrPort
+}
+
+// udpLoop reads datagrams on a goroutine into a fixed pool of buffers and
+// hands them to the single goroutine that owns the Client or Server, so
+// that neither needs a lock and nothing is allocated per datagram.
+type udpLoop struct {
+	conn *net.UDPConn
+	// One byte more than the largest datagram, so that a larger one reads
+	// as 549 bytes and is dropped (§2.2) instead of being cut to size.
+	bufs [64][549]byte
+	full chan datagram
+	free chan int
+	quit chan struct{}
+	done chan struct{}
+}
+
+func startLoop(conn *net.UDPConn) *udpLoop {
+	l := &udpLoop{conn: conn, full: make(chan datagram, 64), free: make(chan int, 64), quit: make(chan struct{}), done: make(chan struct{})}
+	for i := range l.bufs {
+		l.free <- i
+	}
+	go l.read()
+	return l
+}
+
+func (l *udpLoop) read() {
+	defer close(l.done)
+	for {
+		var i int
+		select {
+		case i = <-l.free:
+		case <-l.quit:
+			return
+		}
+		n, from, err := l.conn.ReadFromUDPAddrPort(l.bufs[i][:])
+		if err != nil {
+			if errors.Is(err, net.ErrClosed) {
+				return
+			}
+			l.free <- i
+			continue
+		}
+		select {
+		case l.full <- datagram{buf: i, n: n, from: from}:
+		case <-l.quit:
+			return
+		}
+	}
+}
+
+func (l *udpLoop) send(to netip.AddrPort, b []byte) {
+	// UDP gives no delivery guarantee anyway: a failed write is a lost
+	// datagram, which the protocol copes with (§5.2, §13).
+	_, _ = l.conn.WriteToUDPAddrPort(b, to)
+}
+
+// stop closes the socket and waits for the reader to end.
+func (l *udpLoop) stop() {
+	close(l.quit)
+	l.conn.Close()
+	<-l.done
+}
+
+// RunServer listens for UDP on addr (for example ":4242", §1) and runs a
+// Server there until ctx is done; see [ServeConn].
+func RunServer(ctx context.Context, addr string, cfg ServerConfig, tick func(s *Server, now time.Time)) error {
+	ua, err := net.ResolveUDPAddr("udp", addr)
+	if err != nil {
+		return err
+	}
+	conn, err := net.ListenUDP("udp", ua)
+	if err != nil {
+		return err
+	}
+	return ServeConn(ctx, conn, cfg, tick)
+}
+
+// ServeConn runs a Server on conn until ctx is done, then closes conn.
+// Every datagram received is passed to Receive as it arrives; every
+// TickInterval the function tick is called, where the game reads the
+// events and moves the world, then [Server.Tick] sends what changed. All
+// calls happen on the goroutine that called ServeConn.
+func ServeConn(ctx context.Context, conn *net.UDPConn, cfg ServerConfig, tick func(s *Server, now time.Time)) error {
+	l := startLoop(conn)
+	defer l.stop()
+	s := NewServer(cfg, l.send)
+	t := time.NewTicker(s.cfg.TickInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case d := <-l.full:
+			s.Receive(l.bufs[d.buf][:d.n], d.from, time.Now())
+			l.free <- d.buf
+		case now := <-t.C:
+			if tick != nil {
+				tick(s, now)
+			}
+			s.Tick(now)
+		}
+	}
+}
+
+// RunClient connects to the server at addr (for example
+// "127.0.0.1:4242") from a new UDP socket and runs a Client; see
+// [RunClientConn].
+func RunClient(ctx context.Context, addr string, cfg ClientConfig, frame func(c *Client, now time.Time) bool) error {
+	server, err := netip.ParseAddrPort(addr)
+	if err != nil {
+		ua, rerr := net.ResolveUDPAddr("udp4", addr)
+		if rerr != nil {
+			return rerr
+		}
+		server = ua.AddrPort()
+	}
+	network := "udp4"
+	if !server.Addr().Unmap().Is4() {
+		network = "udp6"
+	}
+	conn, err := net.ListenUDP(network, nil)
+	if err != nil {
+		return err
+	}
+	return RunClientConn(ctx, conn, server, cfg, frame)
+}
+
+// RunClientConn runs a Client of server on conn, then closes conn. Every
+// datagram received is passed to Receive as it arrives; every
+// FrameInterval the client's timers run ([Client.Update]) and frame is
+// called, where the game reads the events and sends its Input. It returns
+// nil after sending Disconnect (§7.3) when frame returns false or ctx is
+// done, and [ErrRejected] or [ErrTimedOut] when the client stopped by
+// itself, after frame has seen the event.
+func RunClientConn(ctx context.Context, conn *net.UDPConn, server netip.AddrPort, cfg ClientConfig, frame func(c *Client, now time.Time) bool) error {
+	l := startLoop(conn)
+	defer l.stop()
+	c := NewClient(server, cfg, l.send)
+	t := time.NewTicker(c.cfg.FrameInterval)
+	defer t.Stop()
+	c.Update(time.Now())
+	for {
+		select {
+		case <-ctx.Done():
+			c.Close(time.Now())
+			return nil
+		case d := <-l.full:
+			c.Receive(l.bufs[d.buf][:d.n], d.from, time.Now())
+			l.free <- d.buf
+		case now := <-t.C:
+			c.Update(now)
+			if !frame(c, now) {
+				c.Close(now)
+				return nil
+			}
+			switch c.CloseReason() {
+			case CloseRejected:
+				return ErrRejected
+			case CloseGaveUp, CloseTimeout:
+				return ErrTimedOut
+			case CloseDisconnect:
+				return nil
+			}
+		}
+	}
+}
