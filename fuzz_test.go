@@ -72,7 +72,8 @@ func fuzzSeeds() map[string][][]byte {
 	var bld Builder
 	_ = bld.Reset(PacketHeader{ConnectionID: 2, Sequence: 9, Ack: 7, AckBits: 0b101})
 	_ = Add(&bld, Snapshot{ServerTick: 3, States: seedStates(47, true)})
-	fullSnapshot := bytes.Clone(bld.Bytes())
+	_ = bld.AddRaw(0x00FF, []byte{1}) // fills the packet to 548 bytes
+	full := bytes.Clone(bld.Bytes())
 	_ = bld.Reset(PacketHeader{ConnectionID: 3, Sequence: 1})
 	_ = Add(&bld, Ping{Timestamp: 123456})
 	_ = bld.AddRaw(0x0042, []byte{1, 2, 3})
@@ -99,13 +100,13 @@ func fuzzSeeds() map[string][][]byte {
 			spec11_3,                                 // §11.3
 			append(bytes.Clone(header), spec11_4...), // §11.4 after a header
 			bytes.Clone(header),                      // no message
-			fullSnapshot,                             // 47 shuffled states
+			full,                                     // 47 shuffled states, 548 bytes
 			mixed,                                    // several messages, one of an unknown type
 			append(bytes.Clone(header), 0, 2),        // truncated message header
 			append(bytes.Clone(header), 0, 3, 0, 5, 1, 2, 3, 4), // size past the end
 			append(bytes.Clone(spec11_3), 0),                    // a byte after the last message
 			append(make([]byte, 4), spec11_3[4:]...),            // connection id 0
-			append(bytes.Clone(fullSnapshot), 0),                // 549 bytes
+			append(bytes.Clone(full), 0),                        // 549 bytes
 		},
 		"FuzzInput": {
 			spec11_3[20:],
