@@ -67,27 +67,35 @@ func decodeSnapshotPacket(b []byte, h *PacketHeader, snap *Snapshot) error {
 	return nil
 }
 
-// uncheckedSnapshotPacket is the baseline a careless hand-written decoder
-// would be: fixed offsets, trusting every length, no rule checked.
+// uncheckedSnapshotPacket is the baseline a hand-written decoder that skips
+// every check would be: it walks the messages trusting each size field and
+// decodes the Snapshot trusting its count, so it does the same parsing work
+// as the checked path but validates nothing.
 //
 //go:noinline
 func uncheckedSnapshotPacket(b []byte, h *PacketHeader, snap *Snapshot) {
 	be := binary.BigEndian
 	*h = PacketHeader{be.Uint32(b[0:]), be.Uint32(b[4:]), be.Uint32(b[8:]), be.Uint32(b[12:])}
-	p := b[20:]
-	snap.ServerTick = be.Uint32(p)
-	n := int(be.Uint16(p[4:]))
-	states := snap.States[:n]
-	for i := range states {
-		s := p[6+11*i:]
-		st := &states[i]
-		st.NetworkID = be.Uint32(s)
-		st.EntityType = s[4]
-		st.X = Pos16(be.Uint16(s[5:]))
-		st.Y = Pos16(be.Uint16(s[7:]))
-		st.Rotation = Rot16(be.Uint16(s[9:]))
+	for off := PacketHeaderSize; off < len(b); {
+		t, size := MessageType(be.Uint16(b[off:])), int(be.Uint16(b[off+2:]))
+		p := b[off+4:]
+		off += 4 + size
+		if t != TypeSnapshot {
+			continue
+		}
+		snap.ServerTick = be.Uint32(p)
+		states := snap.States[:be.Uint16(p[4:])]
+		for i := range states {
+			s := p[6+11*i:]
+			st := &states[i]
+			st.NetworkID = be.Uint32(s)
+			st.EntityType = s[4]
+			st.X = Pos16(be.Uint16(s[5:]))
+			st.Y = Pos16(be.Uint16(s[7:]))
+			st.Rotation = Rot16(be.Uint16(s[9:]))
+		}
+		snap.States = states
 	}
-	snap.States = states
 }
 
 // Wire structs for the encoding/binary.Read baseline: binary.Read packs
@@ -146,11 +154,21 @@ func decodeInputPacket(b []byte, h *PacketHeader, in *Input) error {
 	return nil
 }
 
+// uncheckedInputPacket walks the messages like uncheckedSnapshotPacket,
+// trusting every size.
+//
 //go:noinline
 func uncheckedInputPacket(b []byte, h *PacketHeader, in *Input) {
 	be := binary.BigEndian
 	*h = PacketHeader{be.Uint32(b[0:]), be.Uint32(b[4:]), be.Uint32(b[8:]), be.Uint32(b[12:])}
-	*in = Input{be.Uint32(b[20:]), be.Uint32(b[24:]), Actions(b[28])}
+	for off := PacketHeaderSize; off < len(b); {
+		t, size := MessageType(be.Uint16(b[off:])), int(be.Uint16(b[off+2:]))
+		p := b[off+4:]
+		off += 4 + size
+		if t == TypeInput {
+			*in = Input{be.Uint32(p), be.Uint32(p[4:]), Actions(p[8])}
+		}
+	}
 }
 
 //go:noinline

@@ -105,26 +105,42 @@ func (m RawMessage) AppendBinary(b []byte) ([]byte, error) {
 // runs past the end of the datagram, or if bytes remain after the last
 // complete message. Payloads are not checked here: that is each message's
 // UnmarshalBinary. A packet with no message is valid.
-func ParsePacket(b []byte) (Packet, error) {
+func ParsePacket(b []byte) (p Packet, err error) {
+	err = p.parse(b)
+	return p, err
+}
+
+// parse is ParsePacket writing into p, which stays the zero Packet on
+// error. ParsePacket is a wrapper small enough to be inlined, so the Packet
+// is built in the caller's frame rather than copied out of registers.
+func (p *Packet) parse(b []byte) error {
 	switch {
 	case len(b) > MaxDatagramSize:
-		return Packet{}, ErrDatagramTooLarge
+		return ErrDatagramTooLarge
 	case len(b) < PacketHeaderSize:
-		return Packet{}, ErrShortPacket
+		return ErrShortPacket
 	}
-	h := headerAt(b)
-	if h.ConnectionID == 0 {
-		return Packet{}, ErrZeroConnectionID
+	h := (*[PacketHeaderSize]byte)(b)
+	if binary.BigEndian.Uint32(h[0:4]) == 0 {
+		return ErrZeroConnectionID
 	}
 	area := b[PacketHeaderSize:]
 	n := 0
 	for rest := area; len(rest) > 0; n++ {
 		var err error
 		if _, rest, err = nextMessage(rest); err != nil {
-			return Packet{}, err
+			return err
 		}
 	}
-	return Packet{Header: h, area: area, count: n}, nil
+	// Field by field: a composite literal would be assembled on the stack
+	// and copied, which costs more than the whole framing walk.
+	p.Header.ConnectionID = binary.BigEndian.Uint32(h[0:4])
+	p.Header.Sequence = binary.BigEndian.Uint32(h[4:8])
+	p.Header.Ack = binary.BigEndian.Uint32(h[8:12])
+	p.Header.AckBits = binary.BigEndian.Uint32(h[12:16])
+	p.area = area
+	p.count = n
+	return nil
 }
 
 // Len returns the number of messages in the packet.
