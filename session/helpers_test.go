@@ -1,0 +1,149 @@
+package session
+
+import (
+	"bytes"
+	"net/netip"
+	"testing"
+	"time"
+
+	"github.com/rtypeproto/rtype"
+)
+
+// Addresses from the documentation ranges: nothing is ever sent there, the
+// tests run on in-memory datagrams.
+var (
+	serverAddr = netip.MustParseAddrPort("192.0.2.1:4242")
+	addrA      = netip.MustParseAddrPort("198.51.100.1:5001")
+	addrB      = netip.MustParseAddrPort("198.51.100.2:5002")
+	addrC      = netip.MustParseAddrPort("198.51.100.3:5003")
+	t0         = time.Unix(1_700_000_000, 0)
+)
+
+type wire struct {
+	to netip.AddrPort
+	b  []byte
+}
+
+// capture records every datagram a side sends.
+type capture struct{ out []wire }
+
+func (c *capture) send(to netip.AddrPort, b []byte) {
+	c.out = append(c.out, wire{to, bytes.Clone(b)})
+}
+
+// take returns and forgets what was sent so far.
+func (c *capture) take() []wire {
+	out := c.out
+	c.out = nil
+	return out
+}
+
+// to returns what was sent to a, and forgets everything sent.
+func (c *capture) to(a netip.AddrPort) []wire {
+	var out []wire
+	for _, w := range c.take() {
+		if w.to == a {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+func hello() []byte { return rtype.AppendHello(nil) }
+
+// packet builds a connected packet; it fails the test if the codec refuses.
+func packet(t testing.TB, h rtype.PacketHeader, msgs ...rtype.Message) []byte {
+	t.Helper()
+	b, err := h.AppendBinary(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range msgs {
+		if b, err = rtype.AppendMessage(b, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return b
+}
+
+// messages parses a datagram as a connected packet and returns its header
+// and messages.
+func messages(t testing.TB, b []byte) (rtype.PacketHeader, []rtype.RawMessage) {
+	t.Helper()
+	p, err := rtype.ParsePacket(b)
+	if err != nil {
+		t.Fatalf("sent an invalid packet % x: %v", b, err)
+	}
+	var ms []rtype.RawMessage
+	for m := range p.Messages() {
+		ms = append(ms, m)
+	}
+	return p.Header, ms
+}
+
+// ofType returns the messages of type mt in the datagrams.
+func ofType(t testing.TB, ws []wire, mt rtype.MessageType) []rtype.RawMessage {
+	t.Helper()
+	var out []rtype.RawMessage
+	for _, w := range ws {
+		_, ms := messages(t, w.b)
+		for _, m := range ms {
+			if m.Type == mt {
+				out = append(out, m)
+			}
+		}
+	}
+	return out
+}
+
+func newServer(cfg ServerConfig) (*Server, *capture) {
+	cp := &capture{}
+	return NewServer(cfg, cp.send), cp
+}
+
+// join connects addr to s with a Hello and returns the connection id.
+func join(t testing.TB, s *Server, cp *capture, addr netip.AddrPort, now time.Time) uint32 {
+	t.Helper()
+	s.Receive(hello(), addr, now)
+	out := cp.to(addr)
+	if len(out) != 1 {
+		t.Fatalf("Hello from %v: %d datagrams sent, want one Welcome", addr, len(out))
+	}
+	typ, id, err := rtype.ParseHandshake(out[0].b)
+	if err != nil || typ != rtype.HandshakeWelcome {
+		t.Fatalf("Hello from %v answered % x (%v), want Welcome", addr, out[0].b, err)
+	}
+	return id
+}
+
+// events drains the events of kind k (every kind when k is 0).
+func events(s interface{ Poll() (Event, bool) }, k EventKind) []Event {
+	var out []Event
+	for {
+		e, ok := s.Poll()
+		if !ok {
+			return out
+		}
+		if k == 0 || e.Kind == k {
+			out = append(out, e)
+		}
+	}
+}
+
+func decodeCreate(t testing.TB, m rtype.RawMessage) rtype.CreateEntity {
+	t.Helper()
+	var c rtype.CreateEntity
+	if err := c.UnmarshalBinary(m.Payload); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func decodeDestroy(t testing.TB, m rtype.RawMessage) rtype.DestroyEntity {
+	t.Helper()
+	var d rtype.DestroyEntity
+	if err := d.UnmarshalBinary(m.Payload); err != nil {
+		t.Fatal(err)
+	}
+	return d
+}

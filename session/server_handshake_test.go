@@ -1,0 +1,207 @@
+package session
+
+import (
+	"net/netip"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/rtypeproto/rtype"
+)
+
+func withByte(b []byte, i int, v byte) []byte {
+	b = append([]byte(nil), b...)
+	b[i] = v
+	return b
+}
+
+// §4.2 rule 1: an invalid Hello is dropped silently and opens nothing.
+func TestServer_4_2_DropsInvalidHello(t *testing.T) {
+	tests := []struct {
+		name string
+		b    []byte
+		want DropReason
+	}{
+		{"empty", nil, DropBadHandshake},
+		{"5 bytes", hello()[:5], DropBadHandshake},
+		{"bad magic", withByte(hello(), 0, 'X'), DropBadHandshake},
+		{"version 2", withByte(hello(), 4, 2), DropBadHandshake},
+		{"version 0", withByte(hello(), 4, 0), DropBadHandshake},
+		{"type 0", withByte(hello(), 5, 0), DropBadHandshake},
+		{"type 4", withByte(hello(), 5, 4), DropBadHandshake},
+		{"hello with an extra byte", append(hello(), 0), DropHandshakeSize},
+		{"welcome", rtype.AppendWelcome(nil, 7), DropUnexpectedHandshake},
+		{"rejected", rtype.AppendRejected(nil), DropUnexpectedHandshake},
+		{"549 bytes", append(hello(), make([]byte, 543)...), DropTooLarge},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, cp := newServer(ServerConfig{})
+			s.Receive(tt.b, addrA, t0)
+			if out := cp.take(); len(out) != 0 {
+				t.Errorf("answered % x", out[0].b)
+			}
+			if s.NumPlayers() != 0 {
+				t.Errorf("NumPlayers = %d, want 0", s.NumPlayers())
+			}
+			if got := s.Stats().Drops[tt.want]; got != 1 {
+				t.Errorf("Drops[%v] = %d, want 1 (drops %v)", tt.want, got, s.Stats().Drops)
+			}
+			if ev := events(s, 0); len(ev) != 0 {
+				t.Errorf("events %v", ev)
+			}
+		})
+	}
+}
+
+// §4.2 rule 2, §4.3: a valid Hello opens a connection bound to the sender,
+// with ids allocated from 1 and never 0, answered with a 10-byte Welcome.
+func TestServer_4_2_WelcomesValidHello(t *testing.T) {
+	s, cp := newServer(ServerConfig{})
+	addrs := []netip.AddrPort{addrA, addrB, addrC}
+	for i, a := range addrs {
+		if id := join(t, s, cp, a, t0); id != uint32(i+1) {
+			t.Errorf("connection %d got id %d, want %d", i, id, i+1)
+		}
+	}
+	var got []Event
+	for _, e := range events(s, EventPlayerJoined) {
+		got = append(got, Event{Kind: e.Kind, Conn: e.Conn, Addr: e.Addr, Slot: e.Slot})
+	}
+	want := []Event{
+		{Kind: EventPlayerJoined, Conn: 1, Addr: addrA, Slot: 0},
+		{Kind: EventPlayerJoined, Conn: 2, Addr: addrB, Slot: 1},
+		{Kind: EventPlayerJoined, Conn: 3, Addr: addrC, Slot: 2},
+	}
+	if d := cmp.Diff(want, got, cmp.Comparer(func(a, b netip.AddrPort) bool { return a == b })); d != "" {
+		t.Errorf("join events (-want +got):\n%s", d)
+	}
+	// Bound to the address: B's packet with A's id is dropped (§5.4).
+	s.Receive(packet(t, rtype.PacketHeader{ConnectionID: 1, Sequence: 1}, rtype.Ping{Timestamp: 1}), addrB, t0)
+	if out := cp.take(); len(out) != 0 {
+		t.Errorf("answered a packet from the wrong address")
+	}
+}
+
+// §13.1: a valid Hello to a full server is answered with Rejected, or
+// dropped silently when Rejected is switched off; invalid ones never.
+func TestServer_13_1_RejectsWhenFull(t *testing.T) {
+	for _, disabled := range []bool{false, true} {
+		s, cp := newServer(ServerConfig{MaxPlayers: 2, DisableRejected: disabled})
+		join(t, s, cp, addrA, t0)
+		join(t, s, cp, addrB, t0)
+		s.Receive(withByte(hello(), 4, 9), addrC, t0)
+		if out := cp.take(); len(out) != 0 {
+			t.Errorf("disabled=%v: answered an invalid Hello to a full server", disabled)
+		}
+		s.Receive(hello(), addrC, t0)
+		out := cp.take()
+		switch {
+		case disabled && (len(out) != 0 || s.Stats().Drops[DropServerFull] != 1):
+			t.Errorf("disabled: sent %d datagrams, drops %v", len(out), s.Stats().Drops)
+		case !disabled && (len(out) != 1 || string(out[0].b) != string(rtype.AppendRejected(nil)) || out[0].to != addrC):
+			t.Errorf("enabled: sent %v, want one Rejected to %v", out, addrC)
+		}
+		if s.NumPlayers() != 2 {
+			t.Errorf("NumPlayers = %d", s.NumPlayers())
+		}
+	}
+}
+
+// The half-open table is bounded: past MaxHalfOpen a Hello is dropped and
+// the client's next Hello (§4.2) gets in once a slot frees.
+func TestServer_13_1_BoundsHalfOpen(t *testing.T) {
+	s, cp := newServer(ServerConfig{MaxPlayers: 4, MaxHalfOpen: 1})
+	id := join(t, s, cp, addrA, t0)
+	s.Receive(hello(), addrB, t0)
+	if out := cp.take(); len(out) != 0 || s.Stats().Drops[DropHalfOpenFull] != 1 {
+		t.Fatalf("second half-open: sent %d, drops %v", len(out), s.Stats().Drops)
+	}
+	s.Receive(packet(t, rtype.PacketHeader{ConnectionID: id, Sequence: 1}), addrA, t0)
+	join(t, s, cp, addrB, t0)
+}
+
+// §13.2: a repeated Hello from a connection that has sent no packet yet gets
+// the same Welcome; once it has sent one, or with the fix off, it is dropped.
+func TestServer_13_2_ResendsLostWelcome(t *testing.T) {
+	tests := []struct {
+		name       string
+		disable    bool
+		sentPacket bool
+		want       int
+	}{
+		{"half-open", false, false, 1},
+		{"half-open, fix off", true, false, 0},
+		{"open", false, true, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, cp := newServer(ServerConfig{DisableWelcomeResend: tt.disable})
+			id := join(t, s, cp, addrA, t0)
+			if tt.sentPacket {
+				s.Receive(packet(t, rtype.PacketHeader{ConnectionID: id, Sequence: 1}), addrA, t0)
+			}
+			s.Receive(hello(), addrA, t0.Add(time.Second))
+			out := cp.take()
+			if len(out) != tt.want {
+				t.Fatalf("sent %d datagrams, want %d", len(out), tt.want)
+			}
+			if tt.want == 1 && string(out[0].b) != string(rtype.AppendWelcome(nil, id)) {
+				t.Errorf("sent % x, want the same Welcome", out[0].b)
+			}
+			if s.NumPlayers() != 1 {
+				t.Errorf("NumPlayers = %d", s.NumPlayers())
+			}
+		})
+	}
+}
+
+// §13.3: a connection silent for InactivityTimeout is closed and the others
+// are told its ship is gone (reason 3); a negative timeout never closes.
+func TestServer_13_3_InactivityTimeout(t *testing.T) {
+	tests := []struct {
+		name    string
+		timeout time.Duration
+		after   time.Duration
+		closed  bool
+	}{
+		{"default, 9.9 s", 0, 9900 * time.Millisecond, false},
+		{"default, 10 s", 0, 10 * time.Second, true},
+		{"2 s", 2 * time.Second, 2 * time.Second, true},
+		{"off", -1, time.Hour, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, cp := newServer(ServerConfig{InactivityTimeout: tt.timeout})
+			a := join(t, s, cp, addrA, t0)
+			b := join(t, s, cp, addrB, t0)
+			ship, err := s.SpawnFor(a, rtype.ArchetypePlayerBlue, 150, 150, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.Tick(t0)
+			cp.take()
+			// B stays active; A is silent.
+			s.Receive(packet(t, rtype.PacketHeader{ConnectionID: b, Sequence: 1}), addrB, t0.Add(tt.after-time.Millisecond))
+			events(s, 0)
+			s.Tick(t0.Add(tt.after))
+			left := events(s, EventPlayerLeft)
+			if got := len(left) == 1 && left[0].Conn == a && left[0].Close == CloseTimeout; got != tt.closed {
+				t.Fatalf("closed = %v (events %v), want %v", got, left, tt.closed)
+			}
+			ds := ofType(t, cp.to(addrB), rtype.TypeDestroyEntity)
+			if !tt.closed {
+				if len(ds) != 0 {
+					t.Errorf("DestroyEntity sent with no timeout")
+				}
+				return
+			}
+			if len(ds) != 1 {
+				t.Fatalf("B got %d DestroyEntity, want 1", len(ds))
+			}
+			if d := decodeDestroy(t, ds[0]); d.NetworkID != ship || d.Reason != rtype.DestroyPlayerDisconnected {
+				t.Errorf("B got %+v, want ship %d reason 3", d, ship)
+			}
+		})
+	}
+}
