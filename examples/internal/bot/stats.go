@@ -1,0 +1,105 @@
+package bot
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"text/tabwriter"
+	"time"
+)
+
+// Result is what one bot saw during its session.
+type Result struct {
+	// Name identifies the bot in reports.
+	Name string
+	// Connected is true once Welcome arrived (§4.3).
+	Connected bool
+	// ConnectionID is the id Welcome gave (§4.3).
+	ConnectionID uint32
+	// Lost is true when the session ended other than by the bot's own
+	// Disconnect.
+	Lost bool
+	// Err is why the bot could not connect or lost its session.
+	Err error
+
+	// Inputs and Pings count the messages sent (§7.1, §7.2).
+	Inputs, Pings int
+	// Pongs counts the answers received (§8.4).
+	Pongs int
+	// Snapshots counts the Snapshot messages received (§8.1).
+	Snapshots int
+	// Entities is the number of entities the bot knows now; EntitiesSeen the
+	// number of distinct network ids it ever knew (§8.2).
+	Entities, EntitiesSeen int
+	// Created and Destroyed count CreateEntity and DestroyEntity (§8.2,
+	// §8.3); Queries counts the QueryEntity sent (§7.4).
+	Created, Destroyed, Queries int
+	// RTT holds one round trip per Pong (§7.2).
+	RTT []time.Duration
+	// PacketsReceived counts the server packets accepted; PacketsMissed
+	// the sequence numbers that never arrived, as the acknowledgement window
+	// sees them (§5.2).
+	PacketsReceived, PacketsMissed int
+	// Resends counts Hello datagrams sent again while waiting for Welcome
+	// (§4.2).
+	Resends int
+}
+
+// Loss returns the fraction of server packets that never arrived.
+func (r *Result) Loss() float64 {
+	n := r.PacketsReceived + r.PacketsMissed
+	if n == 0 {
+		return 0
+	}
+	return float64(r.PacketsMissed) / float64(n)
+}
+
+// RTTPercentile returns the p-th percentile (0 to 100) of the round trips,
+// 0 without any Pong.
+func (r *Result) RTTPercentile(p float64) time.Duration {
+	return percentile(slices.Clone(r.RTT), p)
+}
+
+// percentile returns the p-th percentile (0 to 100) of d by nearest rank,
+// 0 for no sample. d is sorted in place.
+func percentile(d []time.Duration, p float64) time.Duration {
+	if len(d) == 0 {
+		return 0
+	}
+	slices.Sort(d)
+	i := int(float64(len(d))*p/100+0.999999) - 1
+	return d[max(0, min(i, len(d)-1))]
+}
+
+// WriteTable prints one line per bot: snapshots received, entities seen,
+// RTT p50 and p99, loss, resends and how the session ended.
+func WriteTable(w io.Writer, results []Result) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "bot\tconn\tsnapshots\tentities seen\tinputs\tpongs\tRTT p50\tRTT p99\tloss\tresends\tstatus\t")
+	for i := range results {
+		r := &results[i]
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%.1f%%\t%d\t%s\t\n",
+			r.Name, r.ConnectionID, r.Snapshots, r.EntitiesSeen, r.Inputs, r.Pongs,
+			roundRTT(r.RTTPercentile(50)), roundRTT(r.RTTPercentile(99)),
+			100*r.Loss(), r.Resends, r.Status())
+	}
+	return tw.Flush()
+}
+
+// Status says how the session went, in one word.
+func (r *Result) Status() string {
+	switch {
+	case !r.Connected:
+		return "no-connect"
+	case r.Lost:
+		return "lost"
+	}
+	return "ok"
+}
+
+func roundRTT(d time.Duration) time.Duration {
+	if d >= time.Millisecond {
+		return d.Round(10 * time.Microsecond)
+	}
+	return d.Round(time.Microsecond)
+}

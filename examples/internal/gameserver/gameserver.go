@@ -1,0 +1,237 @@
+// Package gameserver runs the example game of package game on a session
+// server: it turns connections, Inputs and departures into calls on the
+// world, and the world's spawns, moves and destroys into the entity table
+// the session server sends from (§8, §10).
+package gameserver
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/rtypeproto/rtype"
+	"github.com/rtypeproto/rtype/examples/server/game"
+	"github.com/rtypeproto/rtype/session"
+)
+
+// Config tunes a Server.
+type Config struct {
+	// Game configures the world: seed and round length.
+	Game game.Config
+	// Session configures the protocol side. Its SnapshotInterval and
+	// MaxPlayers are set to those of §10 when zero.
+	Session session.ServerConfig
+	// Log receives joins, leaves, round changes and drops; nil discards.
+	Log *slog.Logger
+	// DropLogEvery is how often the drop counters are logged; 0 means 1 s.
+	DropLogEvery time.Duration
+}
+
+// Server is the example's authoritative game server. Step is its whole game
+// loop; Serve runs it over UDP.
+type Server struct {
+	cfg   Config
+	log   *slog.Logger
+	world *game.World
+
+	// ids maps world ids to the network ids the session server gave.
+	ids map[uint32]uint32
+
+	drops     session.Drops
+	lastDrops time.Time
+
+	stopping atomic.Bool
+	stopTick uint32
+	stopped  bool
+
+	mu    sync.Mutex
+	conns map[uint32]session.ConnStats
+}
+
+// New returns a game server with an empty world in the lobby.
+func New(cfg Config) *Server {
+	if cfg.Session.SnapshotInterval == 0 {
+		cfg.Session.SnapshotInterval = game.SnapshotEvery
+	}
+	if cfg.Session.MaxPlayers == 0 {
+		cfg.Session.MaxPlayers = game.MaxPlayers
+	}
+	if cfg.DropLogEvery == 0 {
+		cfg.DropLogEvery = time.Second
+	}
+	log := cfg.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Server{
+		cfg:   cfg,
+		log:   log,
+		world: game.New(cfg.Game),
+		ids:   make(map[uint32]uint32),
+		conns: make(map[uint32]session.ConnStats),
+	}
+}
+
+// SessionConfig returns the configuration to run the session server with.
+func (g *Server) SessionConfig() session.ServerConfig { return g.cfg.Session }
+
+// World returns the game world; only Step's goroutine may use it.
+func (g *Server) World() *game.World { return g.world }
+
+// Serve runs the game on conn until ctx is done. It then ends the game,
+// destroying every entity with reason 4 (§8.3), and keeps ticking for a
+// tenth of a second so that players hear of it, then closes conn.
+func (g *Server) Serve(ctx context.Context, conn *net.UDPConn) error {
+	inner, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stop := context.AfterFunc(ctx, func() { g.stopping.Store(true) })
+	defer stop()
+	g.log.Info("listening", "addr", conn.LocalAddr().String())
+	err := session.ServeConn(inner, conn, g.cfg.Session, func(s *session.Server, now time.Time) {
+		g.Step(s, now)
+		if g.stopped && s.ServerTick()-g.stopTick >= game.TickRate/10 {
+			cancel()
+		}
+	})
+	g.log.Info("stopped")
+	return err
+}
+
+// ListenAndServe listens for UDP on addr and runs Serve.
+func (g *Server) ListenAndServe(ctx context.Context, addr string) error {
+	ua, err := net.ResolveUDPAddr("udp", addr)
+	if err != nil {
+		return err
+	}
+	conn, err := net.ListenUDP("udp", ua)
+	if err != nil {
+		return err
+	}
+	return g.Serve(ctx, conn)
+}
+
+// Step is one game tick, run before s.Tick sends what changed: the session
+// events go to the world, the world advances one tick, and its changes go
+// to the session's entity table.
+func (g *Server) Step(s *session.Server, now time.Time) {
+	for ev := range s.Events() {
+		g.handle(s, ev)
+	}
+	if g.stopping.Load() && !g.stopped {
+		g.stopped = true
+		g.stopTick = s.ServerTick()
+		g.world.Shutdown()
+		g.log.Info("game ended", "reason", "server shutdown")
+	} else if !g.stopped {
+		g.world.Tick()
+	}
+	for _, ev := range g.world.Events() {
+		g.apply(s, ev)
+	}
+	for _, e := range g.world.Entities() {
+		if id, ok := g.ids[e.ID]; ok {
+			_ = s.Move(id, e.X, e.Y, e.Rotation)
+		}
+	}
+	if s.ServerTick()%game.SnapshotEvery == 0 {
+		g.record(s)
+	}
+	g.logDrops(s, now)
+}
+
+func (g *Server) handle(s *session.Server, ev session.Event) {
+	switch ev.Kind {
+	case session.EventPlayerJoined:
+		slot, ok := g.world.Join(game.PlayerID(ev.Conn))
+		if !ok {
+			g.log.Warn("join without a free slot", "conn", ev.Conn, "addr", ev.Addr)
+			return
+		}
+		g.log.Info("player joined", "conn", ev.Conn, "addr", ev.Addr, "slot", slot,
+			"ship", game.ShipArchetype(slot).String(), "players", g.world.Players())
+	case session.EventPlayerLeft:
+		g.world.Leave(game.PlayerID(ev.Conn))
+		attrs := []any{"conn", ev.Conn, "addr", ev.Addr, "close", ev.Close.String(), "players", g.world.Players()}
+		if ev.Close == session.CloseDisconnect {
+			attrs = append(attrs, "reason", ev.Disconnect.String())
+		}
+		g.log.Info("player left", attrs...)
+	case session.EventInput:
+		g.world.Input(game.PlayerID(ev.Conn), ev.Input.Actions)
+	case session.EventQueryEntity:
+		g.log.Debug("entity queried", "conn", ev.Conn, "id", ev.Entity.ID)
+	}
+}
+
+// apply mirrors one world change into the session server.
+func (g *Server) apply(s *session.Server, ev game.Event) {
+	switch ev.Kind {
+	case game.EventSpawn:
+		e := ev.Entity
+		var id uint32
+		if e.Owner != 0 && e.Archetype != rtype.ArchetypeBullet {
+			// A ship: the session destroys it with reason 3 when its
+			// player's connection closes, whatever the cause (§7.3).
+			var err error
+			id, err = s.SpawnFor(uint32(e.Owner), e.Archetype, e.X, e.Y, e.Rotation)
+			if err != nil {
+				return // the player left in the same tick
+			}
+		} else {
+			id = s.Spawn(e.Archetype, e.X, e.Y, e.Rotation)
+		}
+		g.ids[e.ID] = id
+	case game.EventDestroy:
+		id, ok := g.ids[ev.Entity.ID]
+		if !ok {
+			return
+		}
+		delete(g.ids, ev.Entity.ID)
+		if err := s.Destroy(id, ev.Reason); err != nil && !errors.Is(err, session.ErrNoEntity) {
+			g.log.Error("destroy", "id", id, "err", err)
+		}
+	case game.EventRoundStart:
+		g.log.Info("round started", "players", g.world.Players())
+	case game.EventLobby:
+		g.log.Info("back to lobby", "players", g.world.Players())
+	}
+}
+
+// record keeps the latest counters of every connection, also after it
+// closed, for reports.
+func (g *Server) record(s *session.Server) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for cs := range s.Players() {
+		g.conns[cs.Conn] = cs
+	}
+}
+
+// ConnStats returns the latest counters of connection id, which stay
+// available after it closed. It is safe to call from any goroutine.
+func (g *Server) ConnStats(id uint32) (session.ConnStats, bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	cs, ok := g.conns[id]
+	return cs, ok
+}
+
+// logDrops reports, at most once per DropLogEvery, how many datagrams and
+// messages were dropped by each rule since the last report (§12).
+func (g *Server) logDrops(s *session.Server, now time.Time) {
+	if now.Sub(g.lastDrops) < g.cfg.DropLogEvery {
+		return
+	}
+	g.lastDrops = now
+	st := s.Stats()
+	for r := range st.Drops {
+		if d := st.Drops[r] - g.drops[r]; d > 0 {
+			g.log.Info("dropped", "rule", session.DropReason(r).String(), "count", d)
+		}
+	}
+	g.drops = st.Drops
+}
