@@ -169,6 +169,11 @@ func (g *ngGuard) Read(p []byte) (int, error) {
 	n, err := g.r.Read(p)
 	g.left -= int64(n)
 	g.pos += int64(n)
+	if err == io.EOF && g.left > 0 {
+		// The file ends inside a block: not the clean end of the capture.
+		g.err = io.ErrUnexpectedEOF
+		return n, g.err
+	}
 	return n, err
 }
 

@@ -3,6 +3,7 @@ module github.com/rtypeproto/rtype/cmd/rtypedump
 go 1.24
 
 require (
+	github.com/google/go-cmp v0.7.0
 	github.com/gopacket/gopacket v1.2.0
 	github.com/rtypeproto/rtype v0.0.0-00010101000000-000000000000
 )

@@ -69,6 +69,13 @@ func writeFields(b *strings.Builder, o object, skip ...string) {
 			continue
 		case f.key == "typeId" && !isUnknown(o):
 			continue
+		case f.key == "type":
+			// A handshake datagram's type reads as its name alone.
+			fmt.Fprintf(b, " %v", f.val)
+			continue
+		case f.key == "data" || f.key == "payload":
+			fmt.Fprintf(b, " %s=%s", f.key, shortHex(f.val.(hexBytes)))
+			continue
 		}
 		fmt.Fprintf(b, " %s=%s", f.key, textValue(f.val))
 	}
@@ -98,4 +105,14 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// shortHex shows the start of long raw bytes, so that one bad datagram does
+// not flood a terminal; -json shows them whole.
+func shortHex(h hexBytes) string {
+	const max = 32
+	if len(h) <= max {
+		return h.String()
+	}
+	return h[:max].String() + "..."
 }

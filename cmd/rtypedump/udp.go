@@ -23,6 +23,9 @@ func udpOf(f frame) (d udpDatagram, ok bool) {
 	p := gopacket.NewPacket(f.data, f.link, gopacket.DecodeOptions{Lazy: true, NoCopy: true})
 	u, _ := p.Layer(layers.LayerTypeUDP).(*layers.UDP)
 	if u == nil {
+		u = firstFragmentUDP(p)
+	}
+	if u == nil {
 		return d, false
 	}
 	var src, dst netip.Addr
@@ -46,4 +49,18 @@ func udpOf(f frame) (d udpDatagram, ok bool) {
 		d.problem = fmt.Errorf("datagram cut by the capture: %d of %d bytes captured", len(u.Payload), int(u.Length)-8)
 	}
 	return d, true
+}
+
+// firstFragmentUDP decodes the UDP header at the start of the first fragment
+// of a fragmented IPv4 packet, which the packet decoder leaves undecoded.
+func firstFragmentUDP(p gopacket.Packet) *layers.UDP {
+	ip, _ := p.Layer(layers.LayerTypeIPv4).(*layers.IPv4)
+	if ip == nil || ip.Protocol != layers.IPProtocolUDP || ip.FragOffset != 0 || ip.Flags&layers.IPv4MoreFragments == 0 {
+		return nil
+	}
+	var u layers.UDP
+	if err := u.DecodeFromBytes(ip.Payload, gopacket.NilDecodeFeedback); err != nil {
+		return nil
+	}
+	return &u
 }

@@ -1,0 +1,136 @@
+package main
+
+import (
+	"bytes"
+	"encoding/binary"
+	"testing"
+	"time"
+
+	"github.com/gopacket/gopacket"
+	"github.com/gopacket/gopacket/layers"
+	"github.com/gopacket/gopacket/pcapgo"
+	"github.com/rtypeproto/rtype"
+)
+
+// syntheticCaptures builds every committed capture: the loopback session in
+// pcap and pcapng, broken copies of it, and hand-made captures for what a
+// loopback session cannot show.
+func syntheticCaptures(t *testing.T) map[string][]byte {
+	t.Helper()
+	x := runLoopback(t)
+	var pcap, ng bytes.Buffer
+	if err := writePcap(&pcap, x.log); err != nil {
+		t.Fatal(err)
+	}
+	if err := writePcapng(&ng, x.log); err != nil {
+		t.Fatal(err)
+	}
+	p, n := pcap.Bytes(), ng.Bytes()
+
+	// Cut inside the data of the fifth record.
+	cut := 24
+	for i := range 4 {
+		cut += 16 + len(ethernetFrame(x.log[i], uint16(i+1)))
+	}
+	cut += 16 + 3
+
+	return map[string][]byte{
+		"loopback.pcap":     p,
+		"loopback.pcapng":   n,
+		"truncated.pcap":    p[:cut],
+		"truncated.pcapng":  n[:len(n)*2/3],
+		"short_header.pcap": p[:10],
+		"bad_block.pcapng":  hugeCaplen(t, n),
+		"empty.pcap":        {},
+		"mixed.pcap":        mixedCapture(t),
+		"rawip.pcap":        rawIPCapture(t),
+	}
+}
+
+// hugeCaplen copies a little-endian pcapng and makes its first enhanced
+// packet block claim 2 GiB of captured data.
+func hugeCaplen(t *testing.T, n []byte) []byte {
+	b := bytes.Clone(n)
+	for off := 0; off+8 <= len(b); {
+		typ := binary.LittleEndian.Uint32(b[off:])
+		length := int(binary.LittleEndian.Uint32(b[off+4:]))
+		if typ == 6 {
+			binary.LittleEndian.PutUint32(b[off+20:], 0x7fffffff)
+			return b
+		}
+		off += length
+	}
+	t.Fatal("no enhanced packet block")
+	return nil
+}
+
+// mixedCapture is a capture with the server on port 5000, traffic that is
+// not the protocol's, a Welcome a client must ignore, a cut datagram, an IP
+// fragment, a packet with another connection's id, and a second client whose
+// first datagram is not a handshake.
+func mixedCapture(t *testing.T) []byte {
+	srv, cli, other := addrPort("10.0.0.1:5000"), addrPort("10.0.0.2:40000"), addrPort("10.0.0.3:40001")
+	at := func(i int) time.Time { return captureEpoch.Add(time.Duration(i) * 10 * time.Millisecond) }
+	arp := make([]byte, 42)
+	binary.BigEndian.PutUint16(arp[12:14], 0x0806)
+	pkt := func(id, seq uint32, msgs ...rtype.Message) []byte {
+		var b rtype.Builder
+		if err := b.Reset(rtype.PacketHeader{ConnectionID: id, Sequence: seq}); err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range msgs {
+			if err := rtype.Add(&b, m); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return bytes.Clone(b.Bytes())
+	}
+	welcome0 := append(rtype.AppendHello(nil)[:5], 2, 0, 0, 0, 0)
+	input := pkt(9, 1, rtype.Input{InputSequence: 1, ClientTick: 10, Actions: rtype.ActionLeft})
+	list := []captured{
+		{raw: arp},
+		{src: addrPort("10.0.0.2:33333"), dst: addrPort("10.0.0.53:53"), data: []byte("not rtype")},
+		{src: cli, dst: srv, data: rtype.AppendHello(nil)},
+		{src: srv, dst: cli, data: welcome0},
+		{src: cli, dst: srv, data: rtype.AppendHello(nil)},
+		{src: srv, dst: cli, data: rtype.AppendWelcome(nil, 9)},
+		{src: cli, dst: srv, data: input},
+		{src: cli, dst: srv, data: pkt(9, 2, rtype.Ping{Timestamp: 5}), snap: 14 + 20 + 8 + 10},
+		{src: srv, dst: cli, data: pkt(9, 1, rtype.Pong{Timestamp: 5}), fragment: true},
+		{src: cli, dst: srv, data: pkt(8, 3, rtype.Input{InputSequence: 2, ClientTick: 11})},
+		{src: other, dst: srv, data: input},
+		{src: cli, dst: srv, data: input},
+	}
+	for i := range list {
+		list[i].time = at(i)
+	}
+	var b bytes.Buffer
+	if err := writePcap(&b, list); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// rawIPCapture is a handshake and a packet in a capture of link type raw
+// IPv4, as captured on a tunnel.
+func rawIPCapture(t *testing.T) []byte {
+	srv, cli := addrPort("192.0.2.1:4242"), addrPort("192.0.2.2:40000")
+	list := []captured{
+		{src: cli, dst: srv, data: rtype.AppendHello(nil)},
+		{src: srv, dst: cli, data: rtype.AppendWelcome(nil, 3)},
+		{src: srv, dst: cli, data: []byte{0, 0, 0, 3, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x86, 0, 4, 0, 0, 0, 42}},
+	}
+	var b bytes.Buffer
+	w := pcapgo.NewWriterNanos(&b)
+	if err := w.WriteFileHeader(65535, layers.LinkTypeRaw); err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range list {
+		f := ipv4UDP(c, uint16(i+1))
+		ci := gopacket.CaptureInfo{Timestamp: captureEpoch.Add(time.Duration(i) * time.Second), CaptureLength: len(f), Length: len(f)}
+		if err := w.WritePacket(ci, f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return b.Bytes()
+}
