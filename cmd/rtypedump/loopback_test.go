@@ -189,7 +189,7 @@ func runLoopback(t *testing.T) *exchange {
 	// good one: only the bad message is dropped (§6, §8.3).
 	withBad := x.packet(srv, rtype.Pong{Timestamp: 3000})
 	withBad = append(withBad, 0x00, 0x85, 0x00, 0x09, 0, 0, 0, 12, 0, 0, 0, 1, 7) // DestroyEntity reason 7
-	withBad = append(withBad, 0x00, 0x99, 0x00, 0x02, 0xab, 0xcd)                  // unknown type
+	withBad = append(withBad, 0x00, 0x99, 0x00, 0x02, 0xab, 0xcd)                 // unknown type
 	x.send(srv, a, withBad, ok("Pong", "DestroyEntity", "unknown"))
 	x.send(a, srv, x.packet(a, rtype.RawMessage{Type: 0x42, Payload: []byte{1, 2, 3}}, rtype.Disconnect{Reason: rtype.DisconnectClientQuit}), ok("unknown", "Disconnect"))
 
