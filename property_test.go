@@ -1044,3 +1044,72 @@ func TestPacketHeaderProperties_5_1(t *testing.T) {
 	}), header))
 	props.TestingRun(t)
 }
+
+// --- §8.1 SplitSnapshot, §5.1 header and Builder refusals ---
+
+func TestSplitSnapshotProperties_8_1(t *testing.T) {
+	props := gopter.NewProperties(propertyParameters(t, 300))
+	props.Property("SplitSnapshot cuts any number of states into valid Snapshots of at most 47, in order", prop.ForAll(func(n int, tick uint32) string {
+		states := make([]EntityState, n)
+		for i := range states {
+			states[i] = EntityState{NetworkID: uint32(i + 1), EntityType: uint8(i), X: Pos16(i), Y: Pos16(2 * i), Rotation: Rot16(3 * i)}
+		}
+		var joined []EntityState
+		parts := 0
+		for s := range SplitSnapshot(tick, states) {
+			parts++
+			if s.ServerTick != tick || len(s.States) > MaxSnapshotStates || (len(s.States) == 0 && n > 0) {
+				return fmt.Sprintf("part %d: tick %d, %d states", parts, s.ServerTick, len(s.States))
+			}
+			payload, err := s.AppendBinary(nil)
+			if err != nil {
+				return fmt.Sprintf("part %d does not encode: %v", parts, err)
+			}
+			var back Snapshot
+			if err := back.UnmarshalBinary(payload); err != nil {
+				return fmt.Sprintf("part %d does not decode: %v", parts, err)
+			}
+			joined = append(joined, s.States...)
+		}
+		if want := max(1, (n+MaxSnapshotStates-1)/MaxSnapshotStates); parts != want {
+			return fmt.Sprintf("%d states gave %d Snapshots, want %d", n, parts, want)
+		}
+		if !slices.Equal(states, joined) && !(n == 0 && len(joined) == 0) {
+			return "states differ (-given +joined):\n" + cmp.Diff(states, joined, equateEmpty)
+		}
+		for range SplitSnapshot(tick, states) {
+			break // stopping early must not panic
+		}
+		return ""
+	}, gen.OneGenOf(gen.IntRange(0, 200), gen.OneConstOf(0, 1, 46, 47, 48, 94, 95)), gen.UInt32()))
+	props.TestingRun(t)
+}
+
+func TestHeaderEncoderRefusals_5_1(t *testing.T) {
+	props := gopter.NewProperties(propertyParameters(t, 1000))
+	props.Property("AppendBinary and Builder.Reset refuse exactly connection id 0", prop.ForAll(func(id, seq, ack, bits uint32) string {
+		h := PacketHeader{id, seq, ack, bits}
+		prefix := []byte{9}
+		out, err := h.AppendBinary(prefix)
+		var bld Builder
+		resetErr := bld.Reset(h)
+		if id == 0 {
+			if err != ErrZeroConnectionID || !bytes.Equal(out, prefix) || resetErr != ErrZeroConnectionID || bld.Bytes() != nil {
+				return fmt.Sprintf("id 0: AppendBinary = % x, %v; Reset = %v, Bytes = % x", out, err, resetErr, bld.Bytes())
+			}
+			if err := Add(&bld, Ping{}); err != ErrNoRoom {
+				return fmt.Sprintf("Add after a refused Reset = %v, want ErrNoRoom", err)
+			}
+			return ""
+		}
+		want := binary.BigEndian.AppendUint32(bytes.Clone(prefix), id)
+		want = binary.BigEndian.AppendUint32(want, seq)
+		want = binary.BigEndian.AppendUint32(want, ack)
+		want = binary.BigEndian.AppendUint32(want, bits)
+		if err != nil || !bytes.Equal(out, want) || resetErr != nil || !bytes.Equal(bld.Bytes(), want[1:]) {
+			return fmt.Sprintf("AppendBinary = % x, %v; Reset = %v, Bytes = % x; want % x", out, err, resetErr, bld.Bytes(), want)
+		}
+		return ""
+	}, gen.OneGenOf(gen.Const(uint32(0)), arbU32()), arbU32(), arbU32(), arbU32()))
+	props.TestingRun(t)
+}
