@@ -1,0 +1,389 @@
+-- Wireshark dissector for the R-Type network protocol, version 1.
+--
+-- Install: copy this file into Wireshark's personal Lua plugins folder
+-- (Help > About Wireshark > Folders), or load it for one run:
+--   tshark -X lua_script:tools/wireshark/rtype.lua -r capture.pcap
+--
+-- It decodes UDP traffic to and from the server port (preference
+-- rtype.port, default 4242). Which parser a datagram goes through follows
+-- §3 of the specification: per client address, handshake datagrams (§4)
+-- until a valid Welcome went to that address, connected packets (§5)
+-- after it. Every field of every message has a display filter, for example
+-- rtype.msg.type == 0x0083, rtype.snapshot.count > 40 or
+-- rtype.header.sequence == 5. A datagram or message that a receiver must
+-- drop is marked with an expert-info error and rtype.valid == 0 (or
+-- rtype.msg.valid == 0).
+--
+-- Written for Wireshark 4.0 and later (Lua 5.2): bit operations use bit32.
+
+local rtype = Proto("rtype", "R-Type Protocol v1")
+
+local MAX_DATAGRAM = 548 -- §2.2
+local MAGIC = 0x52545950 -- "RTYP", §4.1
+local VERSION = 1
+local HANDSHAKE_HEADER = 6
+local PACKET_HEADER = 16
+local MESSAGE_HEADER = 4
+local MAX_STATES = 47 -- §8.1
+
+local handshake_types = { [1] = "Hello", [2] = "Welcome", [3] = "Rejected" }
+local handshake_sizes = { [1] = 6, [2] = 10, [3] = 6 }
+
+local message_types = {
+    [0x0002] = "Input",
+    [0x0003] = "Ping",
+    [0x0004] = "Disconnect",
+    [0x0013] = "QueryEntity",
+    [0x0083] = "Snapshot",
+    [0x0084] = "CreateEntity",
+    [0x0085] = "DestroyEntity",
+    [0x0086] = "Pong",
+}
+
+local disconnect_reasons = {
+    [1] = "Client quit", [2] = "Timeout", [3] = "Protocol error", [4] = "Server shutdown",
+}
+
+local destroy_reasons = {
+    [0] = "Unknown", [1] = "Removed by gameplay", [2] = "Out of bounds",
+    [3] = "Player disconnected", [4] = "Game ended",
+}
+
+-- §9.3: blueprints the version 1 server uses.
+local archetypes = {
+    [0xBD3E] = "player_blue", [0x54EE] = "player_green", [0x8F7A] = "player_pink",
+    [0xFAD4] = "player_red", [0x4BED] = "bullet", [0x87FF] = "enemyBidos",
+    [0x7EAF] = "low_ground", [0xA6A3] = "medium_ground", [0x189D] = "high_ground",
+    [0xBE70] = "ramp", [0x6C78] = "reactor", [0xFD72] = "gate",
+}
+
+local f = {
+    kind = ProtoField.string("rtype.kind", "Kind"),
+    valid = ProtoField.bool("rtype.valid", "Valid"),
+    error = ProtoField.string("rtype.error", "Error"),
+
+    hs_magic = ProtoField.uint32("rtype.handshake.magic", "magic", base.HEX),
+    hs_version = ProtoField.uint8("rtype.handshake.version", "version"),
+    hs_type = ProtoField.uint8("rtype.handshake.type", "type", base.DEC, handshake_types),
+    hs_connection_id = ProtoField.uint32("rtype.handshake.connection_id", "connectionId"),
+
+    connection_id = ProtoField.uint32("rtype.header.connection_id", "connectionId"),
+    sequence = ProtoField.uint32("rtype.header.sequence", "sequence"),
+    ack = ProtoField.uint32("rtype.header.ack", "ack"),
+    ack_bits = ProtoField.uint32("rtype.header.ack_bits", "ackBits", base.HEX),
+
+    msg_type = ProtoField.uint16("rtype.msg.type", "type", base.HEX, message_types),
+    msg_size = ProtoField.uint16("rtype.msg.size", "size"),
+    msg_valid = ProtoField.bool("rtype.msg.valid", "Valid"),
+    msg_error = ProtoField.string("rtype.msg.error", "Error"),
+    msg_payload = ProtoField.bytes("rtype.msg.payload", "payload"),
+    trailing = ProtoField.bytes("rtype.trailing", "Bytes after the last complete message"),
+
+    input_sequence = ProtoField.uint32("rtype.input.input_sequence", "inputSequence"),
+    client_tick = ProtoField.uint32("rtype.input.client_tick", "clientTick"),
+    actions = ProtoField.uint8("rtype.input.actions", "actions", base.HEX),
+    act_up = ProtoField.bool("rtype.input.actions.up", "Up", 8, nil, 0x01),
+    act_down = ProtoField.bool("rtype.input.actions.down", "Down", 8, nil, 0x02),
+    act_left = ProtoField.bool("rtype.input.actions.left", "Left", 8, nil, 0x04),
+    act_right = ProtoField.bool("rtype.input.actions.right", "Right", 8, nil, 0x08),
+    act_shoot = ProtoField.bool("rtype.input.actions.shoot", "Shoot", 8, nil, 0x10),
+    act_reserved = ProtoField.uint8("rtype.input.actions.reserved", "Reserved", base.HEX, nil, 0xE0),
+
+    ping_timestamp = ProtoField.uint32("rtype.ping.timestamp", "timestamp"),
+    disconnect_reason = ProtoField.uint8("rtype.disconnect.reason", "reason", base.DEC, disconnect_reasons),
+    query_network_id = ProtoField.uint32("rtype.query_entity.network_id", "networkId"),
+
+    snap_server_tick = ProtoField.uint32("rtype.snapshot.server_tick", "serverTick"),
+    snap_count = ProtoField.uint16("rtype.snapshot.count", "entityCount"),
+    snap_network_id = ProtoField.uint32("rtype.snapshot.network_id", "networkId"),
+    snap_entity_type = ProtoField.uint8("rtype.snapshot.entity_type", "entityType", base.HEX),
+    snap_x = ProtoField.double("rtype.snapshot.position_x", "positionX (pixels)"),
+    snap_y = ProtoField.double("rtype.snapshot.position_y", "positionY (pixels)"),
+    snap_rotation = ProtoField.double("rtype.snapshot.rotation", "rotation (radians)"),
+
+    create_server_tick = ProtoField.uint32("rtype.create_entity.server_tick", "serverTick"),
+    create_network_id = ProtoField.uint32("rtype.create_entity.network_id", "networkId"),
+    create_entity_type = ProtoField.uint16("rtype.create_entity.entity_type", "entityType", base.HEX, archetypes),
+    create_x = ProtoField.double("rtype.create_entity.position_x", "positionX (pixels)"),
+    create_y = ProtoField.double("rtype.create_entity.position_y", "positionY (pixels)"),
+    create_rotation = ProtoField.double("rtype.create_entity.rotation", "rotation (radians)"),
+
+    destroy_server_tick = ProtoField.uint32("rtype.destroy_entity.server_tick", "serverTick"),
+    destroy_network_id = ProtoField.uint32("rtype.destroy_entity.network_id", "networkId"),
+    destroy_reason = ProtoField.uint8("rtype.destroy_entity.reason", "reason", base.DEC, destroy_reasons),
+
+    pong_timestamp = ProtoField.uint32("rtype.pong.timestamp", "timestamp"),
+}
+local field_list = {}
+for _, v in pairs(f) do field_list[#field_list + 1] = v end
+rtype.fields = field_list
+
+local ef = {
+    malformed = ProtoExpert.new("rtype.malformed", "Malformed datagram: a receiver drops it",
+        expert.group.MALFORMED, expert.severity.ERROR),
+    bad_message = ProtoExpert.new("rtype.bad_message", "Malformed message: a receiver drops it",
+        expert.group.MALFORMED, expert.severity.ERROR),
+    unknown_type = ProtoExpert.new("rtype.unknown_type", "Unknown message type: a receiver ignores it (§6)",
+        expert.group.UNDECODED, expert.severity.NOTE),
+}
+rtype.experts = { ef.malformed, ef.bad_message, ef.unknown_type }
+
+rtype.prefs.port = Pref.uint("UDP port", 4242, "UDP port of the R-Type server")
+
+-- welcomed maps a client address ("ip:port") to the number of the first
+-- frame that carried a valid Welcome to it (§3, §4.3). Frame numbers keep
+-- the rule right when Wireshark dissects frames again, out of order.
+local welcomed = {}
+
+function rtype.init()
+    welcomed = {}
+end
+
+-- §9.1 and §9.2.
+local function pixels(code) return code / 4 - 8192 end
+local function radians(code) return code / 65536 * 2 * math.pi end
+
+-- add_decoded adds a pos16 or rot16 field with its decoded value and the
+-- code as sent.
+local function add_decoded(tree, field, range, value)
+    tree:add(field, range, value):append_text(string.format(" (0x%04x)", range:uint()))
+end
+
+-- Message decoders: each checks the rules of its section and returns an
+-- error text, or nil when a receiver keeps the message.
+local decoders = {}
+
+decoders[0x0002] = function(buf, tree) -- Input, §7.1
+    if buf:len() ~= 9 then return "Input payload must be 9 bytes" end
+    tree:add(f.input_sequence, buf(0, 4))
+    tree:add(f.client_tick, buf(4, 4))
+    local a = tree:add(f.actions, buf(8, 1))
+    a:add(f.act_up, buf(8, 1))
+    a:add(f.act_down, buf(8, 1))
+    a:add(f.act_left, buf(8, 1))
+    a:add(f.act_right, buf(8, 1))
+    a:add(f.act_shoot, buf(8, 1))
+    a:add(f.act_reserved, buf(8, 1))
+    if bit32.band(buf(8, 1):uint(), 0xE0) ~= 0 then return "reserved action bits 5 to 7 must be 0" end
+end
+
+decoders[0x0003] = function(buf, tree) -- Ping, §7.2
+    if buf:len() ~= 4 then return "Ping payload must be 4 bytes" end
+    tree:add(f.ping_timestamp, buf(0, 4))
+end
+
+decoders[0x0004] = function(buf, tree) -- Disconnect, §7.3: any reason is accepted
+    if buf:len() ~= 1 then return "Disconnect payload must be 1 byte" end
+    tree:add(f.disconnect_reason, buf(0, 1))
+end
+
+decoders[0x0013] = function(buf, tree) -- QueryEntity, §7.4
+    if buf:len() ~= 4 then return "QueryEntity payload must be 4 bytes" end
+    tree:add(f.query_network_id, buf(0, 4))
+    if buf(0, 4):uint() == 0 then return "networkId must not be 0" end
+end
+
+decoders[0x0083] = function(buf, tree) -- Snapshot, §8.1
+    if buf:len() < 6 then return "Snapshot payload shorter than 6 bytes" end
+    tree:add(f.snap_server_tick, buf(0, 4))
+    tree:add(f.snap_count, buf(4, 2))
+    local n = buf(4, 2):uint()
+    if n > MAX_STATES then return "entityCount greater than 47" end
+    if buf:len() ~= 6 + 11 * n then return "payload size is not 6 + 11 x entityCount" end
+    local seen, err = {}, nil
+    for i = 0, n - 1 do
+        local o = 6 + 11 * i
+        local id = buf(o, 4):uint()
+        local s = tree:add(rtype, buf(o, 11), string.format("Entity state %d: networkId %d", i + 1, id))
+        s:add(f.snap_network_id, buf(o, 4))
+        s:add(f.snap_entity_type, buf(o + 4, 1))
+        add_decoded(s, f.snap_x, buf(o + 5, 2), pixels(buf(o + 5, 2):uint()))
+        add_decoded(s, f.snap_y, buf(o + 7, 2), pixels(buf(o + 7, 2):uint()))
+        add_decoded(s, f.snap_rotation, buf(o + 9, 2), radians(buf(o + 9, 2):uint()))
+        if err == nil then
+            if id == 0 then
+                err = "networkId must not be 0"
+            elseif seen[id] then
+                err = string.format("networkId %d appears twice", id)
+            end
+        end
+        seen[id] = true
+    end
+    return err
+end
+
+decoders[0x0084] = function(buf, tree) -- CreateEntity, §8.2
+    if buf:len() ~= 16 then return "CreateEntity payload must be 16 bytes" end
+    tree:add(f.create_server_tick, buf(0, 4))
+    tree:add(f.create_network_id, buf(4, 4))
+    tree:add(f.create_entity_type, buf(8, 2))
+    add_decoded(tree, f.create_x, buf(10, 2), pixels(buf(10, 2):uint()))
+    add_decoded(tree, f.create_y, buf(12, 2), pixels(buf(12, 2):uint()))
+    add_decoded(tree, f.create_rotation, buf(14, 2), radians(buf(14, 2):uint()))
+    if buf(4, 4):uint() == 0 then return "networkId must not be 0" end
+end
+
+decoders[0x0085] = function(buf, tree) -- DestroyEntity, §8.3
+    if buf:len() ~= 9 then return "DestroyEntity payload must be 9 bytes" end
+    tree:add(f.destroy_server_tick, buf(0, 4))
+    tree:add(f.destroy_network_id, buf(4, 4))
+    tree:add(f.destroy_reason, buf(8, 1))
+    if buf(4, 4):uint() == 0 then return "networkId must not be 0" end
+    if buf(8, 1):uint() > 4 then return "reason greater than 4" end
+end
+
+decoders[0x0086] = function(buf, tree) -- Pong, §8.4
+    if buf:len() ~= 4 then return "Pong payload must be 4 bytes" end
+    tree:add(f.pong_timestamp, buf(0, 4))
+end
+
+-- dissect_handshake decodes a handshake datagram (§4) and returns the
+-- Welcome's connection id when it is valid, and an Info summary.
+local function dissect_handshake(buf, tree)
+    local len = buf:len()
+    local err
+    if len >= 4 then tree:add(f.hs_magic, buf(0, 4)) end
+    if len >= 5 then tree:add(f.hs_version, buf(4, 1)) end
+    if len >= 6 then tree:add(f.hs_type, buf(5, 1)) end
+    local t = len >= 6 and buf(5, 1):uint() or nil
+    if len > MAX_DATAGRAM then
+        err = "datagram larger than 548 bytes (§2.2)"
+    elseif len < HANDSHAKE_HEADER then
+        err = "handshake datagram shorter than 6 bytes (§4.1)"
+    elseif buf(0, 4):uint() ~= MAGIC then
+        err = "bad magic (§4.1)"
+    elseif buf(4, 1):uint() ~= VERSION then
+        err = "unsupported version (§4.1)"
+    elseif handshake_types[t] == nil then
+        err = "invalid handshake type (§4.1)"
+    elseif len ~= handshake_sizes[t] then
+        err = string.format("%s must be exactly %d bytes (§4)", handshake_types[t], handshake_sizes[t])
+    end
+    local id
+    if err == nil and t == 2 then
+        tree:add(f.hs_connection_id, buf(6, 4))
+        id = buf(6, 4):uint()
+        if id == 0 then err = "Welcome with connectionId 0 (§4.3)" end
+    end
+    if err then return nil, err, "Malformed handshake" end
+    local info = handshake_types[t]
+    if t == 2 then info = info .. " connectionId=" .. id end
+    return id, nil, info
+end
+
+-- dissect_packet decodes a connected packet (§5): the header, then the
+-- messages when the framing of §5.3 holds.
+local function dissect_packet(buf, tree, pinfo)
+    local len = buf:len()
+    if len >= PACKET_HEADER then
+        local h = tree:add(rtype, buf(0, PACKET_HEADER), "Packet header")
+        h:add(f.connection_id, buf(0, 4))
+        h:add(f.sequence, buf(4, 4))
+        h:add(f.ack, buf(8, 4))
+        h:add(f.ack_bits, buf(12, 4))
+    end
+    if len > MAX_DATAGRAM then return "datagram larger than 548 bytes (§2.2)", "Malformed packet" end
+    if len < PACKET_HEADER then return "packet shorter than 16 bytes (§5.4)", "Malformed packet" end
+    if buf(0, 4):uint() == 0 then return "connectionId 0 (§4.3, §5.4)", "Malformed packet" end
+    local summary = string.format("conn=%d seq=%d ack=%d", buf(0, 4):uint(), buf(4, 4):uint(), buf(8, 4):uint())
+
+    -- §5.3: the whole packet is dropped if the framing breaks anywhere, so
+    -- check it all before listing any message.
+    local off = PACKET_HEADER
+    while off < len do
+        if len - off < MESSAGE_HEADER then
+            tree:add(f.trailing, buf(off))
+            return string.format("truncated message header at byte %d (§5.3)", off), "Malformed packet"
+        end
+        local size = buf(off + 2, 2):uint()
+        if off + MESSAGE_HEADER + size > len then
+            tree:add(f.trailing, buf(off))
+            return string.format("message size %d exceeds the bytes left at byte %d (§5.3)", size, off), "Malformed packet"
+        end
+        off = off + MESSAGE_HEADER + size
+    end
+
+    local names = {}
+    off = PACKET_HEADER
+    while off < len do
+        local t = buf(off, 2):uint()
+        local size = buf(off + 2, 2):uint()
+        local name = message_types[t] or string.format("Unknown (0x%04x)", t)
+        names[#names + 1] = message_types[t] or "unknown"
+        local m = tree:add(rtype, buf(off, MESSAGE_HEADER + size), name)
+        m:add(f.msg_type, buf(off, 2))
+        m:add(f.msg_size, buf(off + 2, 2))
+        local payload = size > 0 and buf(off + MESSAGE_HEADER, size) or buf(off + MESSAGE_HEADER, 0)
+        local err
+        local decoder = decoders[t]
+        if decoder then
+            err = decoder(payload, m)
+        elseif t == 0 then
+            err = "message type 0 is invalid (§6)"
+        else
+            if size > 0 then m:add(f.msg_payload, payload) end
+            m:add_proto_expert_info(ef.unknown_type)
+        end
+        m:add(f.msg_valid, err == nil):set_generated()
+        if err then
+            m:add(f.msg_error, err):set_generated()
+            m:add_proto_expert_info(ef.bad_message, name .. ": " .. err)
+            m:append_text(" [dropped: " .. err .. "]")
+            names[#names] = names[#names] .. "(bad)"
+        end
+        off = off + MESSAGE_HEADER + size
+    end
+    if #names > 0 then summary = summary .. " " .. table.concat(names, ", ") end
+    return nil, summary
+end
+
+function rtype.dissector(buf, pinfo, root)
+    pinfo.cols.protocol = "RTYPE"
+    local port = rtype.prefs.port
+    local client, to_server
+    if pinfo.dst_port == port then
+        client, to_server = tostring(pinfo.src) .. ":" .. pinfo.src_port, true
+    else
+        client, to_server = tostring(pinfo.dst) .. ":" .. pinfo.dst_port, false
+    end
+    local first = welcomed[client]
+    local connected = first ~= nil and first < pinfo.number
+
+    local tree = root:add(rtype, buf())
+    local kind = connected and "packet" or "handshake"
+    tree:add(f.kind, kind):set_generated()
+    local err, info
+    if connected then
+        err, info = dissect_packet(buf, tree, pinfo)
+    else
+        local id
+        id, err, info = dissect_handshake(buf, tree)
+        if id and not to_server and (first == nil or pinfo.number < first) then
+            welcomed[client] = pinfo.number
+        end
+    end
+    tree:add(f.valid, err == nil):set_generated()
+    if err then
+        tree:add(f.error, err):set_generated()
+        tree:add_proto_expert_info(ef.malformed, err)
+        tree:append_text(", malformed: " .. err)
+    end
+    tree:append_text(", " .. kind)
+    local dir = to_server and "C→S" or "S→C"
+    pinfo.cols.info = dir .. " " .. kind .. " " .. (info or "")
+    return buf:len()
+end
+
+local registered_port
+local function register()
+    local udp = DissectorTable.get("udp.port")
+    if registered_port then udp:remove(registered_port, rtype) end
+    registered_port = rtype.prefs.port
+    udp:add(registered_port, rtype)
+end
+
+function rtype.prefs_changed()
+    if registered_port ~= rtype.prefs.port then register() end
+end
+
+register()
