@@ -54,21 +54,17 @@ func (r *eventRing) pushCreate(m rtype.CreateEntity) bool {
 }
 
 // pushDestroy queues a DestroyEntity; false when the ring is full. A
-// creation of the same id still queued is dropped instead: the client
-// never heard of the entity, so it needs neither message. A creation in
-// flight stops being retransmitted: if it arrives, the destruction follows.
+// creation of the same id never sent is dropped instead: the client never
+// heard of the entity, so it needs neither message. A creation already sent
+// stays until acknowledged: if it reaches the client after the destruction,
+// the client ignores it, its serverTick not being newer (§8.2, §8.3).
 func (r *eventRing) pushDestroy(m rtype.DestroyEntity) bool {
 	for i := range r.ev {
 		e := &r.ev[i]
-		if e.destroy || e.create.NetworkID != m.NetworkID {
-			continue
-		}
-		sent := e.inFlight || e.seq != 0
-		r.ev = append(r.ev[:i], r.ev[i+1:]...)
-		if !sent {
+		if !e.destroy && e.create.NetworkID == m.NetworkID && !e.inFlight && e.seq == 0 {
+			r.ev = append(r.ev[:i], r.ev[i+1:]...)
 			return true
 		}
-		break
 	}
 	if r.full() {
 		return false
