@@ -40,9 +40,17 @@ type Result struct {
 	// the sequence numbers that never arrived, as the acknowledgement window
 	// sees them (§5.2).
 	PacketsReceived, PacketsMissed int
-	// Resends counts Hello datagrams sent again while waiting for Welcome
-	// (§4.2).
+	// HelloResends counts Hello datagrams sent again while waiting for
+	// Welcome (§4.2).
+	HelloResends int
+	// Resends counts the CreateEntity and DestroyEntity the server
+	// sent again because the packet carrying them was lost (§13.4), when
+	// the server's counters are at hand; -1 when they are not.
 	Resends int
+	// SmoothedRTT is the client's smoothed round trip (§7.2).
+	SmoothedRTT time.Duration
+	// Drops counts what the client dropped, every rule together.
+	Drops uint64
 }
 
 // Loss returns the fraction of server packets that never arrived.
@@ -75,13 +83,17 @@ func percentile(d []time.Duration, p float64) time.Duration {
 // RTT p50 and p99, loss, resends and how the session ended.
 func WriteTable(w io.Writer, results []Result) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "bot\tconn\tsnapshots\tentities seen\tinputs\tpongs\tRTT p50\tRTT p99\tloss\tresends\tstatus\t")
+	fmt.Fprintln(tw, "bot\tconn\tsnapshots\tentities seen\tinputs\tpongs\tRTT p50\tRTT p99\tloss\tresends\thello resends\tstatus\t")
 	for i := range results {
 		r := &results[i]
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%.1f%%\t%d\t%s\t\n",
+		resends := "-"
+		if r.Resends >= 0 {
+			resends = fmt.Sprint(r.Resends)
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%.1f%%\t%s\t%d\t%s\t\n",
 			r.Name, r.ConnectionID, r.Snapshots, r.EntitiesSeen, r.Inputs, r.Pongs,
 			roundRTT(r.RTTPercentile(50)), roundRTT(r.RTTPercentile(99)),
-			100*r.Loss(), r.Resends, r.Status())
+			100*r.Loss(), resends, r.HelloResends, r.Status())
 	}
 	return tw.Flush()
 }

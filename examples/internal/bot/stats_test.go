@@ -36,8 +36,8 @@ func TestPercentileNearestRank(t *testing.T) {
 func TestWriteTable(t *testing.T) {
 	rs := []Result{
 		{Name: "bot-1", Connected: true, ConnectionID: 1, Snapshots: 200, EntitiesSeen: 31,
-			RTT: []time.Duration{time.Millisecond, 3 * time.Millisecond}, PacketsReceived: 99, PacketsMissed: 1, Resends: 2},
-		{Name: "bot-2"},
+			RTT: []time.Duration{time.Millisecond, 3 * time.Millisecond}, PacketsReceived: 99, PacketsMissed: 1, Resends: 2, HelloResends: 1},
+		{Name: "bot-2", Resends: -1},
 	}
 	var sb strings.Builder
 	if err := WriteTable(&sb, rs); err != nil {

@@ -121,17 +121,16 @@ func (g *Server) Step(s *session.Server, now time.Time) {
 	for ev := range s.Events() {
 		g.handle(s, ev)
 	}
+	g.applyAll(s)
 	if g.stopping.Load() && !g.stopped {
 		g.stopped = true
 		g.stopTick = s.ServerTick()
-		g.world.Shutdown()
 		g.log.Info("game ended", "reason", "server shutdown")
+		g.world.Shutdown()
 	} else if !g.stopped {
 		g.world.Tick()
 	}
-	for _, ev := range g.world.Events() {
-		g.apply(s, ev)
-	}
+	g.applyAll(s)
 	for _, e := range g.world.Entities() {
 		if id, ok := g.ids[e.ID]; ok {
 			_ = s.Move(id, e.X, e.Y, e.Rotation)
@@ -164,6 +163,12 @@ func (g *Server) handle(s *session.Server, ev session.Event) {
 		g.world.Input(game.PlayerID(ev.Conn), ev.Input.Actions)
 	case session.EventQueryEntity:
 		g.log.Debug("entity queried", "conn", ev.Conn, "id", ev.Entity.ID)
+	}
+}
+
+func (g *Server) applyAll(s *session.Server) {
+	for _, ev := range g.world.Events() {
+		g.apply(s, ev)
 	}
 }
 

@@ -1,0 +1,221 @@
+// Command demo plays the example game in one process: it starts the server
+// of examples/server on a loopback UDP port, connects four scripted bots to
+// it, plays for ten seconds while showing progress, and prints what every
+// bot saw.
+//
+//	go run ./examples/demo [-duration 10s] [-n 4] [-loss 0.05] [-log info]
+//
+// It exits 0 when every bot connected and kept its session to the end, 1
+// otherwise.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/netip"
+	"os"
+	"os/signal"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/rtypeproto/rtype/examples/internal/bot"
+	"github.com/rtypeproto/rtype/examples/internal/gameserver"
+	"github.com/rtypeproto/rtype/examples/server/game"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// options are the demo's flags.
+type options struct {
+	duration time.Duration
+	bots     int
+	loss     float64
+	logLevel slog.Level
+	seed     uint64
+	// live redraws the progress in place, for a terminal.
+	live bool
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var o options
+	fs.DurationVar(&o.duration, "duration", 10*time.Second, "how long the bots play")
+	fs.IntVar(&o.bots, "n", game.MaxPlayers, "number of bots; past 4 the server answers Rejected (§4.4)")
+	fs.Float64Var(&o.loss, "loss", 0, "fraction of datagrams each bot drops in each direction")
+	fs.Uint64Var(&o.seed, "seed", 1, "seed of the Bydos heights and of the simulated loss")
+	level := fs.String("log", "warn", "server log level: debug, info, warn or error")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if err := o.logLevel.UnmarshalText([]byte(*level)); err != nil {
+		fmt.Fprintln(stderr, "demo: -log:", err)
+		return 2
+	}
+	if o.bots < 1 || o.loss < 0 || o.loss >= 1 || o.duration <= 0 {
+		fmt.Fprintln(stderr, "demo: need -n ≥ 1, 0 ≤ -loss < 1 and -duration > 0")
+		return 2
+	}
+	o.live = isTerminal(stdout)
+
+	results, err := play(ctx, o, stdout, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "demo:", err)
+		return 1
+	}
+	fmt.Fprintln(stdout)
+	if err := bot.WriteTable(stdout, results); err != nil {
+		fmt.Fprintln(stderr, "demo:", err)
+		return 1
+	}
+	failed := 0
+	for _, r := range results {
+		if r.Status() != "ok" {
+			failed++
+		}
+	}
+	if failed > 0 {
+		fmt.Fprintf(stdout, "\n%d of %d bots failed to connect or lost their session\n", failed, len(results))
+		return 1
+	}
+	fmt.Fprintf(stdout, "\nall %d bots connected and played %v\n", len(results), o.duration)
+	return 0
+}
+
+// play runs the server and the bots, shows progress on out, and returns
+// each bot's result once every bot is done and the server has stopped.
+func play(ctx context.Context, o options, out, logw io.Writer) ([]bot.Result, error) {
+	conn, err := net.ListenUDP("udp4", net.UDPAddrFromAddrPort(netip.MustParseAddrPort("127.0.0.1:0")))
+	if err != nil {
+		return nil, err
+	}
+	addr := conn.LocalAddr().(*net.UDPAddr).AddrPort()
+	srv := gameserver.New(gameserver.Config{
+		Game: game.Config{Seed: o.seed},
+		Log:  slog.New(slog.NewTextHandler(logw, &slog.HandlerOptions{Level: o.logLevel})),
+	})
+	srvCtx, stopServer := context.WithCancel(context.Background())
+	srvDone := make(chan error, 1)
+	go func() { srvDone <- srv.Serve(srvCtx, conn) }()
+
+	fmt.Fprintf(out, "server on udp %v, %d bots, %v\n", addr, o.bots, o.duration)
+	bots := make([]*bot.Bot, o.bots)
+	results := make([]bot.Result, o.bots)
+	var wg sync.WaitGroup
+	for i := range bots {
+		bots[i] = bot.New(bot.Config{
+			Server:   addr,
+			Name:     fmt.Sprintf("bot-%d", i+1),
+			Index:    i,
+			Duration: o.duration,
+			Loss:     o.loss,
+			Seed:     o.seed,
+		})
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[i] = bots[i].Run(ctx)
+		}()
+	}
+	botsDone := make(chan struct{})
+	go func() { wg.Wait(); close(botsDone) }()
+
+	p := progress{out: out, live: o.live, start: time.Now(), total: o.duration}
+	tick := time.NewTicker(200 * time.Millisecond)
+	defer tick.Stop()
+	lastLine := time.Now()
+wait:
+	for {
+		select {
+		case <-botsDone:
+			break wait
+		case now := <-tick.C:
+			if o.live || now.Sub(lastLine) >= time.Second {
+				lastLine = now
+				p.show(bots)
+			}
+		}
+	}
+	p.show(bots)
+
+	for i := range results {
+		if cs, ok := srv.ConnStats(results[i].ConnectionID); ok && results[i].Connected {
+			results[i].Resends = int(cs.Resends)
+		}
+	}
+	stopServer()
+	if err := <-srvDone; err != nil {
+		return results, err
+	}
+	return results, nil
+}
+
+// progress prints the bots' counters: redrawn in place on a terminal, one
+// line per second elsewhere.
+type progress struct {
+	out   io.Writer
+	live  bool
+	start time.Time
+	total time.Duration
+	drawn int
+}
+
+func (p *progress) show(bots []*bot.Bot) {
+	elapsed := time.Since(p.start).Truncate(100 * time.Millisecond)
+	if !p.live {
+		var conn, snaps, ents int
+		for _, b := range bots {
+			r := b.Live()
+			if r.Connected {
+				conn++
+			}
+			snaps += r.Snapshots
+			ents = max(ents, r.Entities)
+		}
+		fmt.Fprintf(p.out, "%6v  %d/%d connected  %5d snapshots  %3d entities\n", elapsed, conn, len(bots), snaps, ents)
+		return
+	}
+	var sb strings.Builder
+	if p.drawn > 0 {
+		fmt.Fprintf(&sb, "\x1b[%dA", p.drawn)
+	}
+	const width = 30
+	done := min(width, int(float64(width)*float64(elapsed)/float64(p.total)))
+	fmt.Fprintf(&sb, "\x1b[2K[%s%s] %v\n", strings.Repeat("#", done), strings.Repeat(".", width-done), elapsed)
+	for _, b := range bots {
+		r := b.Live()
+		state := "connecting"
+		switch {
+		case r.Err != nil:
+			state = r.Status()
+		case r.Connected:
+			state = fmt.Sprintf("conn %d", r.ConnectionID)
+		}
+		fmt.Fprintf(&sb, "\x1b[2K%-7s %-10s %5d snapshots %4d entities %5d inputs  rtt %-9v loss %.1f%%\n",
+			r.Name, state, r.Snapshots, r.Entities, r.Inputs, r.SmoothedRTT, 100*r.Loss())
+	}
+	p.drawn = 1 + len(bots)
+	io.WriteString(p.out, sb.String())
+}
+
+// isTerminal reports whether w is a character device, where the progress can
+// be redrawn in place.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
