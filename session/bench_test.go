@@ -1,0 +1,169 @@
+package session
+
+import (
+	"encoding/binary"
+	"net/netip"
+	"testing"
+	"time"
+
+	"github.com/rtypeproto/rtype"
+)
+
+// The steady-state hot paths, shared by the benchmarks and by
+// TestHotPathsDoNotAllocate, so that what is measured is what is proven not
+// to allocate.
+
+func discard(netip.AddrPort, []byte) {}
+
+// serverReceive is a server with one player and a function that delivers
+// the player's next packet: an Input, and every 60th packet a Ping, which
+// is answered.
+func serverReceive(t testing.TB) func() {
+	s := NewServer(ServerConfig{}, discard)
+	cp := &capture{}
+	s.send = cp.send
+	id := join(t, s, cp, addrA, t0)
+	s.send = discard
+	input := packet(t, rtype.PacketHeader{ConnectionID: id}, rtype.Input{Actions: rtype.ActionUp})
+	ping := packet(t, rtype.PacketHeader{ConnectionID: id}, rtype.Input{Actions: rtype.ActionUp}, rtype.Ping{Timestamp: 1})
+	seq := uint32(0)
+	now := t0
+	return func() {
+		seq++
+		now = now.Add(time.Second / 60)
+		p := input
+		if seq%60 == 0 {
+			p = ping
+		}
+		binary.BigEndian.PutUint32(p[4:8], seq)
+		binary.BigEndian.PutUint32(p[20:24], seq)
+		s.Receive(p, addrA, now)
+		for {
+			if _, ok := s.Poll(); !ok {
+				break
+			}
+		}
+	}
+}
+
+// serverTick is a server with four players acknowledging everything, 200
+// moving entities, a Snapshot every tick, and a function that runs one
+// tick: the players' packets in, the world moved, Tick out.
+func serverTick(t testing.TB) func() {
+	cp := &capture{}
+	s := NewServer(ServerConfig{SnapshotInterval: 1}, cp.send)
+	addrs := []netip.AddrPort{addrA, addrB, addrC, netip.MustParseAddrPort("198.51.100.4:5004")}
+	var ids []uint32
+	for _, a := range addrs {
+		ids = append(ids, join(t, s, cp, a, t0))
+	}
+	var ents []uint32
+	for i := range 200 {
+		ents = append(ents, s.Spawn(rtype.ArchetypeEnemyBidos, float64(i), 0, 0))
+	}
+	s.send = discard
+	pkts := make([][]byte, len(addrs))
+	for i, id := range ids {
+		pkts[i] = packet(t, rtype.PacketHeader{ConnectionID: id, AckBits: 0xFFFFFFFF}, rtype.Input{Actions: rtype.ActionUp})
+	}
+	seq := uint32(0)
+	now := t0
+	return func() {
+		seq++
+		now = now.Add(time.Second / 60)
+		for i, p := range pkts {
+			binary.BigEndian.PutUint32(p[4:8], seq)
+			binary.BigEndian.PutUint32(p[8:12], s.conns[i].seq)
+			binary.BigEndian.PutUint32(p[20:24], seq)
+			s.Receive(p, addrs[i], now)
+		}
+		for e := range s.Events() {
+			_ = e
+		}
+		for i, id := range ents {
+			_ = s.Move(id, float64(i), float64(seq%500), 0)
+		}
+		s.Tick(now)
+	}
+}
+
+// clientReceive is a connected client that knows 47 entities and a
+// function that delivers the next 47-state Snapshot and sends one Input.
+func clientReceive(t testing.TB) func() {
+	c := NewClient(serverAddr, ClientConfig{}, discard)
+	c.Update(t0)
+	c.Receive(rtype.AppendWelcome(nil, 5), serverAddr, t0)
+	states := make([]rtype.EntityState, rtype.MaxSnapshotStates)
+	var creates []rtype.Message
+	for i := range states {
+		states[i] = rtype.EntityState{NetworkID: uint32(i + 1)}
+		creates = append(creates, create(uint32(i+1), 1))
+	}
+	seq := uint32(1)
+	for len(creates) > 0 {
+		n := min(len(creates), 20)
+		c.Receive(packet(t, rtype.PacketHeader{ConnectionID: 5, Sequence: seq}, creates[:n]...), serverAddr, t0)
+		creates = creates[n:]
+		seq++
+	}
+	snap := packet(t, rtype.PacketHeader{ConnectionID: 5}, rtype.Snapshot{ServerTick: 1, States: states})
+	now := t0
+	return func() {
+		seq++
+		now = now.Add(time.Second / 20)
+		binary.BigEndian.PutUint32(snap[4:8], seq)
+		c.Receive(snap, serverAddr, now)
+		for {
+			if _, ok := c.Poll(); !ok {
+				break
+			}
+		}
+		c.Update(now)
+		_ = c.SendInput(rtype.ActionShoot, now)
+	}
+}
+
+func TestHotPathsDoNotAllocate(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		f    func(testing.TB) func()
+	}{
+		{"server receive", serverReceive},
+		{"server tick", serverTick},
+		{"client receive and send", clientReceive},
+	} {
+		f := tt.f(t)
+		for range 200 { // reach the steady state
+			f()
+		}
+		if n := testing.AllocsPerRun(500, f); n != 0 {
+			t.Errorf("%s: %v allocations per run, want 0", tt.name, n)
+		}
+	}
+}
+
+func BenchmarkServerReceive(b *testing.B) {
+	f := serverReceive(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		f()
+	}
+}
+
+// BenchmarkServerTick: one 60 Hz tick with 4 players and 200 entities:
+// 4 packets in, 200 moves, 5 Snapshot packets out per player.
+func BenchmarkServerTick(b *testing.B) {
+	f := serverTick(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		f()
+	}
+}
+
+func BenchmarkClientReceiveSnapshot(b *testing.B) {
+	f := clientReceive(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		f()
+	}
+}
