@@ -203,7 +203,7 @@ func (p *progress) show(bots []*bot.Bot) {
 			state = fmt.Sprintf("conn %d", r.ConnectionID)
 		}
 		fmt.Fprintf(&sb, "\x1b[2K%-7s %-10s %5d snapshots %4d entities %5d inputs  rtt %-9v loss %.1f%%\n",
-			r.Name, state, r.Snapshots, r.Entities, r.Inputs, r.SmoothedRTT, 100*r.Loss())
+			r.Name, state, r.Snapshots, r.Entities, r.Inputs, r.LastRTT, 100*r.Loss())
 	}
 	p.drawn = 1 + len(bots)
 	io.WriteString(p.out, sb.String())

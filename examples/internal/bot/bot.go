@@ -316,7 +316,8 @@ func (r *run) tapIn(d inbound) {
 			}
 			if sent, ok := r.pings[pong.Timestamp]; ok {
 				delete(r.pings, pong.Timestamp)
-				r.res.RTT = append(r.res.RTT, d.at.Sub(sent))
+				r.res.LastRTT = d.at.Sub(sent)
+				r.res.RTT = append(r.res.RTT, r.res.LastRTT)
 				r.res.Pongs++
 			}
 		}

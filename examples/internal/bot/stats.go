@@ -47,7 +47,10 @@ type Result struct {
 	// sent again because the packet carrying them was lost (§13.4), when
 	// the server's counters are at hand; -1 when they are not.
 	Resends int
-	// SmoothedRTT is the client's smoothed round trip (§7.2).
+	// LastRTT is the latest round trip measured.
+	LastRTT time.Duration
+	// SmoothedRTT is the session client's smoothed round trip, which it
+	// measures from millisecond Ping timestamps (§7.2).
 	SmoothedRTT time.Duration
 	// Drops counts what the client dropped, every rule together.
 	Drops uint64
