@@ -22,17 +22,17 @@ import (
 //
 //	go test -run '^$' -fuzz '^FuzzSnapshot$' -fuzztime 10s
 
-// spec11_3 is the packet of §11.3: connection 1, sequence 5, ack 120 with
+// seedSpec11_3 is the packet of §11.3: connection 1, sequence 5, ack 120 with
 // every one of the 32 before it, carrying Input 42 at client tick 300 with
 // Up and Shoot held.
-var spec11_3 = []byte{
+var seedSpec11_3 = []byte{
 	0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x05, 0x00, 0x00, 0x00, 0x78, 0xFF, 0xFF, 0xFF, 0xFF,
 	0x00, 0x02, 0x00, 0x09, 0x00, 0x00, 0x00, 0x2A, 0x00, 0x00, 0x01, 0x2C, 0x11,
 }
 
-// spec11_4 is the CreateEntity message of §11.4, header included: network
+// seedSpec11_4 is the CreateEntity message of §11.4, header included: network
 // id 1005, an enemyBidos at x = 2000, y = 300, rotation 0, server tick 600.
-var spec11_4 = []byte{
+var seedSpec11_4 = []byte{
 	0x00, 0x84, 0x00, 0x10, 0x00, 0x00, 0x02, 0x58, 0x00, 0x00, 0x03, 0xED,
 	0x87, 0xFF, 0x9F, 0x40, 0x84, 0xB0, 0x00, 0x00,
 }
@@ -80,7 +80,7 @@ func fuzzSeeds() map[string][][]byte {
 	_ = Add(&bld, Disconnect{Reason: DisconnectClientQuit})
 	_ = Add(&bld, QueryEntity{NetworkID: 1005})
 	mixed := bytes.Clone(bld.Bytes())
-	header := spec11_3[:PacketHeaderSize]
+	header := seedSpec11_3[:PacketHeaderSize]
 
 	return map[string][][]byte{
 		"FuzzParseHandshake": {
@@ -97,24 +97,24 @@ func fuzzSeeds() map[string][][]byte {
 			{0x52, 0x54, 0x59},                         // truncated header
 		},
 		"FuzzParsePacket": {
-			spec11_3,                                 // §11.3
-			append(bytes.Clone(header), spec11_4...), // §11.4 after a header
-			bytes.Clone(header),                      // no message
-			full,                                     // 47 shuffled states, 548 bytes
-			mixed,                                    // several messages, one of an unknown type
-			append(bytes.Clone(header), 0, 2),        // truncated message header
+			seedSpec11_3, // §11.3
+			append(bytes.Clone(header), seedSpec11_4...), // §11.4 after a header
+			bytes.Clone(header),                          // no message
+			full,                                         // 47 shuffled states, 548 bytes
+			mixed,                                        // several messages, one of an unknown type
+			append(bytes.Clone(header), 0, 2),            // truncated message header
 			append(bytes.Clone(header), 0, 3, 0, 5, 1, 2, 3, 4), // size past the end
-			append(bytes.Clone(spec11_3), 0),                    // a byte after the last message
-			append(make([]byte, 4), spec11_3[4:]...),            // connection id 0
+			append(bytes.Clone(seedSpec11_3), 0),                // a byte after the last message
+			append(make([]byte, 4), seedSpec11_3[4:]...),        // connection id 0
 			append(bytes.Clone(full), 0),                        // 549 bytes
 		},
 		"FuzzInput": {
-			spec11_3[20:],
+			seedSpec11_3[20:],
 			payloadOf(Input{InputSequence: 1, ClientTick: 0, Actions: 0}),
 			payloadOf(Input{InputSequence: 0xFFFFFFFF, ClientTick: 0xFFFFFFFF, Actions: 0x1F}),
 			{0, 0, 0, 1, 0, 0, 0, 1, 0x20}, // reserved bit 5
 			{0, 0, 0, 1, 0, 0, 0, 1, 0x80}, // reserved bit 7
-			spec11_3[20:28],                // 8 bytes
+			seedSpec11_3[20:28],            // 8 bytes
 		},
 		"FuzzPing": {
 			payloadOf(Ping{Timestamp: 123456}), {0xFF, 0xFF, 0xFF, 0xFF}, {1, 2, 3}, {1, 2, 3, 4, 5},
@@ -138,10 +138,10 @@ func fuzzSeeds() map[string][][]byte {
 			{0, 0, 0, 1, 0}, // truncated header
 		},
 		"FuzzCreateEntity": {
-			spec11_4[MessageHeaderSize:], // §11.4
+			seedSpec11_4[MessageHeaderSize:], // §11.4
 			payloadOf(CreateEntity{ServerTick: 1, NetworkID: 1, EntityType: ArchetypePlayerBlue, X: 0xFFFF, Y: 0, Rotation: 0xFFFF}),
-			append(append(bytes.Clone(spec11_4[4:8]), 0, 0, 0, 0), spec11_4[12:]...), // id 0
-			spec11_4[MessageHeaderSize : len(spec11_4)-1],                            // 15 bytes
+			append(append(bytes.Clone(seedSpec11_4[4:8]), 0, 0, 0, 0), seedSpec11_4[12:]...), // id 0
+			seedSpec11_4[MessageHeaderSize : len(seedSpec11_4)-1],                            // 15 bytes
 		},
 		"FuzzDestroyEntity": {
 			payloadOf(DestroyEntity{ServerTick: 600, NetworkID: 1005, Reason: DestroyPlayerDisconnected}),
@@ -166,8 +166,8 @@ func addSeeds(f *testing.F) {
 	}
 }
 
-// padded returns b cut or padded with zeros to n bytes.
-func padded(b []byte, n int) []byte {
+// zeroPadded returns b cut or padded with zeros to n bytes.
+func zeroPadded(b []byte, n int) []byte {
 	out := make([]byte, n)
 	copy(out, b)
 	return out
@@ -227,7 +227,7 @@ func FuzzInput(f *testing.F) {
 	addSeeds(f)
 	f.Fuzz(func(t *testing.T, payload []byte) {
 		fuzzMessage(t, payload, Input{InputSequence: 3, ClientTick: 4, Actions: ActionUp}, func(b []byte) (Input, []byte) {
-			p := padded(b, InputSize)
+			p := zeroPadded(b, InputSize)
 			return Input{binary.BigEndian.Uint32(p), binary.BigEndian.Uint32(p[4:]), Actions(p[8])}, p
 		})
 	})
@@ -237,7 +237,7 @@ func FuzzPing(f *testing.F) {
 	addSeeds(f)
 	f.Fuzz(func(t *testing.T, payload []byte) {
 		fuzzMessage(t, payload, Ping{Timestamp: 99}, func(b []byte) (Ping, []byte) {
-			p := padded(b, PingSize)
+			p := zeroPadded(b, PingSize)
 			return Ping{binary.BigEndian.Uint32(p)}, p
 		})
 	})
@@ -247,7 +247,7 @@ func FuzzDisconnect(f *testing.F) {
 	addSeeds(f)
 	f.Fuzz(func(t *testing.T, payload []byte) {
 		fuzzMessage(t, payload, Disconnect{Reason: 9}, func(b []byte) (Disconnect, []byte) {
-			p := padded(b, DisconnectSize)
+			p := zeroPadded(b, DisconnectSize)
 			return Disconnect{DisconnectReason(p[0])}, p
 		})
 	})
@@ -257,7 +257,7 @@ func FuzzQueryEntity(f *testing.F) {
 	addSeeds(f)
 	f.Fuzz(func(t *testing.T, payload []byte) {
 		fuzzMessage(t, payload, QueryEntity{NetworkID: 77}, func(b []byte) (QueryEntity, []byte) {
-			p := padded(b, QueryEntitySize)
+			p := zeroPadded(b, QueryEntitySize)
 			return QueryEntity{binary.BigEndian.Uint32(p)}, p
 		})
 	})
@@ -268,7 +268,7 @@ func FuzzCreateEntity(f *testing.F) {
 	f.Fuzz(func(t *testing.T, payload []byte) {
 		before := CreateEntity{ServerTick: 1, NetworkID: 2, EntityType: ArchetypeGate, X: 3, Y: 4, Rotation: 5}
 		fuzzMessage(t, payload, before, func(b []byte) (CreateEntity, []byte) {
-			p := padded(b, CreateEntitySize)
+			p := zeroPadded(b, CreateEntitySize)
 			u16 := func(i int) uint16 { return binary.BigEndian.Uint16(p[i:]) }
 			return CreateEntity{
 				ServerTick: binary.BigEndian.Uint32(p), NetworkID: binary.BigEndian.Uint32(p[4:]),
@@ -282,7 +282,7 @@ func FuzzDestroyEntity(f *testing.F) {
 	addSeeds(f)
 	f.Fuzz(func(t *testing.T, payload []byte) {
 		fuzzMessage(t, payload, DestroyEntity{ServerTick: 1, NetworkID: 2, Reason: 3}, func(b []byte) (DestroyEntity, []byte) {
-			p := padded(b, DestroyEntitySize)
+			p := zeroPadded(b, DestroyEntitySize)
 			return DestroyEntity{binary.BigEndian.Uint32(p), binary.BigEndian.Uint32(p[4:]), DestroyReason(p[8])}, p
 		})
 	})
@@ -292,7 +292,7 @@ func FuzzPong(f *testing.F) {
 	addSeeds(f)
 	f.Fuzz(func(t *testing.T, payload []byte) {
 		fuzzMessage(t, payload, Pong{Timestamp: 99}, func(b []byte) (Pong, []byte) {
-			p := padded(b, PongSize)
+			p := zeroPadded(b, PongSize)
 			return Pong{binary.BigEndian.Uint32(p)}, p
 		})
 	})
@@ -304,10 +304,10 @@ func FuzzSnapshot(f *testing.F) {
 		before := Snapshot{ServerTick: 5, States: seedStates(4, false)}
 		fuzzMessage(t, payload, before, func(b []byte) (Snapshot, []byte) {
 			// Up to 60 states, so that more than 47 are tried too.
-			head := padded(b, SnapshotHeaderSize)
+			head := zeroPadded(b, SnapshotHeaderSize)
 			n := int(binary.BigEndian.Uint16(head[4:])) % 61
 			binary.BigEndian.PutUint16(head[4:], uint16(n))
-			p := append(head, padded(b[min(len(b), SnapshotHeaderSize):], n*EntityStateSize)...)
+			p := append(head, zeroPadded(b[min(len(b), SnapshotHeaderSize):], n*EntityStateSize)...)
 			s := Snapshot{ServerTick: binary.BigEndian.Uint32(p), States: make([]EntityState, n)}
 			for i := range s.States {
 				e := p[SnapshotHeaderSize+i*EntityStateSize:]
@@ -367,7 +367,7 @@ func FuzzParseHandshake(f *testing.F) {
 
 		// Every Welcome the encoder emits parses back to its id; it emits
 		// none for id 0, which a client must ignore (§4.3).
-		cid := binary.BigEndian.Uint32(padded(b, 4))
+		cid := binary.BigEndian.Uint32(zeroPadded(b, 4))
 		w := AppendWelcome(b[:0:0], cid)
 		if cid == 0 {
 			if len(w) != 0 {

@@ -213,9 +213,9 @@ func TestRotationProperties_9_2(t *testing.T) {
 
 // --- shared helpers of the message and packet properties ---
 
-// sentinels are the package's exported errors: every error a decoder or
+// allSentinels are the package's exported errors: every error a decoder or
 // encoder returns must be one of them, unwrapped (§12).
-var sentinels = []error{
+var allSentinels = []error{
 	ErrDatagramTooLarge, ErrShortHandshake, ErrBadMagic, ErrBadVersion,
 	ErrBadHandshakeType, ErrHandshakeSize, ErrZeroConnectionID, ErrShortPacket,
 	ErrHeaderSize, ErrTruncatedMessageHeader, ErrMessageOverrun, ErrPayloadSize,
@@ -224,7 +224,7 @@ var sentinels = []error{
 }
 
 func isSentinel(err error) bool {
-	for _, s := range sentinels {
+	for _, s := range allSentinels {
 		if err == s {
 			return true
 		}

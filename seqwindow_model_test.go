@@ -95,9 +95,9 @@ type seqResult struct {
 	window SeqWindow
 }
 
-// probes are the sequences whose Received and Classify answers are
+// seqProbes are the sequences whose Received and Classify answers are
 // compared after each command: the whole window and just past both ends.
-func probes(m seqModel) []uint32 {
+func seqProbes(m seqModel) []uint32 {
 	out := []uint32{0, 1, math.MaxUint32}
 	for d := uint32(0); d <= 34; d++ {
 		out = append(out, m.highest-d)
@@ -121,7 +121,7 @@ func (receiveCmd) PreCondition(commands.State) bool { return true }
 func (c receiveCmd) PostCondition(s commands.State, r commands.Result) *gopter.PropResult {
 	m, res := s.(seqModel), r.(seqResult)
 	if res.class != m.last {
-		return failed("Receive(%d) = %v, the table of §5.2 says %v", c.Seq, res.class, m.last)
+		return seqFailed("Receive(%d) = %v, the table of §5.2 says %v", c.Seq, res.class, m.last)
 	}
 	return compareWindow(m, res.window)
 }
@@ -133,20 +133,20 @@ func compareWindow(m seqModel, w SeqWindow) *gopter.PropResult {
 	gotAck, gotBits := w.Ack()
 	wantAck, wantBits := m.ack()
 	if gotAck != wantAck || gotBits != wantBits {
-		return failed("Ack() = %d, %032b; want %d, %032b", gotAck, gotBits, wantAck, wantBits)
+		return seqFailed("Ack() = %d, %032b; want %d, %032b", gotAck, gotBits, wantAck, wantBits)
 	}
-	for _, seq := range probes(m) {
+	for _, seq := range seqProbes(m) {
 		if got, want := w.Received(seq), m.remembered(seq); got != want {
-			return failed("Received(%d) = %v, want %v in %v", seq, got, want, m)
+			return seqFailed("Received(%d) = %v, want %v in %v", seq, got, want, m)
 		}
 		if got, want := w.Classify(seq), m.classify(seq); got != want {
-			return failed("Classify(%d) = %v, want %v in %v", seq, got, want, m)
+			return seqFailed("Classify(%d) = %v, want %v in %v", seq, got, want, m)
 		}
 	}
 	return &gopter.PropResult{Status: gopter.PropTrue}
 }
 
-func failed(format string, args ...any) *gopter.PropResult {
+func seqFailed(format string, args ...any) *gopter.PropResult {
 	return &gopter.PropResult{Status: gopter.PropFalse, Labels: []string{fmt.Sprintf(format, args...)}}
 }
 
@@ -225,7 +225,7 @@ func TestSeqWindowAckMask_5_1(t *testing.T) {
 		{"3 then 1", []uint32{3, 1}, 3, 0b10},
 		{"2 missing of 1 to 4", []uint32{1, 3, 4}, 4, 0b101},
 		{"§11.3: 120 and the 32 before it", seqRange(88, 120), 120, 0xFFFFFFFF},
-		{"§11.3 in reverse order", reversed(seqRange(88, 120)), 120, 0xFFFFFFFF},
+		{"§11.3 in reverse order", reversedSeqs(seqRange(88, 120)), 120, 0xFFFFFFFF},
 		{"only the 32nd below", []uint32{88, 120}, 120, 1 << 31},
 		{"the 33rd below is not in the mask", []uint32{87, 120}, 120, 0},
 		{"jump by exactly 32 keeps the old highest as bit 31", []uint32{100, 132}, 132, 1 << 31},
@@ -249,7 +249,7 @@ func TestSeqWindowAckMask_5_1(t *testing.T) {
 	}
 }
 
-func reversed(s []uint32) []uint32 {
+func reversedSeqs(s []uint32) []uint32 {
 	out := make([]uint32, len(s))
 	for i, v := range s {
 		out[len(s)-1-i] = v

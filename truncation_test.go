@@ -109,7 +109,7 @@ func TestTruncatedHandshakes_4(t *testing.T) {
 }
 
 func TestTruncatedPacketHeader_5_1(t *testing.T) {
-	full := spec11_3[:PacketHeaderSize]
+	full := seedSpec11_3[:PacketHeaderSize]
 	for n := range len(full) {
 		prefix := bytes.Clone(full[:n])
 		before := PacketHeader{1, 2, 3, 4}
@@ -150,8 +150,8 @@ func TestTruncatedPackets_5_3(t *testing.T) {
 		name string
 		full []byte
 	}{
-		{"§11.3 Input packet", spec11_3},
-		{"§11.4 CreateEntity after a header", append(bytes.Clone(spec11_3[:PacketHeaderSize]), spec11_4...)},
+		{"§11.3 Input packet", seedSpec11_3},
+		{"§11.4 CreateEntity after a header", append(bytes.Clone(seedSpec11_3[:PacketHeaderSize]), seedSpec11_4...)},
 		{"five messages", bytes.Clone(bld.Bytes())},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -191,13 +191,13 @@ func TestTruncatedPackets_5_3(t *testing.T) {
 	}
 }
 
-// packetOf is a packet header for connection 1 followed by parts.
-func packetOf(parts ...[]byte) []byte {
-	return slices.Concat(append([][]byte{spec11_3[:PacketHeaderSize]}, parts...)...)
+// framedPacket is a packet header for connection 1 followed by parts.
+func framedPacket(parts ...[]byte) []byte {
+	return slices.Concat(append([][]byte{seedSpec11_3[:PacketHeaderSize]}, parts...)...)
 }
 
-// msgOf frames one message: type, size, payload (§5.3).
-func msgOf(t MessageType, size int, payload []byte) []byte {
+// framedMessage frames one message: type, size, payload (§5.3).
+func framedMessage(t MessageType, size int, payload []byte) []byte {
 	b := binary.BigEndian.AppendUint16(nil, uint16(t))
 	b = binary.BigEndian.AppendUint16(b, uint16(size))
 	return append(b, payload...)
@@ -214,28 +214,28 @@ func TestFramingRules_5_3(t *testing.T) {
 		wantErr   error
 		wantTypes []MessageType // the messages yielded, in order
 	}{
-		{"§5.3 a packet with no message is valid", packetOf(), nil, nil},
-		{"§5.3 one message filling the rest exactly", packetOf(msgOf(TypeInput, 9, input)), nil, []MessageType{TypeInput}},
-		{"§5.3 several messages", packetOf(msgOf(TypeInput, 9, input), msgOf(TypePing, 4, ping), msgOf(TypeDisconnect, 1, []byte{1})), nil, []MessageType{TypeInput, TypePing, TypeDisconnect}},
-		{"§5.3 a message with an empty payload", packetOf(msgOf(0x0077, 0, nil)), nil, []MessageType{0x0077}},
-		{"§6 an unknown type is yielded for the receiver to skip", packetOf(msgOf(TypePing, 4, ping), msgOf(0x00FE, 3, []byte{1, 2, 3}), msgOf(TypePing, 4, ping)), nil, []MessageType{TypePing, 0x00FE, TypePing}},
-		{"§6 type 0 is framed like any unknown type", packetOf(msgOf(0, 2, []byte{1, 2})), nil, []MessageType{0}},
-		{"§5.3 a payload the decoder refuses does not break framing", packetOf(msgOf(TypeInput, 8, input[:8]), msgOf(TypePing, 4, ping)), nil, []MessageType{TypeInput, TypePing}},
-		{"§2.2 one 528-byte payload fills 548 bytes", packetOf(msgOf(0x00FF, 528, make([]byte, 528))), nil, []MessageType{0x00FF}},
-		{"§5.3 truncated message header: 1 byte", packetOf([]byte{0}), ErrTruncatedMessageHeader, nil},
-		{"§5.3 truncated message header: 3 bytes", packetOf([]byte{0, 2, 0}), ErrTruncatedMessageHeader, nil},
-		{"§5.3 bytes after the last complete message: 1", packetOf(msgOf(TypeInput, 9, input), []byte{0}), ErrTruncatedMessageHeader, nil},
-		{"§5.3 bytes after the last complete message: 3", packetOf(msgOf(TypeInput, 9, input), []byte{0, 3, 0}), ErrTruncatedMessageHeader, nil},
-		{"§5.3 bytes after the last complete message: a header whose size runs past the end", packetOf(msgOf(TypeInput, 9, input), msgOf(TypePing, 4, ping[:3])), ErrMessageOverrun, nil},
-		{"§5.3 size one larger than the bytes left", packetOf(msgOf(TypeInput, 10, input)), ErrMessageOverrun, nil},
-		{"§5.3 size 0xFFFF", packetOf(msgOf(TypeInput, 0xFFFF, input)), ErrMessageOverrun, nil},
-		{"§5.3 size larger than the bytes left in a later message drops the whole packet", packetOf(msgOf(TypePing, 4, ping), msgOf(TypePing, 5, ping)), ErrMessageOverrun, nil},
-		{"§5.3 size smaller than the payload leaves bytes that do not frame", packetOf(msgOf(TypeInput, 8, input)), ErrTruncatedMessageHeader, nil},
-		{"§2.2 549 bytes", packetOf(msgOf(0x00FF, 529, make([]byte, 529))), ErrDatagramTooLarge, nil},
+		{"§5.3 a packet with no message is valid", framedPacket(), nil, nil},
+		{"§5.3 one message filling the rest exactly", framedPacket(framedMessage(TypeInput, 9, input)), nil, []MessageType{TypeInput}},
+		{"§5.3 several messages", framedPacket(framedMessage(TypeInput, 9, input), framedMessage(TypePing, 4, ping), framedMessage(TypeDisconnect, 1, []byte{1})), nil, []MessageType{TypeInput, TypePing, TypeDisconnect}},
+		{"§5.3 a message with an empty payload", framedPacket(framedMessage(0x0077, 0, nil)), nil, []MessageType{0x0077}},
+		{"§6 an unknown type is yielded for the receiver to skip", framedPacket(framedMessage(TypePing, 4, ping), framedMessage(0x00FE, 3, []byte{1, 2, 3}), framedMessage(TypePing, 4, ping)), nil, []MessageType{TypePing, 0x00FE, TypePing}},
+		{"§6 type 0 is framed like any unknown type", framedPacket(framedMessage(0, 2, []byte{1, 2})), nil, []MessageType{0}},
+		{"§5.3 a payload the decoder refuses does not break framing", framedPacket(framedMessage(TypeInput, 8, input[:8]), framedMessage(TypePing, 4, ping)), nil, []MessageType{TypeInput, TypePing}},
+		{"§2.2 one 528-byte payload fills 548 bytes", framedPacket(framedMessage(0x00FF, 528, make([]byte, 528))), nil, []MessageType{0x00FF}},
+		{"§5.3 truncated message header: 1 byte", framedPacket([]byte{0}), ErrTruncatedMessageHeader, nil},
+		{"§5.3 truncated message header: 3 bytes", framedPacket([]byte{0, 2, 0}), ErrTruncatedMessageHeader, nil},
+		{"§5.3 bytes after the last complete message: 1", framedPacket(framedMessage(TypeInput, 9, input), []byte{0}), ErrTruncatedMessageHeader, nil},
+		{"§5.3 bytes after the last complete message: 3", framedPacket(framedMessage(TypeInput, 9, input), []byte{0, 3, 0}), ErrTruncatedMessageHeader, nil},
+		{"§5.3 bytes after the last complete message: a header whose size runs past the end", framedPacket(framedMessage(TypeInput, 9, input), framedMessage(TypePing, 4, ping[:3])), ErrMessageOverrun, nil},
+		{"§5.3 size one larger than the bytes left", framedPacket(framedMessage(TypeInput, 10, input)), ErrMessageOverrun, nil},
+		{"§5.3 size 0xFFFF", framedPacket(framedMessage(TypeInput, 0xFFFF, input)), ErrMessageOverrun, nil},
+		{"§5.3 size larger than the bytes left in a later message drops the whole packet", framedPacket(framedMessage(TypePing, 4, ping), framedMessage(TypePing, 5, ping)), ErrMessageOverrun, nil},
+		{"§5.3 size smaller than the payload leaves bytes that do not frame", framedPacket(framedMessage(TypeInput, 8, input)), ErrTruncatedMessageHeader, nil},
+		{"§2.2 549 bytes", framedPacket(framedMessage(0x00FF, 529, make([]byte, 529))), ErrDatagramTooLarge, nil},
 		{"§2.2 over 548 bytes is refused before anything else", append(make([]byte, 4), make([]byte, 600)...), ErrDatagramTooLarge, nil},
 		{"§5.4 empty datagram", nil, ErrShortPacket, nil},
-		{"§5.4 shorter than 16 bytes", spec11_3[:15], ErrShortPacket, nil},
-		{"§4.3 connection id 0", append(make([]byte, 4), spec11_3[4:]...), ErrZeroConnectionID, nil},
+		{"§5.4 shorter than 16 bytes", seedSpec11_3[:15], ErrShortPacket, nil},
+		{"§4.3 connection id 0", append(make([]byte, 4), seedSpec11_3[4:]...), ErrZeroConnectionID, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var p Packet
