@@ -1,0 +1,372 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/netip"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/rtypeproto/rtype"
+)
+
+const dissector = "../../tools/wireshark/rtype.lua"
+
+// tsharkFields are the dissector fields the cross-check reads, in the order
+// of the tshark columns.
+var tsharkFields = []string{
+	"frame.number", "_ws.expert.severity",
+	"rtype.kind", "rtype.valid",
+	"rtype.handshake.type", "rtype.handshake.connection_id",
+	"rtype.header.connection_id", "rtype.header.sequence", "rtype.header.ack", "rtype.header.ack_bits",
+	"rtype.msg.type", "rtype.msg.size", "rtype.msg.valid",
+	"rtype.input.input_sequence", "rtype.input.client_tick", "rtype.input.actions",
+	"rtype.ping.timestamp", "rtype.disconnect.reason", "rtype.query_entity.network_id",
+	"rtype.snapshot.server_tick", "rtype.snapshot.count", "rtype.snapshot.network_id",
+	"rtype.snapshot.entity_type", "rtype.snapshot.position_x", "rtype.snapshot.position_y", "rtype.snapshot.rotation",
+	"rtype.create_entity.server_tick", "rtype.create_entity.network_id", "rtype.create_entity.entity_type",
+	"rtype.create_entity.position_x", "rtype.create_entity.position_y", "rtype.create_entity.rotation",
+	"rtype.destroy_entity.server_tick", "rtype.destroy_entity.network_id", "rtype.destroy_entity.reason",
+	"rtype.pong.timestamp",
+}
+
+// messageFields maps the JSON fields of each message to dissector fields.
+var messageFields = map[string]map[string]string{
+	"Input":         {"inputSequence": "rtype.input.input_sequence", "clientTick": "rtype.input.client_tick", "actions": "rtype.input.actions"},
+	"Ping":          {"timestamp": "rtype.ping.timestamp"},
+	"Disconnect":    {"reason": "rtype.disconnect.reason"},
+	"QueryEntity":   {"networkId": "rtype.query_entity.network_id"},
+	"Snapshot":      {"serverTick": "rtype.snapshot.server_tick", "entityCount": "rtype.snapshot.count"},
+	"CreateEntity":  {"serverTick": "rtype.create_entity.server_tick", "networkId": "rtype.create_entity.network_id", "entityType": "rtype.create_entity.entity_type", "positionX": "rtype.create_entity.position_x", "positionY": "rtype.create_entity.position_y", "rotation": "rtype.create_entity.rotation"},
+	"DestroyEntity": {"serverTick": "rtype.destroy_entity.server_tick", "networkId": "rtype.destroy_entity.network_id", "reason": "rtype.destroy_entity.reason"},
+	"Pong":          {"timestamp": "rtype.pong.timestamp"},
+}
+
+var stateFields = map[string]string{
+	"networkId": "rtype.snapshot.network_id", "entityType": "rtype.snapshot.entity_type",
+	"positionX": "rtype.snapshot.position_x", "positionY": "rtype.snapshot.position_y", "rotation": "rtype.snapshot.rotation",
+}
+
+var actionBits = map[string]uint64{"Up": 1, "Down": 2, "Left": 4, "Right": 8, "Shoot": 16}
+
+// expertError is the value of _ws.expert.severity for an error.
+const expertError = "8388608"
+
+// TestDissectorMatchesRtypedump decodes the same captures with the Wireshark
+// dissector and with rtypedump and compares, for every datagram, the kind
+// (§3), the validity, the header and every message field. It runs where
+// tshark is installed, and must run in CI.
+func TestDissectorMatchesRtypedump(t *testing.T) {
+	tshark, err := exec.LookPath("tshark")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("tshark is required in CI: apt-get install tshark")
+		}
+		t.Skip("tshark not installed")
+	}
+	dir := t.TempDir()
+	// Reading the script through the test makes go test's cache depend on
+	// it; tshark loads the copy.
+	script, err := os.ReadFile(dissector)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lua := filepath.Join(dir, "rtype.lua")
+	if err := os.WriteFile(lua, script, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	x := runLoopback(t)
+	loopback := filepath.Join(dir, "loopback.pcap")
+	writeCaptureFile(t, loopback, x.log)
+	rules := filepath.Join(dir, "rules.pcap")
+	writeCaptureFile(t, rules, hexCapture(t, 5000))
+
+	for _, tc := range []struct {
+		name, file string
+		port       uint16
+	}{
+		{"loopback session", loopback, rtype.DefaultPort},
+		{"every rule, server on port 5000", rules, 5000},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			stdout, stderr, code := runTool(t, "", "-json", "-port", strconv.Itoa(int(tc.port)), tc.file)
+			if code != exitOK {
+				t.Fatalf("rtypedump exit %d: %s", code, stderr)
+			}
+			want := expectedFields(t, stdout)
+			got := tsharkOutput(t, tshark, lua, tc.file, tc.port)
+			if len(want) == 0 {
+				t.Fatal("rtypedump decoded no datagram")
+			}
+			for n, w := range want {
+				g, ok := got[n]
+				if !ok {
+					t.Errorf("frame %d: the dissector did not decode it", n)
+					continue
+				}
+				checkFrame(t, n, w, g)
+			}
+			for n, g := range got {
+				if _, ok := want[n]; !ok && g["rtype.kind"] != nil {
+					t.Errorf("frame %d: decoded by the dissector only", n)
+				}
+			}
+		})
+	}
+}
+
+// frameFields are the values of each field in one frame, in order.
+type frameFields map[string][]string
+
+func checkFrame(t *testing.T, n int, want, got frameFields) {
+	t.Helper()
+	invalid := want["invalid"] != nil
+	hasError := false
+	for _, s := range got["_ws.expert.severity"] {
+		hasError = hasError || s == expertError
+	}
+	if invalid != hasError {
+		t.Errorf("frame %d: rtypedump says a receiver drops something: %v; dissector expert error: %v", n, invalid, hasError)
+	}
+	for field, w := range want {
+		if field == "invalid" || field == "skip-message-fields" {
+			continue
+		}
+		if diff := cmp.Diff(normalize(w), normalize(got[field])); diff != "" {
+			t.Errorf("frame %d %s (-rtypedump +dissector):\n%s", n, field, diff)
+		}
+	}
+	if want["skip-message-fields"] != nil {
+		return
+	}
+	// Fields rtypedump has none of must be absent from the dissector too.
+	for _, field := range tsharkFields[2:] {
+		if _, ok := want[field]; !ok && len(got[field]) > 0 {
+			t.Errorf("frame %d: dissector has %s = %v, rtypedump has none", n, field, got[field])
+		}
+	}
+}
+
+// normalize makes numbers comparable whatever their base or precision, and
+// booleans whatever their spelling.
+func normalize(list []string) []string {
+	out := make([]string, len(list))
+	for i, s := range list {
+		switch strings.ToLower(s) {
+		case "true":
+			s = "1"
+		case "false":
+			s = "0"
+		}
+		if u, err := strconv.ParseUint(s, 0, 64); err == nil {
+			s = strconv.FormatUint(u, 10)
+		} else if f, err := strconv.ParseFloat(s, 64); err == nil {
+			s = strconv.FormatFloat(f, 'g', 12, 64)
+		}
+		out[i] = s
+	}
+	return out
+}
+
+// expectedFields turns rtypedump's JSON into dissector field values.
+func expectedFields(t *testing.T, stdout string) map[int]frameFields {
+	t.Helper()
+	out := map[int]frameFields{}
+	sc := bufio.NewScanner(strings.NewReader(stdout))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		dec := json.NewDecoder(strings.NewReader(sc.Text()))
+		dec.UseNumber()
+		var d map[string]any
+		if err := dec.Decode(&d); err != nil {
+			t.Fatal(err)
+		}
+		n, _ := d["n"].(json.Number).Int64()
+		ff := frameFields{}
+		add := func(field string, v any) { ff[field] = append(ff[field], fmt.Sprint(v)) }
+		add("rtype.kind", d["kind"])
+		add("rtype.valid", d["valid"])
+		if d["valid"] == false {
+			ff["invalid"] = []string{"1"}
+		}
+		if d["kind"] == "handshake" && d["valid"] == true {
+			add("rtype.handshake.type", map[any]int{"Hello": 1, "Welcome": 2, "Rejected": 3}[d["type"]])
+			if id, ok := d["connectionId"]; ok {
+				add("rtype.handshake.connection_id", id)
+			}
+		}
+		if d["kind"] == "packet" {
+			if id, ok := d["connectionId"]; ok {
+				add("rtype.header.connection_id", id)
+				add("rtype.header.sequence", d["sequence"])
+				add("rtype.header.ack", d["ack"])
+				add("rtype.header.ack_bits", d["ackBits"])
+			}
+		}
+		if d["kind"] == "handshake" && d["valid"] == false {
+			// The dissector shows the handshake header fields that came,
+			// rtypedump only the error.
+			ff["skip-message-fields"] = []string{"1"}
+		}
+		msgs, _ := d["messages"].([]any)
+		for _, mv := range msgs {
+			m := mv.(map[string]any)
+			add("rtype.msg.type", m["typeId"])
+			add("rtype.msg.size", m["size"])
+			add("rtype.msg.valid", m["valid"])
+			if m["valid"] == false {
+				// The dissector shows what fields it could of a message
+				// that breaks its rules; rtypedump shows its payload.
+				ff["invalid"] = []string{"1"}
+				ff["skip-message-fields"] = []string{"1"}
+				continue
+			}
+			name, _ := m["type"].(string)
+			for key, field := range messageFields[name] {
+				v, ok := m[key]
+				if !ok {
+					continue
+				}
+				if key == "actions" {
+					var bits uint64
+					for _, a := range v.([]any) {
+						bits |= actionBits[a.(string)]
+					}
+					v = bits
+				}
+				add(field, v)
+			}
+			if states, ok := m["states"].([]any); ok {
+				for _, sv := range states {
+					s := sv.(map[string]any)
+					for key, field := range stateFields {
+						add(field, s[key])
+					}
+				}
+			}
+		}
+		out[int(n)] = ff
+	}
+	return out
+}
+
+// tsharkOutput runs tshark with the dissector and returns the fields of
+// each frame. Lua errors fail the test: tshark exits 0 on them.
+func tsharkOutput(t *testing.T, tshark, lua, file string, port uint16) map[int]frameFields {
+	t.Helper()
+	args := []string{"-X", "lua_script:" + lua, "-o", fmt.Sprintf("rtype.port:%d", port), "-2", "-r", file}
+	fieldArgs := append(append([]string{}, args...), "-T", "fields", "-E", "separator=/t", "-E", "aggregator=|", "-E", "occurrence=a")
+	for _, f := range tsharkFields {
+		fieldArgs = append(fieldArgs, "-e", f)
+	}
+	stdout := runTshark(t, tshark, fieldArgs)
+	// The full tree shows errors raised inside the dissector, which the
+	// field output hides.
+	tree := runTshark(t, tshark, append(append([]string{}, args...), "-V"))
+	for _, bad := range []string{"Lua Error", "Malformed Packet", "Dissector bug"} {
+		if strings.Contains(tree, bad) {
+			i := strings.Index(tree, bad)
+			t.Errorf("tshark -V shows %q: %s", bad, tree[max(0, i-200):min(len(tree), i+200)])
+		}
+	}
+	out := map[int]frameFields{}
+	for _, line := range strings.Split(strings.TrimSuffix(stdout, "\n"), "\n") {
+		cols := strings.Split(line, "\t")
+		if len(cols) != len(tsharkFields) {
+			t.Fatalf("tshark line has %d columns, want %d: %q", len(cols), len(tsharkFields), line)
+		}
+		n, err := strconv.Atoi(cols[0])
+		if err != nil {
+			t.Fatalf("frame number %q", cols[0])
+		}
+		ff := frameFields{}
+		for i, c := range cols[1:] {
+			if c != "" {
+				ff[tsharkFields[i+1]] = strings.Split(c, "|")
+			}
+		}
+		out[n] = ff
+	}
+	return out
+}
+
+func runTshark(t *testing.T, tshark string, args []string) string {
+	t.Helper()
+	cmd := exec.Command(tshark, args...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("tshark %v: %v\n%s", args, err, stderr.String())
+	}
+	for _, line := range strings.Split(stderr.String(), "\n") {
+		if strings.Contains(line, "Lua:") || strings.Contains(line, "lua_script") {
+			t.Errorf("tshark stderr: %s", line)
+		}
+	}
+	return stdout.String()
+}
+
+func writeCaptureFile(t *testing.T, path string, list []captured) {
+	t.Helper()
+	var b bytes.Buffer
+	if err := writePcap(&b, list); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// hexCapture puts every datagram of the committed hex files on the wire of a
+// capture with the server on port: the handshake lines each from a client
+// of their own, then a connection whose packets are the framing and message
+// lines.
+func hexCapture(t *testing.T, port uint16) []captured {
+	t.Helper()
+	srv := netip.AddrPortFrom(netip.MustParseAddr("10.1.0.1"), port)
+	var list []captured
+	at := func() time.Time { return captureEpoch.Add(time.Duration(len(list)) * time.Millisecond) }
+	for i, d := range hexDatagrams(t, "testdata/handshake.hex") {
+		cli := netip.AddrPortFrom(netip.MustParseAddr("10.1.0.2"), uint16(30000+i))
+		list = append(list, captured{time: at(), src: cli, dst: srv, data: d})
+		// The same bytes from the server side: a Welcome among them opens
+		// that client's connection, and the next datagram is a packet.
+		list = append(list, captured{time: at(), src: srv, dst: cli, data: d})
+		list = append(list, captured{time: at(), src: cli, dst: srv, data: d})
+	}
+	cli := netip.AddrPortFrom(netip.MustParseAddr("10.1.0.3"), 40000)
+	list = append(list, captured{time: at(), src: cli, dst: srv, data: rtype.AppendHello(nil)})
+	list = append(list, captured{time: at(), src: srv, dst: cli, data: rtype.AppendWelcome(nil, 1)})
+	for _, name := range []string{"testdata/framing.hex", "testdata/messages.hex"} {
+		for _, d := range hexDatagrams(t, name) {
+			list = append(list, captured{time: at(), src: cli, dst: srv, data: d})
+		}
+	}
+	return list
+}
+
+func hexDatagrams(t testing.TB, name string) [][]byte {
+	t.Helper()
+	f, err := os.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r := newHexReader(f)
+	var out [][]byte
+	for {
+		d, _, err := r.next()
+		if err != nil {
+			return out
+		}
+		out = append(out, d)
+	}
+}
