@@ -48,6 +48,7 @@ type conn struct {
 
 	window    rtype.SeqWindow
 	seq       uint32 // last sequence sent (§5.2)
+	lastSent  uint32 // tick of the last packet sent by Tick
 	lastInput uint32
 	gotInput  bool
 

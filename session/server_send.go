@@ -173,7 +173,19 @@ func (s *Server) sendTick(c *conn, snap bool, now time.Time) {
 			_ = rtype.Add(&s.bld, m)
 		}
 	}
+	if !open && reliable && len(c.ring.ev) > 0 && s.tick-c.lastSent >= probeTicks {
+		// Events wait for acks, and acks only move when the client
+		// receives something newer: without Snapshots, an empty packet
+		// (valid, §5.3) makes the client's next ack show what was lost.
+		s.begin(c)
+		open = true
+	}
 	if open {
+		c.lastSent = s.tick
 		s.flush(c, now)
 	}
 }
+
+// probeTicks is how many ticks without a packet a connection with entity
+// events in flight waits before it gets an empty one.
+const probeTicks = 3
