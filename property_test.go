@@ -41,10 +41,10 @@ func propertyParameters(t *testing.T, minSuccessful int) *gopter.TestParameters 
 
 // --- §9.1 positions and §9.2 rotations ---
 
-// TestPos16RoundTripAllCodes_9_1 decodes every one of the 65,536 codes and
+// TestSpec9_1_Pos16RoundTripAllCodes decodes every one of the 65,536 codes and
 // encodes the result again: the decoding is exact, a quarter pixel apart,
 // inside [-8192, 8191.75], and encodes back to the same code.
-func TestPos16RoundTripAllCodes_9_1(t *testing.T) {
+func TestSpec9_1_Pos16RoundTripAllCodes(t *testing.T) {
 	prev := math.Inf(-1)
 	for c := range 1 << 16 {
 		p := Pos16(c)
@@ -65,10 +65,10 @@ func TestPos16RoundTripAllCodes_9_1(t *testing.T) {
 	}
 }
 
-// TestRot16RoundTripAllCodes_9_2 decodes every one of the 65,536 codes and
+// TestSpec9_2_Rot16RoundTripAllCodes decodes every one of the 65,536 codes and
 // encodes the result again, also after adding whole turns and after
 // negating the angle, which must wrap to the positive range.
-func TestRot16RoundTripAllCodes_9_2(t *testing.T) {
+func TestSpec9_2_Rot16RoundTripAllCodes(t *testing.T) {
 	prev := -1.0
 	for c := range 1 << 16 {
 		r := Rot16(c)
@@ -102,9 +102,9 @@ func TestRot16RoundTripAllCodes_9_2(t *testing.T) {
 	}
 }
 
-// TestNonFiniteValues_9_1_9_2: a sender must encode a non-finite position as
+// TestSpec9_1_9_2_NonFiniteValues: a sender must encode a non-finite position as
 // the encoding of 0 (§9.1); the package does the same for rotations.
-func TestNonFiniteValues_9_1_9_2(t *testing.T) {
+func TestSpec9_1_9_2_NonFiniteValues(t *testing.T) {
 	for _, v := range []float64{math.NaN(), math.Inf(1), math.Inf(-1), -math.NaN()} {
 		if got := PosFromPixels(v); got != 0x8000 {
 			t.Errorf("PosFromPixels(%v) = %#04x, want 0x8000", v, got)
@@ -129,7 +129,7 @@ func arbPixels() gopter.Gen {
 	)
 }
 
-func TestPositionProperties_9_1(t *testing.T) {
+func TestSpec9_1_PositionProperties(t *testing.T) {
 	props := gopter.NewProperties(propertyParameters(t, 2000))
 
 	props.Property("PosFromPixels is monotonic", prop.ForAll(func(a, b float64) bool {
@@ -181,7 +181,7 @@ func circularDistance(a, b float64) float64 {
 	return math.Min(d, 2*math.Pi-d)
 }
 
-func TestRotationProperties_9_2(t *testing.T) {
+func TestSpec9_2_RotationProperties(t *testing.T) {
 	props := gopter.NewProperties(propertyParameters(t, 2000))
 	angles := gen.OneGenOf(
 		gen.Float64Range(-2*math.Pi, 2*math.Pi),
@@ -381,7 +381,7 @@ func encodeDecode[T any, PT wireMessage[T]](m T) string {
 	return ""
 }
 
-func TestEncodeDecodeIdentity_7_8(t *testing.T) {
+func TestSpec7_8_EncodeDecodeIdentity(t *testing.T) {
 	props := gopter.NewProperties(propertyParameters(t, 1000))
 	props.Property("Input", prop.ForAll(encodeDecode[Input], arbInput()))
 	props.Property("Ping", prop.ForAll(encodeDecode[Ping], arbPing()))
@@ -537,7 +537,7 @@ func decodeEncode[T any, PT wireMessage[T]](count *acceptCount) func(payload []b
 	}
 }
 
-func TestDecodeEncodeIdentity_7_8(t *testing.T) {
+func TestSpec7_8_DecodeEncodeIdentity(t *testing.T) {
 	props := gopter.NewProperties(propertyParameters(t, 3000))
 	var counts [8]acceptCount
 	props.Property("Input", prop.ForAll(decodeEncode[Input](&counts[0]), arbPayload(arbInput()), arbInput()))
@@ -617,7 +617,7 @@ func invalidSnapshot(kind error) gopter.Gen {
 	})
 }
 
-func TestEncodersRefuseWhatReceiversDrop_7_8(t *testing.T) {
+func TestSpec7_8_EncodersRefuseWhatReceiversDrop(t *testing.T) {
 	props := gopter.NewProperties(propertyParameters(t, 500))
 	reserved := gen.UInt8Range(1, 7).Map(func(v uint8) Actions { return Actions(v << 5) })
 	props.Property("Input with reserved action bits (§7.1)", prop.ForAll(func(m Input, r Actions) string {
@@ -798,7 +798,7 @@ func decodeTyped(m RawMessage) (Message, error) {
 	return v, err
 }
 
-func TestPacketEncodeDecodeIdentity_5(t *testing.T) {
+func TestSpec5_PacketEncodeDecodeIdentity(t *testing.T) {
 	props := gopter.NewProperties(propertyParameters(t, 1000))
 	props.Property("ParsePacket gives back what the Builder was given", prop.ForAll(func(bp builtPacket) string {
 		p, err := ParsePacket(bp.Datagram)
@@ -887,7 +887,7 @@ func arbDatagram() gopter.Gen {
 	}
 }
 
-func TestPacketDecodeEncodeIdentity_5(t *testing.T) {
+func TestSpec5_PacketDecodeEncodeIdentity(t *testing.T) {
 	props := gopter.NewProperties(propertyParameters(t, 3000))
 	var count acceptCount
 	props.Property("ParsePacket follows §5.3 and what it accepts rebuilds byte for byte", prop.ForAll(func(b []byte) string {
@@ -973,7 +973,7 @@ func arbHandshakeDatagram() gopter.Gen {
 	})
 }
 
-func TestHandshakeDecodeEncodeIdentity_4(t *testing.T) {
+func TestSpec4_HandshakeDecodeEncodeIdentity(t *testing.T) {
 	props := gopter.NewProperties(propertyParameters(t, 3000))
 	var count acceptCount
 	props.Property("ParseHandshake follows §4 and what it accepts encodes back", prop.ForAll(func(b []byte) string {
@@ -1005,7 +1005,7 @@ func TestHandshakeDecodeEncodeIdentity_4(t *testing.T) {
 	count.check(t, "ParseHandshake")
 }
 
-func TestPacketHeaderProperties_5_1(t *testing.T) {
+func TestSpec5_1_PacketHeaderProperties(t *testing.T) {
 	props := gopter.NewProperties(propertyParameters(t, 2000))
 	header := gopter.CombineGens(arbU32(), arbU32(), arbU32(), arbU32()).Map(func(v []any) PacketHeader {
 		return PacketHeader{v[0].(uint32), v[1].(uint32), v[2].(uint32), v[3].(uint32)}
@@ -1047,7 +1047,7 @@ func TestPacketHeaderProperties_5_1(t *testing.T) {
 
 // --- §8.1 SplitSnapshot, §5.1 header and Builder refusals ---
 
-func TestSplitSnapshotProperties_8_1(t *testing.T) {
+func TestSpec8_1_SplitSnapshotProperties(t *testing.T) {
 	props := gopter.NewProperties(propertyParameters(t, 300))
 	props.Property("SplitSnapshot cuts any number of states into valid Snapshots of at most 47, in order", prop.ForAll(func(n int, tick uint32) string {
 		states := make([]EntityState, n)
@@ -1085,7 +1085,7 @@ func TestSplitSnapshotProperties_8_1(t *testing.T) {
 	props.TestingRun(t)
 }
 
-func TestHeaderEncoderRefusals_5_1(t *testing.T) {
+func TestSpec5_1_HeaderEncoderRefusals(t *testing.T) {
 	props := gopter.NewProperties(propertyParameters(t, 1000))
 	props.Property("AppendBinary and Builder.Reset refuse exactly connection id 0", prop.ForAll(func(id, seq, ack, bits uint32) string {
 		h := PacketHeader{id, seq, ack, bits}

@@ -174,7 +174,7 @@ func arbSeq(m seqModel) gopter.Gen {
 	return gen.Weighted(gens)
 }
 
-func TestSeqWindowModel_5_2(t *testing.T) {
+func TestSpec5_2_SeqWindowModel(t *testing.T) {
 	cmds := &commands.ProtoCommands{
 		NewSystemUnderTestFunc: func(commands.State) commands.SystemUnderTest { return new(SeqWindow) },
 		InitialStateGen:        gen.Const(seqModel{received: map[uint32]bool{}}),
@@ -201,9 +201,9 @@ func TestSeqWindowModel_5_2(t *testing.T) {
 	props.TestingRun(t)
 }
 
-// TestSeqWindowAckMask_5_1 checks exact ack and ackBits values: bit i set
+// TestSpec5_1_SeqWindowAckMask checks exact ack and ackBits values: bit i set
 // means sequence ack − 1 − i was received (§5.1).
-func TestSeqWindowAckMask_5_1(t *testing.T) {
+func TestSpec5_1_SeqWindowAckMask(t *testing.T) {
 	seqRange := func(from, to uint32) []uint32 {
 		var out []uint32
 		for s := from; s <= to; s++ {
@@ -257,9 +257,9 @@ func reversedSeqs(s []uint32) []uint32 {
 	return out
 }
 
-// TestSeqWindowJumps_5_2 walks a window through jumps of exactly 32 and 33
+// TestSpec5_2_SeqWindowJumps walks a window through jumps of exactly 32 and 33
 // and checks the class of every sequence around the new highest.
-func TestSeqWindowJumps_5_2(t *testing.T) {
+func TestSpec5_2_SeqWindowJumps(t *testing.T) {
 	for _, tc := range []struct {
 		jump uint32
 		// class of old highest, and of the one just below it, after the jump
@@ -294,9 +294,9 @@ func TestSeqWindowJumps_5_2(t *testing.T) {
 	}
 }
 
-// TestSequenceNewer_7_1: inputSequence is newer by signed 32-bit
+// TestSpec7_1_SequenceNewer: inputSequence is newer by signed 32-bit
 // difference, so it may wrap around.
-func TestSequenceNewer_7_1(t *testing.T) {
+func TestSpec7_1_SequenceNewer(t *testing.T) {
 	props := gopter.NewProperties(propertyParameters(t, 2000))
 	props.Property("a + d is newer than a exactly when 0 < d < 2^31", prop.ForAll(func(a, d uint32) bool {
 		want := d != 0 && d < 1<<31

@@ -51,7 +51,7 @@ func truncateMessage[T any, PT wireMessage[T]](t *testing.T, m T, before T) {
 	}
 }
 
-func TestTruncatedPayloads_7_8_12(t *testing.T) {
+func TestSpec12_TruncatedPayloads(t *testing.T) {
 	t.Run("Input", func(t *testing.T) {
 		truncateMessage(t, Input{InputSequence: 42, ClientTick: 300, Actions: ActionUp | ActionShoot}, Input{1, 2, 3})
 	})
@@ -74,7 +74,7 @@ func TestTruncatedPayloads_7_8_12(t *testing.T) {
 	}
 }
 
-func TestTruncatedHandshakes_4(t *testing.T) {
+func TestSpec4_TruncatedHandshakes(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		full []byte
@@ -108,7 +108,7 @@ func TestTruncatedHandshakes_4(t *testing.T) {
 	}
 }
 
-func TestTruncatedPacketHeader_5_1(t *testing.T) {
+func TestSpec5_1_TruncatedPacketHeader(t *testing.T) {
 	full := seedSpec11_3[:PacketHeaderSize]
 	for n := range len(full) {
 		prefix := bytes.Clone(full[:n])
@@ -127,10 +127,10 @@ func TestTruncatedPacketHeader_5_1(t *testing.T) {
 	}
 }
 
-// TestTruncatedPackets_5_3 cuts packets at every byte. A cut exactly at
+// TestSpec5_3_TruncatedPackets cuts packets at every byte. A cut exactly at
 // the end of a message leaves a valid, shorter packet; a cut inside a
 // message header or a payload makes the whole packet invalid (§5.3).
-func TestTruncatedPackets_5_3(t *testing.T) {
+func TestSpec5_3_TruncatedPackets(t *testing.T) {
 	var bld Builder
 	if err := bld.Reset(PacketHeader{ConnectionID: 9, Sequence: 10, Ack: 8, AckBits: 1}); err != nil {
 		t.Fatal(err)
@@ -203,9 +203,9 @@ func framedMessage(t MessageType, size int, payload []byte) []byte {
 	return append(b, payload...)
 }
 
-// TestFramingRules_5_3 is every rule of §5.3, with the size limit of §2.2
+// TestSpec5_3_FramingRules is every rule of §5.3, with the size limit of §2.2
 // and the header checks of §5.4, as ParsePacket applies them.
-func TestFramingRules_5_3(t *testing.T) {
+func TestSpec5_3_FramingRules(t *testing.T) {
 	input := payloadOf(Input{InputSequence: 42, ClientTick: 300, Actions: ActionUp | ActionShoot})
 	ping := payloadOf(Ping{Timestamp: 1})
 	for _, tc := range []struct {
