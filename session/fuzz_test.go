@@ -1,0 +1,113 @@
+package session
+
+import (
+	"net/netip"
+	"testing"
+	"time"
+
+	"github.com/rtypeproto/rtype"
+)
+
+// FuzzServer feeds datagrams from random addresses into a Server while a
+// real client plays on it. The input is a list of records: one byte picks
+// the sender among 32 addresses, one byte gives the datagram's length, the
+// datagram follows. It checks that nothing panics, that nothing answers a
+// datagram that is not a valid Hello or a valid packet of the sender's own
+// connection (§12), that every datagram sent is at most 548 bytes (§2.2) and
+// goes to the sender, that every table stays under its cap, and that the
+// real client stays connected and has its inputs accepted.
+func FuzzServer(f *testing.F) {
+	f.Add([]byte{0, 6, 'R', 'T', 'Y', 'P', 1, 1})
+	f.Add(append([]byte{1, 6}, hello()...))
+	f.Add(append(append([]byte{2, 6}, hello()...), append([]byte{2, 20}, packet(f, rtype.PacketHeader{ConnectionID: 2, Sequence: 1}, rtype.Ping{Timestamp: 9})...)...))
+	f.Add(append([]byte{3, 25}, packet(f, rtype.PacketHeader{ConnectionID: 1, Sequence: 9}, rtype.Input{InputSequence: 1})...))
+	f.Add([]byte{4, 200, 0, 0, 0, 1})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		cfg := ServerConfig{PendingEvents: 64, EventQueue: 64}
+		var sent []wire
+		s := NewServer(cfg, func(to netip.AddrPort, b []byte) { sent = append(sent, wire{to, append([]byte(nil), b...)}) })
+		realAddr := netip.MustParseAddrPort("192.0.2.200:7000")
+		var up [][]byte
+		c := NewClient(serverAddr, ClientConfig{}, func(_ netip.AddrPort, b []byte) { up = append(up, append([]byte(nil), b...)) })
+		now := t0
+		step := func() {
+			now = now.Add(time.Second / 60)
+			c.Update(now)
+			_ = c.SendInput(rtype.ActionRight, now)
+			for _, b := range up {
+				s.Receive(b, realAddr, now)
+			}
+			up = nil
+			s.Spawn(rtype.ArchetypeBullet, 0, 0, 0)
+			if s.NumEntities() > 50 {
+				_ = s.Destroy(s.world.ents[0].id, rtype.DestroyGameplay)
+			}
+			s.Tick(now)
+			for _, w := range sent {
+				if len(w.b) > rtype.MaxDatagramSize {
+					t.Fatalf("sent %d bytes", len(w.b))
+				}
+				if w.to == realAddr {
+					c.Receive(w.b, serverAddr, now)
+				}
+			}
+			sent = nil
+		}
+		step()
+		step()
+		events(s, 0)
+		inputs, records := 0, 0
+		for rest := data; len(rest) >= 2; {
+			from := netip.AddrPortFrom(netip.AddrFrom4([4]byte{198, 51, 100, rest[0] % 32}), 4000)
+			n := min(int(rest[1]), len(rest)-2)
+			d := rest[2 : 2+n]
+			rest = rest[2+n:]
+			records++
+
+			// What may be answered, judged before the datagram changes
+			// anything.
+			valid := isHello(d)
+			if p, err := rtype.ParsePacket(d); err == nil {
+				if cn := s.byAddr(from); cn != nil && cn.id == p.Header.ConnectionID {
+					valid = true
+				}
+			}
+			s.Receive(d, from, now)
+			for _, w := range sent {
+				if !valid {
+					t.Fatalf("answered invalid datagram % x from %v with % x", d, from, w.b)
+				}
+				if w.to != from || len(w.b) > rtype.MaxDatagramSize {
+					t.Fatalf("answer of %d bytes to %v", len(w.b), w.to)
+				}
+			}
+			sent = nil
+			step()
+			for e := range s.Events() {
+				if e.Kind == EventInput && e.Addr == realAddr {
+					inputs++
+				}
+			}
+			if s.NumPlayers() > s.cfg.MaxPlayers || s.nConns > len(s.conns) || s.nHalfOpen > s.cfg.MaxHalfOpen {
+				t.Fatalf("%d connections, %d half-open", s.nConns, s.nHalfOpen)
+			}
+			for i := range s.conns {
+				if len(s.conns[i].ring.ev) > cfg.PendingEvents || cap(s.conns[i].ring.ev) != cfg.PendingEvents {
+					t.Fatalf("ring %d/%d", len(s.conns[i].ring.ev), cap(s.conns[i].ring.ev))
+				}
+			}
+			if len(s.events.buf) != cfg.EventQueue || c.NumEntities() > DefaultMaxEntities {
+				t.Fatalf("queue %d, client entities %d", len(s.events.buf), c.NumEntities())
+			}
+		}
+		if c.State() != Connected {
+			t.Fatalf("the real client is %v (%v)", c.State(), c.CloseReason())
+		}
+		if _, ok := s.Player(c.ConnectionID()); !ok {
+			t.Fatalf("the real client's connection is gone")
+		}
+		if inputs != records {
+			t.Fatalf("%d of the real client's %d inputs accepted", inputs, records)
+		}
+	})
+}
