@@ -74,7 +74,9 @@ func TestBotNoServer(t *testing.T) {
 	if r.Connected || r.Status() != "no-connect" || !errors.Is(r.Err, session.ErrTimedOut) {
 		t.Fatalf("connected=%v status=%s err=%v", r.Connected, r.Status(), r.Err)
 	}
-	if r.HelloResends < 3 || r.HelloResends > 5 {
+	// Hellos at 0, 100 … 400 ms: 4 resends, fewer if a loaded machine
+	// delays frames; never more.
+	if r.HelloResends < 2 || r.HelloResends > 4 {
 		t.Fatalf("%d Hello resends in 450 ms at one per 100 ms", r.HelloResends)
 	}
 }
