@@ -147,7 +147,9 @@ wait:
 			}
 		}
 	}
-	p.show(bots)
+	if o.live {
+		p.show(bots)
+	}
 
 	for i := range results {
 		if cs, ok := srv.ConnStats(results[i].ConnectionID); ok && results[i].Connected {
@@ -172,7 +174,7 @@ type progress struct {
 }
 
 func (p *progress) show(bots []*bot.Bot) {
-	elapsed := time.Since(p.start).Truncate(100 * time.Millisecond)
+	elapsed := time.Since(p.start)
 	if !p.live {
 		var conn, snaps, ents int
 		for _, b := range bots {
@@ -183,7 +185,7 @@ func (p *progress) show(bots []*bot.Bot) {
 			snaps += r.Snapshots
 			ents = max(ents, r.Entities)
 		}
-		fmt.Fprintf(p.out, "%6v  %d/%d connected  %5d snapshots  %3d entities\n", elapsed, conn, len(bots), snaps, ents)
+		fmt.Fprintf(p.out, "%5.1fs  %d/%d connected  %5d snapshots  %3d entities\n", elapsed.Seconds(), conn, len(bots), snaps, ents)
 		return
 	}
 	var sb strings.Builder
@@ -192,7 +194,7 @@ func (p *progress) show(bots []*bot.Bot) {
 	}
 	const width = 30
 	done := min(width, int(float64(width)*float64(elapsed)/float64(p.total)))
-	fmt.Fprintf(&sb, "\x1b[2K[%s%s] %v\n", strings.Repeat("#", done), strings.Repeat(".", width-done), elapsed)
+	fmt.Fprintf(&sb, "\x1b[2K[%s%s] %4.1fs\n", strings.Repeat("#", done), strings.Repeat(".", width-done), elapsed.Seconds())
 	for _, b := range bots {
 		r := b.Live()
 		state := "connecting"
@@ -203,7 +205,7 @@ func (p *progress) show(bots []*bot.Bot) {
 			state = fmt.Sprintf("conn %d", r.ConnectionID)
 		}
 		fmt.Fprintf(&sb, "\x1b[2K%-7s %-10s %5d snapshots %4d entities %5d inputs  rtt %-9v loss %.1f%%\n",
-			r.Name, state, r.Snapshots, r.Entities, r.Inputs, r.LastRTT, 100*r.Loss())
+			r.Name, state, r.Snapshots, r.Entities, r.Inputs, r.LastRTT.Round(time.Microsecond), 100*r.Loss())
 	}
 	p.drawn = 1 + len(bots)
 	io.WriteString(p.out, sb.String())
