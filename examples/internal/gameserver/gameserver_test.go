@@ -106,7 +106,7 @@ func (l *loopback) events(client int, kind session.EventKind) []session.Event {
 
 // §10 over the wire: a player gets its ship in its slot's colour at its
 // spawn position, and every player gets every ship.
-func TestSection10ShipsOnTheWire(t *testing.T) {
+func TestSpec10_ShipsOnTheWire(t *testing.T) {
 	l := newLoopback(t, Config{})
 	for range game.MaxPlayers {
 		l.addClient()
@@ -135,7 +135,7 @@ func TestSection10ShipsOnTheWire(t *testing.T) {
 
 // §8.1, §10: the clients receive Snapshots every 3 ticks, and the ships
 // move as the Inputs say (§7.1).
-func TestSection10SnapshotsMoveShips(t *testing.T) {
+func TestSpec10_SnapshotsMoveShips(t *testing.T) {
 	l := newLoopback(t, Config{})
 	l.addClient()
 	l.run(20, nil)
@@ -168,7 +168,7 @@ func TestSection10SnapshotsMoveShips(t *testing.T) {
 
 // §7.3, §8.3, §10: when a player leaves, the others get DestroyEntity with
 // reason 3 for its ship; when the server stops, reason 4 for the rest.
-func TestSection10LeaveAndShutdownOnTheWire(t *testing.T) {
+func TestSpec10_LeaveAndShutdownOnTheWire(t *testing.T) {
 	l := newLoopback(t, Config{})
 	l.addClient()
 	l.addClient()

@@ -23,7 +23,7 @@ func startRound(t *testing.T, cfg Config) *World {
 
 // §8.3 reason 1: a missile that hits a Bydos destroys it and is destroyed,
 // both by gameplay.
-func TestSection8_3MissileHitDestroysBothWithReason1(t *testing.T) {
+func TestSpec8_3_MissileHitDestroysBothWithReason1(t *testing.T) {
 	w := startRound(t, Config{})
 	ship := entity(t, w, w.Ship(1))
 	bydos := w.spawn(Entity{Archetype: rtype.ArchetypeEnemyBidos, X: ship.X + 600, Y: ship.Y, VX: -EnemySpeed})
@@ -57,7 +57,7 @@ func TestSection8_3MissileHitDestroysBothWithReason1(t *testing.T) {
 }
 
 // §8.3 reason 1: a Bydos that rams a ship is destroyed; the ship stays.
-func TestSection8_3BydosRammingShipDestroyedWithReason1(t *testing.T) {
+func TestSpec8_3_BydosRammingShipDestroyedWithReason1(t *testing.T) {
 	w := startRound(t, Config{})
 	ship := entity(t, w, w.Ship(2))
 	bydos := w.spawn(Entity{Archetype: rtype.ArchetypeEnemyBidos, X: ship.X + 60, Y: ship.Y, VX: -EnemySpeed})
@@ -72,7 +72,7 @@ func TestSection8_3BydosRammingShipDestroyedWithReason1(t *testing.T) {
 
 // §8.3 reason 1: missiles and Bydos that leave the playfield are removed by
 // gameplay; ships cannot leave the screen.
-func TestSection8_3LeavingPlayfieldDestroyedWithReason1(t *testing.T) {
+func TestSpec8_3_LeavingPlayfieldDestroyedWithReason1(t *testing.T) {
 	w := startRound(t, Config{})
 	w.Input(2, rtype.ActionShoot)
 	w.Input(2, rtype.ActionLeft|rtype.ActionUp)
@@ -101,7 +101,7 @@ func TestSection8_3LeavingPlayfieldDestroyedWithReason1(t *testing.T) {
 
 // §7.3, §8.3 reason 3: a leaving player's ship is destroyed with reason 3;
 // nothing else changes while others remain.
-func TestSection8_3DisconnectDestroysShipWithReason3(t *testing.T) {
+func TestSpec8_3_DisconnectDestroysShipWithReason3(t *testing.T) {
 	w := startRound(t, Config{})
 	ship := w.Ship(1)
 	if !w.Leave(1) {
@@ -121,7 +121,7 @@ func TestSection8_3DisconnectDestroysShipWithReason3(t *testing.T) {
 
 // §8.3 reason 4: when a round ends, Bydos and missiles are destroyed with
 // reason 4 and the world is back in the lobby; ships stay.
-func TestSection8_3GameEndDestroysWithReason4(t *testing.T) {
+func TestSpec8_3_GameEndDestroysWithReason4(t *testing.T) {
 	const round = 4 * TickRate
 	w := startRound(t, Config{RoundTicks: round})
 	w.Input(1, rtype.ActionShoot)

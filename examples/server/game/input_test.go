@@ -8,7 +8,7 @@ import (
 
 // §7.1: the velocity comes from the direction bits; Down and Right win over
 // their opposites and a diagonal is scaled by 0.7071 on each axis.
-func TestSection7_1ShipVelocityFromDirectionBits(t *testing.T) {
+func TestSpec7_1_ShipVelocityFromDirectionBits(t *testing.T) {
 	const s, d = ShipSpeed, ShipSpeed * 0.7071
 	const (
 		U = rtype.ActionUp
@@ -55,7 +55,7 @@ func TestSection7_1ShipVelocityFromDirectionBits(t *testing.T) {
 
 // §7.1: actions are the full state of the controls, so releasing every
 // direction stops the ship.
-func TestSection7_1IdleInputStopsShip(t *testing.T) {
+func TestSpec7_1_IdleInputStopsShip(t *testing.T) {
 	w := New(Config{})
 	join(t, w, 1)
 	w.Input(1, rtype.ActionDown)
@@ -70,7 +70,7 @@ func TestSection7_1IdleInputStopsShip(t *testing.T) {
 
 // §7.1: a missile fires when Shoot goes from set to cleared, not while it is
 // held nor when it is pressed.
-func TestSection7_1MissileFiresWhenShootReleased(t *testing.T) {
+func TestSpec7_1_MissileFiresWhenShootReleased(t *testing.T) {
 	w := New(Config{})
 	join(t, w, 1)
 	w.Events()

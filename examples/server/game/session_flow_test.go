@@ -9,7 +9,7 @@ import (
 
 // §10: about 60 ticks per second. Sixty ticks of a ship holding Right move it
 // by exactly one second of ShipSpeed.
-func TestSection10TickRateSixtyPerSecond(t *testing.T) {
+func TestSpec10_TickRateSixtyPerSecond(t *testing.T) {
 	w := New(Config{})
 	join(t, w, 1)
 	ship := w.Ship(1)
@@ -25,7 +25,7 @@ func TestSection10TickRateSixtyPerSecond(t *testing.T) {
 }
 
 // §8.1, §10: one Snapshot every 3 ticks, about 20 per second.
-func TestSection10SnapshotEveryThreeTicks(t *testing.T) {
+func TestSpec10_SnapshotEveryThreeTicks(t *testing.T) {
 	w := New(Config{})
 	join(t, w, 2)
 	snaps := only(run(w, 300), EventSnapshot)
@@ -41,7 +41,7 @@ func TestSection10SnapshotEveryThreeTicks(t *testing.T) {
 
 // §10, §9.3: four slots, one ship colour each, spawned at x = 150,
 // y = 150 + 100 n; a fifth player gets nothing; a freed slot is reused.
-func TestSection10PlayerSlotsAndSpawnPositions(t *testing.T) {
+func TestSpec10_PlayerSlotsAndSpawnPositions(t *testing.T) {
 	type ship struct {
 		Slot      int
 		Archetype rtype.Archetype
@@ -96,7 +96,7 @@ func TestSection10PlayerSlotsAndSpawnPositions(t *testing.T) {
 }
 
 // §10: a round starts as soon as 2 players are connected.
-func TestSection10RoundStartsWithTwoPlayers(t *testing.T) {
+func TestSpec10_RoundStartsWithTwoPlayers(t *testing.T) {
 	w := New(Config{})
 	join(t, w, 1)
 	run(w, 100)
@@ -113,7 +113,7 @@ func TestSection10RoundStartsWithTwoPlayers(t *testing.T) {
 }
 
 // §10: a round starts 30 seconds after the first player joined, even alone.
-func TestSection10RoundStartsThirtySecondsAfterFirstJoin(t *testing.T) {
+func TestSpec10_RoundStartsThirtySecondsAfterFirstJoin(t *testing.T) {
 	w := New(Config{})
 	run(w, 500) // an empty lobby starts no timer
 	join(t, w, 1)
@@ -133,7 +133,7 @@ func TestSection10RoundStartsThirtySecondsAfterFirstJoin(t *testing.T) {
 
 // §10: no Bydos in the lobby; during a round they appear at the right of
 // the playfield and fly left.
-func TestSection10BydosSpawnRightAndFlyLeft(t *testing.T) {
+func TestSpec10_BydosSpawnRightAndFlyLeft(t *testing.T) {
 	w := New(Config{Seed: 7})
 	join(t, w, 1)
 	for _, ev := range only(run(w, LobbyWait-1), EventSpawn) {
@@ -168,7 +168,7 @@ func TestSection10BydosSpawnRightAndFlyLeft(t *testing.T) {
 
 // §10: back to the lobby when every player has left; what remained is
 // destroyed with reason 4, and a lone newcomer waits 30 s again.
-func TestSection10BackToLobbyWhenEveryPlayerLeft(t *testing.T) {
+func TestSpec10_BackToLobbyWhenEveryPlayerLeft(t *testing.T) {
 	w := New(Config{Seed: 1})
 	join(t, w, 2)
 	run(w, 3*EnemyEvery)

@@ -46,7 +46,7 @@ func TestWorldDeterministic(t *testing.T) {
 
 // §8.2: network ids are never 0 and never reused while the entity lives;
 // every destroyed entity was spawned, once.
-func TestSection8_2NetworkIDsUniqueAndNonZero(t *testing.T) {
+func TestSpec8_2_NetworkIDsUniqueAndNonZero(t *testing.T) {
 	live := map[uint32]bool{}
 	for _, ev := range script(5) {
 		id := ev.Entity.ID
@@ -70,7 +70,7 @@ func TestSection8_2NetworkIDsUniqueAndNonZero(t *testing.T) {
 
 // §8.1: a Snapshot state carries the low 8 bits of the archetype and the
 // encoded position and rotation.
-func TestSection8_1EntityState(t *testing.T) {
+func TestSpec8_1_EntityState(t *testing.T) {
 	e := Entity{ID: 1005, Archetype: rtype.ArchetypeEnemyBidos, X: 2000, Y: 300, Rotation: 0}
 	want := rtype.EntityState{NetworkID: 1005, EntityType: 0xFF, X: 0x9F40, Y: 0x84B0}
 	if d := cmp.Diff(want, e.State()); d != "" {
