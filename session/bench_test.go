@@ -167,3 +167,23 @@ func BenchmarkClientReceiveSnapshot(b *testing.B) {
 		f()
 	}
 }
+
+// Reading the counters allocates nothing, so an operator can poll them
+// every tick.
+func TestStatsDoNotAllocate(t *testing.T) {
+	s, _, a, _ := connected(t, ServerConfig{})
+	c := NewClient(serverAddr, ClientConfig{}, discard)
+	var sink uint64
+	n := testing.AllocsPerRun(100, func() {
+		st := s.Stats()
+		p, _ := s.Player(a)
+		sink += st.Drops.Total() + p.Sent + c.Stats().PacketsIn + uint64(p.Loss())
+		for p := range s.Players() {
+			sink += p.Acked
+		}
+	})
+	if n != 0 {
+		t.Errorf("%v allocations per run", n)
+	}
+	_ = sink
+}
