@@ -50,11 +50,19 @@ func (b *Builder) Available() int {
 }
 
 // Add appends message m to the packet b is building. It refuses, leaving the
-// packet as it was, a message that does not fit in the 548 bytes with
-// [ErrNoRoom], one that m's own encoder refuses with that encoder's error,
-// and any message before Reset with [ErrNoRoom]. It never allocates.
+// packet as it was, any message before Reset and a message that does not fit
+// in the room left with [ErrNoRoom], a payload over 528 bytes, which no
+// packet can hold, with [ErrPayloadTooLarge] (as [AppendMessage] does), and
+// whatever m's own encoder refuses with that encoder's error. It never
+// allocates.
 func Add[M Message](b *Builder, m M) error {
-	if m.Len() > b.Available() {
+	switch n := m.Len(); {
+	case b.n == 0:
+		return ErrNoRoom
+	case n > MaxMessagePayload:
+		// Too large for any packet: the same answer AppendMessage gives.
+		return ErrPayloadTooLarge
+	case n > b.Available():
 		return ErrNoRoom
 	}
 	out, err := AppendMessage(b.buf[:b.n], m)

@@ -146,8 +146,14 @@ func (p *Packet) parse(b []byte) error {
 // Len returns the number of messages in the packet.
 func (p Packet) Len() int { return p.count }
 
-// Size returns the size of the datagram the packet was parsed from.
-func (p Packet) Size() int { return PacketHeaderSize + len(p.area) }
+// Size returns the size of the datagram the packet was parsed from, or 0
+// for the zero Packet.
+func (p Packet) Size() int {
+	if p.Header.ConnectionID == 0 { // never true of a parsed packet
+		return 0
+	}
+	return PacketHeaderSize + len(p.area)
+}
 
 // Messages returns the packet's messages in order, unknown types included,
 // so that a receiver can skip those and keep processing the others (§6).

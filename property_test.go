@@ -566,7 +566,7 @@ func refuse[T any, PT wireMessage[T]](want error) func(m T) string {
 		}
 		wantFramed, wantAdd := want, want
 		if PT(&m).Len() > MaxMessagePayload {
-			wantFramed, wantAdd = ErrPayloadTooLarge, ErrNoRoom
+			wantFramed, wantAdd = ErrPayloadTooLarge, ErrPayloadTooLarge
 		}
 		if out, err := AppendMessage(prefix, PT(&m)); err != wantFramed || !bytes.Equal(out, prefix) {
 			return fmt.Sprintf("AppendMessage(%+v) = % x, %v; want % x, %v", m, out, err, prefix, wantFramed)

@@ -270,3 +270,35 @@ func TestSpec5_3_BuilderRefusesWhatDoesNotFit(t *testing.T) {
 		t.Errorf("Add(QueryEntity{0}) = %v with length %d", err, b.Len())
 	}
 }
+
+// A negative Len from a caller's Message type must not get past the Builder.
+type badLen struct{ RawMessage }
+
+func (badLen) Len() int { return -2 }
+
+func TestBuilderEdgeCases(t *testing.T) {
+	var b Builder
+	if err := Add(&b, badLen{RawMessage{Type: 9}}); !errors.Is(err, ErrNoRoom) {
+		t.Errorf("Add before Reset = %v, want ErrNoRoom", err)
+	}
+	if err := b.Reset(PacketHeader{ConnectionID: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if err := Add(&b, badLen{RawMessage{Type: 9}}); err == nil || b.Len() != PacketHeaderSize {
+		t.Errorf("Add(negative Len) = %v with length %d", err, b.Len())
+	}
+	many := make([]EntityState, MaxSnapshotStates+1)
+	for i := range many {
+		many[i].NetworkID = uint32(i + 1)
+	}
+	if err := Add(&b, Snapshot{States: many}); !errors.Is(err, ErrPayloadTooLarge) {
+		t.Errorf("Add(48 states) = %v, want ErrPayloadTooLarge like AppendMessage", err)
+	}
+	if got := (Packet{}).Size(); got != 0 {
+		t.Errorf("Packet{}.Size() = %d, want 0", got)
+	}
+	p, err := ParsePacket(b.Bytes())
+	if err != nil || p.Size() != PacketHeaderSize || p.Len() != 0 {
+		t.Errorf("empty packet: size %d, %d messages, %v", p.Size(), p.Len(), err)
+	}
+}

@@ -41,7 +41,9 @@ func (m Snapshot) Len() int { return SnapshotHeaderSize + EntityStateSize*len(m.
 // AppendBinary appends the payload (§8.1). It refuses more than 47 states
 // with [ErrTooManyStates], a network id of 0 with [ErrZeroNetworkID] and an
 // id listed twice with [ErrDuplicateNetworkID], since a client must drop such
-// a Snapshot. Use [SplitSnapshot] to send more than 47 entities.
+// a Snapshot. Use [SplitSnapshot] to send more than 47 entities. Through
+// [AppendMessage] or [Add], more than 47 states are refused earlier, as a
+// payload over 528 bytes, with [ErrPayloadTooLarge].
 func (m Snapshot) AppendBinary(b []byte) ([]byte, error) {
 	if len(m.States) > MaxSnapshotStates {
 		return b, ErrTooManyStates
