@@ -88,8 +88,14 @@ func serverTick(t testing.TB) func() {
 }
 
 // clientReceive is a connected client that knows 47 entities and a
-// function that delivers the next 47-state Snapshot and sends one Input.
+// function that delivers the Pong of the latest Ping when there is one and
+// the next 47-state Snapshot, and sends one Input.
 func clientReceive(t testing.TB) func() {
+	_, f := clientReceiving(t)
+	return f
+}
+
+func clientReceiving(t testing.TB) (*Client, func()) {
 	c := NewClient(serverAddr, ClientConfig{}, discard)
 	c.Update(t0)
 	c.Receive(rtype.AppendWelcome(nil, 5), serverAddr, t0)
@@ -107,10 +113,21 @@ func clientReceive(t testing.TB) func() {
 		seq++
 	}
 	snap := packet(t, rtype.PacketHeader{ConnectionID: 5}, rtype.Snapshot{ServerTick: 1, States: states})
+	// The server's answer to the latest Ping (§7.2), delivered before
+	// the next Snapshot.
+	pong := packet(t, rtype.PacketHeader{ConnectionID: 5}, rtype.Pong{})
+	answered := uint32(0)
 	now := t0
-	return func() {
-		seq++
+	return c, func() {
 		now = now.Add(time.Second / 20)
+		if ts := c.pings.lastTS; ts != answered {
+			answered = ts
+			seq++
+			binary.BigEndian.PutUint32(pong[4:8], seq)
+			binary.BigEndian.PutUint32(pong[len(pong)-4:], ts)
+			c.Receive(pong, serverAddr, now)
+		}
+		seq++
 		binary.BigEndian.PutUint32(snap[4:8], seq)
 		c.Receive(snap, serverAddr, now)
 		for {

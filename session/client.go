@@ -61,8 +61,7 @@ type Client struct {
 	clientTick uint32
 
 	nextPing time.Time
-	pings    [8]uint32 // timestamps of Pings not answered yet; 0 is free
-	pingNext int
+	pings    pingRing
 	srtt     time.Duration
 
 	ents      entityTable
@@ -111,7 +110,9 @@ func (c *Client) CloseReason() CloseReason { return c.reason }
 func (c *Client) ConnectionID() uint32 { return c.id }
 
 // RTT returns the smoothed round-trip time measured with Ping and Pong
-// (§7.2), or 0 before the first Pong.
+// (§7.2), or 0 before the first Pong. Each sample is the time between the
+// send of a Ping and the receipt of its Pong, as precise as the times the
+// caller passes; [EventPong] reports every sample.
 func (c *Client) RTT() time.Duration { return c.srtt }
 
 // Stats returns the client's counters.
@@ -236,10 +237,7 @@ func (c *Client) Close(now time.Time) {
 func (c *Client) addDue(now time.Time) {
 	if c.cfg.PingInterval > 0 && !now.Before(c.nextPing) {
 		c.nextPing = now.Add(c.cfg.PingInterval)
-		ts := c.timestamp(now)
-		c.pings[c.pingNext] = ts
-		c.pingNext = (c.pingNext + 1) % len(c.pings)
-		add(c, rtype.Ping{Timestamp: ts})
+		c.addPing(now)
 	}
 	for i := range c.ents.queries {
 		q := &c.ents.queries[i]
@@ -248,12 +246,6 @@ func (c *Client) addDue(now time.Time) {
 			add(c, rtype.QueryEntity{NetworkID: q.id})
 		}
 	}
-}
-
-// timestamp is the Ping timestamp for now: milliseconds since the first
-// Update, never 0 so that 0 can mark a free slot.
-func (c *Client) timestamp(now time.Time) uint32 {
-	return uint32(now.Sub(c.start)/time.Millisecond) + 1
 }
 
 // add appends m to the packet being built, sending the packet first when m
@@ -414,26 +406,6 @@ func (c *Client) handle(m rtype.RawMessage, now time.Time) {
 	default:
 		c.drop(DropUnknownMessage)
 	}
-}
-
-// pong measures the round trip of the Ping that carried ts (§7.2).
-func (c *Client) pong(ts uint32, now time.Time) bool {
-	for i, v := range c.pings {
-		if v == ts && v != 0 {
-			c.pings[i] = 0
-			rtt := now.Sub(c.start) - time.Duration(ts-1)*time.Millisecond
-			if rtt < 0 {
-				rtt = 0
-			}
-			if c.srtt == 0 {
-				c.srtt = rtt
-			} else {
-				c.srtt += (rtt - c.srtt) / 8
-			}
-			return true
-		}
-	}
-	return false
 }
 
 // Entity returns the entity with network id id, as the server last

@@ -29,6 +29,9 @@ const (
 	// EventEntityDestroyed: a DestroyEntity removed a known entity (§8.3);
 	// Event.Entity, Event.Tick and Event.Destroy are set.
 	EventEntityDestroyed
+	// EventPong: a Pong answered one of the client's Pings (§7.2, §8.4);
+	// Event.RTT is that round trip, one sample per Pong.
+	EventPong
 )
 
 // Events of a [Server].
@@ -56,6 +59,7 @@ var kindNames = map[EventKind]string{
 	EventEntityCreated:   "EntityCreated",
 	EventEntityMoved:     "EntityMoved",
 	EventEntityDestroyed: "EntityDestroyed",
+	EventPong:            "Pong",
 	EventPlayerJoined:    "PlayerJoined",
 	EventPlayerLeft:      "PlayerLeft",
 	EventInput:           "Input",
@@ -144,6 +148,10 @@ type Event struct {
 	Disconnect rtype.DisconnectReason
 	// At is the time passed to the call that produced the event.
 	At time.Time
+	// RTT is the round trip of one Ping (EventPong): the time passed to
+	// Receive with its Pong minus the time passed to the call that sent
+	// it (§7.2), so as precise as those times.
+	RTT time.Duration
 }
 
 // eventQueue is a fixed ring of events: a game that stops polling costs

@@ -144,6 +144,9 @@ type Stats struct {
 	// Ping and Pong (§7.2), a server from the acks of its packets (§5.2),
 	// averaged over its connections.
 	SRTT time.Duration
+	// Pongs counts the Pongs a client matched with its Pings, each
+	// reported by an [EventPong] (§7.2, §8.4).
+	Pongs uint64
 }
 
 // ConnStats are the counters of one server connection.

@@ -1,0 +1,88 @@
+package session
+
+import (
+	"time"
+
+	"github.com/rtypeproto/rtype"
+)
+
+// Round trips (§7.2). The timestamp of a Ping is any u32 the client
+// chooses: this one sends milliseconds since its first Update, so that a
+// capture reads naturally, but it does not measure with them. It keeps the
+// time it passed when it sent each Ping, keyed by the timestamp, in a small
+// fixed ring, and measures a round trip as the time passed with the
+// matching Pong minus that send time: as precise as the times the caller
+// passes, nanoseconds with time.Now.
+
+// pingSlots is the number of Pings awaiting their Pong. At one Ping a
+// second, a Pong more than 8 s late is no use for a round trip anyway.
+const pingSlots = 8
+
+// sentPing is one Ping awaiting its Pong; ts 0 marks a free slot.
+type sentPing struct {
+	ts uint32
+	at time.Time
+}
+
+// pingRing remembers the Pings not answered yet.
+type pingRing struct {
+	p      [pingSlots]sentPing
+	next   int
+	lastTS uint32
+}
+
+// add records a Ping sent at now and returns its timestamp: milliseconds
+// since start, plus one so that it is never 0, and always different from
+// the previous one so that each Pong matches exactly one Ping.
+func (r *pingRing) add(start, now time.Time) uint32 {
+	ts := uint32(now.Sub(start)/time.Millisecond) + 1
+	if ts == 0 || ts == r.lastTS {
+		ts = r.lastTS + 1
+		if ts == 0 {
+			ts = 1
+		}
+	}
+	r.lastTS = ts
+	r.p[r.next] = sentPing{ts: ts, at: now}
+	r.next = (r.next + 1) % pingSlots
+	return ts
+}
+
+// match forgets the Ping that carried ts and returns when it was sent.
+func (r *pingRing) match(ts uint32) (time.Time, bool) {
+	if ts == 0 {
+		return time.Time{}, false
+	}
+	for i := range r.p {
+		if r.p[i].ts == ts {
+			at := r.p[i].at
+			r.p[i] = sentPing{}
+			return at, true
+		}
+	}
+	return time.Time{}, false
+}
+
+// addPing adds a Ping to the packet being built (§7.2).
+func (c *Client) addPing(now time.Time) {
+	add(c, rtype.Ping{Timestamp: c.pings.add(c.start, now)})
+}
+
+// pong measures the round trip of the Ping that carried ts (§7.2, §8.4),
+// folds it into the smoothed RTT (weight 1/8, as TCP's SRTT) and reports it
+// with [EventPong]. It returns false for a Pong that matches no Ping.
+func (c *Client) pong(ts uint32, now time.Time) bool {
+	sent, ok := c.pings.match(ts)
+	if !ok {
+		return false
+	}
+	rtt := max(now.Sub(sent), 0)
+	if c.srtt == 0 {
+		c.srtt = rtt
+	} else {
+		c.srtt += (rtt - c.srtt) / 8
+	}
+	c.stats.Pongs++
+	c.events.push(Event{Kind: EventPong, RTT: rtt, At: now})
+	return true
+}
