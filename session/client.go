@@ -55,7 +55,7 @@ type Client struct {
 	giveUpAt  time.Time
 	lastHeard time.Time
 
-	window     rtype.SeqWindow
+	window     receiveWindow
 	seq        uint32
 	inputSeq   uint32
 	clientTick uint32
@@ -120,6 +120,7 @@ func (c *Client) Stats() Stats {
 	s := c.stats
 	s.EventsLost = c.events.lost
 	s.SRTT = c.srtt
+	s.PacketsAccepted, s.PacketsLost = c.window.accepted, c.window.lost
 	return s
 }
 
@@ -263,7 +264,7 @@ func add[M rtype.Message](c *Client, m M) {
 
 func (c *Client) begin() {
 	c.seq++
-	ack, bits := c.window.Ack()
+	ack, bits := c.window.ack()
 	_ = c.bld.Reset(rtype.PacketHeader{ConnectionID: c.id, Sequence: c.seq, Ack: ack, AckBits: bits})
 	c.bldActive = true
 }
@@ -362,7 +363,7 @@ func (c *Client) receivePacket(b []byte, now time.Time) {
 		c.drop(DropWrongConnection)
 		return
 	}
-	switch c.window.Receive(p.Header.Sequence) {
+	switch c.window.receive(p.Header.Sequence) {
 	case rtype.SeqDuplicate:
 		c.drop(DropDuplicate)
 		return
@@ -383,6 +384,7 @@ func (c *Client) handle(m rtype.RawMessage, now time.Time) {
 			c.drop(DropSnapshot)
 			return
 		}
+		c.stats.Snapshots++
 		c.ents.snapshot(c, &c.snap, now)
 	case rtype.TypeCreateEntity:
 		var e rtype.CreateEntity

@@ -46,7 +46,7 @@ type conn struct {
 	addr      netip.AddrPort
 	lastHeard time.Time
 
-	window    rtype.SeqWindow
+	window    receiveWindow
 	seq       uint32 // last sequence sent (§5.2)
 	lastSent  uint32 // tick of the last packet sent by Tick
 	lastInput uint32
@@ -210,7 +210,8 @@ func (s *Server) receivePacket(c *conn, b []byte, now time.Time) {
 		}
 		return
 	}
-	switch c.window.Receive(h.Sequence) {
+	lost := c.window.lost
+	switch c.window.receive(h.Sequence) {
 	case rtype.SeqDuplicate:
 		s.drop(DropDuplicate)
 		return
@@ -218,6 +219,8 @@ func (s *Server) receivePacket(c *conn, b []byte, now time.Time) {
 		s.drop(DropTooOld)
 		return
 	}
+	s.stats.PacketsAccepted++
+	s.stats.PacketsLost += c.window.lost - lost
 	if c.halfOpen {
 		c.halfOpen = false
 		s.nHalfOpen--

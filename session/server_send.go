@@ -65,7 +65,7 @@ func (s *Server) transmit(to netip.AddrPort, b []byte) {
 // acks.
 func (s *Server) begin(c *conn) {
 	c.seq++
-	ack, bits := c.window.Ack()
+	ack, bits := c.window.ack()
 	_ = s.bld.Reset(rtype.PacketHeader{ConnectionID: c.id, Sequence: c.seq, Ack: ack, AckBits: bits})
 }
 
@@ -171,6 +171,7 @@ func (s *Server) sendTick(c *conn, snap bool, now time.Time) {
 				open = true
 			}
 			_ = rtype.Add(&s.bld, m)
+			s.stats.Snapshots++
 		}
 	}
 	if !open && reliable && len(c.ring.ev) > 0 && s.tick-c.lastSent >= probeTicks {

@@ -147,6 +147,29 @@ type Stats struct {
 	// Pongs counts the Pongs a client matched with its Pings, each
 	// reported by an [EventPong] (§7.2, §8.4).
 	Pongs uint64
+	// Snapshots counts the Snapshot messages a client accepted, or a
+	// server sent (§8.1): several per serverTick when the world needs more
+	// than 47 states.
+	Snapshots uint64
+	// PacketsAccepted counts the peer's connected packets that passed the
+	// checks of §5.2 and §5.4 and were processed.
+	PacketsAccepted uint64
+	// PacketsLost counts the peer's packets that never arrived: sequence
+	// numbers that left the window of §5.2 (the highest received and the
+	// 32 below it) without being received, after which they would be
+	// dropped as too old. A gap is counted once it is final, so a packet
+	// that arrives out of order is never counted lost.
+	PacketsLost uint64
+}
+
+// Loss returns the fraction of the peer's packets that never arrived:
+// PacketsLost / (PacketsAccepted + PacketsLost), 0 before any packet. It
+// lags by the 33 packets a gap needs to become final.
+func (s Stats) Loss() float64 {
+	if s.PacketsAccepted+s.PacketsLost == 0 {
+		return 0
+	}
+	return float64(s.PacketsLost) / float64(s.PacketsAccepted+s.PacketsLost)
 }
 
 // ConnStats are the counters of one server connection.

@@ -1,0 +1,69 @@
+package session
+
+import (
+	"math/bits"
+
+	"github.com/rtypeproto/rtype"
+)
+
+// ackWindow is the number of sequences below the highest that ackBits
+// covers (§5.1).
+const ackWindow = 32
+
+// receiveWindow is the receive side of §5.2 with the loss it shows: a
+// sequence number that leaves the window (the highest received and the 32
+// below it) without having been received can no longer be processed, since
+// §5.2 drops it as too old, so that packet is lost for good. Counting it
+// then, and not at the first gap, keeps a packet that arrives out of order
+// from being counted lost.
+type receiveWindow struct {
+	w        rtype.SeqWindow
+	accepted uint64 // packets processed: new or out of order
+	lost     uint64 // sequences that left the window unreceived
+}
+
+// receive classifies seq as §5.2 does, records it, and counts what the
+// move of the window shows.
+func (r *receiveWindow) receive(seq uint32) rtype.SeqClass {
+	ack, ackBits := r.w.Ack()
+	cls := r.w.Receive(seq)
+	switch cls {
+	case rtype.SeqNew:
+		r.accepted++
+		if seq > ack {
+			r.lost += leftUnreceived(ack, ackBits, seq)
+		}
+	case rtype.SeqOutOfOrder:
+		r.accepted++
+	}
+	return cls
+}
+
+// leftUnreceived returns how many sequences leave the window unreceived
+// when its highest moves from ack (0 when nothing was received) to next:
+// those below ack whose bit in ackBits is clear and that fall more than 32
+// below next, and those between ack and next that fall out at once.
+func leftUnreceived(ack, ackBits, next uint32) uint64 {
+	d := next - ack
+	var n uint64
+	if d > ackWindow+1 {
+		n = uint64(d - ackWindow - 1)
+	}
+	// Bit i stands for ack-1-i; it leaves when ack-1-i <= next-33, that is
+	// i >= 32-d, and stands for a real sequence when ack-1-i >= 1.
+	if ack < 2 {
+		return n
+	}
+	lo := uint32(0)
+	if d < ackWindow {
+		lo = ackWindow - d
+	}
+	hi := min(ackWindow-1, ack-2)
+	if hi < lo {
+		return n
+	}
+	mask := ^uint32(0) >> (ackWindow - 1 - hi) &^ (uint32(1)<<lo - 1)
+	return n + uint64(bits.OnesCount32(^ackBits&mask))
+}
+
+func (r *receiveWindow) ack() (ack, ackBits uint32) { return r.w.Ack() }

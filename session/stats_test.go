@@ -1,0 +1,97 @@
+package session
+
+import (
+	"testing"
+
+	"github.com/rtypeproto/rtype"
+)
+
+// §5.2, §8.1: a client counts the Snapshots it accepted and the server
+// packets it processed and lost, so that a bot reports loss from its
+// Stats alone.
+func TestClient_5_2_StatsCountSnapshotsAndLoss(t *testing.T) {
+	badSnap := rtype.RawMessage{Type: rtype.TypeSnapshot, Payload: []byte{0, 0, 0, 1, 0, 1}} // says 1 state, has none
+	type pkt struct {
+		seq  uint32
+		conn uint32 // 0 means the client's own
+		snap bool
+		bad  bool
+	}
+	seqs := func(from, to uint32, skip ...uint32) []pkt {
+		var out []pkt
+	next:
+		for s := from; s <= to; s++ {
+			for _, k := range skip {
+				if s == k {
+					continue next
+				}
+			}
+			out = append(out, pkt{seq: s, snap: true})
+		}
+		return out
+	}
+	tests := []struct {
+		name                      string
+		pkts                      []pkt
+		snapshots, accepted, lost uint64
+		loss                      float64
+	}{
+		{"every packet a Snapshot", seqs(1, 60), 60, 60, 0, 0},
+		{"two lost in 100", seqs(1, 100, 20, 50), 98, 98, 2, 0.02},
+		{"duplicates and other connections are not counted",
+			append(seqs(1, 10), pkt{seq: 10, snap: true}, pkt{seq: 11, conn: 6, snap: true}), 10, 10, 0, 0},
+		{"an invalid Snapshot is dropped, its packet processed",
+			[]pkt{{seq: 1, snap: true}, {seq: 2, bad: true}}, 1, 2, 0, 0},
+		{"a packet without messages counts, not as a Snapshot",
+			[]pkt{{seq: 1}, {seq: 2, snap: true}}, 1, 2, 0, 0},
+	}
+	for _, tt := range tests {
+		c, _ := connectedClient(t, ClientConfig{})
+		for _, p := range tt.pkts {
+			conn := uint32(5)
+			if p.conn != 0 {
+				conn = p.conn
+			}
+			b := packet(t, rtype.PacketHeader{ConnectionID: conn, Sequence: p.seq})
+			switch {
+			case p.snap:
+				b = packet(t, rtype.PacketHeader{ConnectionID: conn, Sequence: p.seq}, snapshot(p.seq))
+			case p.bad:
+				b = append(b, byte(badSnap.Type>>8), byte(badSnap.Type), 0, byte(len(badSnap.Payload)))
+				b = append(b, badSnap.Payload...)
+			}
+			c.Receive(b, serverAddr, t0)
+		}
+		st := c.Stats()
+		if st.Snapshots != tt.snapshots || st.PacketsAccepted != tt.accepted || st.PacketsLost != tt.lost || st.Loss() != tt.loss {
+			t.Errorf("%s: %d Snapshots, %d accepted, %d lost, loss %v; want %d, %d, %d, %v",
+				tt.name, st.Snapshots, st.PacketsAccepted, st.PacketsLost, st.Loss(), tt.snapshots, tt.accepted, tt.lost, tt.loss)
+		}
+	}
+}
+
+// §5.2, §8.1: a server counts the Snapshot messages it sent, and the
+// client packets it processed and lost, over every connection.
+func TestServer_5_2_StatsCountSnapshotsAndLoss(t *testing.T) {
+	s, _, a, b := connected(t, ServerConfig{SnapshotInterval: 1})
+	for i := range 50 {
+		s.Spawn(rtype.ArchetypeEnemyBidos, float64(i), 0, 0) // 50 states: 2 Snapshots a tick
+	}
+	for range 10 {
+		s.Tick(t0)
+	}
+	for seq := uint32(2); seq <= 100; seq++ {
+		if seq != 30 {
+			s.Receive(packet(t, rtype.PacketHeader{ConnectionID: a, Sequence: seq}), addrA, t0)
+		}
+		if seq%10 != 0 {
+			s.Receive(packet(t, rtype.PacketHeader{ConnectionID: b, Sequence: seq}), addrB, t0)
+		}
+	}
+	st := s.Stats()
+	// Packet 1 of each came in connected(). A: 99 of 100, lost 30. B: 90
+	// of 100, highest 99: 10 … 60 lost (6), 70 … 90 still in the window.
+	if st.Snapshots != 2*10*2 || st.PacketsAccepted != 99+90 || st.PacketsLost != 1+6 {
+		t.Errorf("%d Snapshots, %d accepted, %d lost; want 40, 189, 7", st.Snapshots, st.PacketsAccepted, st.PacketsLost)
+	}
+}
