@@ -18,8 +18,10 @@ func discard(netip.AddrPort, []byte) {}
 // serverReceive is a server with one player and a function that delivers
 // the player's next packet: an Input, and every 60th packet a Ping, which
 // is answered.
-func serverReceive(t testing.TB) func() {
-	s := NewServer(ServerConfig{}, discard)
+func serverReceive(t testing.TB) func() { return serverReceiveWith(t, ServerConfig{}) }
+
+func serverReceiveWith(t testing.TB, cfg ServerConfig) func() {
+	s := NewServer(cfg, discard)
 	cp := &capture{}
 	s.send = cp.send
 	id := join(t, s, cp, addrA, t0)
@@ -91,12 +93,12 @@ func serverTick(t testing.TB) func() {
 // function that delivers the Pong of the latest Ping when there is one and
 // the next 47-state Snapshot, and sends one Input.
 func clientReceive(t testing.TB) func() {
-	_, f := clientReceiving(t)
+	_, f := clientReceiving(t, ClientConfig{})
 	return f
 }
 
-func clientReceiving(t testing.TB) (*Client, func()) {
-	c := NewClient(serverAddr, ClientConfig{}, discard)
+func clientReceiving(t testing.TB, cfg ClientConfig) (*Client, func()) {
+	c := NewClient(serverAddr, cfg, discard)
 	c.Update(t0)
 	c.Receive(rtype.AppendWelcome(nil, 5), serverAddr, t0)
 	states := make([]rtype.EntityState, rtype.MaxSnapshotStates)
@@ -148,6 +150,13 @@ func TestHotPathsDoNotAllocate(t *testing.T) {
 		{"server receive", serverReceive},
 		{"server tick", serverTick},
 		{"client receive and send", clientReceive},
+		{"server receive with hooks", func(t testing.TB) func() {
+			return serverReceiveWith(t, ServerConfig{Hooks: countingHooks()})
+		}},
+		{"client receive and send with hooks", func(t testing.TB) func() {
+			_, f := clientReceiving(t, ClientConfig{Hooks: countingHooks()})
+			return f
+		}},
 	} {
 		f := tt.f(t)
 		for range 200 { // reach the steady state
@@ -156,6 +165,16 @@ func TestHotPathsDoNotAllocate(t *testing.T) {
 		if n := testing.AllocsPerRun(500, f); n != 0 {
 			t.Errorf("%s: %v allocations per run, want 0", tt.name, n)
 		}
+	}
+}
+
+// countingHooks are hooks a tool would set: they count what they see and
+// keep everything.
+func countingHooks() *Hooks {
+	var in, out, bytes int
+	return &Hooks{
+		OnReceive: func(_ netip.AddrPort, b []byte) bool { in++; bytes += len(b); return true },
+		OnSend:    func(_ netip.AddrPort, b []byte) bool { out++; bytes += len(b); return true },
 	}
 }
 

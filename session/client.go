@@ -180,7 +180,9 @@ func (c *Client) sendHello(now time.Time) {
 func (c *Client) transmit(b []byte) {
 	c.stats.PacketsOut++
 	c.stats.BytesOut += uint64(len(b))
-	c.send(c.server, b)
+	if c.cfg.Hooks.sending(c.server, b) {
+		c.send(c.server, b)
+	}
 }
 
 func (c *Client) close(r CloseReason) {
@@ -281,6 +283,9 @@ func (c *Client) flushPacket() {
 // it holds, Receive never panics; what the spec says to drop is dropped and
 // counted in Stats().Drops.
 func (c *Client) Receive(datagram []byte, from netip.AddrPort, now time.Time) {
+	if !c.cfg.Hooks.received(from, datagram) {
+		return
+	}
 	c.stats.PacketsIn++
 	c.stats.BytesIn += uint64(len(datagram))
 	switch {

@@ -113,7 +113,7 @@ func TestClient_7_2_PongEvents(t *testing.T) {
 // The hot path of TestHotPathsDoNotAllocate answers the client's Pings:
 // each Pong there is measured and reported, so that proof covers them.
 func TestClient_7_2_HotPathMeasuresPongs(t *testing.T) {
-	c, f := clientReceiving(t)
+	c, f := clientReceiving(t, ClientConfig{})
 	for range 200 { // 10 s of Snapshots at 20 per second, a Ping per second
 		f()
 	}

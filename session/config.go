@@ -79,6 +79,9 @@ type ClientConfig struct {
 	// FrameInterval is the frame time [RunClient] calls its frame
 	// function at; 0 means 1/60 s. The sans-I/O Client ignores it.
 	FrameInterval time.Duration
+	// Hooks, when not nil, see every datagram the client receives and
+	// sends, and may drop it (§3).
+	Hooks *Hooks
 }
 
 // ServerConfig tunes a [Server]. The zero value gives the defaults above
@@ -118,6 +121,9 @@ type ServerConfig struct {
 	// TickInterval is the time between two ticks in [RunServer]; 0 means
 	// 1/60 s. The sans-I/O Server ignores it.
 	TickInterval time.Duration
+	// Hooks, when not nil, see every datagram the server receives and
+	// sends, and may drop it (§3).
+	Hooks *Hooks
 }
 
 func orDuration(d, def time.Duration) time.Duration {

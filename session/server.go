@@ -172,6 +172,9 @@ func (s *Server) byID(id uint32) *conn {
 // connected packet. Whatever it holds, Receive never panics; what the spec
 // says to drop is dropped silently and counted in Stats().Drops.
 func (s *Server) Receive(datagram []byte, from netip.AddrPort, now time.Time) {
+	if !s.cfg.Hooks.received(from, datagram) {
+		return
+	}
 	s.stats.PacketsIn++
 	s.stats.BytesIn += uint64(len(datagram))
 	s.now = now

@@ -58,7 +58,9 @@ func (s *Server) ack(c *conn, ack, bits uint32, now time.Time) {
 func (s *Server) transmit(to netip.AddrPort, b []byte) {
 	s.stats.PacketsOut++
 	s.stats.BytesOut += uint64(len(b))
-	s.send(to, b)
+	if s.cfg.Hooks.sending(to, b) {
+		s.send(to, b)
+	}
 }
 
 // begin starts a packet to c with the next sequence (§5.2) and the current
