@@ -46,35 +46,32 @@ func hotPaths(tb testing.TB) []hotPath {
 		{"Decode/InputPacket", func(tb testing.TB) { must(tb, decodeInputPacket(inputPkt, &h, &in)) }},
 		{"Decode/SnapshotPacket", func(tb testing.TB) { must(tb, decodeSnapshotPacket(snapPkt, &h, &snap)) }},
 		{"Decode/SnapshotPacketShuffled", func(tb testing.TB) { must(tb, decodeSnapshotPacket(shuffledPkt, &h, &snap)) }},
-		{"Decode/Ping", func(tb testing.TB) { var m Ping; must(tb, m.UnmarshalBinary([]byte{1, 2, 3, 4})) }},
-		{"Decode/CreateEntity", func(tb testing.TB) {
-			var m CreateEntity
-			must(tb, m.UnmarshalBinary(snapPkt[4:20]))
-		}},
-		{"Encode/Input", func(tb testing.TB) {
+		decodePath[Input]("Decode/Input", mustHex("0000002A 0000012C 11")),
+		decodePath[Ping]("Decode/Ping", mustHex("01020304")),
+		decodePath[Disconnect]("Decode/Disconnect", mustHex("01")),
+		decodePath[QueryEntity]("Decode/QueryEntity", mustHex("000003ED")),
+		decodePath[CreateEntity]("Decode/CreateEntity", mustHex("00000258 000003ED 87FF 9F40 84B0 0000")),
+		decodePath[DestroyEntity]("Decode/DestroyEntity", mustHex("00000258 000003ED 04")),
+		decodePath[Pong]("Decode/Pong", mustHex("DEADBEEF")),
+		encodePath("Encode/Input", &buf, Input{InputSequence: 1, Actions: ActionShoot}),
+		encodePath("Encode/Ping", &buf, Ping{Timestamp: 7}),
+		encodePath("Encode/Disconnect", &buf, Disconnect{Reason: DisconnectClientQuit}),
+		encodePath("Encode/QueryEntity", &buf, QueryEntity{NetworkID: 5}),
+		encodePath("Encode/CreateEntity", &buf, CreateEntity{NetworkID: 9, EntityType: ArchetypeBullet}),
+		encodePath("Encode/DestroyEntity", &buf, DestroyEntity{NetworkID: 9, Reason: DestroyGameplay}),
+		encodePath("Encode/Pong", &buf, Pong{Timestamp: 7}),
+		encodePath("Encode/Snapshot47", &buf, Snapshot{ServerTick: 1, States: states}),
+		encodePath("Encode/Snapshot47Shuffled", &buf, Snapshot{ServerTick: 1, States: shuffled}),
+		encodePath("Encode/RawMessage", &buf, RawMessage{Type: 0x7E, Payload: []byte{1, 2, 3}}),
+		{"AppendRejected", func(tb testing.TB) { buf = AppendRejected(buf[:0]) }},
+		{"PacketHeader.AppendBinary", func(tb testing.TB) {
 			var err error
-			buf, err = AppendMessage(buf[:0], Input{InputSequence: 1, Actions: ActionShoot})
+			buf, err = PacketHeader{ConnectionID: 1, Sequence: 2}.AppendBinary(buf[:0])
 			must(tb, err)
 		}},
-		{"Encode/CreateEntity", func(tb testing.TB) {
-			var err error
-			buf, err = AppendMessage(buf[:0], CreateEntity{NetworkID: 9, EntityType: ArchetypeBullet})
-			must(tb, err)
-		}},
-		{"Encode/DestroyEntity", func(tb testing.TB) {
-			var err error
-			buf, err = AppendMessage(buf[:0], DestroyEntity{NetworkID: 9, Reason: DestroyGameplay})
-			must(tb, err)
-		}},
-		{"Encode/Snapshot47", func(tb testing.TB) {
-			var err error
-			buf, err = AppendMessage(buf[:0], Snapshot{ServerTick: 1, States: states})
-			must(tb, err)
-		}},
-		{"Encode/Snapshot47Shuffled", func(tb testing.TB) {
-			var err error
-			buf, err = AppendMessage(buf[:0], Snapshot{ServerTick: 1, States: shuffled})
-			must(tb, err)
+		{"Builder/AddRaw", func(tb testing.TB) {
+			must(tb, bld.Reset(PacketHeader{ConnectionID: 1}))
+			must(tb, bld.AddRaw(0x7E, inputPkt[:8]))
 		}},
 		{"Builder/InputPacket", func(tb testing.TB) {
 			must(tb, bld.Reset(PacketHeader{ConnectionID: 1, Sequence: 5}))
@@ -91,9 +88,34 @@ func hotPaths(tb testing.TB) []hotPath {
 			seq++
 			w.Receive(seq)
 			w.Receive(seq - 1)
+			w.Classify(seq + 1)
+			w.Received(seq - 2)
 			w.Ack()
 		}},
 	}
+}
+
+// decodePath is the hot path of one message decoder on a valid payload.
+func decodePath[T any, PT interface {
+	*T
+	UnmarshalBinary([]byte) error
+}](name string, payload []byte) hotPath {
+	var m T
+	return hotPath{name, func(tb testing.TB) {
+		if err := PT(&m).UnmarshalBinary(payload); err != nil {
+			tb.Fatal(err)
+		}
+	}}
+}
+
+// encodePath is the hot path of AppendMessage for one message into *buf.
+func encodePath[M Message](name string, buf *[]byte, m M) hotPath {
+	return hotPath{name, func(tb testing.TB) {
+		var err error
+		if *buf, err = AppendMessage((*buf)[:0], m); err != nil {
+			tb.Fatal(err)
+		}
+	}}
 }
 
 func TestHotPathAllocs(t *testing.T) {

@@ -69,6 +69,11 @@ func Add[M Message](b *Builder, m M) error {
 	if err != nil {
 		return err
 	}
+	if &out[0] != &b.buf[0] {
+		// m's AppendBinary returned a slice of its own rather than
+		// appending in place: bring the message into the packet.
+		copy(b.buf[b.n:], out[b.n:])
+	}
 	b.n = len(out)
 	b.count++
 	return nil

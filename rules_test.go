@@ -302,3 +302,27 @@ func TestBuilderEdgeCases(t *testing.T) {
 		t.Errorf("empty packet: size %d, %d messages, %v", p.Size(), p.Len(), err)
 	}
 }
+
+// freshSlice is a caller's Message whose AppendBinary returns a new slice
+// instead of appending in place.
+type freshSlice struct{}
+
+func (freshSlice) MessageType() MessageType { return 0x7E }
+func (freshSlice) Len() int                 { return 2 }
+func (freshSlice) AppendBinary(b []byte) ([]byte, error) {
+	return append(append([]byte(nil), b...), 0xAB, 0xCD), nil
+}
+
+func TestBuilderCopiesAReallocatedPayload(t *testing.T) {
+	var b Builder
+	if err := b.Reset(PacketHeader{ConnectionID: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if err := Add(&b, freshSlice{}); err != nil {
+		t.Fatal(err)
+	}
+	want := append(PacketHeader{ConnectionID: 1}.append(nil), 0x00, 0x7E, 0x00, 0x02, 0xAB, 0xCD)
+	if diff := cmp.Diff(want, b.Bytes()); diff != "" {
+		t.Errorf("packet (-want +got):\n%s", diff)
+	}
+}

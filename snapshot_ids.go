@@ -1,6 +1,9 @@
 package rtype
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"math/rand/v2"
+)
 
 // The §8.1 rules on ids (none is 0, none appears twice) are checked in one
 // pass while ids keep increasing, which is how servers usually list them;
@@ -59,12 +62,16 @@ type idSet struct {
 	slots [128]uint32
 }
 
+// idHashKey is mixed into every id before hashing, so that a sender cannot
+// choose ids that all land in one slot and make the check quadratic.
+var idHashKey = rand.Uint32()
+
 func (s *idSet) add(id uint32) error {
 	if id == 0 {
 		return ErrZeroNetworkID
 	}
 	// Fibonacci hashing spreads consecutive and strided ids alike.
-	i := (id * 0x9E3779B1) >> 25
+	i := ((id ^ idHashKey) * 0x9E3779B1) >> 25
 	for range len(s.slots) {
 		switch s.slots[i&127] {
 		case 0:
