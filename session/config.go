@@ -43,6 +43,10 @@ const (
 	// DefaultFrameInterval is the frame time of the UDP bindings: 60 client
 	// frames or server ticks per second (§10).
 	DefaultFrameInterval = time.Second / 60
+	// DefaultShutdownGrace is how long [ServeConn] keeps running, once its
+	// context is done, for every player to acknowledge the end of the game
+	// (§8.3).
+	DefaultShutdownGrace = 500 * time.Millisecond
 )
 
 // ClientConfig tunes a [Client]. The zero value gives the defaults above;
@@ -124,6 +128,14 @@ type ServerConfig struct {
 	// Hooks, when not nil, see every datagram the server receives and
 	// sends, and may drop it (§3).
 	Hooks *Hooks
+	// ShutdownGrace is how long [ServeConn], once its context is done and
+	// it has called [Server.Shutdown], keeps receiving and ticking so that
+	// the DestroyEntity messages of the game's end (§8.3) reach every
+	// player, resent when lost (§13.4); it stops as soon as every player
+	// acknowledged them. 0 means 500 ms; negative skips the shutdown: the
+	// server returns at once and the clients keep the world until they time
+	// out. The sans-I/O Server ignores it.
+	ShutdownGrace time.Duration
 }
 
 func orDuration(d, def time.Duration) time.Duration {
@@ -163,5 +175,6 @@ func (c ServerConfig) withDefaults() ServerConfig {
 	c.PendingEvents = orInt(c.PendingEvents, DefaultPendingEvents)
 	c.EventQueue = orInt(c.EventQueue, DefaultEventQueue)
 	c.TickInterval = orDuration(c.TickInterval, DefaultFrameInterval)
+	c.ShutdownGrace = orDuration(c.ShutdownGrace, DefaultShutdownGrace)
 	return c
 }

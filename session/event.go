@@ -42,8 +42,9 @@ const (
 	EventPlayerJoined EventKind = iota + 64
 	// EventPlayerLeft: the connection is closed (§7.3, §13.3, §13.4);
 	// Event.Close says why and Event.Disconnect carries the client's reason
-	// when it sent Disconnect. Entities spawned with SpawnFor are already
-	// destroyed with reason 3.
+	// when it sent Disconnect; Event.Stats holds the connection's counters
+	// as they were when it closed, which [Server.Player] no longer has.
+	// Entities spawned with SpawnFor are already destroyed with reason 3.
 	EventPlayerLeft
 	// EventInput: an Input was accepted (§7.1); Event.Input is set.
 	EventInput
@@ -95,9 +96,12 @@ const (
 	CloseOverflow
 	// CloseKicked: the game called [Server.Kick].
 	CloseKicked
+	// CloseShutdown: the server stopped ([Server.Close], [ServeConn]
+	// once its context is done).
+	CloseShutdown
 )
 
-var closeNames = [...]string{"None", "Disconnect", "Timeout", "GaveUp", "Rejected", "Overflow", "Kicked"}
+var closeNames = [...]string{"None", "Disconnect", "Timeout", "GaveUp", "Rejected", "Overflow", "Kicked", "Shutdown"}
 
 // String names the reason.
 func (r CloseReason) String() string {
@@ -152,6 +156,11 @@ type Event struct {
 	// Receive with its Pong minus the time passed to the call that sent
 	// it (§7.2), so as precise as those times.
 	RTT time.Duration
+	// Stats are the counters of the connection when it closed
+	// (EventPlayerLeft): packets sent, acknowledged and lost, resends,
+	// round-trip time (§5.2, §13.4). They stay in the event until it is
+	// read, so a game can report on a player after it left.
+	Stats ConnStats
 }
 
 // eventQueue is a fixed ring of events: a game that stops polling costs

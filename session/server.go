@@ -32,9 +32,10 @@ type Server struct {
 	world  world
 	states []rtype.EntityState
 
-	bld    rtype.Builder
-	events eventQueue
-	stats  Stats
+	bld      rtype.Builder
+	events   eventQueue
+	stats    Stats
+	shutdown bool
 }
 
 // conn is one connection, bound to the address its Hello came from (§4.2).

@@ -34,7 +34,7 @@ func (s *Server) receiveHandshake(b []byte, from netip.AddrPort, now time.Time) 
 		s.drop(DropUnexpectedHandshake)
 		return
 	}
-	if s.nConns >= s.cfg.MaxPlayers {
+	if s.nConns >= s.cfg.MaxPlayers || s.shutdown {
 		if s.cfg.DisableRejected {
 			s.drop(DropServerFull)
 			return
@@ -98,19 +98,21 @@ func (s *Server) welcome(c *conn) {
 	s.transmit(c.addr, rtype.AppendWelcome(w[:0], c.id))
 }
 
-// closeConn closes c at once, reports it to the game and destroys the
-// entities the player owned, with reason 3, for the other players (§7.3).
+// closeConn closes c at once, reports it to the game with the
+// connection's last counters, and destroys the entities the player owned,
+// with reason 3, for the other players (§7.3).
 func (s *Server) closeConn(c *conn, why CloseReason, dr rtype.DisconnectReason, now time.Time) {
 	if !c.active {
 		return
 	}
+	final := c.stats()
 	c.active = false
 	s.nConns--
 	if c.halfOpen {
 		s.nHalfOpen--
 	}
 	c.ring.reset()
-	s.events.push(Event{Kind: EventPlayerLeft, Conn: c.id, Addr: c.addr, Slot: c.slot, Close: why, Disconnect: dr, At: now})
+	s.events.push(Event{Kind: EventPlayerLeft, Conn: c.id, Addr: c.addr, Slot: c.slot, Close: why, Disconnect: dr, At: now, Stats: final})
 	s.world.destroyOwned(s, c.id)
 }
 

@@ -86,7 +86,8 @@ func (l *udpLoop) stop() {
 }
 
 // RunServer listens for UDP on addr (for example ":4242", §1) and runs a
-// Server there until ctx is done; see [ServeConn].
+// Server there until ctx is done, then ends the game cleanly; see
+// [ServeConn].
 func RunServer(ctx context.Context, addr string, cfg ServerConfig, tick func(s *Server, now time.Time)) error {
 	ua, err := net.ResolveUDPAddr("udp", addr)
 	if err != nil {
@@ -104,6 +105,15 @@ func RunServer(ctx context.Context, addr string, cfg ServerConfig, tick func(s *
 // TickInterval the function tick is called, where the game reads the
 // events and moves the world, then [Server.Tick] sends what changed. All
 // calls happen on the goroutine that called ServeConn.
+//
+// Once ctx is done, ServeConn ends the game cleanly: [Server.Shutdown]
+// destroys every entity with reason 4, game ended (§8.3), and for at most
+// ShutdownGrace the server keeps receiving and ticking, without calling
+// tick, until every player acknowledged those messages (§13.4). Then
+// [Server.Close] closes every connection and tick is called one last time,
+// with [Server.ShuttingDown] true, so that the game reads the last events,
+// such as the EventPlayerLeft that carry each player's final counters;
+// nothing is sent after it. A negative ShutdownGrace skips all of this.
 func ServeConn(ctx context.Context, conn *net.UDPConn, cfg ServerConfig, tick func(s *Server, now time.Time)) error {
 	l := startLoop(conn)
 	defer l.stop()
@@ -113,6 +123,9 @@ func ServeConn(ctx context.Context, conn *net.UDPConn, cfg ServerConfig, tick fu
 	for {
 		select {
 		case <-ctx.Done():
+			if s.cfg.ShutdownGrace > 0 {
+				shutdown(s, l, t, tick)
+			}
 			return nil
 		case d := <-l.full:
 			s.Receive(l.bufs[d.buf][:d.n], d.from, time.Now())
@@ -123,6 +136,30 @@ func ServeConn(ctx context.Context, conn *net.UDPConn, cfg ServerConfig, tick fu
 			}
 			s.Tick(now)
 		}
+	}
+}
+
+// shutdown ends the game of a server that ServeConn runs: see ServeConn.
+func shutdown(s *Server, l *udpLoop, t *time.Ticker, tick func(s *Server, now time.Time)) {
+	s.Shutdown(time.Now())
+	grace := time.NewTimer(s.cfg.ShutdownGrace)
+	defer grace.Stop()
+drain:
+	for s.pending() > 0 {
+		select {
+		case <-grace.C:
+			break drain
+		case d := <-l.full:
+			s.Receive(l.bufs[d.buf][:d.n], d.from, time.Now())
+			l.free <- d.buf
+		case now := <-t.C:
+			s.Tick(now)
+		}
+	}
+	now := time.Now()
+	s.Close(now)
+	if tick != nil {
+		tick(s, now)
 	}
 }
 

@@ -140,3 +140,107 @@ func TestUDP_2_2_FourClientsOnLoopback(t *testing.T) {
 		t.Logf("client %d: %d datagrams, largest %d bytes, %d entities", i, p.count.Load(), p.largest.Load(), seen[i])
 	}
 }
+
+// §8.3 reason 4 over real sockets: once its context is done, ServeConn
+// destroys every entity with reason 4 and waits for the client to
+// acknowledge it, then closes the connection and lets the game read its
+// last events; with a negative ShutdownGrace it returns at once, as a
+// version 1 server would, and the client keeps its world.
+func TestUDP_8_3_ServeConnEndsTheGame(t *testing.T) {
+	tests := []struct {
+		name  string
+		grace time.Duration
+		ended bool
+	}{
+		{"default grace", 0, true},
+		{"shutdown skipped", -1, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srvConn := listenLoopback(t)
+			server := srvConn.LocalAddr().(*net.UDPAddr).AddrPort()
+			srvCtx, stopServer := context.WithCancel(context.Background())
+			defer stopServer()
+			var last []Event // what the game read once shutting down
+			serverDone := make(chan error, 1)
+			go func() {
+				serverDone <- ServeConn(srvCtx, srvConn, ServerConfig{ShutdownGrace: tt.grace}, func(s *Server, now time.Time) {
+					for e := range s.Events() {
+						if s.ShuttingDown() {
+							last = append(last, e)
+						}
+						if e.Kind == EventPlayerJoined {
+							_, _ = s.SpawnFor(e.Conn, rtype.ArchetypePlayerBlue, 150, 150, 0)
+							s.Spawn(rtype.ArchetypeEnemyBidos, 2000, 300, 0)
+						}
+					}
+				})
+			}()
+
+			var mu sync.Mutex
+			known, ended := 0, 0
+			cliCtx, stopClient := context.WithCancel(context.Background())
+			defer stopClient()
+			clientDone := make(chan error, 1)
+			go func() {
+				clientDone <- RunClientConn(cliCtx, listenLoopback(t), server, ClientConfig{ServerTimeout: -1}, func(c *Client, now time.Time) bool {
+					mu.Lock()
+					defer mu.Unlock()
+					for e := range c.Events() {
+						if e.Kind == EventEntityDestroyed && e.Destroy == rtype.DestroyGameEnded {
+							ended++
+						}
+					}
+					known = c.NumEntities()
+					_ = c.SendInput(0, now)
+					return true
+				})
+			}()
+			waitFor := func(what string, ok func() bool) {
+				t.Helper()
+				for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+					mu.Lock()
+					done := ok()
+					mu.Unlock()
+					if done {
+						return
+					}
+					if time.Now().After(deadline) {
+						t.Fatalf("no %s within 5 s", what)
+					}
+				}
+			}
+			waitFor("ship and Bydos on the client", func() bool { return known == 2 })
+			stopServer()
+			if err := <-serverDone; err != nil {
+				t.Fatal(err)
+			}
+			if tt.ended {
+				// The client acknowledged the end before ServeConn returned,
+				// unless the grace ran out; either way it arrives.
+				waitFor("reason 4 for both entities", func() bool { return ended == 2 && known == 0 })
+				var left []Event
+				for _, e := range last {
+					if e.Kind == EventPlayerLeft {
+						left = append(left, e)
+					}
+				}
+				if len(left) != 1 || left[0].Close != CloseShutdown || left[0].Stats.Sent == 0 || left[0].Stats.Acked == 0 {
+					t.Errorf("last events %+v, want one EventPlayerLeft with CloseShutdown and the connection's counters", left)
+				}
+			} else {
+				time.Sleep(100 * time.Millisecond) // what would have come has come
+				mu.Lock()
+				if ended != 0 || known != 2 || len(last) != 0 {
+					t.Errorf("server skipped the shutdown, yet the client saw %d reason-4 destroys and knows %d entities; the game read %d more events", ended, known, len(last))
+				}
+				mu.Unlock()
+			}
+			stopClient()
+			if err := <-clientDone; err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
