@@ -7,7 +7,12 @@ import (
 
 // SendFunc hands one datagram to the network. datagram is at most 548 bytes
 // (§2.2) and is only valid during the call: the function must copy it if it
-// keeps it. It is called from inside the method that produced the datagram.
+// keeps it. It is called from inside the method that produced the datagram
+// (Update, SendInput, Flush, Close, Receive, Tick, Shutdown …), so it must
+// not call any method of the same Client or Server: neither is reentrant,
+// and such a call would corrupt the packet being built. Write to a socket
+// or queue the datagram instead, as [RunClient], [RunServer] and the
+// in-memory Example do.
 type SendFunc func(to netip.AddrPort, datagram []byte)
 
 // Defaults used for the zero fields of [ClientConfig] and [ServerConfig].

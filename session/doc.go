@@ -12,8 +12,21 @@
 // ([RunServer], [RunClient]) and in a deterministic in-memory network.
 //
 // Decoded events for the game (a player joined, an Input was accepted, an
-// entity was created, moved or destroyed …) are queued and read with Poll or
-// Events. In steady state neither receiving nor sending allocates.
+// entity was created, moved or destroyed, a Pong measured a round trip …)
+// are queued and read with Poll or Events. In steady state neither
+// receiving nor sending allocates. [Hooks] see every datagram either side
+// receives or sends, for tools that count, log or capture traffic, or
+// simulate loss.
+//
+// A [SendFunc] and the hooks run inside the method that sends or receives:
+// they must not call back into the same Client or Server.
+//
+// # Ending the game
+//
+// [Server.Shutdown] destroys every entity with DestroyEntity reason 4, game
+// ended (§8.3), and [ServeConn] runs it when its context is done, so that
+// no client keeps a world that no longer exists. Each [EventPlayerLeft]
+// carries the connection's final counters.
 //
 // # Beyond the limitations of version 1
 //

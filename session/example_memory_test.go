@@ -1,0 +1,201 @@
+package session_test
+
+import (
+	"bytes"
+	"fmt"
+	"net/netip"
+	"time"
+
+	"github.com/rtypeproto/rtype"
+	"github.com/rtypeproto/rtype/session"
+)
+
+// link is an in-memory network: what a side sends waits until the next
+// deliver, no socket involved.
+type link struct {
+	server, player netip.AddrPort
+	toServer       [][]byte
+	toPlayer       [][]byte
+}
+
+// A SendFunc must copy the datagram, and must not call back into the
+// side that sends it: it only queues.
+func (l *link) serverSend(_ netip.AddrPort, b []byte) {
+	l.toPlayer = append(l.toPlayer, bytes.Clone(b))
+}
+func (l *link) playerSend(_ netip.AddrPort, b []byte) {
+	l.toServer = append(l.toServer, bytes.Clone(b))
+}
+
+// deliver hands each side what the other sent before the call; what they
+// send in answer waits for the next one.
+func (l *link) deliver(srv *session.Server, cli *session.Client, now time.Time) {
+	toServer, toPlayer := l.toServer, l.toPlayer
+	l.toServer, l.toPlayer = nil, nil
+	for _, b := range toServer {
+		srv.Receive(b, l.player, now)
+	}
+	for _, b := range toPlayer {
+		cli.Receive(b, l.server, now)
+	}
+}
+
+// A client and a server talking in memory: the client connects (§4), the
+// server spawns its ship and sends it (§8.2, §10), the client flies right
+// with one Input per frame (§7.1), Snapshots move the ship (§8.1), a Ping
+// measures the round trip (§7.2), and Disconnect ends the session (§7.3).
+// Time only moves when the caller says so, which makes it a test.
+func Example() {
+	l := &link{
+		server: netip.MustParseAddrPort("192.0.2.1:4242"),
+		player: netip.MustParseAddrPort("198.51.100.7:50000"),
+	}
+	srv := session.NewServer(session.ServerConfig{}, l.serverSend)
+	cli := session.NewClient(l.server, session.ClientConfig{}, l.playerSend)
+	ship := uint32(0)
+	x := 150.0
+
+	now := time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC)
+	const frame = time.Second / 60
+	for range 7 {
+		cli.Update(now)
+		_ = cli.SendInput(rtype.ActionRight, now) // ErrNotConnected before Welcome
+		now = now.Add(frame / 2)                  // half a frame on the wire
+		l.deliver(srv, cli, now)
+
+		for ev := range srv.Events() {
+			switch ev.Kind {
+			case session.EventPlayerJoined:
+				fmt.Printf("server: player %d joined in slot %d\n", ev.Conn, ev.Slot)
+				ship, _ = srv.SpawnFor(ev.Conn, rtype.ArchetypePlayerBlue, x, 150, 0)
+			case session.EventInput:
+				vx, _ := ev.Input.Actions.Velocity(4)
+				x += vx
+				_ = srv.Move(ship, x, 150, 0)
+			}
+		}
+		srv.Tick(now)
+		now = now.Add(frame / 2)
+		l.deliver(srv, cli, now)
+
+		for ev := range cli.Events() {
+			switch ev.Kind {
+			case session.EventConnected:
+				fmt.Printf("client: connected as %d\n", ev.Conn)
+			case session.EventEntityCreated, session.EventEntityMoved:
+				fmt.Printf("client: %v %v %d at x=%v (tick %d)\n", ev.Kind, ev.Entity.Archetype, ev.Entity.ID, ev.Entity.X, ev.Tick)
+			case session.EventPong:
+				fmt.Printf("client: round trip %v\n", ev.RTT.Round(time.Microsecond))
+			}
+		}
+	}
+	cli.Close(now)
+	l.deliver(srv, cli, now)
+	for ev := range srv.Events() {
+		if ev.Kind == session.EventPlayerLeft {
+			fmt.Printf("server: player %d left (%v, %v), %d packets sent to it\n", ev.Conn, ev.Close, ev.Disconnect, ev.Stats.Sent)
+		}
+	}
+	st := cli.Stats()
+	fmt.Printf("client: %d Snapshots, %d of the server's packets lost\n", st.Snapshots, st.PacketsLost)
+
+	// Output:
+	// server: player 1 joined in slot 0
+	// client: connected as 1
+	// client: EntityCreated player_blue 1 at x=150 (tick 0)
+	// client: round trip 16.667ms
+	// client: EntityMoved player_blue 1 at x=158 (tick 3)
+	// client: EntityMoved player_blue 1 at x=170 (tick 6)
+	// server: player 1 left (Disconnect, ClientQuit), 4 packets sent to it
+	// client: 2 Snapshots, 0 of the server's packets lost
+}
+
+// connect runs frames until the client is connected and knows the
+// server's entities.
+func connect(l *link, srv *session.Server, cli *session.Client, now time.Time) time.Time {
+	for range 3 {
+		cli.Update(now)
+		_ = cli.SendInput(0, now)
+		l.deliver(srv, cli, now)
+		srv.Tick(now)
+		l.deliver(srv, cli, now)
+		now = now.Add(time.Second / 60)
+	}
+	return now
+}
+
+// Ending the game (§8.3): Shutdown destroys every entity with reason 4 and
+// sends it at once; Close then ends every connection, and each
+// EventPlayerLeft carries the player's final counters.
+func ExampleServer_Shutdown() {
+	l := &link{
+		server: netip.MustParseAddrPort("192.0.2.1:4242"),
+		player: netip.MustParseAddrPort("198.51.100.7:50000"),
+	}
+	srv := session.NewServer(session.ServerConfig{}, l.serverSend)
+	cli := session.NewClient(l.server, session.ClientConfig{}, l.playerSend)
+	srv.Spawn(rtype.ArchetypeEnemyBidos, 2000, 300, 0)
+	srv.Spawn(rtype.ArchetypeEnemyBidos, 2000, 400, 0)
+	now := connect(l, srv, cli, time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC))
+	fmt.Println("client knows", cli.NumEntities(), "entities")
+
+	srv.Shutdown(now)
+	l.deliver(srv, cli, now)
+	for ev := range cli.Events() {
+		if ev.Kind == session.EventEntityDestroyed {
+			fmt.Printf("client: %v %d destroyed: %v\n", ev.Entity.Archetype, ev.Entity.ID, ev.Destroy)
+		}
+	}
+	srv.Close(now)
+	for ev := range srv.Events() {
+		if ev.Kind == session.EventPlayerLeft {
+			fmt.Printf("server: player %d left (%v) after %d packets\n", ev.Conn, ev.Close, ev.Stats.Sent)
+		}
+	}
+	// Output:
+	// client knows 2 entities
+	// client: enemyBidos 2 destroyed: GameEnded
+	// client: enemyBidos 1 destroyed: GameEnded
+	// server: player 1 left (Shutdown) after 4 packets
+}
+
+// Hooks see every datagram, of both kinds (§3), and may lose it, as a
+// lossy network would: here the client loses the first connected packet,
+// which carries the CreateEntity of the Bydos, and the server sends it
+// again once the client's acks show it lost (§13.4).
+func ExampleHooks() {
+	l := &link{
+		server: netip.MustParseAddrPort("192.0.2.1:4242"),
+		player: netip.MustParseAddrPort("198.51.100.7:50000"),
+	}
+	var seen []string
+	hooks := &session.Hooks{
+		OnReceive: func(from netip.AddrPort, b []byte) bool {
+			if _, _, err := rtype.ParseHandshake(b); err == nil {
+				seen = append(seen, "handshake")
+				return true
+			}
+			p, err := rtype.ParsePacket(b)
+			if err != nil {
+				return true
+			}
+			seen = append(seen, fmt.Sprint("packet ", p.Header.Sequence))
+			return p.Header.Sequence != 1
+		},
+	}
+	srv := session.NewServer(session.ServerConfig{SnapshotInterval: 1}, l.serverSend)
+	cli := session.NewClient(l.server, session.ClientConfig{Hooks: hooks}, l.playerSend)
+	srv.Spawn(rtype.ArchetypeEnemyBidos, 2000, 300, 0)
+	connect(l, srv, cli, time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC))
+	for ev := range cli.Events() {
+		if ev.Kind == session.EventEntityCreated {
+			fmt.Printf("client: %v %d created\n", ev.Entity.Archetype, ev.Entity.ID)
+		}
+	}
+	fmt.Println("the client's hook saw", seen)
+	fmt.Println("the server resent", srv.Stats().Resends, "entity event")
+	// Output:
+	// client: enemyBidos 1 created
+	// the client's hook saw [handshake packet 1 packet 2 packet 3 packet 4 packet 5]
+	// the server resent 1 entity event
+}
