@@ -79,7 +79,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			for _, b := range bots {
 				r := b.Live()
 				fmt.Fprintf(stdout, "%s %s conn=%d rtt=%v loss=%.1f%% entities=%d snapshots=%d\n",
-					r.Name, state(&r), r.ConnectionID, r.LastRTT, 100*r.Loss(), r.Entities, r.Snapshots)
+					r.Name, state(&r), r.ConnectionID, r.LastRTT, 100*r.Loss(), r.Entities, r.Client.Snapshots)
 			}
 		}
 	}

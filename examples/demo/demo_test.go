@@ -31,14 +31,14 @@ func TestDemoSmoke(t *testing.T) {
 		}
 		ids[r.ConnectionID] = true
 		// 1.5 s at 20 per second is 30; allow for a slow shared machine.
-		if r.Snapshots < 10 {
-			t.Errorf("%s: %d snapshots in %v", r.Name, r.Snapshots, d)
+		if r.Client.Snapshots < 10 {
+			t.Errorf("%s: %d snapshots in %v", r.Name, r.Client.Snapshots, d)
 		}
 		if r.EntitiesSeen < 4 {
 			t.Errorf("%s: saw %d entities, fewer than the 4 ships", r.Name, r.EntitiesSeen)
 		}
-		if r.Inputs < 30 || r.Pongs < 1 || len(r.RTT) != r.Pongs {
-			t.Errorf("%s: %d inputs, %d pongs, %d RTT samples", r.Name, r.Inputs, r.Pongs, len(r.RTT))
+		if r.Inputs < 30 || r.Client.Pongs < 1 || uint64(len(r.RTT)) != r.Client.Pongs {
+			t.Errorf("%s: %d inputs, %d pongs, %d RTT samples", r.Name, r.Inputs, r.Client.Pongs, len(r.RTT))
 		}
 		if r.Resends < 0 {
 			t.Errorf("%s: server counters missing", r.Name)

@@ -151,16 +151,16 @@ wait:
 		p.show(bots)
 	}
 
+	// Once the server has stopped, every connection has closed and its
+	// final counters are at hand.
+	stopServer()
+	err = <-srvDone
 	for i := range results {
 		if cs, ok := srv.ConnStats(results[i].ConnectionID); ok && results[i].Connected {
 			results[i].Resends = int(cs.Resends)
 		}
 	}
-	stopServer()
-	if err := <-srvDone; err != nil {
-		return results, err
-	}
-	return results, nil
+	return results, err
 }
 
 // progress prints the bots' counters: redrawn in place on a terminal, one
@@ -182,7 +182,7 @@ func (p *progress) show(bots []*bot.Bot) {
 			if r.Connected {
 				conn++
 			}
-			snaps += r.Snapshots
+			snaps += int(r.Client.Snapshots)
 			ents = max(ents, r.Entities)
 		}
 		fmt.Fprintf(p.out, "%5.1fs  %d/%d connected  %5d snapshots  %3d entities\n", elapsed.Seconds(), conn, len(bots), snaps, ents)
@@ -205,7 +205,7 @@ func (p *progress) show(bots []*bot.Bot) {
 			state = fmt.Sprintf("conn %d", r.ConnectionID)
 		}
 		fmt.Fprintf(&sb, "\x1b[2K%-7s %-10s %5d snapshots %4d entities %5d inputs  rtt %-9v loss %.1f%%\n",
-			r.Name, state, r.Snapshots, r.Entities, r.Inputs, r.LastRTT.Round(time.Microsecond), 100*r.Loss())
+			r.Name, state, r.Client.Snapshots, r.Entities, r.Inputs, r.LastRTT.Round(time.Microsecond), 100*r.Loss())
 	}
 	p.drawn = 1 + len(bots)
 	io.WriteString(p.out, sb.String())

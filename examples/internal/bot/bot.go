@@ -1,11 +1,8 @@
 // Package bot is a scripted client of the example game: it connects with
 // the session package, sends one Input per frame from a fixed pattern (§7.1),
-// lets the client ping every second (§7.2), and counts what it receives.
-//
-// The bot runs its own UDP loop around the sans-I/O session.Client so that
-// it can watch every datagram go by: that is where it measures each round
-// trip (one per Pong, not the smoothed value), counts Snapshot messages and
-// sees which server sequence numbers never arrived (§5.2).
+// lets the client ping every second (§7.2), and reports what it saw: the
+// session client's own counters (Snapshots, server packets lost, §5.2, §8.1),
+// one round trip per Pong (§7.2), and the entities it learnt of (§8.2).
 package bot
 
 import (
@@ -37,7 +34,7 @@ type Config struct {
 	Loss float64
 	// Seed drives the simulated loss.
 	Seed uint64
-	// Session configures the client.
+	// Session configures the client; its Hooks are the bot's own.
 	Session session.ClientConfig
 }
 
@@ -58,7 +55,7 @@ func New(cfg Config) *Bot {
 	return &Bot{cfg: cfg, live: Result{Name: cfg.Name, Resends: -1}}
 }
 
-// Live returns the bot's counters as of its last frame, without the RTT
+// Live returns the bot's counters as of its last frames, without the RTT
 // samples.
 func (b *Bot) Live() Result {
 	b.mu.Lock()
@@ -73,25 +70,17 @@ func (b *Bot) publish(r *Result) {
 	b.mu.Unlock()
 }
 
-type inbound struct {
-	b    []byte
-	from netip.AddrPort
-	at   time.Time
-}
-
-// run is the state of one Run.
+// run is the state of one Run. Everything in it is used from the
+// goroutine of session.RunClientConn only: the frame function and the
+// hooks.
 type run struct {
-	cfg    Config
-	conn   *net.UDPConn
-	client *session.Client
-	rng    *rand.Rand
-	res    Result
-
-	hellos  int
-	pings   map[uint32]time.Time
-	seen    map[uint32]struct{}
-	window  rtype.SeqWindow
-	highest uint32
+	cfg      Config
+	rng      *rand.Rand
+	res      Result
+	hellos   int
+	frame    uint32
+	deadline time.Time
+	seen     map[uint32]struct{}
 }
 
 // Run connects, plays for Duration or until ctx is done, sends Disconnect
@@ -99,11 +88,10 @@ type run struct {
 // whose session ended without its Disconnect has Err set.
 func (b *Bot) Run(ctx context.Context) Result {
 	r := &run{
-		cfg:   b.cfg,
-		rng:   rand.New(rand.NewPCG(b.cfg.Seed, uint64(b.cfg.Index))),
-		res:   Result{Name: b.cfg.Name, Resends: -1},
-		pings: make(map[uint32]time.Time),
-		seen:  make(map[uint32]struct{}),
+		cfg:  b.cfg,
+		rng:  rand.New(rand.NewPCG(b.cfg.Seed, uint64(b.cfg.Index))),
+		res:  Result{Name: b.cfg.Name, Resends: -1},
+		seen: make(map[uint32]struct{}),
 	}
 	network := "udp4"
 	if !b.cfg.Server.Addr().Unmap().Is4() {
@@ -114,212 +102,86 @@ func (b *Bot) Run(ctx context.Context) Result {
 		r.res.Err = err
 		return r.res
 	}
-	r.conn = conn
-	r.client = session.NewClient(b.cfg.Server, b.cfg.Session, r.send)
-
-	in := make(chan inbound, 256)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for {
-			buf := make([]byte, rtype.MaxDatagramSize+1)
-			n, from, err := conn.ReadFromUDPAddrPort(buf)
-			if err != nil {
-				if errors.Is(err, net.ErrClosed) {
-					return
-				}
-				continue
-			}
-			select {
-			case in <- inbound{buf[:n], from, time.Now()}:
-			default: // a stalled bot loses datagrams, as a slow host would
-			}
-		}
-	}()
-	defer func() {
-		conn.Close()
-		<-done
-	}()
-
-	frameEvery := b.cfg.Session.FrameInterval
-	if frameEvery <= 0 {
-		frameEvery = session.DefaultFrameInterval
-	}
-	ticker := time.NewTicker(frameEvery)
-	defer ticker.Stop()
-	var deadline <-chan time.Time
-	var frame uint32
-	r.client.Update(time.Now())
-	for {
-		select {
-		case <-ctx.Done():
-			r.quit(time.Now())
+	cfg := b.cfg.Session
+	cfg.Hooks = &session.Hooks{OnReceive: r.receiving, OnSend: r.sending}
+	var last *session.Client
+	err = session.RunClientConn(ctx, conn, b.cfg.Server, cfg, func(c *session.Client, now time.Time) bool {
+		last = c
+		more := r.play(c, now)
+		if r.frame%6 == 0 || !more {
 			b.publish(&r.res)
-			return r.res
-		case <-deadline:
-			r.quit(time.Now())
-			b.publish(&r.res)
-			return r.res
-		case d := <-in:
-			if r.drop() {
-				continue
-			}
-			r.tapIn(d)
-			r.client.Receive(d.b, d.from, d.at)
-		case now := <-ticker.C:
-			r.client.Update(now)
-			wasConnected := r.res.Connected
-			r.events()
-			if r.res.Connected && !wasConnected && b.cfg.Duration > 0 {
-				deadline = time.After(b.cfg.Duration)
-			}
-			if r.client.State() == session.Closed {
-				r.res.Lost = r.res.Connected
-				if r.res.Err == nil {
-					r.res.Err = errors.New(r.client.CloseReason().String())
-				}
-				r.finish()
-				b.publish(&r.res)
-				return r.res
-			}
-			if r.client.State() == session.Connected {
-				if err := r.client.SendInput(Pattern(b.cfg.Index, frame), now); err == nil {
-					frame++
-				}
-			}
-			r.res.Entities = r.client.NumEntities()
-			r.res.SmoothedRTT = r.client.RTT()
-			if frame%6 == 0 {
-				b.publish(&r.res)
-			}
 		}
-	}
-}
-
-// quit ends a session the bot chose to end: Disconnect with reason 1
-// (§7.3), or a failure to connect in time.
-func (r *run) quit(now time.Time) {
-	r.events()
-	if r.client.State() == session.Connected {
-		r.client.Close(now)
-	} else if !r.res.Connected && r.res.Err == nil {
+		return more
+	})
+	switch {
+	case err != nil:
+		r.res.Err = err
+		r.res.Lost = r.res.Connected
+	case !r.res.Connected:
 		r.res.Err = errors.New("not connected when the bot stopped")
 	}
-	r.finish()
-}
-
-func (r *run) finish() {
-	r.res.Entities = r.client.NumEntities()
-	r.res.EntitiesSeen = len(r.seen)
-	r.res.SmoothedRTT = r.client.RTT()
+	if last != nil {
+		r.update(last)
+	}
 	r.res.HelloResends = max(0, r.hellos-1)
-	st := r.client.Stats()
-	r.res.Drops = st.Drops.Total()
+	b.publish(&r.res)
+	return r.res
 }
 
-func (r *run) events() {
-	for ev := range r.client.Events() {
+// play is one frame: read the events, send the frame's Input (§7.1), and
+// say whether to go on.
+func (r *run) play(c *session.Client, now time.Time) bool {
+	for ev := range c.Events() {
 		switch ev.Kind {
 		case session.EventConnected:
 			r.res.Connected = true
-			r.res.ConnectionID = r.client.ConnectionID()
-		case session.EventRejected:
-			r.res.Err = session.ErrRejected
-		case session.EventTimedOut:
-			r.res.Err = session.ErrTimedOut
+			r.res.ConnectionID = ev.Conn
+			if r.cfg.Duration > 0 {
+				r.deadline = now.Add(r.cfg.Duration)
+			}
 		case session.EventEntityCreated:
 			r.res.Created++
 			r.seen[ev.Entity.ID] = struct{}{}
 		case session.EventEntityDestroyed:
 			r.res.Destroyed++
+		case session.EventPong:
+			r.res.LastRTT = ev.RTT
+			r.res.RTT = append(r.res.RTT, ev.RTT)
 		}
 	}
+	if !r.deadline.IsZero() && !now.Before(r.deadline) {
+		r.update(c)
+		return false // RunClientConn sends Disconnect (§7.3)
+	}
+	if c.State() == session.Connected {
+		if err := c.SendInput(Pattern(r.cfg.Index, r.frame), now); err == nil {
+			r.frame++
+			r.res.Inputs++
+		}
+	}
+	r.update(c)
+	return true
+}
+
+func (r *run) update(c *session.Client) {
+	r.res.Entities = c.NumEntities()
 	r.res.EntitiesSeen = len(r.seen)
+	r.res.SmoothedRTT = c.RTT()
+	r.res.Client = c.Stats()
 }
 
 func (r *run) drop() bool {
 	return r.cfg.Loss > 0 && r.rng.Float64() < r.cfg.Loss
 }
 
-// send is the client's SendFunc: it counts what goes out, then writes it,
-// unless the simulated loss takes it.
-func (r *run) send(to netip.AddrPort, b []byte) {
-	r.tapOut(b)
-	if r.drop() {
-		return
-	}
-	_, _ = r.conn.WriteToUDPAddrPort(b, to)
-}
+// receiving is the client's OnReceive hook: the simulated loss.
+func (r *run) receiving(_ netip.AddrPort, _ []byte) bool { return !r.drop() }
 
-func (r *run) tapOut(b []byte) {
-	if r.client.State() != session.Connected {
-		if t, _, err := rtype.ParseHandshake(b); err == nil && t == rtype.HandshakeHello {
-			r.hellos++
-		}
-		return
+// sending is the client's OnSend hook: it counts the Hellos (§4.2), then
+// applies the simulated loss.
+func (r *run) sending(_ netip.AddrPort, b []byte) bool {
+	if t, _, err := rtype.ParseHandshake(b); err == nil && t == rtype.HandshakeHello {
+		r.hellos++
 	}
-	p, err := rtype.ParsePacket(b)
-	if err != nil {
-		return
-	}
-	now := time.Now()
-	for m := range p.Messages() {
-		switch m.Type {
-		case rtype.TypeInput:
-			r.res.Inputs++
-		case rtype.TypePing:
-			var ping rtype.Ping
-			if ping.UnmarshalBinary(m.Payload) == nil {
-				r.res.Pings++
-				if len(r.pings) < 64 {
-					r.pings[ping.Timestamp] = now
-				}
-			}
-		case rtype.TypeQueryEntity:
-			r.res.Queries++
-		}
-	}
-}
-
-// tapIn counts a server packet the client is about to receive: its
-// sequence, for loss (§5.2), its Snapshots (§8.1) and its Pongs (§8.4).
-func (r *run) tapIn(d inbound) {
-	if d.from != r.cfg.Server || r.client.State() != session.Connected {
-		return
-	}
-	p, err := rtype.ParsePacket(d.b)
-	if err != nil || p.Header.ConnectionID != r.client.ConnectionID() {
-		return
-	}
-	seq := p.Header.Sequence
-	switch r.window.Receive(seq) {
-	case rtype.SeqNew:
-		if r.highest != 0 && seq > r.highest+1 {
-			r.res.PacketsMissed += int(seq - r.highest - 1)
-		}
-		r.highest = max(r.highest, seq)
-		r.res.PacketsReceived++
-	case rtype.SeqOutOfOrder:
-		r.res.PacketsMissed--
-		r.res.PacketsReceived++
-	default:
-		return
-	}
-	for m := range p.Messages() {
-		switch m.Type {
-		case rtype.TypeSnapshot:
-			r.res.Snapshots++
-		case rtype.TypePong:
-			var pong rtype.Pong
-			if pong.UnmarshalBinary(m.Payload) != nil {
-				continue
-			}
-			if sent, ok := r.pings[pong.Timestamp]; ok {
-				delete(r.pings, pong.Timestamp)
-				r.res.LastRTT = d.at.Sub(sent)
-				r.res.RTT = append(r.res.RTT, r.res.LastRTT)
-				r.res.Pongs++
-			}
-		}
-	}
+	return !r.drop()
 }

@@ -36,7 +36,7 @@ func TestBotLosesSessionWhenServerStops(t *testing.T) {
 	res := make(chan Result, 1)
 	go func() { res <- b.Run(context.Background()) }()
 	deadline := time.Now().Add(3 * time.Second)
-	for b.Live().Snapshots == 0 {
+	for b.Live().Client.Snapshots == 0 {
 		if time.Now().After(deadline) {
 			t.Fatal("no snapshot within 3 s")
 		}

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"text/tabwriter"
 	"time"
+
+	"github.com/rtypeproto/rtype/session"
 )
 
 // Result is what one bot saw during its session.
@@ -22,24 +24,20 @@ type Result struct {
 	// Err is why the bot could not connect or lost its session.
 	Err error
 
-	// Inputs and Pings count the messages sent (§7.1, §7.2).
-	Inputs, Pings int
-	// Pongs counts the answers received (§8.4).
-	Pongs int
-	// Snapshots counts the Snapshot messages received (§8.1).
-	Snapshots int
+	// Inputs counts the Inputs sent (§7.1).
+	Inputs int
 	// Entities is the number of entities the bot knows now; EntitiesSeen the
 	// number of distinct network ids it ever knew (§8.2).
 	Entities, EntitiesSeen int
-	// Created and Destroyed count CreateEntity and DestroyEntity (§8.2,
-	// §8.3); Queries counts the QueryEntity sent (§7.4).
-	Created, Destroyed, Queries int
+	// Created and Destroyed count the entities created and destroyed
+	// (§8.2, §8.3).
+	Created, Destroyed int
 	// RTT holds one round trip per Pong (§7.2).
 	RTT []time.Duration
-	// PacketsReceived counts the server packets accepted; PacketsMissed
-	// the sequence numbers that never arrived, as the acknowledgement window
-	// sees them (§5.2).
-	PacketsReceived, PacketsMissed int
+	// LastRTT is the latest round trip measured.
+	LastRTT time.Duration
+	// SmoothedRTT is the session client's smoothed round trip (§7.2).
+	SmoothedRTT time.Duration
 	// HelloResends counts Hello datagrams sent again while waiting for
 	// Welcome (§4.2).
 	HelloResends int
@@ -47,23 +45,14 @@ type Result struct {
 	// sent again because the packet carrying them was lost (§13.4), when
 	// the server's counters are at hand; -1 when they are not.
 	Resends int
-	// LastRTT is the latest round trip measured.
-	LastRTT time.Duration
-	// SmoothedRTT is the session client's smoothed round trip, which it
-	// measures from millisecond Ping timestamps (§7.2).
-	SmoothedRTT time.Duration
-	// Drops counts what the client dropped, every rule together.
-	Drops uint64
+	// Client holds the session client's counters: Snapshots received
+	// (§8.1), Pongs (§8.4), server packets accepted and lost (§5.2), drops
+	// by rule.
+	Client session.Stats
 }
 
-// Loss returns the fraction of server packets that never arrived.
-func (r *Result) Loss() float64 {
-	n := r.PacketsReceived + r.PacketsMissed
-	if n == 0 {
-		return 0
-	}
-	return float64(r.PacketsMissed) / float64(n)
-}
+// Loss returns the fraction of server packets that never arrived (§5.2).
+func (r *Result) Loss() float64 { return r.Client.Loss() }
 
 // RTTPercentile returns the p-th percentile (0 to 100) of the round trips,
 // 0 without any Pong.
@@ -94,7 +83,7 @@ func WriteTable(w io.Writer, results []Result) error {
 			resends = fmt.Sprint(r.Resends)
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%.1f%%\t%s\t%d\t%s\t\n",
-			r.Name, r.ConnectionID, r.Snapshots, r.EntitiesSeen, r.Inputs, r.Pongs,
+			r.Name, r.ConnectionID, r.Client.Snapshots, r.EntitiesSeen, r.Inputs, r.Client.Pongs,
 			roundRTT(r.RTTPercentile(50)), roundRTT(r.RTTPercentile(99)),
 			100*r.Loss(), resends, r.HelloResends, r.Status())
 	}

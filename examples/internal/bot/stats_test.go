@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rtypeproto/rtype/session"
 )
 
 func TestPercentileNearestRank(t *testing.T) {
@@ -35,8 +37,9 @@ func TestPercentileNearestRank(t *testing.T) {
 
 func TestWriteTable(t *testing.T) {
 	rs := []Result{
-		{Name: "bot-1", Connected: true, ConnectionID: 1, Snapshots: 200, EntitiesSeen: 31,
-			RTT: []time.Duration{time.Millisecond, 3 * time.Millisecond}, PacketsReceived: 99, PacketsMissed: 1, Resends: 2, HelloResends: 1},
+		{Name: "bot-1", Connected: true, ConnectionID: 1, EntitiesSeen: 31,
+			RTT:    []time.Duration{time.Millisecond, 3 * time.Millisecond},
+			Client: session.Stats{Snapshots: 200, PacketsAccepted: 99, PacketsLost: 1}, Resends: 2, HelloResends: 1},
 		{Name: "bot-2", Resends: -1},
 	}
 	var sb strings.Builder

@@ -10,7 +10,6 @@ import (
 	"log/slog"
 	"net"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/rtypeproto/rtype"
@@ -44,9 +43,8 @@ type Server struct {
 	drops     session.Drops
 	lastDrops time.Time
 
-	stopping atomic.Bool
-	stopTick uint32
-	stopped  bool
+	// ended is true once the game ended with the server's shutdown.
+	ended bool
 
 	mu    sync.Mutex
 	conns map[uint32]session.ConnStats
@@ -82,21 +80,12 @@ func (g *Server) SessionConfig() session.ServerConfig { return g.cfg.Session }
 // World returns the game world; only Step's goroutine may use it.
 func (g *Server) World() *game.World { return g.world }
 
-// Serve runs the game on conn until ctx is done. It then ends the game,
-// destroying every entity with reason 4 (§8.3), and keeps ticking for a
-// tenth of a second so that players hear of it, then closes conn.
+// Serve runs the game on conn until ctx is done. The session server then
+// ends the game, destroying every entity with reason 4 (§8.3), waits for
+// the players to acknowledge it, and closes conn.
 func (g *Server) Serve(ctx context.Context, conn *net.UDPConn) error {
-	inner, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	stop := context.AfterFunc(ctx, func() { g.stopping.Store(true) })
-	defer stop()
 	g.log.Info("listening", "addr", conn.LocalAddr().String())
-	err := session.ServeConn(inner, conn, g.cfg.Session, func(s *session.Server, now time.Time) {
-		g.Step(s, now)
-		if g.stopped && s.ServerTick()-g.stopTick >= game.TickRate/10 {
-			cancel()
-		}
-	})
+	err := session.ServeConn(ctx, conn, g.cfg.Session, g.Step)
 	g.log.Info("stopped")
 	return err
 }
@@ -122,12 +111,14 @@ func (g *Server) Step(s *session.Server, now time.Time) {
 		g.handle(s, ev)
 	}
 	g.applyAll(s)
-	if g.stopping.Load() && !g.stopped {
-		g.stopped = true
-		g.stopTick = s.ServerTick()
+	switch {
+	case s.ShuttingDown() && !g.ended:
+		// The session server destroyed every entity with reason 4
+		// (§8.3); the world follows, and plays no more.
+		g.ended = true
 		g.log.Info("game ended", "reason", "server shutdown")
 		g.world.Shutdown()
-	} else if !g.stopped {
+	case !g.ended:
 		g.world.Tick()
 	}
 	g.applyAll(s)
@@ -135,9 +126,6 @@ func (g *Server) Step(s *session.Server, now time.Time) {
 		if id, ok := g.ids[e.ID]; ok {
 			_ = s.Move(id, e.X, e.Y, e.Rotation)
 		}
-	}
-	if s.ServerTick()%game.SnapshotEvery == 0 {
-		g.record(s)
 	}
 	g.logDrops(s, now)
 }
@@ -154,6 +142,9 @@ func (g *Server) handle(s *session.Server, ev session.Event) {
 			"ship", game.ShipArchetype(slot).String(), "players", g.world.Players())
 	case session.EventPlayerLeft:
 		g.world.Leave(game.PlayerID(ev.Conn))
+		g.mu.Lock()
+		g.conns[ev.Conn] = ev.Stats
+		g.mu.Unlock()
 		attrs := []any{"conn", ev.Conn, "addr", ev.Addr, "close", ev.Close.String(), "players", g.world.Players()}
 		if ev.Close == session.CloseDisconnect {
 			attrs = append(attrs, "reason", ev.Disconnect.String())
@@ -206,18 +197,9 @@ func (g *Server) apply(s *session.Server, ev game.Event) {
 	}
 }
 
-// record keeps the latest counters of every connection, also after it
-// closed, for reports.
-func (g *Server) record(s *session.Server) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	for cs := range s.Players() {
-		g.conns[cs.Conn] = cs
-	}
-}
-
-// ConnStats returns the latest counters of connection id, which stay
-// available after it closed. It is safe to call from any goroutine.
+// ConnStats returns the final counters of connection id once it closed
+// (§5.2, §13.4). It is safe to call from any goroutine; after Serve
+// returned, every connection has closed.
 func (g *Server) ConnStats(id uint32) (session.ConnStats, bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()

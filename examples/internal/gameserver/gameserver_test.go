@@ -204,7 +204,7 @@ func TestSpec10_LeaveAndShutdownOnTheWire(t *testing.T) {
 		t.Fatal("client 1 did not get the ship of client 0 destroyed with reason 3")
 	}
 
-	l.g.stopping.Store(true)
+	l.srv.Shutdown(l.now)
 	l.run(5, nil)
 	if n := l.clients[1].NumEntities(); n != 0 {
 		t.Fatalf("client 1 still knows %d entities after the game ended", n)
