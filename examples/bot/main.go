@@ -1,7 +1,7 @@
 // Command bot connects scripted players to an R-Type server: each sends one
 // Input per frame from a fixed pattern (§7.1) and pings every second (§7.2),
-// and the command prints every second the round trip, the loss and the
-// number of entities each bot sees, then a summary table.
+// and the command prints every second (-every) the round trip, the loss and
+// the number of entities each bot sees, then a summary table.
 //
 //	go run ./examples/bot -server 127.0.0.1:4242 -n 2 -duration 30s
 //
@@ -39,11 +39,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	n := fs.Int("n", 1, "number of bots in this process")
 	loss := fs.Float64("loss", 0, "fraction of datagrams each bot drops in each direction")
 	seed := fs.Uint64("seed", 1, "seed of the simulated loss")
+	every := fs.Duration("every", time.Second, "how often to print each bot's progress")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if *n < 1 || *loss < 0 || *loss >= 1 || *duration < 0 {
-		fmt.Fprintln(stderr, "bot: need -n ≥ 1, 0 ≤ -loss < 1 and -duration ≥ 0")
+	if *n < 1 || *loss < 0 || *loss >= 1 || *duration < 0 || *every <= 0 {
+		fmt.Fprintln(stderr, "bot: need -n ≥ 1, 0 ≤ -loss < 1, -duration ≥ 0 and -every > 0")
 		return 2
 	}
 	addr, err := resolve(*server)
@@ -69,7 +70,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	done := make(chan struct{})
 	go func() { wg.Wait(); close(done) }()
 
-	t := time.NewTicker(time.Second)
+	t := time.NewTicker(*every)
 	defer t.Stop()
 	for loop := true; loop; {
 		select {
