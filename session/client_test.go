@@ -225,7 +225,7 @@ func TestClient_7_2_MeasuresRTT(t *testing.T) {
 	if c.RTT() != 0 || c.Stats().Drops[DropPong] != 1 {
 		t.Errorf("an unmatched Pong was used: RTT %v", c.RTT())
 	}
-	c.Receive(srv(t, 2, rtype.Pong{Timestamp: p.Timestamp}), serverAddr, t0.Add(145*time.Millisecond))
+	c.Receive(srv(t, 2, rtype.Pong(p)), serverAddr, t0.Add(145*time.Millisecond))
 	if c.RTT() != 45*time.Millisecond {
 		t.Errorf("RTT %v, want 45ms", c.RTT())
 	}

@@ -23,13 +23,6 @@ type entityEvent struct {
 	seq      uint32
 }
 
-func (e *entityEvent) id() uint32 {
-	if e.destroy {
-		return e.gone.NetworkID
-	}
-	return e.create.NetworkID
-}
-
 // eventRing holds one connection's entity events in the order they were
 // queued. Its capacity is fixed when the server starts: a client that
 // never acknowledges costs at most that much, then its connection is

@@ -202,7 +202,7 @@ func relCommands() *commands.ProtoCommands {
 					return &gopter.PropResult{Status: gopter.PropFalse, Error: fmt.Errorf("destroyed entity %d: created %d, destroyed %d", id, u.created[id], u.gone[id])}
 				}
 			}
-			if u.srv.conns[0].ring.ev != nil && len(u.srv.conns[0].ring.ev) != 0 {
+			if len(u.srv.conns[0].ring.ev) != 0 {
 				return &gopter.PropResult{Status: gopter.PropFalse, Error: fmt.Errorf("%d events still pending", len(u.srv.conns[0].ring.ev))}
 			}
 			return &gopter.PropResult{Status: gopter.PropTrue}

@@ -252,7 +252,8 @@ func (s *Server) receivePacket(c *conn, b []byte, now time.Time) {
 				s.drop(DropPing)
 				continue
 			}
-			replying = reply(s, c, rtype.Pong{Timestamp: ping.Timestamp}, replying)
+			// §7.2: the Pong carries the Ping's timestamp, its only field.
+			replying = reply(s, c, rtype.Pong(ping), replying)
 		case rtype.TypeDisconnect:
 			var d rtype.Disconnect
 			if d.UnmarshalBinary(m.Payload) != nil {
