@@ -22,7 +22,7 @@ check)
   status=0
   for p in "${PACKAGES[@]}"; do
     base=$(export_name "$p")
-    [ -f "$base" ] || { echo "$p: no baseline yet"; continue; }
+    [ -f "$base" ] || { echo "$p: no baseline $base (scripts/api.sh update writes it)"; status=1; continue; }
     go run "$APIDIFF" -w "$tmp/new.export" "$p"
     report=$(go run "$APIDIFF" -incompatible "$base" "$tmp/new.export")
     if [ -n "$report" ]; then
