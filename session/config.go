@@ -24,6 +24,11 @@ const (
 	// DefaultTimeout is how long a peer may stay silent before its
 	// connection is closed (§13.3).
 	DefaultTimeout = 10 * time.Second
+	// DefaultHandshakeTimeout is how long a server keeps a half-open
+	// connection, one that got Welcome but sent no connected packet
+	// (§4.2, §13.1): three Hello intervals, so a client whose Welcome was
+	// lost twice still gets in, while a spoofed Hello holds a slot briefly.
+	DefaultHandshakeTimeout = 3 * time.Second
 	// DefaultPingInterval is how often a client sends Ping (§7.2).
 	DefaultPingInterval = time.Second
 	// DefaultQueryRetry is how long a client waits for the answer to a
@@ -96,13 +101,24 @@ type ClientConfig struct {
 // ServerConfig tunes a [Server]. The zero value gives the defaults above
 // and every §13 improvement switched on.
 type ServerConfig struct {
-	// MaxPlayers bounds the connections, half-open ones included; a valid
-	// Hello past it is answered with Rejected (§4.4, §10); 0 means 4.
+	// MaxPlayers bounds the connections, half-open ones included (§10);
+	// 0 means 4. A valid Hello is answered with Rejected (§4.4) only when
+	// MaxPlayers connections are open, not half-open: Rejected makes a
+	// client stop for good, and spoofed Hellos (§12) must not be able to
+	// send real players away.
 	MaxPlayers int
 	// MaxHalfOpen bounds the connections that got Welcome but sent no
-	// connected packet yet; a Hello past it is dropped silently and the
-	// client's next Hello tries again (§4.2); 0 means MaxPlayers.
+	// connected packet yet; a Hello past it, or while half-open
+	// connections hold the remaining player slots, is dropped silently and
+	// the client's next Hello (§4.2) tries again; 0 means MaxPlayers.
 	MaxHalfOpen int
+	// HandshakeTimeout closes a half-open connection that sent no valid
+	// connected packet that long after its Welcome, freeing its slot
+	// (§13.1, §13.3); 0 or negative means 3 s. It cannot be switched off,
+	// and applies even when InactivityTimeout is negative: otherwise a few
+	// spoofed Hellos would hold every slot for ever. A smaller positive
+	// InactivityTimeout takes precedence.
+	HandshakeTimeout time.Duration
 	// InactivityTimeout closes a connection, half-open or not, that sent no
 	// valid packet for that long, as if it had sent Disconnect (§13.3);
 	// 0 means 10 s, negative never (the v1 behaviour).
@@ -174,6 +190,9 @@ func (c ServerConfig) withDefaults() ServerConfig {
 	c.MaxPlayers = orInt(c.MaxPlayers, DefaultMaxPlayers)
 	c.MaxHalfOpen = min(orInt(c.MaxHalfOpen, c.MaxPlayers), c.MaxPlayers)
 	c.InactivityTimeout = orDuration(c.InactivityTimeout, DefaultTimeout)
+	if c.HandshakeTimeout <= 0 {
+		c.HandshakeTimeout = DefaultHandshakeTimeout
+	}
 	if c.SnapshotInterval == 0 {
 		c.SnapshotInterval = DefaultSnapshotInterval
 	}

@@ -34,7 +34,7 @@ func (s *Server) receiveHandshake(b []byte, from netip.AddrPort, now time.Time) 
 		s.drop(DropUnexpectedHandshake)
 		return
 	}
-	if s.nConns >= s.cfg.MaxPlayers || s.shutdown {
+	if s.nConns-s.nHalfOpen >= s.cfg.MaxPlayers || s.shutdown {
 		if s.cfg.DisableRejected {
 			s.drop(DropServerFull)
 			return
@@ -44,7 +44,10 @@ func (s *Server) receiveHandshake(b []byte, from netip.AddrPort, now time.Time) 
 		s.transmit(from, rtype.AppendRejected(r[:0]))
 		return
 	}
-	if s.nHalfOpen >= s.cfg.MaxHalfOpen {
+	if s.nHalfOpen >= s.cfg.MaxHalfOpen || s.nConns >= s.cfg.MaxPlayers {
+		// Half-open connections hold the free slots: they are spoofed, or
+		// real clients about to send their first packet; either way one
+		// frees within HandshakeTimeout and the next Hello gets in.
 		s.drop(DropHalfOpenFull)
 		return
 	}
@@ -128,13 +131,19 @@ func (s *Server) Kick(id uint32, now time.Time) error {
 	return nil
 }
 
-// expire closes the connections silent for InactivityTimeout (§13.3).
+// expire closes the connections silent for InactivityTimeout (§13.3) and
+// the half-open ones older than HandshakeTimeout (§13.1).
 func (s *Server) expire(now time.Time) {
-	if s.cfg.InactivityTimeout <= 0 {
-		return
-	}
 	for i := range s.conns {
-		if c := &s.conns[i]; c.active && now.Sub(c.lastHeard) >= s.cfg.InactivityTimeout {
+		c := &s.conns[i]
+		if !c.active {
+			continue
+		}
+		limit := s.cfg.InactivityTimeout
+		if c.halfOpen && (limit <= 0 || s.cfg.HandshakeTimeout < limit) {
+			limit = s.cfg.HandshakeTimeout
+		}
+		if limit > 0 && now.Sub(c.lastHeard) >= limit {
 			s.closeConn(c, CloseTimeout, 0, now)
 		}
 	}

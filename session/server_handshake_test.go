@@ -83,13 +83,16 @@ func TestServer_4_2_WelcomesValidHello(t *testing.T) {
 	}
 }
 
-// §13.1: a valid Hello to a full server is answered with Rejected, or
-// dropped silently when Rejected is switched off; invalid ones never.
+// §13.1: a valid Hello to a server whose open connections fill MaxPlayers
+// is answered with Rejected, or dropped silently when Rejected is switched
+// off; invalid ones never.
 func TestServer_13_1_RejectsWhenFull(t *testing.T) {
 	for _, disabled := range []bool{false, true} {
 		s, cp := newServer(ServerConfig{MaxPlayers: 2, DisableRejected: disabled})
-		join(t, s, cp, addrA, t0)
-		join(t, s, cp, addrB, t0)
+		for _, a := range []netip.AddrPort{addrA, addrB} {
+			id := join(t, s, cp, a, t0)
+			s.Receive(packet(t, rtype.PacketHeader{ConnectionID: id, Sequence: 1}), a, t0)
+		}
 		s.Receive(withByte(hello(), 4, 9), addrC, t0)
 		if out := cp.take(); len(out) != 0 {
 			t.Errorf("disabled=%v: answered an invalid Hello to a full server", disabled)
@@ -175,6 +178,7 @@ func TestServer_13_3_InactivityTimeout(t *testing.T) {
 			s, cp := newServer(ServerConfig{InactivityTimeout: tt.timeout})
 			a := join(t, s, cp, addrA, t0)
 			b := join(t, s, cp, addrB, t0)
+			s.Receive(packet(t, rtype.PacketHeader{ConnectionID: a, Sequence: 1}), addrA, t0)
 			ship, err := s.SpawnFor(a, rtype.ArchetypePlayerBlue, 150, 150, 0)
 			if err != nil {
 				t.Fatal(err)
