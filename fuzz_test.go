@@ -351,15 +351,7 @@ func FuzzParseHandshake(f *testing.F) {
 			t.Fatalf("ParseHandshake(% x) = %v, %d, %v; want %v, %d, %v", b, typ, id, err, wantType, wantID, wantErr)
 		}
 		if err == nil {
-			var out []byte
-			switch typ {
-			case HandshakeHello:
-				out = AppendHello(nil)
-			case HandshakeWelcome:
-				out = AppendWelcome(nil, id)
-			case HandshakeRejected:
-				out = AppendRejected(nil)
-			}
+			out := encodeHandshake(typ, id)
 			if !bytes.Equal(out, b) {
 				t.Fatalf("ParseHandshake(% x) then encode = % x", b, out)
 			}

@@ -41,3 +41,17 @@ func mustHex(s string) []byte {
 	}
 	return b
 }
+
+// encodeHandshake encodes the handshake datagram of type t, with id for a
+// Welcome.
+func encodeHandshake(t HandshakeType, id uint32) []byte {
+	switch t {
+	case HandshakeHello:
+		return AppendHello(nil)
+	case HandshakeWelcome:
+		return AppendWelcome(nil, id)
+	case HandshakeRejected:
+		return AppendRejected(nil)
+	}
+	return nil
+}

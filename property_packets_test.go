@@ -361,15 +361,7 @@ func TestSpec4_HandshakeDecodeEncodeIdentity(t *testing.T) {
 			return ""
 		}
 		count.accepted++
-		var out []byte
-		switch typ {
-		case HandshakeHello:
-			out = AppendHello(nil)
-		case HandshakeWelcome:
-			out = AppendWelcome(nil, id)
-		case HandshakeRejected:
-			out = AppendRejected(nil)
-		}
+		out := encodeHandshake(typ, id)
 		if !bytes.Equal(out, b) {
 			return fmt.Sprintf("ParseHandshake(% x) then encode = % x", b, out)
 		}
