@@ -102,8 +102,8 @@ func Example() {
 	// Output:
 	// server: player 1 joined in slot 0
 	// client: connected as 1
-	// client: EntityCreated player_blue 1 at x=150 (tick 0)
 	// client: round trip 16.667ms
+	// client: EntityCreated player_blue 1 at x=150 (tick 0)
 	// client: EntityMoved player_blue 1 at x=158 (tick 3)
 	// client: EntityMoved player_blue 1 at x=170 (tick 6)
 	// server: player 1 left (Disconnect, ClientQuit), 4 packets sent to it
@@ -160,8 +160,8 @@ func ExampleServer_Shutdown() {
 }
 
 // Hooks see every datagram, of both kinds (§3), and may lose it, as a
-// lossy network would: here the client loses the first connected packet,
-// which carries the CreateEntity of the Bydos, and the server sends it
+// lossy network would: here the client loses the first packet that
+// carries the CreateEntity of the Bydos, and the server sends it
 // again once the client's acks show it lost (§13.4).
 func ExampleHooks() {
 	l := &link{
@@ -169,6 +169,7 @@ func ExampleHooks() {
 		player: netip.MustParseAddrPort("198.51.100.7:50000"),
 	}
 	var seen []string
+	lost := false
 	hooks := &session.Hooks{
 		OnReceive: func(from netip.AddrPort, b []byte) bool {
 			if _, _, err := rtype.ParseHandshake(b); err == nil {
@@ -180,13 +181,20 @@ func ExampleHooks() {
 				return true
 			}
 			seen = append(seen, fmt.Sprint("packet ", p.Header.Sequence))
-			return p.Header.Sequence != 1
+			for m := range p.Messages() {
+				if m.Type == rtype.TypeCreateEntity && !lost {
+					lost = true
+					return false
+				}
+			}
+			return true
 		},
 	}
 	srv := session.NewServer(session.ServerConfig{SnapshotInterval: 1}, l.serverSend)
 	cli := session.NewClient(l.server, session.ClientConfig{Hooks: hooks}, l.playerSend)
 	srv.Spawn(rtype.ArchetypeEnemyBidos, 2000, 300, 0)
-	connect(l, srv, cli, time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC))
+	now := connect(l, srv, cli, time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC))
+	connect(l, srv, cli, now)
 	for ev := range cli.Events() {
 		if ev.Kind == session.EventEntityCreated {
 			fmt.Printf("client: %v %d created\n", ev.Entity.Archetype, ev.Entity.ID)
@@ -196,6 +204,6 @@ func ExampleHooks() {
 	fmt.Println("the server resent", srv.Stats().Resends, "entity event")
 	// Output:
 	// client: enemyBidos 1 created
-	// the client's hook saw [handshake packet 1 packet 2 packet 3 packet 4 packet 5]
+	// the client's hook saw [handshake packet 1 packet 2 packet 3 packet 4 packet 5 packet 6 packet 7]
 	// the server resent 1 entity event
 }

@@ -179,6 +179,7 @@ func TestServer_13_3_InactivityTimeout(t *testing.T) {
 			a := join(t, s, cp, addrA, t0)
 			b := join(t, s, cp, addrB, t0)
 			s.Receive(packet(t, rtype.PacketHeader{ConnectionID: a, Sequence: 1}), addrA, t0)
+			s.Receive(packet(t, rtype.PacketHeader{ConnectionID: b, Sequence: 1}), addrB, t0)
 			ship, err := s.SpawnFor(a, rtype.ArchetypePlayerBlue, 150, 150, 0)
 			if err != nil {
 				t.Fatal(err)
@@ -186,7 +187,7 @@ func TestServer_13_3_InactivityTimeout(t *testing.T) {
 			s.Tick(t0)
 			cp.take()
 			// B stays active; A is silent.
-			s.Receive(packet(t, rtype.PacketHeader{ConnectionID: b, Sequence: 1}), addrB, t0.Add(tt.after-time.Millisecond))
+			s.Receive(packet(t, rtype.PacketHeader{ConnectionID: b, Sequence: 2}), addrB, t0.Add(tt.after-time.Millisecond))
 			events(s, 0)
 			s.Tick(t0.Add(tt.after))
 			left := events(s, EventPlayerLeft)

@@ -102,8 +102,10 @@ func reply[M rtype.Message](s *Server, c *conn, m M, started bool) bool {
 // with reliable events those whose packet was lost (§13.4); every
 // SnapshotInterval ticks it also sends a Snapshot of the whole world, split
 // into messages of at most 47 states that all carry the same serverTick,
-// each in its own packet (§8.1). Call it once per game tick, after the game
-// has moved the world.
+// each in its own packet (§8.1). Nothing goes to a connection that has not
+// sent a valid connected packet yet (§12): a client gets the world once its
+// first packet (an Input, a Ping, even an empty packet) arrives. Call it
+// once per game tick, after the game has moved the world.
 func (s *Server) Tick(now time.Time) {
 	s.now = now
 	s.tick++
@@ -117,7 +119,10 @@ func (s *Server) Tick(now time.Time) {
 		}
 	}
 	for i := range s.conns {
-		if c := &s.conns[i]; c.active {
+		// A half-open connection may be a spoofed address (§12): it gets
+		// nothing but its Welcome until a valid connected packet shows the
+		// client holds the id; its entity events wait until then.
+		if c := &s.conns[i]; c.active && !c.halfOpen {
 			s.sendTick(c, snap, now)
 		}
 	}

@@ -318,12 +318,14 @@ func TestServer_10_NewPlayerGetsTheWorld(t *testing.T) {
 	for i := range 60 {
 		ids = append(ids, s.Spawn(rtype.ArchetypeEnemyBidos, float64(i), 0, 0))
 	}
+	s.Receive(packet(t, rtype.PacketHeader{ConnectionID: a, Sequence: 1}), addrA, t0)
 	s.Tick(t0)
 	if got := len(ofType(t, cp.to(addrA), rtype.TypeCreateEntity)); got != 60 {
 		t.Errorf("A got %d CreateEntity, want 60", got)
 	}
-	s.Receive(packet(t, rtype.PacketHeader{ConnectionID: a, Sequence: 1, Ack: 2, AckBits: 1}), addrA, t0)
-	join(t, s, cp, addrB, t0)
+	s.Receive(packet(t, rtype.PacketHeader{ConnectionID: a, Sequence: 2, Ack: 2, AckBits: 1}), addrA, t0)
+	b := join(t, s, cp, addrB, t0)
+	s.Receive(packet(t, rtype.PacketHeader{ConnectionID: b, Sequence: 1}), addrB, t0)
 	ship, _ := s.SpawnFor(a, rtype.ArchetypePlayerBlue, 150, 150, 0)
 	if err := s.Destroy(ids[0], rtype.DestroyGameplay); err != nil {
 		t.Fatal(err)
