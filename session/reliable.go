@@ -7,9 +7,12 @@ import "github.com/rtypeproto/rtype"
 // §5.2 lets a sender use ack and ackBits to retransmit important messages:
 // each event remembers the sequence of the packet that last carried it, and
 // when the client's ack and ackBits show that packet lost, the event goes
-// in the next packet again. The wire format is unchanged; a client that
-// ignores a CreateEntity for a known id and a DestroyEntity for an unknown
-// one, as §8.2 and §8.3 have it, sees each event once.
+// in the next packet again. The wire format is unchanged, and a client that
+// only follows §8.2 and §8.3 (a CreateEntity for a known id and a
+// DestroyEntity for an unknown one are ignored, nothing else) ends with the
+// server's world: a destroyed entity's CreateEntity is never sent again,
+// and when the acks show that creation arrived after its DestroyEntity
+// could have, the DestroyEntity is sent again.
 
 // entityEvent is a CreateEntity (destroy false) or a DestroyEntity waiting
 // for a client or in flight to it.
@@ -21,6 +24,10 @@ type entityEvent struct {
 	// client's acks show that packet lost.
 	inFlight bool
 	seq      uint32
+	// cancelled marks a creation sent whose entity is destroyed since,
+	// with gone the destruction: it is never sent again, and leaves once
+	// its last packet is acknowledged or too old to arrive (§5.2).
+	cancelled bool
 }
 
 // eventRing holds one connection's entity events in the order they were
@@ -48,22 +55,60 @@ func (r *eventRing) pushCreate(m rtype.CreateEntity) bool {
 
 // pushDestroy queues a DestroyEntity; false when the ring is full. A
 // creation of the same id never sent is dropped instead: the client never
-// heard of the entity, so it needs neither message. A creation already sent
-// stays until acknowledged: if it reaches the client after the destruction,
-// the client ignores it, its serverTick not being newer (§8.2, §8.3).
+// heard of the entity, so it needs neither message. A creation sent but
+// not acknowledged is cancelled: never sent again, and watched until its
+// packet is acknowledged or too old, since a creation the network delays
+// past its destruction would stay for ever on a client that follows only
+// §8.2 and §8.3.
 func (r *eventRing) pushDestroy(m rtype.DestroyEntity) bool {
 	for i := range r.ev {
 		e := &r.ev[i]
-		if !e.destroy && e.create.NetworkID == m.NetworkID && !e.inFlight && e.seq == 0 {
+		if e.destroy || e.cancelled || e.create.NetworkID != m.NetworkID {
+			continue
+		}
+		if !e.inFlight && e.seq == 0 {
 			r.ev = append(r.ev[:i], r.ev[i+1:]...)
 			return true
 		}
+		if r.full() {
+			return false
+		}
+		e.cancelled, e.gone = true, m
+		break
 	}
 	if r.full() {
 		return false
 	}
 	r.ev = append(r.ev, entityEvent{destroy: true, gone: m})
 	return true
+}
+
+// sent records a CreateEntity sent outside the ring, in answer to a
+// QueryEntity (§7.4), in packet seq: as the latest copy of a creation the
+// ring holds for that id, or as a new one unless the ring is full. It is
+// then resent when lost, as any other.
+func (r *eventRing) sent(m rtype.CreateEntity, seq uint32) {
+	for i := range r.ev {
+		if e := &r.ev[i]; !e.destroy && !e.cancelled && e.create.NetworkID == m.NetworkID {
+			e.inFlight, e.seq = true, seq
+			return
+		}
+	}
+	if r.full() {
+		return
+	}
+	r.ev = append(r.ev, entityEvent{create: m, inFlight: true, seq: seq})
+}
+
+// destroyAfter returns the index of the destruction of id at from or
+// later, or -1.
+func (r *eventRing) destroyAfter(from int, id uint32) int {
+	for i := from; i < len(r.ev); i++ {
+		if r.ev[i].destroy && r.ev[i].gone.NetworkID == id {
+			return i
+		}
+	}
+	return -1
 }
 
 // acked reports whether packet seq is marked received in ack and ackBits
@@ -81,15 +126,39 @@ func acked(seq, ack, bits uint32) bool {
 // ack applies the client's ack and ackBits: events whose packet arrived
 // are done, events whose packet the acks show lost are sent again. A packet
 // counts as lost when a later one was received and its own bit is clear, or
-// when it fell out of the 32-packet window unacknowledged. It returns the
-// number of events to resend.
+// when it fell out of the 32-packet window unacknowledged. A cancelled
+// creation is done when its packet arrived or can no longer arrive, the
+// client dropping anything more than 32 below its highest (§5.2). It
+// returns the number of events to resend.
 func (r *eventRing) ack(ack, bits uint32) (resend int) {
 	if ack == 0 {
 		return 0
 	}
 	keep := r.ev[:0]
-	for _, e := range r.ev {
-		if e.inFlight {
+	for i, e := range r.ev {
+		switch {
+		case e.cancelled && acked(e.seq, ack, bits):
+			// The creation arrived. Its destruction, queued after it, is
+			// further on unless acknowledged already; acknowledged now or
+			// before, it may have arrived first and been ignored: send it
+			// again.
+			j := r.destroyAfter(i+1, e.create.NetworkID)
+			switch {
+			case j < 0:
+				e = entityEvent{destroy: true, gone: e.gone}
+				resend++
+			case r.ev[j].inFlight && acked(r.ev[j].seq, ack, bits):
+				r.ev[j].inFlight = false
+				resend++
+				continue
+			default:
+				continue
+			}
+		case e.cancelled:
+			if e.seq < ack && ack-e.seq > 32 {
+				continue // the client drops it as too old
+			}
+		case e.inFlight:
 			if acked(e.seq, ack, bits) {
 				continue
 			}

@@ -2,6 +2,7 @@ package session
 
 import (
 	"fmt"
+	"maps"
 	"net/netip"
 	"slices"
 	"testing"
@@ -37,10 +38,13 @@ type relSUT struct {
 	alive   []uint32 // in spawn order, as the model keeps them
 	created map[uint32]int
 	gone    map[uint32]int
+	// spec sees the same datagrams as cli but follows only the spec's
+	// rules, without cli's memory of destroyed ids and ticks.
+	spec *specClient
 }
 
 func newRelSUT() *relSUT {
-	u := &relSUT{now: t0, created: map[uint32]int{}, gone: map[uint32]int{}}
+	u := &relSUT{now: t0, created: map[uint32]int{}, gone: map[uint32]int{}, spec: newSpecClient()}
 	u.srv = NewServer(ServerConfig{InactivityTimeout: -1}, func(_ netip.AddrPort, b []byte) { u.down = append(u.down, slices.Clone(b)) })
 	u.cli = NewClient(serverAddr, ClientConfig{ServerTimeout: -1}, func(_ netip.AddrPort, b []byte) { u.up = append(u.up, slices.Clone(b)) })
 	u.exchange(0, 0, false)
@@ -62,6 +66,7 @@ func (u *relSUT) exchange(lossDown, lossUp uint32, reorder bool) {
 	for i, b := range down {
 		if lossDown&(1<<(i%32)) == 0 {
 			u.cli.Receive(b, serverAddr, u.now)
+			u.spec.receive(b)
 		}
 	}
 	u.cli.Update(u.now)
@@ -171,7 +176,9 @@ func relCommands() *commands.ProtoCommands {
 		Name: "Settle",
 		RunFunc: func(sut commands.SystemUnderTest) commands.Result {
 			u := sut.(*relSUT)
-			for range 30 {
+			// Past the 32-packet window (§5.2), with a packet every 3
+			// ticks: every event in flight is settled by then.
+			for range 120 {
 				u.exchange(0, 0, false)
 			}
 			return u
@@ -189,6 +196,9 @@ func relCommands() *commands.ProtoCommands {
 			want := slices.Sorted(slices.Values(m.alive))
 			if !slices.Equal(held, want) {
 				return &gopter.PropResult{Status: gopter.PropFalse, Error: fmt.Errorf("client holds %v, server world %v", held, want)}
+			}
+			if spec := slices.Sorted(maps.Keys(u.spec.ents)); !slices.Equal(spec, want) {
+				return &gopter.PropResult{Status: gopter.PropFalse, Error: fmt.Errorf("spec client holds %v, server world %v", spec, want)}
 			}
 			for _, id := range m.alive {
 				if u.created[id] != 1 {

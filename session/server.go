@@ -271,7 +271,14 @@ func (s *Server) receivePacket(c *conn, b []byte, now time.Time) {
 			}
 			s.events.push(Event{Kind: EventQueryEntity, Conn: c.id, Addr: c.addr, Slot: c.slot, Entity: Entity{ID: q.NetworkID}, At: now})
 			if e, ok := s.world.get(q.NetworkID); ok {
-				replying = reply(s, c, e.create(s.tick), replying)
+				m := e.create(s.tick)
+				replying = reply(s, c, m, replying)
+				if !s.cfg.DisableReliableEvents {
+					// Tracked as any creation sent: if the entity is
+					// destroyed while this answer is on its way, the
+					// destruction must not be overtaken by it (§8.3).
+					c.ring.sent(m, c.seq)
+				}
 			}
 		default:
 			s.drop(DropUnknownMessage)

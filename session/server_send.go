@@ -136,7 +136,7 @@ func (s *Server) sendTick(c *conn, snap bool, now time.Time) {
 	reliable := !s.cfg.DisableReliableEvents
 	for i := range c.ring.ev {
 		e := &c.ring.ev[i]
-		if e.inFlight {
+		if e.inFlight || e.cancelled {
 			continue
 		}
 		if !open {
