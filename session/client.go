@@ -80,7 +80,7 @@ func NewClient(server netip.AddrPort, cfg ClientConfig, send SendFunc) *Client {
 		cfg:    cfg,
 		server: unmap(server),
 		send:   send,
-		events: newEventQueue(cfg.EventQueue),
+		events: newEventQueue(cfg.EventQueue, 0),
 		snap:   rtype.Snapshot{States: make([]rtype.EntityState, 0, rtype.MaxSnapshotStates)},
 	}
 	c.ents.init(cfg)

@@ -129,8 +129,11 @@ type ServerConfig struct {
 	// PendingEvents bounds the entity events a connection has waiting or
 	// in flight; a connection past it is closed (§13.4); 0 means 1024.
 	PendingEvents int
-	// EventQueue bounds the events waiting for Poll: past it the oldest
-	// is lost and counted in [Stats].EventsLost; 0 means 4096.
+	// EventQueue bounds the EventInput and EventQueryEntity events waiting
+	// for Poll: past it a new one is lost and counted in
+	// [Stats].EventsLost, so that one player's flood of Inputs cannot
+	// push the others' EventPlayerJoined and EventPlayerLeft out, which
+	// have 2×MaxPlayers more slots of their own; 0 means 4096.
 	EventQueue int
 	// DisableReliableEvents sends every CreateEntity and DestroyEntity
 	// once, as version 1 does (§13.4): a lost creation is then only

@@ -164,15 +164,23 @@ type Event struct {
 }
 
 // eventQueue is a fixed ring of events: a game that stops polling costs
-// bounded memory, and the oldest events are lost first.
+// bounded memory. Past its size the oldest events are lost first, except
+// that reserve slots are kept for the events pushed with push: those
+// pushed with pushDroppable (a player's Inputs and QueryEntity) are lost
+// on arrival instead, so one player cannot push the others' joins and
+// leaves out.
 type eventQueue struct {
-	buf  []Event
-	head int
-	n    int
-	lost uint64
+	buf     []Event
+	head    int
+	n       int
+	reserve int
+	lost    uint64
 }
 
-func newEventQueue(n int) eventQueue { return eventQueue{buf: make([]Event, n)} }
+// newEventQueue holds n events plus reserve slots for push alone.
+func newEventQueue(n, reserve int) eventQueue {
+	return eventQueue{buf: make([]Event, n+reserve), reserve: reserve}
+}
 
 func (q *eventQueue) push(e Event) {
 	if q.n == len(q.buf) {
@@ -182,6 +190,16 @@ func (q *eventQueue) push(e Event) {
 	}
 	q.buf[(q.head+q.n)%len(q.buf)] = e
 	q.n++
+}
+
+// pushDroppable queues e unless only the reserved slots are left, and
+// counts it lost otherwise.
+func (q *eventQueue) pushDroppable(e Event) {
+	if q.n >= len(q.buf)-q.reserve {
+		q.lost++
+		return
+	}
+	q.push(e)
 }
 
 func (q *eventQueue) pop() (Event, bool) {

@@ -66,7 +66,7 @@ func NewServer(cfg ServerConfig, send SendFunc) *Server {
 		cfg:    cfg,
 		send:   send,
 		conns:  make([]conn, cfg.MaxPlayers),
-		events: newEventQueue(cfg.EventQueue),
+		events: newEventQueue(cfg.EventQueue, 2*cfg.MaxPlayers),
 		world:  newWorld(),
 	}
 	for i := range s.conns {
@@ -244,7 +244,7 @@ func (s *Server) receivePacket(c *conn, b []byte, now time.Time) {
 				s.drop(DropStaleInput)
 			default:
 				c.gotInput, c.lastInput = true, in.InputSequence
-				s.events.push(Event{Kind: EventInput, Conn: c.id, Addr: c.addr, Slot: c.slot, Input: in, At: now})
+				s.events.pushDroppable(Event{Kind: EventInput, Conn: c.id, Addr: c.addr, Slot: c.slot, Input: in, At: now})
 			}
 		case rtype.TypePing:
 			var ping rtype.Ping
@@ -269,7 +269,7 @@ func (s *Server) receivePacket(c *conn, b []byte, now time.Time) {
 				s.drop(DropQueryEntity)
 				continue
 			}
-			s.events.push(Event{Kind: EventQueryEntity, Conn: c.id, Addr: c.addr, Slot: c.slot, Entity: Entity{ID: q.NetworkID}, At: now})
+			s.events.pushDroppable(Event{Kind: EventQueryEntity, Conn: c.id, Addr: c.addr, Slot: c.slot, Entity: Entity{ID: q.NetworkID}, At: now})
 			if e, ok := s.world.get(q.NetworkID); ok {
 				m := e.create(s.tick)
 				replying = reply(s, c, m, replying)
