@@ -96,7 +96,7 @@ func FuzzServer(f *testing.F) {
 					t.Fatalf("ring %d/%d", len(s.conns[i].ring.ev), cap(s.conns[i].ring.ev))
 				}
 			}
-			if len(s.events.buf) != cfg.EventQueue || c.NumEntities() > DefaultMaxEntities {
+			if len(s.events.buf) != cfg.EventQueue+2*s.cfg.MaxPlayers || c.NumEntities() > DefaultMaxEntities {
 				t.Fatalf("queue %d, client entities %d", len(s.events.buf), c.NumEntities())
 			}
 		}
