@@ -52,6 +52,9 @@ type conn struct {
 	lastSent  uint32 // tick of the last packet sent by Tick
 	lastInput uint32
 	gotInput  bool
+	// overflow marks a connection whose pending events overflowed, to be
+	// closed once the loop that found it is over.
+	overflow bool
 
 	ring eventRing
 	sent sentRing

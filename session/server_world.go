@@ -59,13 +59,32 @@ func (w *world) remove(id uint32) {
 
 // destroyOwned destroys every entity owned by connection id, with reason 3,
 // player disconnected (§7.3).
+//
+// Each Destroy may close other connections whose pending events overflow
+// (§13.4), which destroys their entities and reorders the slice: the scan
+// starts again after each one rather than trusting an index.
 func (w *world) destroyOwned(s *Server, id uint32) {
-	for i := 0; i < len(w.ents); {
-		if w.ents[i].owner == id {
-			_ = s.Destroy(w.ents[i].id, rtype.DestroyPlayerDisconnected)
-			continue // the last entity moved into i
+	for found := true; found; {
+		found = false
+		for i := range w.ents {
+			if w.ents[i].owner == id {
+				_ = s.Destroy(w.ents[i].id, rtype.DestroyPlayerDisconnected)
+				found = true
+				break
+			}
 		}
-		i++
+	}
+}
+
+// closeOverflowed closes the connections a loop over them marked: closing
+// one destroys its entities, which pushes to the others, so it never
+// happens inside such a loop.
+func (s *Server) closeOverflowed() {
+	for i := range s.conns {
+		if c := &s.conns[i]; c.active && c.overflow {
+			c.overflow = false
+			s.closeConn(c, CloseOverflow, 0, s.now)
+		}
 	}
 }
 
@@ -99,10 +118,11 @@ func (s *Server) spawn(owner uint32, a rtype.Archetype, x, y, rotation float64) 
 	w.ents = append(w.ents, e)
 	m := e.create(s.tick)
 	for i := range s.conns {
-		if c := &s.conns[i]; c.active && !c.ring.pushCreate(m) {
-			s.closeConn(c, CloseOverflow, 0, s.now)
+		if c := &s.conns[i]; c.active && !c.overflow && !c.ring.pushCreate(m) {
+			c.overflow = true
 		}
 	}
+	s.closeOverflowed()
 	return e.id, nil
 }
 
@@ -131,10 +151,11 @@ func (s *Server) Destroy(id uint32, reason rtype.DestroyReason) error {
 	s.world.remove(id)
 	m := rtype.DestroyEntity{ServerTick: s.tick, NetworkID: id, Reason: reason}
 	for i := range s.conns {
-		if c := &s.conns[i]; c.active && !c.ring.pushDestroy(m) {
-			s.closeConn(c, CloseOverflow, 0, s.now)
+		if c := &s.conns[i]; c.active && !c.overflow && !c.ring.pushDestroy(m) {
+			c.overflow = true
 		}
 	}
+	s.closeOverflowed()
 	return nil
 }
 
