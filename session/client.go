@@ -242,6 +242,9 @@ func (c *Client) addDue(now time.Time) {
 		c.nextPing = now.Add(c.cfg.PingInterval)
 		c.addPing(now)
 	}
+	if c.ents.full() {
+		return // the answer would be dropped; ask once there is room
+	}
 	for i := range c.ents.queries {
 		q := &c.ents.queries[i]
 		if !q.sent {

@@ -96,10 +96,18 @@ func (t *entityTable) snapshot(c *Client, s *rtype.Snapshot, now time.Time) {
 	}
 }
 
+// full reports whether the table holds MaxEntities entities: a
+// CreateEntity would be dropped, so asking for one is pointless.
+func (t *entityTable) full() bool { return len(t.m) >= t.cfg.MaxEntities }
+
 // unknown records that a Snapshot listed id, which the client never
-// received a CreateEntity for, and schedules one QueryEntity for it; it
-// asks again only once QueryRetry has passed without an answer.
+// received a CreateEntity for, and schedules one QueryEntity for it (§7.4);
+// with a positive QueryRetry it asks again once that has passed without an
+// answer. A full table schedules nothing.
 func (t *entityTable) unknown(id uint32, now time.Time) {
+	if t.full() {
+		return
+	}
 	for i := range t.queries {
 		q := &t.queries[i]
 		if q.id != id {

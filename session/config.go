@@ -31,8 +31,9 @@ const (
 	DefaultHandshakeTimeout = 3 * time.Second
 	// DefaultPingInterval is how often a client sends Ping (§7.2).
 	DefaultPingInterval = time.Second
-	// DefaultQueryRetry is how long a client waits for the answer to a
-	// QueryEntity before it may ask again (§7.4).
+	// DefaultQueryRetry is a QueryRetry for a client that opts in to
+	// asking again about an id whose QueryEntity or answer was lost (§7.4);
+	// a zero QueryRetry asks once, as §7.4 says a client SHOULD.
 	DefaultQueryRetry = 500 * time.Millisecond
 	// DefaultDestroyedMemory is how long a client remembers a destroyed id
 	// so that a late Snapshot does not make it query that id (§8.3).
@@ -75,10 +76,15 @@ type ClientConfig struct {
 	// PingInterval is the time between two Pings (§7.2); 0 means 1 s,
 	// negative never.
 	PingInterval time.Duration
-	// QueryRetry is how long the client waits for the CreateEntity that
-	// answers a QueryEntity before a Snapshot that still lists the unknown
-	// id may make it ask again (§7.4); 0 means 500 ms, negative asks only
-	// once per id.
+	// QueryRetry, when positive, is how long the client waits for the
+	// CreateEntity that answers a QueryEntity before a Snapshot that still
+	// lists the unknown id may make it ask again, which repairs a lost
+	// query or answer ([DefaultQueryRetry] is a sensible value). 0 or
+	// negative asks once per id, as §7.4 says a client SHOULD: the id is
+	// asked about again only once no Snapshot listed it for
+	// DestroyedMemory. Whatever its value, a client whose entity table
+	// holds MaxEntities entities asks nothing, since it would drop the
+	// answer.
 	QueryRetry time.Duration
 	// DestroyedMemory is how long a destroyed id is remembered so that it
 	// is not queried again when a late Snapshot lists it (§8.3); 0 means
@@ -181,7 +187,6 @@ func (c ClientConfig) withDefaults() ClientConfig {
 	c.GiveUp = orDuration(c.GiveUp, DefaultGiveUp)
 	c.ServerTimeout = orDuration(c.ServerTimeout, DefaultTimeout)
 	c.PingInterval = orDuration(c.PingInterval, DefaultPingInterval)
-	c.QueryRetry = orDuration(c.QueryRetry, DefaultQueryRetry)
 	c.DestroyedMemory = orDuration(c.DestroyedMemory, DefaultDestroyedMemory)
 	c.MaxEntities = orInt(c.MaxEntities, DefaultMaxEntities)
 	c.EventQueue = orInt(c.EventQueue, DefaultEventQueue)
