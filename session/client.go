@@ -153,12 +153,12 @@ func (c *Client) Update(now time.Time) {
 			c.sendHello(now)
 			return
 		}
-		if !now.Before(c.giveUpAt) {
+		if c.cfg.GiveUp > 0 && !now.Before(c.giveUpAt) {
 			c.close(CloseGaveUp)
 			c.events.push(Event{Kind: EventTimedOut, Close: CloseGaveUp, At: now})
 			return
 		}
-		if !now.Before(c.nextHello) {
+		if c.cfg.HelloInterval > 0 && !now.Before(c.nextHello) {
 			c.sendHello(now)
 		}
 	case Connected:

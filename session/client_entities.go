@@ -63,7 +63,7 @@ func (t *entityTable) init(cfg ClientConfig) {
 // older than DestroyedMemory.
 func (t *entityTable) recentlyDestroyed(id uint32, now time.Time) (destroyedID, bool) {
 	for _, d := range t.destroyed {
-		if d.id == id && now.Sub(d.at) < t.cfg.DestroyedMemory {
+		if d.id == id && (t.cfg.DestroyedMemory < 0 || now.Sub(d.at) < t.cfg.DestroyedMemory) {
 			return d, true
 		}
 	}
@@ -125,11 +125,16 @@ func (t *entityTable) unknown(id uint32, now time.Time) {
 }
 
 // expire forgets the queries for ids no Snapshot listed for a while: the
-// server does not answer for an entity that no longer exists (§7.4).
+// server does not answer for an entity that no longer exists (§7.4). A
+// negative DestroyedMemory keeps destroyed ids, not queries.
 func (t *entityTable) expire(now time.Time) {
+	memory := t.cfg.DestroyedMemory
+	if memory < 0 {
+		memory = DefaultDestroyedMemory
+	}
 	keep := t.queries[:0]
 	for _, q := range t.queries {
-		if now.Sub(q.lastSeen) < t.cfg.DestroyedMemory {
+		if now.Sub(q.lastSeen) < memory {
 			keep = append(keep, q)
 		}
 	}

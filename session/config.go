@@ -61,13 +61,15 @@ const (
 )
 
 // ClientConfig tunes a [Client]. The zero value gives the defaults above;
-// a negative duration switches the corresponding timer off.
+// a negative duration switches the corresponding timer off, as each field
+// says.
 type ClientConfig struct {
 	// HelloInterval is the time between two Hello datagrams while
-	// connecting; 0 means 1 s (§4.2).
+	// connecting; 0 means 1 s (§4.2), negative sends Hello once and never
+	// again.
 	HelloInterval time.Duration
 	// GiveUp is how long after the first Hello the client stops trying and
-	// reports [EventTimedOut]; 0 means 10 s (§4.2).
+	// reports [EventTimedOut]; 0 means 10 s (§4.2), negative never.
 	GiveUp time.Duration
 	// ServerTimeout closes a connected client that has received no valid
 	// packet for that long, with [EventTimedOut]; 0 means 10 s, negative
@@ -87,7 +89,10 @@ type ClientConfig struct {
 	// answer.
 	QueryRetry time.Duration
 	// DestroyedMemory is how long a destroyed id is remembered so that it
-	// is not queried again when a late Snapshot lists it (§8.3); 0 means
+	// is not queried again when a late Snapshot lists it (§8.3), and how
+	// long a QueryEntity is remembered once no Snapshot lists its id; 0
+	// means 2 s. Negative never forgets a destroyed id by time (only the
+	// 256 most recent are kept), while queries are still forgotten after
 	// 2 s.
 	DestroyedMemory time.Duration
 	// MaxEntities bounds the entity table: a CreateEntity past it is
@@ -97,7 +102,8 @@ type ClientConfig struct {
 	// is lost and counted in [Stats].EventsLost; 0 means 4096.
 	EventQueue int
 	// FrameInterval is the frame time [RunClient] calls its frame
-	// function at; 0 means 1/60 s. The sans-I/O Client ignores it.
+	// function at; 0 or negative means 1/60 s. The sans-I/O Client
+	// ignores it.
 	FrameInterval time.Duration
 	// Hooks, when not nil, see every datagram the client receives and
 	// sends, and may drop it (§3).
@@ -152,8 +158,8 @@ type ServerConfig struct {
 	// DisableRejected drops a Hello to a full server silently, as version 1
 	// does (§13.1), instead of answering Rejected.
 	DisableRejected bool
-	// TickInterval is the time between two ticks in [RunServer]; 0 means
-	// 1/60 s. The sans-I/O Server ignores it.
+	// TickInterval is the time between two ticks in [RunServer]; 0 or
+	// negative means 1/60 s. The sans-I/O Server ignores it.
 	TickInterval time.Duration
 	// Hooks, when not nil, see every datagram the server receives and
 	// sends, and may drop it (§3).
@@ -175,6 +181,14 @@ func orDuration(d, def time.Duration) time.Duration {
 	return d
 }
 
+// orPositive is orDuration for the durations that cannot be switched off.
+func orPositive(d, def time.Duration) time.Duration {
+	if d <= 0 {
+		return def
+	}
+	return d
+}
+
 func orInt(n, def int) int {
 	if n <= 0 {
 		return def
@@ -190,7 +204,7 @@ func (c ClientConfig) withDefaults() ClientConfig {
 	c.DestroyedMemory = orDuration(c.DestroyedMemory, DefaultDestroyedMemory)
 	c.MaxEntities = orInt(c.MaxEntities, DefaultMaxEntities)
 	c.EventQueue = orInt(c.EventQueue, DefaultEventQueue)
-	c.FrameInterval = orDuration(c.FrameInterval, DefaultFrameInterval)
+	c.FrameInterval = orPositive(c.FrameInterval, DefaultFrameInterval)
 	return c
 }
 
@@ -206,7 +220,7 @@ func (c ServerConfig) withDefaults() ServerConfig {
 	}
 	c.PendingEvents = orInt(c.PendingEvents, DefaultPendingEvents)
 	c.EventQueue = orInt(c.EventQueue, DefaultEventQueue)
-	c.TickInterval = orDuration(c.TickInterval, DefaultFrameInterval)
+	c.TickInterval = orPositive(c.TickInterval, DefaultFrameInterval)
 	c.ShutdownGrace = orDuration(c.ShutdownGrace, DefaultShutdownGrace)
 	return c
 }
