@@ -103,7 +103,7 @@ func Example() {
 	// server: player 1 joined in slot 0
 	// client: connected as 1
 	// client: round trip 16.667ms
-	// client: EntityCreated player_blue 1 at x=150 (tick 0)
+	// client: EntityCreated player_blue 1 at x=154 (tick 2)
 	// client: EntityMoved player_blue 1 at x=158 (tick 3)
 	// client: EntityMoved player_blue 1 at x=170 (tick 6)
 	// server: player 1 left (Disconnect, ClientQuit), 4 packets sent to it

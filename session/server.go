@@ -81,8 +81,11 @@ func NewServer(cfg ServerConfig, send SendFunc) *Server {
 // Config returns the configuration in force, defaults filled in.
 func (s *Server) Config() ServerConfig { return s.cfg }
 
-// ServerTick returns the number of Tick calls so far: the serverTick the
-// next messages carry (§8).
+// ServerTick returns the number of Tick calls so far: the serverTick of
+// the last Snapshot and of every message sent since, such as the answer to
+// a QueryEntity (§8.1–§8.3). Messages carry the tick at sending time: the
+// next Tick sends with ServerTick()+1, also the CreateEntity and
+// DestroyEntity queued by Spawn and Destroy before it.
 func (s *Server) ServerTick() uint32 { return s.tick }
 
 // Poll returns the oldest event not read yet, and false when there is none.
@@ -256,7 +259,7 @@ func (s *Server) receivePacket(c *conn, b []byte, now time.Time) {
 				continue
 			}
 			// §7.2: the Pong carries the Ping's timestamp, its only field.
-			replying = reply(s, c, rtype.Pong(ping), replying)
+			replying = put(s, c, rtype.Pong(ping), replying, now)
 		case rtype.TypeDisconnect:
 			var d rtype.Disconnect
 			if d.UnmarshalBinary(m.Payload) != nil {
@@ -275,7 +278,7 @@ func (s *Server) receivePacket(c *conn, b []byte, now time.Time) {
 			s.events.pushDroppable(Event{Kind: EventQueryEntity, Conn: c.id, Addr: c.addr, Slot: c.slot, Entity: Entity{ID: q.NetworkID}, At: now})
 			if e, ok := s.world.get(q.NetworkID); ok {
 				m := e.create(s.tick)
-				replying = reply(s, c, m, replying)
+				replying = put(s, c, m, replying, now)
 				if !s.cfg.DisableReliableEvents {
 					// Tracked as any creation sent: if the entity is
 					// destroyed while this answer is on its way, the

@@ -82,18 +82,34 @@ func (s *Server) flush(c *conn, now time.Time) {
 	s.transmit(c.addr, s.bld.Bytes())
 }
 
-// reply adds m to the answer to the packet being processed, starting the
-// answer if started is false; it returns true.
-func reply[M rtype.Message](s *Server, c *conn, m M, started bool) bool {
-	if !started {
+// put adds m to the packet being built for c, starting one if open is
+// false, and sending it to start another when m does not fit: no datagram
+// exceeds 548 bytes (§2.2). It returns true: a packet is open.
+func put[M rtype.Message](s *Server, c *conn, m M, open bool, now time.Time) bool {
+	if !open {
 		s.begin(c)
 	}
 	if rtype.Add(&s.bld, m) == rtype.ErrNoRoom {
-		s.flush(c, s.now)
+		s.flush(c, now)
 		s.begin(c)
 		_ = rtype.Add(&s.bld, m)
 	}
 	return true
+}
+
+// stamp gives e the server tick at sending time (§8.2, §8.3), and a
+// creation the entity's current position: a message queued by Spawn or
+// Destroy goes out at the next Tick, and a resent one (§13.4) may be many
+// ticks late, when the entity has moved.
+func (s *Server) stamp(e *entityEvent) {
+	if e.destroy {
+		e.gone.ServerTick = s.tick
+		return
+	}
+	e.create.ServerTick = s.tick
+	if w, ok := s.world.get(e.create.NetworkID); ok {
+		e.create.X, e.create.Y, e.create.Rotation = w.x, w.y, w.rot
+	}
 }
 
 // Tick advances the server tick, closes the connections silent for
@@ -139,24 +155,11 @@ func (s *Server) sendTick(c *conn, snap bool, now time.Time) {
 		if e.inFlight || e.cancelled {
 			continue
 		}
-		if !open {
-			s.begin(c)
-			open = true
-		}
-		var err error
+		s.stamp(e)
 		if e.destroy {
-			err = rtype.Add(&s.bld, e.gone)
+			open = put(s, c, e.gone, open, now)
 		} else {
-			err = rtype.Add(&s.bld, e.create)
-		}
-		if err == rtype.ErrNoRoom {
-			s.flush(c, now)
-			s.begin(c)
-			if e.destroy {
-				_ = rtype.Add(&s.bld, e.gone)
-			} else {
-				_ = rtype.Add(&s.bld, e.create)
-			}
+			open = put(s, c, e.create, open, now)
 		}
 		e.inFlight, e.seq = true, c.seq
 	}

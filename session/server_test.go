@@ -246,7 +246,7 @@ func TestServer_7_3_ClosesOnDisconnect(t *testing.T) {
 			}
 		}
 		ds := ofType(t, out, rtype.TypeDestroyEntity)
-		if len(ds) != 1 || decodeDestroy(t, ds[0]) != (rtype.DestroyEntity{ServerTick: 1, NetworkID: ship, Reason: rtype.DestroyPlayerDisconnected}) {
+		if len(ds) != 1 || decodeDestroy(t, ds[0]) != (rtype.DestroyEntity{ServerTick: 2, NetworkID: ship, Reason: rtype.DestroyPlayerDisconnected}) {
 			t.Errorf("reason %d: B got %v", reason, ds)
 		}
 		if id := join(t, s, cp, addrA, t0); id == a {
