@@ -153,7 +153,8 @@ type ServerConfig struct {
 	DisableReliableEvents bool
 	// DisableWelcomeResend drops a repeated Hello from a half-open
 	// connection, as version 1 does (§13.2), instead of answering it with
-	// the same Welcome.
+	// the same Welcome, which is sent at most once per half second per
+	// connection so that Hellos cannot amplify traffic (§12).
 	DisableWelcomeResend bool
 	// DisableRejected drops a Hello to a full server silently, as version 1
 	// does (§13.1), instead of answering Rejected.

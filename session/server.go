@@ -46,6 +46,7 @@ type conn struct {
 	id        uint32
 	addr      netip.AddrPort
 	lastHeard time.Time
+	welcomed  time.Time // when the last Welcome was sent (§13.2)
 
 	window    receiveWindow
 	seq       uint32 // last sequence sent (§5.2)
@@ -196,6 +197,13 @@ func (s *Server) Receive(datagram []byte, from netip.AddrPort, now time.Time) {
 		return
 	}
 	if c.halfOpen && !s.cfg.DisableWelcomeResend && isHello(datagram) {
+		// A 6-byte Hello must not buy a 10-byte Welcome each time (§12):
+		// one per welcomeInterval is enough for a client resending
+		// every second (§4.2).
+		if now.Sub(c.welcomed) < welcomeInterval {
+			s.stats.WelcomesLimited++
+			return
+		}
 		s.welcome(c)
 		s.stats.WelcomesResent++
 		return

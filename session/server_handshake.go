@@ -96,7 +96,15 @@ func (s *Server) newConnID() uint32 {
 	}
 }
 
+// welcomeInterval is the shortest time between two Welcomes to one
+// connection (§13.2): half the client's Hello interval (§4.2), so that a
+// Hello resent a second later but overtaking the previous one's delay
+// still gets its answer, while a flood of Hellos gets two Welcomes a
+// second at most.
+const welcomeInterval = DefaultHelloInterval / 2
+
 func (s *Server) welcome(c *conn) {
+	c.welcomed = s.now
 	var w [rtype.WelcomeSize]byte
 	s.transmit(c.addr, rtype.AppendWelcome(w[:0], c.id))
 }

@@ -135,6 +135,10 @@ type Stats struct {
 	// WelcomesResent counts Welcomes sent again for a repeated Hello
 	// (§13.2).
 	WelcomesResent uint64
+	// WelcomesLimited counts repeated Hellos left unanswered because a
+	// Welcome went to the same connection less than half a second
+	// earlier (§13.2, §12).
+	WelcomesLimited uint64
 	// Rejected counts Rejected datagrams sent (server) or received
 	// (client) (§4.4).
 	Rejected uint64
