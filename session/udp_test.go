@@ -100,11 +100,13 @@ func TestUDP_2_2_FourClientsOnLoopback(t *testing.T) {
 		proxies[i] = p
 		go p.run()
 		defer p.conn.Close()
+		// Opened here: t.Fatal must not run on another goroutine.
+		cliConn := listenLoopback(t)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			var start time.Time
-			errs[i] = RunClientConn(ctx, listenLoopback(t), p.conn.LocalAddr().(*net.UDPAddr).AddrPort(), ClientConfig{}, func(c *Client, now time.Time) bool {
+			errs[i] = RunClientConn(ctx, cliConn, p.conn.LocalAddr().(*net.UDPAddr).AddrPort(), ClientConfig{}, func(c *Client, now time.Time) bool {
 				for e := range c.Events() {
 					if e.Kind == EventConnected {
 						start = now
@@ -183,8 +185,9 @@ func TestUDP_8_3_ServeConnEndsTheGame(t *testing.T) {
 			cliCtx, stopClient := context.WithCancel(context.Background())
 			defer stopClient()
 			clientDone := make(chan error, 1)
+			cliConn := listenLoopback(t) // t.Fatal only on the test goroutine
 			go func() {
-				clientDone <- RunClientConn(cliCtx, listenLoopback(t), server, ClientConfig{ServerTimeout: -1}, func(c *Client, now time.Time) bool {
+				clientDone <- RunClientConn(cliCtx, cliConn, server, ClientConfig{ServerTimeout: -1}, func(c *Client, now time.Time) bool {
 					mu.Lock()
 					defer mu.Unlock()
 					for e := range c.Events() {
