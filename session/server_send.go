@@ -13,11 +13,12 @@ type sentPacket struct {
 	seq   uint32
 	at    time.Time
 	acked bool
+	lost  bool // counted in Lost: it left the window unacknowledged
 }
 
-// sentRing covers more than the 32-packet ack window: when a slot is
-// reused, the packet it held can no longer be acknowledged, so it is
-// counted lost unless it was acknowledged.
+// sentRing covers more than the 32-packet ack window. A packet is counted
+// lost when an ack more than 32 above it shows it unacknowledged (§5.2);
+// one whose slot is reused before any such ack came is counted then.
 type sentRing struct {
 	p [64]sentPacket
 }
@@ -38,6 +39,12 @@ func (s *Server) ack(c *conn, ack, bits uint32, now time.Time) {
 		if sp.seq != seq || sp.acked {
 			continue
 		}
+		if sp.lost {
+			// A client packet overtaken by a newer one: the packet did
+			// arrive after all.
+			sp.lost = false
+			c.cs.Lost--
+		}
 		sp.acked = true
 		c.cs.Acked++
 		if d == 0 {
@@ -47,6 +54,18 @@ func (s *Server) ack(c *conn, ack, bits uint32, now time.Time) {
 			} else {
 				c.cs.SRTT += (rtt - c.cs.SRTT) / 8
 			}
+		}
+	}
+	// What lies more than 32 below ack can no longer be acknowledged,
+	// short of a late client packet; the ring reaches 63 packets back.
+	from := uint32(1)
+	if c.seq > uint32(len(r.p)) {
+		from = c.seq - uint32(len(r.p)) + 1
+	}
+	for seq := from; seq < ack && ack-seq > ackWindow; seq++ {
+		if sp := &r.p[seq%64]; sp.seq == seq && !sp.acked && !sp.lost {
+			sp.lost = true
+			c.cs.Lost++
 		}
 	}
 	if n := c.ring.ack(ack, bits); n > 0 {
@@ -74,7 +93,7 @@ func (s *Server) begin(c *conn) {
 // flush sends the packet being built to c.
 func (s *Server) flush(c *conn, now time.Time) {
 	r := &c.sent
-	if old := &r.p[c.seq%64]; old.seq != 0 && !old.acked {
+	if old := &r.p[c.seq%64]; old.seq != 0 && !old.acked && !old.lost {
 		c.cs.Lost++
 	}
 	r.p[c.seq%64] = sentPacket{seq: c.seq, at: now}

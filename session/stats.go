@@ -190,8 +190,10 @@ type ConnStats struct {
 	Sent uint64
 	// Acked counts the packets the client acknowledged (§5.2).
 	Acked uint64
-	// Lost counts the packets that left the client's 32-packet window
-	// without being acknowledged (§5.2).
+	// Lost counts the packets that left the client's window without being
+	// acknowledged (§5.2): an ack more than 32 above them arrived, or 64
+	// more packets were sent before any did. A late client packet that
+	// acknowledges one after all moves it back to Acked.
 	Lost uint64
 	// Resends counts entity events sent again (§13.4).
 	Resends uint64
