@@ -129,16 +129,7 @@ func (c *Client) Poll() (Event, bool) { return c.events.pop() }
 
 // Events returns the events not read yet, oldest first, removing each as it
 // is yielded.
-func (c *Client) Events() iter.Seq[Event] {
-	return func(yield func(Event) bool) {
-		for {
-			e, ok := c.events.pop()
-			if !ok || !yield(e) {
-				return
-			}
-		}
-	}
-}
+func (c *Client) Events() iter.Seq[Event] { return c.events.all() }
 
 // Update runs the client's timers at time now: while connecting it sends
 // Hello every HelloInterval and gives up after GiveUp (§4.2); once

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"iter"
 	"net/netip"
 	"strconv"
 	"time"
@@ -211,4 +212,17 @@ func (q *eventQueue) pop() (Event, bool) {
 	q.head = (q.head + 1) % len(q.buf)
 	q.n--
 	return e, true
+}
+
+// all yields the events not read yet, oldest first, removing each as it is
+// yielded: the Events method of both sides.
+func (q *eventQueue) all() iter.Seq[Event] {
+	return func(yield func(Event) bool) {
+		for {
+			e, ok := q.pop()
+			if !ok || !yield(e) {
+				return
+			}
+		}
+	}
 }

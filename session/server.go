@@ -94,16 +94,7 @@ func (s *Server) Poll() (Event, bool) { return s.events.pop() }
 
 // Events returns the events not read yet, oldest first, removing each as it
 // is yielded.
-func (s *Server) Events() iter.Seq[Event] {
-	return func(yield func(Event) bool) {
-		for {
-			e, ok := s.events.pop()
-			if !ok || !yield(e) {
-				return
-			}
-		}
-	}
-}
+func (s *Server) Events() iter.Seq[Event] { return s.events.all() }
 
 // NumPlayers returns the number of open connections, half-open included.
 func (s *Server) NumPlayers() int { return s.nConns }
