@@ -140,6 +140,11 @@ type ServerConfig struct {
 	SnapshotInterval int
 	// PendingEvents bounds the entity events a connection has waiting or
 	// in flight; a connection past it is closed (§13.4); 0 means 1024.
+	// A new player's share starts with one CreateEntity per entity of the
+	// world (§8.2, §10): while the world holds more entities than
+	// PendingEvents, a valid Hello is answered as by a full server,
+	// Rejected (§4.4) or, with DisableRejected, nothing. Set it well above
+	// the largest world.
 	PendingEvents int
 	// EventQueue bounds the EventInput and EventQueryEntity events waiting
 	// for Poll: past it a new one is lost and counted in

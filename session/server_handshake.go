@@ -34,7 +34,10 @@ func (s *Server) receiveHandshake(b []byte, from netip.AddrPort, now time.Time) 
 		s.drop(DropUnexpectedHandshake)
 		return
 	}
-	if s.nConns-s.nHalfOpen >= s.cfg.MaxPlayers || s.shutdown {
+	// A world of more entities than PendingEvents cannot be sent to a new
+	// player (§8.2, §10): it is as full as a server can be.
+	tooBig := len(s.world.ents) > s.cfg.PendingEvents
+	if s.nConns-s.nHalfOpen >= s.cfg.MaxPlayers || s.shutdown || tooBig {
 		if s.cfg.DisableRejected {
 			s.drop(DropServerFull)
 			return

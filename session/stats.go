@@ -50,8 +50,8 @@ const (
 	// DropFraming: a truncated message header, a size past the end, or
 	// bytes after the last message (§5.3).
 	DropFraming
-	// DropServerFull: a Hello to a full server with Rejected disabled
-	// (§13.1).
+	// DropServerFull: a Hello to a full server, or to one whose world
+	// exceeds PendingEvents, with Rejected disabled (§13.1).
 	DropServerFull
 	// DropHalfOpenFull: a Hello while MaxHalfOpen connections wait for
 	// their first packet.
