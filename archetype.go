@@ -70,7 +70,7 @@ func (a Archetype) Name() (string, bool) {
 	return "", false
 }
 
-// String returns the blueprint name of a known archetype, else
+// String returns the blueprint name of a known archetype (§9.3), else
 // "Archetype(0x....)".
 func (a Archetype) String() string {
 	if name, ok := a.Name(); ok {

@@ -11,7 +11,7 @@ type Builder struct {
 	count int
 }
 
-// Reset starts a new packet with header h, dropping what the Builder held.
+// Reset starts a new packet with header h (§5.1), dropping what the Builder held.
 // It refuses a connection id of 0 with [ErrZeroConnectionID] and then holds
 // no packet.
 func (b *Builder) Reset(h PacketHeader) error {
@@ -24,7 +24,7 @@ func (b *Builder) Reset(h PacketHeader) error {
 	return nil
 }
 
-// Bytes returns the datagram built so far: the header and every message
+// Bytes returns the datagram built so far (§5): the header and every message
 // added since Reset, or nil before Reset. It aliases the Builder's array.
 func (b *Builder) Bytes() []byte {
 	if b.n == 0 {
@@ -33,10 +33,10 @@ func (b *Builder) Bytes() []byte {
 	return b.buf[:b.n:b.n]
 }
 
-// Len returns the size of the datagram built so far.
+// Len returns the size of the datagram built so far, never above 548 (§2.2).
 func (b *Builder) Len() int { return b.n }
 
-// Count returns the number of messages added since Reset.
+// Count returns the number of messages added since Reset (§5.3).
 func (b *Builder) Count() int { return b.count }
 
 // Available returns the largest payload that the next message can carry,
@@ -49,7 +49,8 @@ func (b *Builder) Available() int {
 	return MaxDatagramSize - b.n - MessageHeaderSize
 }
 
-// Add appends message m to the packet b is building. It refuses, leaving the
+// Add appends message m, with its message header (§5.3), to the packet b is
+// building. It refuses, leaving the
 // packet as it was, any message before Reset and a message that does not fit
 // in the room left with [ErrNoRoom], a payload over 528 bytes, which no
 // packet can hold, with [ErrPayloadTooLarge] (as [AppendMessage] does), and

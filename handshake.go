@@ -15,7 +15,8 @@ const (
 	HandshakeRejected HandshakeType = 3 // server to client, 6 bytes (§4.4)
 )
 
-// String returns "Hello", "Welcome", "Rejected" or "HandshakeType(n)".
+// String returns the §4.1 name, "Hello", "Welcome" or "Rejected", or
+// "HandshakeType(n)".
 func (t HandshakeType) String() string {
 	switch t {
 	case HandshakeHello:

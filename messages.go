@@ -18,7 +18,8 @@ const (
 	TypePong          MessageType = 0x0086 // server to client, 4 bytes (§8.4)
 )
 
-// String returns the catalog name of a known type, else "MessageType(0x....)".
+// String returns the catalog name of a known type (§6), else
+// "MessageType(0x....)".
 func (t MessageType) String() string {
 	switch t {
 	case TypeInput:

@@ -30,10 +30,10 @@ const (
 
 var actionNames = [...]string{"Up", "Down", "Left", "Right", "Shoot"}
 
-// Has reports whether every action of x is held.
+// Has reports whether every action of x is held (§7.1).
 func (a Actions) Has(x Actions) bool { return a&x == x }
 
-// String lists the held actions, as "Up|Shoot", "0" when none is held, and
+// String lists the held actions (§7.1), as "Up|Shoot", "0" when none is held, and
 // any reserved bit as a hex value, "Up|0x80".
 func (a Actions) String() string {
 	if a == 0 {
@@ -96,7 +96,7 @@ type Input struct {
 	Actions Actions
 }
 
-// MessageType returns [TypeInput].
+// MessageType returns [TypeInput], its type in the catalog (§6).
 func (Input) MessageType() MessageType { return TypeInput }
 
 // Len returns 9, the payload size of Input (§7.1).
@@ -138,7 +138,7 @@ type Ping struct {
 	Timestamp uint32
 }
 
-// MessageType returns [TypePing].
+// MessageType returns [TypePing], its type in the catalog (§6).
 func (Ping) MessageType() MessageType { return TypePing }
 
 // Len returns 4, the payload size of Ping (§7.2).
@@ -198,7 +198,7 @@ type Disconnect struct {
 	Reason DisconnectReason
 }
 
-// MessageType returns [TypeDisconnect].
+// MessageType returns [TypeDisconnect], its type in the catalog (§6).
 func (Disconnect) MessageType() MessageType { return TypeDisconnect }
 
 // Len returns 1, the payload size of Disconnect (§7.3).
@@ -227,7 +227,7 @@ type QueryEntity struct {
 	NetworkID uint32
 }
 
-// MessageType returns [TypeQueryEntity].
+// MessageType returns [TypeQueryEntity], its type in the catalog (§6).
 func (QueryEntity) MessageType() MessageType { return TypeQueryEntity }
 
 // Len returns 4, the payload size of QueryEntity (§7.4).

@@ -27,7 +27,7 @@ type CreateEntity struct {
 	Rotation Rot16
 }
 
-// MessageType returns [TypeCreateEntity].
+// MessageType returns [TypeCreateEntity], its type in the catalog (§6).
 func (CreateEntity) MessageType() MessageType { return TypeCreateEntity }
 
 // Len returns 16, the payload size of CreateEntity (§8.2).
@@ -114,7 +114,7 @@ type DestroyEntity struct {
 	Reason DestroyReason
 }
 
-// MessageType returns [TypeDestroyEntity].
+// MessageType returns [TypeDestroyEntity], its type in the catalog (§6).
 func (DestroyEntity) MessageType() MessageType { return TypeDestroyEntity }
 
 // Len returns 9, the payload size of DestroyEntity (§8.3).
@@ -167,7 +167,7 @@ type Pong struct {
 	Timestamp uint32
 }
 
-// MessageType returns [TypePong].
+// MessageType returns [TypePong], its type in the catalog (§6).
 func (Pong) MessageType() MessageType { return TypePong }
 
 // Len returns 4, the payload size of Pong (§8.4).

@@ -86,14 +86,14 @@ type RawMessage struct {
 	Payload []byte
 }
 
-// MessageType returns m.Type.
+// MessageType returns m.Type, the type written in the message header (§5.3).
 func (m RawMessage) MessageType() MessageType { return m.Type }
 
-// Len returns the payload's size.
+// Len returns the payload's size, the size field of the message header (§5.3).
 func (m RawMessage) Len() int { return len(m.Payload) }
 
 // AppendBinary appends the payload as it is, so that a RawMessage can be
-// sent with [AppendMessage] or [Add].
+// sent with [AppendMessage] or [Add] (§5.3).
 func (m RawMessage) AppendBinary(b []byte) ([]byte, error) {
 	return append(b, m.Payload...), nil
 }
@@ -143,11 +143,11 @@ func (p *Packet) parse(b []byte) error {
 	return nil
 }
 
-// Len returns the number of messages in the packet.
+// Len returns the number of messages in the packet (§5.3).
 func (p Packet) Len() int { return p.count }
 
-// Size returns the size of the datagram the packet was parsed from, or 0
-// for the zero Packet.
+// Size returns the size of the datagram the packet was parsed from, at most
+// 548 bytes (§2.2), or 0 for the zero Packet.
 func (p Packet) Size() int {
 	if p.Header.ConnectionID == 0 { // never true of a parsed packet
 		return 0

@@ -22,8 +22,8 @@ const (
 // Accept reports whether a packet of this class is processed (§5.2).
 func (c SeqClass) Accept() bool { return c == SeqNew || c == SeqOutOfOrder }
 
-// String returns "New", "OutOfOrder", "Duplicate", "TooOld" or
-// "SeqClass(n)".
+// String returns the §5.2 class: "New", "OutOfOrder", "Duplicate",
+// "TooOld", or "SeqClass(n)".
 func (c SeqClass) String() string {
 	switch c {
 	case SeqNew:
@@ -85,7 +85,8 @@ func (w *SeqWindow) Receive(seq uint32) SeqClass {
 	return SeqOutOfOrder
 }
 
-// Classify returns what Receive would return for seq, without recording it.
+// Classify returns what Receive would return for seq (§5.2), without
+// recording it.
 func (w *SeqWindow) Classify(seq uint32) SeqClass {
 	c := *w
 	return c.Receive(seq)
@@ -99,7 +100,7 @@ func (w *SeqWindow) Ack() (ack, ackBits uint32) {
 }
 
 // Received reports whether seq was received, as far as the window
-// remembers: the highest and the 32 below it.
+// remembers: the highest and the 32 below it (§5.1, §5.2).
 func (w *SeqWindow) Received(seq uint32) bool {
 	switch {
 	case !w.received || seq > w.highest:

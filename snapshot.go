@@ -32,7 +32,7 @@ type Snapshot struct {
 	States []EntityState
 }
 
-// MessageType returns [TypeSnapshot].
+// MessageType returns [TypeSnapshot], its type in the catalog (§6).
 func (Snapshot) MessageType() MessageType { return TypeSnapshot }
 
 // Len returns 6 + 11 × len(States), the payload size (§8.1).
