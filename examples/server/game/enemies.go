@@ -45,9 +45,10 @@ func (w *World) resolveHits() {
 			if e.Owner == 0 || !overlap(&w.entities[i], e) {
 				continue
 			}
-			other := e.ID
+			// Removing the Bydos shifts the slice under e: read e first.
+			other, missile := e.ID, e.Archetype == rtype.ArchetypeBullet
 			w.remove(i, rtype.DestroyGameplay)
-			if e.Archetype == rtype.ArchetypeBullet {
+			if missile {
 				w.remove(w.find(other), rtype.DestroyGameplay)
 			}
 			i = -1 // indices moved: rescan; the world is small
