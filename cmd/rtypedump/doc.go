@@ -10,7 +10,9 @@
 // number. Every UDP datagram to or from the server port (-port, default 4242)
 // is decoded with the rule of §3: per client address, handshake datagrams
 // (§4) until a valid Welcome went to that address, connected packets (§5)
-// after it. The file name "-" reads the capture from standard input.
+// after it. Only the 65,536 addresses welcomed last are remembered, so that
+// any capture is read in bounded memory. The file name "-" reads the capture
+// from standard input.
 //
 // With -hex the input holds one datagram per line in hex; spaces and tabs
 // are ignored and '#' starts a comment. It is read from the named file or,
@@ -30,7 +32,10 @@
 // -stats prints, after the datagrams, the totals of each connection: datagrams
 // and bytes in each direction, messages by type, drops by reason, and the
 // loss the acknowledgements reveal (§5.1): of the sequences the peer's acks
-// covered, how many no ack reported received.
+// covered, how many no ack reported received; an ack counts when it comes
+// within 64 sequences of the packet it reports on. The first 4096
+// connections get a row each; any further ones are summed in one row,
+// "other addresses" ("other connections" with -hex).
 //
 // Exit status: 0 when the whole input was read, whatever the datagrams held;
 // 1 when the input could not be read to its end (unreadable file, not a

@@ -114,14 +114,23 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // dumper prints datagrams and collects totals.
 type dumper struct {
-	o     options
-	w     io.Writer
-	text  textPrinter
+	o    options
+	w    io.Writer
+	text textPrinter
+	// stats collects the totals of -stats, nil without it.
 	stats *stats
 }
 
 func newDumper(o options, w io.Writer) *dumper {
-	return &dumper{o: o, w: w, text: textPrinter{w: w}, stats: newStats()}
+	d := &dumper{o: o, w: w, text: textPrinter{w: w}}
+	if o.stats {
+		other := "other addresses"
+		if o.hex {
+			other = "other connections"
+		}
+		d.stats = newStats(other)
+	}
+	return d
 }
 
 func (d *dumper) print(o object, at *origin) error {
@@ -148,14 +157,16 @@ func (d *dumper) hexInput(in io.Reader) error {
 			return err
 		}
 		dec := decode(d.o.kind, data)
-		key := "handshake datagrams"
-		if dec.kind == kindPacket {
-			key = "packets without a header"
-			if dec.hasHeader {
-				key = fmt.Sprintf("connectionId %d", dec.header.ConnectionID)
+		if d.stats != nil {
+			key := "handshake datagrams"
+			if dec.kind == kindPacket {
+				key = "packets without a header"
+				if dec.hasHeader {
+					key = fmt.Sprintf("connectionId %d", dec.header.ConnectionID)
+				}
 			}
+			d.stats.add(d.stats.conn(key), 0, false, 0, dec, nil)
 		}
-		d.stats.add(d.stats.conn(key), 0, false, 0, dec, nil)
 		if err := d.print(datagramObject(n, nil, dec), nil); err != nil {
 			return err
 		}
@@ -196,7 +207,9 @@ func (d *dumper) captureInput(in io.Reader) error {
 		if toServer {
 			dir = 0
 		}
-		d.stats.add(d.stats.conn(client.String()), dir, true, s.welcomed[client], dec, u.problem)
+		if d.stats != nil {
+			d.stats.add(d.stats.conn(client.String()), dir, true, s.connectionID(client), dec, u.problem)
+		}
 		s.observe(client, toServer, dec)
 		at := &origin{time: f.info.Timestamp, src: u.src, dst: u.dst}
 		if err := d.print(datagramObject(f.n, at, dec), at); err != nil {

@@ -19,11 +19,27 @@ var (
 	errNotOnCapture = errors.New("not a whole datagram in the capture")
 )
 
+// Bounds on what the totals keep, so that a capture of any size or origin
+// is summed in bounded memory.
+const (
+	// maxConns is how many connections get a row of their own; datagrams
+	// of any further one are summed in a single row.
+	maxConns = 4096
+	// ackRing is how many of the latest sequences sent in a direction wait
+	// for the peer's acks; §5.1 acks reach 32 below the highest sequence
+	// received, so twice that leaves room for the round trip.
+	ackRing = 64
+)
+
 // connStats are the totals of one connection: one client address in a
 // capture, one connection id (or the handshake) in hex input.
 type connStats struct {
 	key          string
 	connectionID uint32
+	// merged marks the row that sums every connection past maxConns: their
+	// sequences and ids mean nothing together, so it counts only datagrams,
+	// bytes, messages and drops.
+	merged bool
 	// dir[0] counts datagrams to the server, dir[1] to the client; hex input
 	// has no direction and uses dir[0] alone.
 	dir      [2]dirStats
@@ -36,32 +52,77 @@ type dirStats struct {
 	datagrams, bytes int
 	// window is the receiver's §5.2 window, to count the drops it makes.
 	window rtype.SeqWindow
-	// seqs marks the sequences sent in this direction; peer marks, for each
-	// sequence the other side's acks covered, whether one of them said it
-	// was received (§5.1).
-	seqs map[uint32]bool
-	peer map[uint32]bool
+	// sent holds the latest sequences sent in this direction, at index
+	// sequence mod ackRing, with what the other side's acks said of them
+	// (§5.1). A sequence leaves the ring when a later one takes its place;
+	// its outcome then goes to covered and lost.
+	sent          [ackRing]sentSeq
+	covered, lost int
+}
+
+// sentSeq is one sequence of a dirStats ring.
+type sentSeq struct {
+	seq uint32
+	// set: the slot holds seq; covered: an ack reached it; received: an
+	// ack reported it received.
+	set, covered, received bool
+}
+
+// send records that sequence seq went out in this direction.
+func (d *dirStats) send(seq uint32) {
+	s := &d.sent[seq%ackRing]
+	d.settle(s)
+	*s = sentSeq{seq: seq, set: true}
+}
+
+// settle counts the outcome of the sequence in slot s.
+func (d *dirStats) settle(s *sentSeq) {
+	if s.set && s.covered {
+		d.covered++
+		if !s.received {
+			d.lost++
+		}
+	}
+}
+
+// acked records what an ack of the other side said of seq: received or not.
+func (d *dirStats) acked(seq uint32, received bool) {
+	s := &d.sent[seq%ackRing]
+	if s.set && s.seq == seq {
+		s.covered = true
+		s.received = s.received || received
+	}
 }
 
 // stats collects connStats in order of first appearance.
 type stats struct {
 	order []*connStats
 	byKey map[string]*connStats
+	// other is the row of the connections past maxConns, named otherKey.
+	other    *connStats
+	otherKey string
 }
 
-func newStats() *stats { return &stats{byKey: map[string]*connStats{}} }
+// newStats returns empty totals; otherKey names the row that sums the
+// connections past maxConns.
+func newStats(otherKey string) *stats {
+	return &stats{byKey: map[string]*connStats{}, otherKey: otherKey}
+}
 
 func (s *stats) conn(key string) *connStats {
 	c := s.byKey[key]
-	if c == nil {
-		c = &connStats{key: key, messages: map[string]int{}, drops: map[string]int{}}
-		for i := range c.dir {
-			c.dir[i].seqs = map[uint32]bool{}
-			c.dir[i].peer = map[uint32]bool{}
-		}
-		s.byKey[key] = c
-		s.order = append(s.order, c)
+	if c != nil {
+		return c
 	}
+	if len(s.byKey) >= maxConns {
+		if s.other == nil {
+			s.other = &connStats{key: s.otherKey, merged: true, messages: map[string]int{}, drops: map[string]int{}}
+		}
+		return s.other
+	}
+	c = &connStats{key: key, messages: map[string]int{}, drops: map[string]int{}}
+	s.byKey[key] = c
+	s.order = append(s.order, c)
 	return c
 }
 
@@ -76,7 +137,10 @@ func (s *stats) add(c *connStats, dir int, hasDir bool, welcomed uint32, d decod
 		c.drops[errNotOnCapture.Error()]++
 		return
 	}
-	if d.kind == kindHandshake && d.err == nil && d.connectionID != 0 {
+	if c.merged {
+		hasDir, welcomed = false, 0
+	}
+	if d.kind == kindHandshake && d.err == nil && d.connectionID != 0 && !c.merged {
 		c.connectionID = d.connectionID
 	}
 	if d.err != nil {
@@ -87,7 +151,7 @@ func (s *stats) add(c *connStats, dir int, hasDir bool, welcomed uint32, d decod
 		c.messages[d.handshake.String()]++
 		return
 	}
-	if c.connectionID == 0 {
+	if c.connectionID == 0 && !c.merged {
 		c.connectionID = d.header.ConnectionID
 	}
 	if welcomed != 0 && d.header.ConnectionID != welcomed {
@@ -103,14 +167,13 @@ func (s *stats) add(c *connStats, dir int, hasDir bool, welcomed uint32, d decod
 			c.drops[errTooOld.Error()]++
 			return
 		}
-		ds.seqs[d.header.Sequence] = true
+		ds.send(d.header.Sequence)
 		// This packet's ack fields report on the other direction.
 		other := &c.dir[1-dir]
 		if d.header.Ack != 0 {
-			other.peer[d.header.Ack] = true
+			other.acked(d.header.Ack, true)
 			for i := uint32(0); i < 32 && i < d.header.Ack-1; i++ {
-				seq := d.header.Ack - 1 - i
-				other.peer[seq] = other.peer[seq] || d.header.AckBits&(1<<i) != 0
+				other.acked(d.header.Ack-1-i, d.header.AckBits&(1<<i) != 0)
 			}
 		}
 	}
@@ -123,16 +186,16 @@ func (s *stats) add(c *connStats, dir int, hasDir bool, welcomed uint32, d decod
 }
 
 // loss returns how many sequences sent in a direction the peer's acks
-// covered, and how many of those no ack reported as received.
+// covered, and how many of those no ack reported as received. Acks that
+// come after ackRing later sequences were sent are not counted.
 func (d *dirStats) loss() (covered, lost int) {
-	for seq := range d.seqs {
-		got, ok := d.peer[seq]
-		if !ok {
-			continue
-		}
-		covered++
-		if !got {
-			lost++
+	covered, lost = d.covered, d.lost
+	for _, s := range d.sent {
+		if s.set && s.covered {
+			covered++
+			if !s.received {
+				lost++
+			}
 		}
 	}
 	return covered, lost
@@ -141,12 +204,16 @@ func (d *dirStats) loss() (covered, lost int) {
 // objects returns the totals as output objects, one per connection.
 func (s *stats) objects(hasDir bool) []object {
 	var out []object
-	for _, c := range s.order {
+	list := s.order
+	if s.other != nil {
+		list = append(list[:len(list):len(list)], s.other)
+	}
+	for _, c := range list {
 		o := object{}.add("kind", "stats")
 		switch {
 		case hasDir:
 			o = o.add("client", c.key)
-		case c.connectionID == 0:
+		case c.connectionID == 0 || c.merged:
 			o = o.add("connection", c.key)
 		}
 		if c.connectionID != 0 {
