@@ -14,9 +14,13 @@
 -- drop is marked with an expert-info error and rtype.valid == 0 (or
 -- rtype.msg.valid == 0).
 --
--- Written for Wireshark 4.0 and later (Lua 5.2): bit operations use bit32.
+-- Written for Wireshark 4.0 (Lua 5.2) and later (Lua 5.4): no native bit
+-- operators, which Lua 5.2 cannot parse, and bit32, absent from Lua 5.4, only
+-- where it exists; otherwise the BitOp library every Wireshark ships as bit.
 
 local rtype = Proto("rtype", "R-Type Protocol v1")
+
+local band = (bit32 and bit32.band) or bit.band
 
 local MAX_DATAGRAM = 548 -- §2.2
 local MAGIC = 0x52545950 -- "RTYP", §4.1
@@ -164,7 +168,7 @@ decoders[0x0002] = function(buf, tree) -- Input, §7.1
     a:add(f.act_right, buf(8, 1))
     a:add(f.act_shoot, buf(8, 1))
     a:add(f.act_reserved, buf(8, 1))
-    if bit32.band(buf(8, 1):uint(), 0xE0) ~= 0 then return "reserved action bits 5 to 7 must be 0" end
+    if band(buf(8, 1):uint(), 0xE0) ~= 0 then return "reserved action bits 5 to 7 must be 0" end
 end
 
 decoders[0x0003] = function(buf, tree) -- Ping, §7.2
