@@ -24,10 +24,10 @@ const (
 	// DefaultTimeout is how long a peer may stay silent before its
 	// connection is closed (§13.3).
 	DefaultTimeout = 10 * time.Second
-	// DefaultHandshakeTimeout is how long a server keeps a half-open
+	// DefaultHandshakeTimeout is how long a server remembers a half-open
 	// connection, one that got Welcome but sent no connected packet
 	// (§4.2, §13.1): three Hello intervals, so a client whose Welcome was
-	// lost twice still gets in, while a spoofed Hello holds a slot briefly.
+	// lost twice still gets in.
 	DefaultHandshakeTimeout = 3 * time.Second
 	// DefaultPingInterval is how often a client sends Ping (§7.2).
 	DefaultPingInterval = time.Second
@@ -44,6 +44,12 @@ const (
 	DefaultEventQueue = 4096
 	// DefaultMaxPlayers is the number of player slots of §10.
 	DefaultMaxPlayers = 4
+	// DefaultMaxHalfOpen is the number of Welcomes a server remembers for
+	// clients that have not sent their first connected packet (§4.2,
+	// §12): enough that a flood of spoofed Hellos, each forgetting the
+	// oldest, leaves a real client's Welcome in place for well over the
+	// round trip it needs.
+	DefaultMaxHalfOpen = 64
 	// DefaultSnapshotInterval is the number of ticks between two Snapshots
 	// (§8.1, §10: one every 3 ticks).
 	DefaultSnapshotInterval = 3
@@ -113,22 +119,22 @@ type ClientConfig struct {
 // ServerConfig tunes a [Server]. The zero value gives the defaults above
 // and every §13 improvement switched on.
 type ServerConfig struct {
-	// MaxPlayers bounds the connections, half-open ones included (§10);
-	// 0 means 4. A valid Hello is answered with Rejected (§4.4) only when
-	// MaxPlayers connections are open, not half-open: Rejected makes a
-	// client stop for good, and spoofed Hellos (§12) must not be able to
-	// send real players away.
+	// MaxPlayers bounds the open connections (§10); 0 means 4. A
+	// connection opens, and its player joins, with the first valid
+	// connected packet after the Welcome, never with a Hello, which any
+	// address can spoof (§12). A valid Hello is answered with Rejected
+	// (§4.4) when MaxPlayers connections are open.
 	MaxPlayers int
-	// MaxHalfOpen bounds the connections that got Welcome but sent no
-	// connected packet yet; a Hello past it, or while half-open
-	// connections hold the remaining player slots, is dropped silently and
-	// the client's next Hello (§4.2) tries again; 0 means MaxPlayers.
+	// MaxHalfOpen bounds the Welcomes remembered for addresses that have
+	// sent no connected packet yet (half-open connections, which hold no
+	// player slot); past it the oldest is forgotten, counted in
+	// [DropHalfOpenFull], and a real client among them is welcomed again
+	// by its next Hello (§4.2); 0 means [DefaultMaxHalfOpen].
 	MaxHalfOpen int
-	// HandshakeTimeout closes a half-open connection that sent no valid
-	// connected packet that long after its Welcome, freeing its slot
-	// (§13.1, §13.3); 0 or negative means 3 s. It cannot be switched off,
-	// and applies even when InactivityTimeout is negative: otherwise a few
-	// spoofed Hellos would hold every slot for ever. A smaller positive
+	// HandshakeTimeout forgets a Welcome whose client sent no valid
+	// connected packet that long after the Hello (§13.1, §13.3); 0 or
+	// negative means 3 s. It cannot be switched off, and applies even
+	// when InactivityTimeout is negative. A smaller positive
 	// InactivityTimeout takes precedence.
 	HandshakeTimeout time.Duration
 	// InactivityTimeout closes a connection, half-open or not, that sent no
@@ -216,7 +222,7 @@ func (c ClientConfig) withDefaults() ClientConfig {
 
 func (c ServerConfig) withDefaults() ServerConfig {
 	c.MaxPlayers = orInt(c.MaxPlayers, DefaultMaxPlayers)
-	c.MaxHalfOpen = min(orInt(c.MaxHalfOpen, c.MaxPlayers), c.MaxPlayers)
+	c.MaxHalfOpen = orInt(c.MaxHalfOpen, DefaultMaxHalfOpen)
 	c.InactivityTimeout = orDuration(c.InactivityTimeout, DefaultTimeout)
 	if c.HandshakeTimeout <= 0 {
 		c.HandshakeTimeout = DefaultHandshakeTimeout

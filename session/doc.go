@@ -42,4 +42,10 @@
 //   - silent connections are closed after an inactivity timeout (§13.3);
 //   - a valid Hello to a full server is answered with Rejected (§13.1), and
 //     every table the network can grow is bounded.
+//
+// A Hello takes no player slot and joins nobody: a connection opens, and
+// its player joins, with the first valid connected packet after the
+// Welcome, so that spoofed Hellos (§12) can neither fill the server nor
+// put players in the game; the Welcomes sent meanwhile are kept in a table
+// of MaxHalfOpen entries, the oldest forgotten first.
 package session

@@ -37,9 +37,11 @@ const (
 
 // Events of a [Server].
 const (
-	// EventPlayerJoined: a valid Hello opened a connection and was answered
-	// with Welcome (§4.2); Event.Conn, Event.Addr and Event.Slot are set.
-	// The game usually spawns the player's ship with [Server.SpawnFor].
+	// EventPlayerJoined: the first valid connected packet after a Welcome
+	// (§4.2, §4.3) opened a connection: a Hello alone, which any address
+	// can spoof (§12), joins nobody. Event.Conn, Event.Addr and Event.Slot
+	// are set. The game usually spawns the player's ship with
+	// [Server.SpawnFor].
 	EventPlayerJoined EventKind = iota + 64
 	// EventPlayerLeft: the connection is closed (§7.3, §13.3, §13.4);
 	// Event.Close says why and Event.Disconnect carries the client's reason

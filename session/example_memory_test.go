@@ -100,8 +100,8 @@ func Example() {
 	fmt.Printf("client: %d Snapshots, %d of the server's packets lost\n", st.Snapshots, st.PacketsLost)
 
 	// Output:
-	// server: player 1 joined in slot 0
 	// client: connected as 1
+	// server: player 1 joined in slot 0
 	// client: round trip 16.667ms
 	// client: EntityCreated player_blue 1 at x=154 (tick 2)
 	// client: EntityMoved player_blue 1 at x=158 (tick 3)

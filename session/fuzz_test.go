@@ -88,7 +88,7 @@ func FuzzServer(f *testing.F) {
 					inputs++
 				}
 			}
-			if s.NumPlayers() > s.cfg.MaxPlayers || s.nConns > len(s.conns) || s.nHalfOpen > s.cfg.MaxHalfOpen {
+			if s.NumPlayers() > s.cfg.MaxPlayers || s.nConns > len(s.conns) || s.nHalfOpen > s.cfg.MaxHalfOpen || len(s.halfOpen) != s.cfg.MaxHalfOpen {
 				t.Fatalf("%d connections, %d half-open", s.nConns, s.nHalfOpen)
 			}
 			for i := range s.conns {

@@ -116,6 +116,18 @@ func join(t testing.TB, s *Server, cp *capture, addr netip.AddrPort, now time.Ti
 	return id
 }
 
+// connect joins addr to s and sends the empty connected packet 1 that
+// opens the connection (§4.3, §12); it returns the connection id.
+func connect(t testing.TB, s *Server, cp *capture, addr netip.AddrPort, now time.Time) uint32 {
+	t.Helper()
+	id := join(t, s, cp, addr, now)
+	s.Receive(packet(t, rtype.PacketHeader{ConnectionID: id, Sequence: 1}), addr, now)
+	if _, ok := s.Player(id); !ok {
+		t.Fatalf("connection %d from %v not open after its first packet", id, addr)
+	}
+	return id
+}
+
 // events drains the events of kind k (every kind when k is 0).
 func events(s interface{ Poll() (Event, bool) }, k EventKind) []Event {
 	var out []Event

@@ -22,7 +22,8 @@ type Server struct {
 	cfg  ServerConfig
 	send SendFunc
 
-	conns     []conn // MaxPlayers slots, allocated once
+	conns     []conn     // MaxPlayers slots, allocated once
+	halfOpen  []halfOpen // MaxHalfOpen Welcomes, allocated once
 	nConns    int
 	nHalfOpen int
 	nextConn  uint32
@@ -41,12 +42,10 @@ type Server struct {
 // conn is one connection, bound to the address its Hello came from (§4.2).
 type conn struct {
 	active    bool
-	halfOpen  bool
 	slot      int
 	id        uint32
 	addr      netip.AddrPort
 	lastHeard time.Time
-	welcomed  time.Time // when the last Welcome was sent (§13.2)
 
 	window    receiveWindow
 	seq       uint32 // last sequence sent (§5.2)
@@ -67,11 +66,12 @@ type conn struct {
 func NewServer(cfg ServerConfig, send SendFunc) *Server {
 	cfg = cfg.withDefaults()
 	s := &Server{
-		cfg:    cfg,
-		send:   send,
-		conns:  make([]conn, cfg.MaxPlayers),
-		events: newEventQueue(cfg.EventQueue, 2*cfg.MaxPlayers),
-		world:  newWorld(),
+		cfg:      cfg,
+		send:     send,
+		conns:    make([]conn, cfg.MaxPlayers),
+		halfOpen: make([]halfOpen, cfg.MaxHalfOpen),
+		events:   newEventQueue(cfg.EventQueue, 2*cfg.MaxPlayers),
+		world:    newWorld(),
 	}
 	for i := range s.conns {
 		s.conns[i].ring = newEventRing(cfg.PendingEvents)
@@ -96,7 +96,8 @@ func (s *Server) Poll() (Event, bool) { return s.events.pop() }
 // is yielded.
 func (s *Server) Events() iter.Seq[Event] { return s.events.all() }
 
-// NumPlayers returns the number of open connections, half-open included.
+// NumPlayers returns the number of open connections: those that sent a
+// valid connected packet after their Welcome (§4.3, §12).
 func (s *Server) NumPlayers() int { return s.nConns }
 
 // Stats returns the server's counters; SRTT is the mean over the open
@@ -141,7 +142,7 @@ func (s *Server) Player(id uint32) (ConnStats, bool) {
 
 func (c *conn) stats() ConnStats {
 	cs := c.cs
-	cs.Conn, cs.Addr, cs.Slot, cs.HalfOpen = c.id, c.addr, c.slot, c.halfOpen
+	cs.Conn, cs.Addr, cs.Slot = c.id, c.addr, c.slot
 	cs.Pending = len(c.ring.ev)
 	return cs
 }
@@ -184,19 +185,11 @@ func (s *Server) Receive(datagram []byte, from netip.AddrPort, now time.Time) {
 	from = unmap(from)
 	c := s.byAddr(from)
 	if c == nil {
-		s.receiveHandshake(datagram, from, now)
-		return
-	}
-	if c.halfOpen && !s.cfg.DisableWelcomeResend && isHello(datagram) {
-		// A 6-byte Hello must not buy a 10-byte Welcome each time (§12):
-		// one per welcomeInterval is enough for a client resending
-		// every second (§4.2).
-		if now.Sub(c.welcomed) < welcomeInterval {
-			s.stats.WelcomesLimited++
+		if h := s.halfOpenByAddr(from); h != nil {
+			s.receiveHalfOpen(h, datagram, now)
 			return
 		}
-		s.welcome(c)
-		s.stats.WelcomesResent++
+		s.receiveHandshake(datagram, from, now)
 		return
 	}
 	s.receivePacket(c, datagram, now)
@@ -230,10 +223,6 @@ func (s *Server) receivePacket(c *conn, b []byte, now time.Time) {
 	}
 	s.stats.PacketsAccepted++
 	s.stats.PacketsLost += c.window.lost - lost
-	if c.halfOpen {
-		c.halfOpen = false
-		s.nHalfOpen--
-	}
 	c.lastHeard = now
 	s.ack(c, h.Ack, h.AckBits, now)
 

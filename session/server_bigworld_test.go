@@ -32,11 +32,14 @@ func TestServer_8_2_WorldLargerThanPendingEvents(t *testing.T) {
 			s.Receive(hello(), addrA, t0)
 			answer := "nothing"
 			for _, w := range cp.take() {
-				typ, _, err := rtype.ParseHandshake(w.b)
+				typ, id, err := rtype.ParseHandshake(w.b)
 				if err != nil {
 					t.Fatalf("answered % x: %v", w.b, err)
 				}
 				answer = map[rtype.HandshakeType]string{rtype.HandshakeWelcome: "Welcome", rtype.HandshakeRejected: "Rejected"}[typ]
+				if typ == rtype.HandshakeWelcome {
+					s.Receive(packet(t, rtype.PacketHeader{ConnectionID: id, Sequence: 1}), addrA, t0)
+				}
 			}
 			ev := events(s, 0)
 			count := func(k EventKind) (n int) {

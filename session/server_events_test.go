@@ -33,7 +33,7 @@ func TestServer_10_JoinLeaveSurviveInputFlood(t *testing.T) {
 				}
 				s.Receive(packet(t, rtype.PacketHeader{ConnectionID: a, Sequence: seq + 1}, msgs...), addrA, t0)
 			}
-			b := join(t, s, cp, addrB, t0)
+			b := connect(t, s, cp, addrB, t0)
 			if err := s.Kick(b, t0); err != nil {
 				t.Fatal(err)
 			}

@@ -19,9 +19,9 @@ func spoofed(n int) []netip.AddrPort {
 
 // §4.4, §13.1: Rejected makes a client stop for good, so it answers a Hello
 // only when open connections fill MaxPlayers. Half-open connections that
-// nobody completes (spoofed Hellos) get their slot back after
-// HandshakeTimeout, whatever InactivityTimeout says, and meanwhile a real
-// Hello is dropped silently: the client's next Hello (§4.2) gets in.
+// nobody completes (spoofed Hellos) hold no slot: a real Hello is welcomed
+// at once, and again after HandshakeTimeout, whatever InactivityTimeout
+// says.
 func TestServer_13_1_SpoofedHellosDoNotLockOut(t *testing.T) {
 	tests := []struct {
 		name       string
@@ -32,13 +32,14 @@ func TestServer_13_1_SpoofedHellosDoNotLockOut(t *testing.T) {
 		wantFirst  string        // answer to addrA's first Hello
 		wantSecond string        // answer to addrA's Hello after `after`
 	}{
-		{"4 spoofed, default", ServerConfig{}, 0, 4, time.Second, "", ""},
-		{"4 spoofed, expired", ServerConfig{}, 0, 4, 3 * time.Second, "", "welcome"},
-		{"4 spoofed, inactivity off", ServerConfig{InactivityTimeout: -1}, 0, 4, 3 * time.Second, "", "welcome"},
-		{"4 spoofed, 1 s handshake timeout", ServerConfig{HandshakeTimeout: time.Second}, 0, 4, time.Second, "", "welcome"},
-		{"3 open, 1 spoofed", ServerConfig{}, 3, 1, 3 * time.Second, "", "welcome"},
+		{"4 spoofed, default", ServerConfig{}, 0, 4, time.Second, "welcome", "welcome"},
+		{"4 spoofed, expired", ServerConfig{}, 0, 4, 3 * time.Second, "welcome", "welcome"},
+		{"4 spoofed, inactivity off", ServerConfig{InactivityTimeout: -1}, 0, 4, 3 * time.Second, "welcome", "welcome"},
+		{"4 spoofed, 1 s handshake timeout", ServerConfig{HandshakeTimeout: time.Second}, 0, 4, time.Second, "welcome", "welcome"},
+		{"4 spoofed, resend off", ServerConfig{DisableWelcomeResend: true}, 0, 4, time.Second, "welcome", ""},
+		{"3 open, 1 spoofed", ServerConfig{}, 3, 1, 3 * time.Second, "welcome", "welcome"},
 		{"4 open", ServerConfig{}, 4, 0, 3 * time.Second, "rejected", "rejected"},
-		{"1 spoofed of 1 half-open", ServerConfig{MaxHalfOpen: 1}, 0, 1, 3 * time.Second, "", "welcome"},
+		{"1 spoofed of 1 half-open", ServerConfig{MaxHalfOpen: 1}, 0, 1, 3 * time.Second, "welcome", "welcome"},
 	}
 	answer := func(t *testing.T, ws []wire) string {
 		t.Helper()

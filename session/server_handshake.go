@@ -14,8 +14,8 @@ func isHello(b []byte) bool {
 }
 
 // receiveHandshake handles a datagram from an address without a connection
-// (§3, §4.2): an invalid Hello is dropped silently; a valid one opens a
-// connection answered with Welcome, or gets Rejected from a full server.
+// or a Welcome (§3, §4.2): an invalid Hello is dropped silently; a valid one
+// is answered with Welcome, or Rejected by a full server.
 func (s *Server) receiveHandshake(b []byte, from netip.AddrPort, now time.Time) {
 	t, _, err := rtype.ParseHandshake(b)
 	if err != nil {
@@ -34,32 +34,86 @@ func (s *Server) receiveHandshake(b []byte, from netip.AddrPort, now time.Time) 
 		s.drop(DropUnexpectedHandshake)
 		return
 	}
-	// A world of more entities than PendingEvents cannot be sent to a new
-	// player (§8.2, §10): it is as full as a server can be.
-	tooBig := len(s.world.ents) > s.cfg.PendingEvents
-	if s.nConns-s.nHalfOpen >= s.cfg.MaxPlayers || s.shutdown || tooBig {
-		if s.cfg.DisableRejected {
-			s.drop(DropServerFull)
-			return
-		}
-		var r [rtype.HandshakeHeaderSize]byte
-		s.stats.Rejected++
-		s.transmit(from, rtype.AppendRejected(r[:0]))
+	if s.full() {
+		s.reject(from)
 		return
 	}
-	if s.nHalfOpen >= s.cfg.MaxHalfOpen || s.nConns >= s.cfg.MaxPlayers {
-		// Half-open connections hold the free slots: they are spoofed, or
-		// real clients about to send their first packet; either way one
-		// frees within HandshakeTimeout and the next Hello gets in.
-		s.drop(DropHalfOpenFull)
-		return
-	}
-	s.open(from, now)
+	h := s.newHalfOpen(from, now)
+	s.welcome(h)
 }
 
-// open creates the connection for a valid Hello, answers Welcome and queues
-// a CreateEntity for every entity of the world (§4.2, §10).
-func (s *Server) open(from netip.AddrPort, now time.Time) {
+// full reports whether a valid Hello must be turned away (§4.4, §10): the
+// open connections fill MaxPlayers, the game is ending, or the world holds
+// more entities than PendingEvents, which cannot be sent to a new player
+// (§8.2, §10).
+func (s *Server) full() bool {
+	return s.nConns >= s.cfg.MaxPlayers || s.shutdown || len(s.world.ents) > s.cfg.PendingEvents
+}
+
+// reject answers Rejected (§4.4), or nothing with DisableRejected (§13.1).
+func (s *Server) reject(to netip.AddrPort) {
+	if s.cfg.DisableRejected {
+		s.drop(DropServerFull)
+		return
+	}
+	var r [rtype.HandshakeHeaderSize]byte
+	s.stats.Rejected++
+	s.transmit(to, rtype.AppendRejected(r[:0]))
+}
+
+// receiveHalfOpen handles a datagram from an address that got a Welcome
+// and sent no connected packet yet: a repeated Hello gets the same Welcome
+// (§13.2), or Rejected if the server filled meanwhile; the first valid
+// connected packet with the id of the Welcome opens the connection.
+func (s *Server) receiveHalfOpen(h *halfOpen, b []byte, now time.Time) {
+	if !s.cfg.DisableWelcomeResend && isHello(b) {
+		switch {
+		case s.full():
+			s.forgetHalfOpen(h)
+			s.reject(h.addr)
+		case now.Sub(h.welcomed) < welcomeInterval:
+			// A 6-byte Hello must not buy a 10-byte Welcome each time
+			// (§12): one per welcomeInterval is enough for a client
+			// resending every second (§4.2).
+			s.stats.WelcomesLimited++
+		default:
+			s.welcome(h)
+			s.stats.WelcomesResent++
+		}
+		return
+	}
+	p, err := rtype.ParsePacket(b)
+	if err != nil {
+		s.drop(packetDrop(err))
+		return
+	}
+	if id := p.Header.ConnectionID; id != h.id {
+		if s.byID(id) != nil {
+			s.drop(DropWrongAddress)
+		} else {
+			s.drop(DropUnknownConnection)
+		}
+		return
+	}
+	if s.full() {
+		// Open connections took every slot since the Welcome. Version 1
+		// cannot tell a client that got Welcome (§4.4): its packets are
+		// dropped, and it gets in if a slot frees before the Welcome is
+		// forgotten, or times out.
+		s.drop(DropServerFull)
+		return
+	}
+	c := s.open(h, now)
+	if c != nil {
+		s.receivePacket(c, b, now)
+	}
+}
+
+// open turns the Welcome h into a connection, on its first valid connected
+// packet: the player takes the lowest free slot, joins, and is queued a
+// CreateEntity for every entity of the world (§10). It returns nil when
+// the world overflowed the connection's pending events (§13.4).
+func (s *Server) open(h *halfOpen, now time.Time) *conn {
 	slot := 0
 	for s.conns[slot].active {
 		slot++
@@ -69,23 +123,22 @@ func (s *Server) open(from netip.AddrPort, now time.Time) {
 	ring.reset()
 	*c = conn{
 		active:    true,
-		halfOpen:  true,
 		slot:      slot,
-		id:        s.newConnID(),
-		addr:      from,
+		id:        h.id,
+		addr:      h.addr,
 		lastHeard: now,
 		ring:      ring,
 	}
+	s.forgetHalfOpen(h)
 	s.nConns++
-	s.nHalfOpen++
-	s.welcome(c)
-	s.events.push(Event{Kind: EventPlayerJoined, Conn: c.id, Addr: from, Slot: slot, At: now})
+	s.events.push(Event{Kind: EventPlayerJoined, Conn: c.id, Addr: c.addr, Slot: slot, At: now})
 	for i := range s.world.ents {
 		if !c.ring.pushCreate(s.world.ents[i].create(s.tick)) {
 			s.closeConn(c, CloseOverflow, 0, now)
-			return
+			return nil
 		}
 	}
+	return c
 }
 
 // newConnID allocates connection ids sequentially from 1, never 0 and never
@@ -93,7 +146,7 @@ func (s *Server) open(from netip.AddrPort, now time.Time) {
 func (s *Server) newConnID() uint32 {
 	for {
 		s.nextConn++
-		if s.nextConn != 0 && s.byID(s.nextConn) == nil {
+		if s.nextConn != 0 && !s.idInUse(s.nextConn) {
 			return s.nextConn
 		}
 	}
@@ -106,10 +159,10 @@ func (s *Server) newConnID() uint32 {
 // second at most.
 const welcomeInterval = DefaultHelloInterval / 2
 
-func (s *Server) welcome(c *conn) {
-	c.welcomed = s.now
+func (s *Server) welcome(h *halfOpen) {
+	h.welcomed = s.now
 	var w [rtype.WelcomeSize]byte
-	s.transmit(c.addr, rtype.AppendWelcome(w[:0], c.id))
+	s.transmit(h.addr, rtype.AppendWelcome(w[:0], h.id))
 }
 
 // closeConn closes c at once, reports it to the game with the
@@ -122,9 +175,6 @@ func (s *Server) closeConn(c *conn, why CloseReason, dr rtype.DisconnectReason, 
 	final := c.stats()
 	c.active = false
 	s.nConns--
-	if c.halfOpen {
-		s.nHalfOpen--
-	}
 	c.ring.reset()
 	s.events.push(Event{Kind: EventPlayerLeft, Conn: c.id, Addr: c.addr, Slot: c.slot, Close: why, Disconnect: dr, At: now, Stats: final})
 	s.world.destroyOwned(s, c.id)
@@ -143,18 +193,14 @@ func (s *Server) Kick(id uint32, now time.Time) error {
 }
 
 // expire closes the connections silent for InactivityTimeout (§13.3) and
-// the half-open ones older than HandshakeTimeout (§13.1).
+// forgets the Welcomes older than HandshakeTimeout (§13.1).
 func (s *Server) expire(now time.Time) {
+	s.expireHalfOpen(now)
+	if s.cfg.InactivityTimeout <= 0 {
+		return
+	}
 	for i := range s.conns {
-		c := &s.conns[i]
-		if !c.active {
-			continue
-		}
-		limit := s.cfg.InactivityTimeout
-		if c.halfOpen && (limit <= 0 || s.cfg.HandshakeTimeout < limit) {
-			limit = s.cfg.HandshakeTimeout
-		}
-		if limit > 0 && now.Sub(c.lastHeard) >= limit {
+		if c := &s.conns[i]; c.active && now.Sub(c.lastHeard) >= s.cfg.InactivityTimeout {
 			s.closeConn(c, CloseTimeout, 0, now)
 		}
 	}

@@ -54,13 +54,14 @@ func TestServer_4_2_DropsInvalidHello(t *testing.T) {
 	}
 }
 
-// §4.2 rule 2, §4.3: a valid Hello opens a connection bound to the sender,
-// with ids allocated from 1 and never 0, answered with a 10-byte Welcome.
+// §4.2 rule 2, §4.3: a valid Hello is answered with a 10-byte Welcome,
+// with ids allocated from 1 and never 0; the connection, bound to the
+// sender, opens with its first connected packet (§12).
 func TestServer_4_2_WelcomesValidHello(t *testing.T) {
 	s, cp := newServer(ServerConfig{})
 	addrs := []netip.AddrPort{addrA, addrB, addrC}
 	for i, a := range addrs {
-		if id := join(t, s, cp, a, t0); id != uint32(i+1) {
+		if id := connect(t, s, cp, a, t0); id != uint32(i+1) {
 			t.Errorf("connection %d got id %d, want %d", i, id, i+1)
 		}
 	}
@@ -77,7 +78,7 @@ func TestServer_4_2_WelcomesValidHello(t *testing.T) {
 		t.Errorf("join events (-want +got):\n%s", d)
 	}
 	// Bound to the address: B's packet with A's id is dropped (§5.4).
-	s.Receive(packet(t, rtype.PacketHeader{ConnectionID: 1, Sequence: 1}, rtype.Ping{Timestamp: 1}), addrB, t0)
+	s.Receive(packet(t, rtype.PacketHeader{ConnectionID: 1, Sequence: 2}, rtype.Ping{Timestamp: 1}), addrB, t0)
 	if out := cp.take(); len(out) != 0 {
 		t.Errorf("answered a packet from the wrong address")
 	}
@@ -111,17 +112,20 @@ func TestServer_13_1_RejectsWhenFull(t *testing.T) {
 	}
 }
 
-// The half-open table is bounded: past MaxHalfOpen a Hello is dropped and
-// the client's next Hello (§4.2) gets in once a slot frees.
+// The half-open table is bounded: past MaxHalfOpen a Hello forgets the
+// oldest Welcome, whose client's next Hello (§4.2) is welcomed again.
 func TestServer_13_1_BoundsHalfOpen(t *testing.T) {
 	s, cp := newServer(ServerConfig{MaxPlayers: 4, MaxHalfOpen: 1})
 	id := join(t, s, cp, addrA, t0)
-	s.Receive(hello(), addrB, t0)
-	if out := cp.take(); len(out) != 0 || s.Stats().Drops[DropHalfOpenFull] != 1 {
-		t.Fatalf("second half-open: sent %d, drops %v", len(out), s.Stats().Drops)
+	join(t, s, cp, addrB, t0.Add(time.Millisecond))
+	if s.Stats().Drops[DropHalfOpenFull] != 1 {
+		t.Fatalf("second half-open: drops %v", s.Stats().Drops)
 	}
 	s.Receive(packet(t, rtype.PacketHeader{ConnectionID: id, Sequence: 1}), addrA, t0)
-	join(t, s, cp, addrB, t0)
+	if s.NumPlayers() != 0 {
+		t.Errorf("a forgotten Welcome opened a connection: %d players", s.NumPlayers())
+	}
+	connect(t, s, cp, addrA, t0.Add(2*time.Millisecond))
 }
 
 // §13.2: a repeated Hello from a connection that has sent no packet yet gets
@@ -152,8 +156,8 @@ func TestServer_13_2_ResendsLostWelcome(t *testing.T) {
 			if tt.want == 1 && string(out[0].b) != string(rtype.AppendWelcome(nil, id)) {
 				t.Errorf("sent % x, want the same Welcome", out[0].b)
 			}
-			if s.NumPlayers() != 1 {
-				t.Errorf("NumPlayers = %d", s.NumPlayers())
+			if want := map[bool]int{false: 0, true: 1}[tt.sentPacket]; s.NumPlayers() != want {
+				t.Errorf("NumPlayers = %d, want %d", s.NumPlayers(), want)
 			}
 		})
 	}

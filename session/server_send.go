@@ -154,10 +154,7 @@ func (s *Server) Tick(now time.Time) {
 		}
 	}
 	for i := range s.conns {
-		// A half-open connection may be a spoofed address (§12): it gets
-		// nothing but its Welcome until a valid connected packet shows the
-		// client holds the id; its entity events wait until then.
-		if c := &s.conns[i]; c.active && !c.halfOpen {
+		if c := &s.conns[i]; c.active {
 			s.sendTick(c, snap, now)
 		}
 	}

@@ -53,8 +53,8 @@ const (
 	// DropServerFull: a Hello to a full server, or to one whose world
 	// exceeds PendingEvents, with Rejected disabled (§13.1).
 	DropServerFull
-	// DropHalfOpenFull: a Hello while MaxHalfOpen connections wait for
-	// their first packet.
+	// DropHalfOpenFull: a half-open connection forgotten, its Welcome
+	// unanswered, to make room for a newer Hello past MaxHalfOpen (§12).
 	DropHalfOpenFull
 	// DropUnknownMessage: a message type this side does not receive (§6).
 	DropUnknownMessage
@@ -184,7 +184,8 @@ type ConnStats struct {
 	Addr netip.AddrPort
 	// Slot is the player slot.
 	Slot int
-	// HalfOpen is true until the first connected packet arrives.
+	// HalfOpen is always false: a connection opens with its first
+	// connected packet, and before it is only a Welcome sent (§12).
 	HalfOpen bool
 	// Sent counts the packets sent on the connection.
 	Sent uint64

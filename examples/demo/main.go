@@ -112,7 +112,6 @@ func play(ctx context.Context, o options, out, logw io.Writer) ([]bot.Result, er
 	fmt.Fprintf(out, "server on udp %v, %d bots, %v\n", addr, o.bots, o.duration)
 	bots := make([]*bot.Bot, o.bots)
 	results := make([]bot.Result, o.bots)
-	var wg sync.WaitGroup
 	for i := range bots {
 		bots[i] = bot.New(bot.Config{
 			Server:   addr,
@@ -122,11 +121,28 @@ func play(ctx context.Context, o options, out, logw io.Writer) ([]bot.Result, er
 			Loss:     o.loss,
 			Seed:     o.seed,
 		})
+	}
+	var wg sync.WaitGroup
+	start := func(i int) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			results[i] = bots[i].Run(ctx)
 		}()
+	}
+	first := min(len(bots), game.MaxPlayers)
+	for i := range first {
+		start(i)
+	}
+	if len(bots) > first {
+		// The bots past the four slots (§10) start once the first four
+		// play, so that their Hello meets a full server and is answered
+		// Rejected (§4.4): a Hello that came while those were still
+		// half-open would be welcomed, holding no slot (§12).
+		waitPlaying(ctx, bots[:first], 5*time.Second)
+		for i := first; i < len(bots); i++ {
+			start(i)
+		}
 	}
 	botsDone := make(chan struct{})
 	go func() { wg.Wait(); close(botsDone) }()
@@ -161,6 +177,25 @@ wait:
 		}
 	}
 	return results, err
+}
+
+// waitPlaying waits, at most limit, until every bot of bots has received a
+// Snapshot (§8.1), which the server sends only to an open connection, or
+// stopped.
+func waitPlaying(ctx context.Context, bots []*bot.Bot, limit time.Duration) {
+	deadline := time.Now().Add(limit)
+	for time.Now().Before(deadline) && ctx.Err() == nil {
+		playing := 0
+		for _, b := range bots {
+			if r := b.Live(); r.Client.Snapshots > 0 || r.Err != nil {
+				playing++
+			}
+		}
+		if playing == len(bots) {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
 // progress prints the bots' counters: redrawn in place on a terminal, one
