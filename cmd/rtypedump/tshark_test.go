@@ -350,6 +350,11 @@ func hexCapture(t *testing.T, port uint16) []captured {
 			list = append(list, captured{time: at(), src: cli, dst: srv, data: d})
 		}
 	}
+	// An empty datagram, as a packet (§5.4) and as a handshake datagram
+	// (§4.1): too short for either, dropped.
+	list = append(list, captured{time: at(), src: cli, dst: srv, data: []byte{}})
+	fresh := netip.AddrPortFrom(netip.MustParseAddr("10.1.0.4"), 40001)
+	list = append(list, captured{time: at(), src: fresh, dst: srv, data: []byte{}})
 	return list
 }
 

@@ -341,17 +341,36 @@ local function dissect_packet(buf, tree, pinfo)
     return nil, summary
 end
 
-function rtype.dissector(buf, pinfo, root)
-    pinfo.cols.protocol = "RTYPE"
-    local port = rtype.prefs.port
+-- endpoints applies §3 to a datagram: the client's address, whether the
+-- datagram goes to the server, and whether a Welcome already went to that
+-- client in an earlier frame.
+local function endpoints(pinfo)
     local client, to_server
-    if pinfo.dst_port == port then
+    if pinfo.dst_port == rtype.prefs.port then
         client, to_server = tostring(pinfo.src) .. ":" .. pinfo.src_port, true
     else
         client, to_server = tostring(pinfo.dst) .. ":" .. pinfo.dst_port, false
     end
     local first = welcomed[client]
-    local connected = first ~= nil and first < pinfo.number
+    return client, to_server, first ~= nil and first < pinfo.number, first
+end
+
+-- finish adds the verdict on a datagram to its tree and the Info column.
+local function finish(tree, pinfo, kind, to_server, err, info)
+    tree:add(f.valid, err == nil):set_generated()
+    if err then
+        tree:add(f.error, err):set_generated()
+        tree:add_proto_expert_info(ef.malformed, err)
+        tree:append_text(", malformed: " .. err)
+    end
+    tree:append_text(", " .. kind)
+    local dir = to_server and "C→S" or "S→C"
+    pinfo.cols.info = dir .. " " .. kind .. " " .. (info or "")
+end
+
+function rtype.dissector(buf, pinfo, root)
+    pinfo.cols.protocol = "RTYPE"
+    local client, to_server, connected, first = endpoints(pinfo)
 
     local tree = root:add(rtype, buf())
     local kind = connected and "packet" or "handshake"
@@ -366,17 +385,31 @@ function rtype.dissector(buf, pinfo, root)
             welcomed[client] = pinfo.number
         end
     end
-    tree:add(f.valid, err == nil):set_generated()
-    if err then
-        tree:add(f.error, err):set_generated()
-        tree:add_proto_expert_info(ef.malformed, err)
-        tree:append_text(", malformed: " .. err)
-    end
-    tree:append_text(", " .. kind)
-    local dir = to_server and "C→S" or "S→C"
-    pinfo.cols.info = dir .. " " .. kind .. " " .. (info or "")
+    finish(tree, pinfo, kind, to_server, err, info)
     return buf:len()
 end
+
+-- Wireshark hands no empty UDP payload to a port's dissector, yet an empty
+-- datagram on the server port is one a receiver drops: too short for a
+-- handshake header (§4.1) or a packet header (§5.4). A postdissector finds
+-- them from the UDP length.
+local udp_length = Field.new("udp.length")
+local empty = Proto("rtype_empty", "R-Type Protocol v1, empty datagram")
+
+function empty.dissector(_, pinfo, root)
+    local len = udp_length()
+    if len == nil or len.value ~= 8 then return end
+    local port = rtype.prefs.port
+    if pinfo.dst_port ~= port and pinfo.src_port ~= port then return end
+    pinfo.cols.protocol = "RTYPE"
+    local _, to_server, connected = endpoints(pinfo)
+    local tree = root:add(rtype)
+    local kind = connected and "packet" or "handshake"
+    tree:add(f.kind, kind):set_generated()
+    local err = connected and "packet shorter than 16 bytes (§5.4)" or "handshake datagram shorter than 6 bytes (§4.1)"
+    finish(tree, pinfo, kind, to_server, err, "Malformed " .. kind)
+end
+register_postdissector(empty)
 
 local registered_port
 local function register()

@@ -17,10 +17,12 @@ DissectorTable = { get = function() return { add = function() end, remove = func
 ProtoField = setmetatable({}, {
     __index = function() return function(abbr) return { abbr = abbr } end end,
 })
-local proto
+Field = { new = function() return function() return nil end end }
+function register_postdissector() end
+local protos = {}
 function Proto(name)
-    proto = { name = name, prefs = {} }
-    return proto
+    protos[name] = { name = name, prefs = {} }
+    return protos[name]
 end
 
 local Range = {}
@@ -69,5 +71,5 @@ for i = 2, #arg do
         pinfo.src, pinfo.src_port, pinfo.dst, pinfo.dst_port = server, 4242, client, 50000
     end
     print("frame " .. (i - 1))
-    proto.dissector(range(data, 0, #data), pinfo, item())
+    protos.rtype.dissector(range(data, 0, #data), pinfo, item())
 end
