@@ -21,13 +21,22 @@ type entityEvent struct {
 	create  rtype.CreateEntity
 	gone    rtype.DestroyEntity
 	// inFlight is true once the event was sent in packet seq and until the
-	// client's acks show that packet lost.
+	// client's acks show that packet lost. first is the packet that
+	// carried it first: every copy rode in a packet of [first, seq].
 	inFlight bool
 	seq      uint32
+	first    uint32
+	// settled marks a creation sent more than once whose last copy
+	// arrived: an earlier copy may still arrive, up to 32 packets later
+	// (§5.2), so it is watched until then, in case the entity is destroyed.
+	settled bool
 	// cancelled marks a creation sent whose entity is destroyed since,
-	// with gone the destruction: it is never sent again, and leaves once
-	// its last packet is acknowledged or too old to arrive (§5.2).
+	// with gone the destruction: it is never sent again, and is watched
+	// until no copy can arrive any more (§5.2); arrived is set when the
+	// acks show a packet of [first, seq] received, so that a copy may have
+	// overtaken the destruction, which is then sent once more.
 	cancelled bool
+	arrived   bool
 }
 
 // eventRing holds one connection's entity events in the order they were
@@ -74,6 +83,7 @@ func (r *eventRing) pushDestroy(m rtype.DestroyEntity) bool {
 			return false
 		}
 		e.cancelled, e.gone = true, m
+		e.arrived = e.arrived || e.settled
 		break
 	}
 	if r.full() {
@@ -90,14 +100,17 @@ func (r *eventRing) pushDestroy(m rtype.DestroyEntity) bool {
 func (r *eventRing) sent(m rtype.CreateEntity, seq uint32) {
 	for i := range r.ev {
 		if e := &r.ev[i]; !e.destroy && !e.cancelled && e.create.NetworkID == m.NetworkID {
-			e.inFlight, e.seq = true, seq
+			e.inFlight, e.seq, e.settled = true, seq, false
+			if e.first == 0 {
+				e.first = seq
+			}
 			return
 		}
 	}
 	if r.full() {
 		return
 	}
-	r.ev = append(r.ev, entityEvent{create: m, inFlight: true, seq: seq})
+	r.ev = append(r.ev, entityEvent{create: m, inFlight: true, seq: seq, first: seq})
 }
 
 // destroyAfter returns the index of the destruction of id at from or
@@ -123,6 +136,28 @@ func acked(seq, ack, bits uint32) bool {
 	return bits&(1<<(ack-seq-1)) != 0
 }
 
+// ackedIn reports whether ack and ackBits mark any packet of [first, last]
+// received.
+func ackedIn(first, last, ack, bits uint32) bool {
+	if first == 0 || first > last {
+		return false
+	}
+	lo := first
+	if ack > ackWindow && lo < ack-ackWindow {
+		lo = ack - ackWindow
+	}
+	for seq := lo; seq <= last && seq <= ack; seq++ {
+		if acked(seq, ack, bits) {
+			return true
+		}
+	}
+	return false
+}
+
+// gone reports whether no packet up to seq can arrive any more: the client
+// drops anything more than 32 below its highest (§5.2).
+func gone(seq, ack uint32) bool { return seq < ack && ack-seq > ackWindow }
+
 // ack applies the client's ack and ackBits: events whose packet arrived
 // are done, events whose packet the acks show lost are sent again. A packet
 // counts as lost when a later one was received and its own bit is clear, or
@@ -137,30 +172,38 @@ func (r *eventRing) ack(ack, bits uint32) (resend int) {
 	keep := r.ev[:0]
 	for i, e := range r.ev {
 		switch {
-		case e.cancelled && acked(e.seq, ack, bits):
-			// The creation arrived. Its destruction, queued after it, is
-			// further on unless acknowledged already; acknowledged now or
-			// before, it may have arrived first and been ignored: send it
-			// again.
+		case e.cancelled:
+			e.arrived = e.arrived || ackedIn(e.first, e.seq, ack, bits)
+			if !gone(e.seq, ack) {
+				break
+			}
+			if !e.arrived {
+				continue // no copy arrived, none can any more
+			}
+			// A copy arrived, maybe after the DestroyEntity: now that
+			// none can follow, the destruction is sent once more.
 			j := r.destroyAfter(i+1, e.create.NetworkID)
-			switch {
-			case j < 0:
+			if j < 0 {
 				e = entityEvent{destroy: true, gone: e.gone}
 				resend++
-			case r.ev[j].inFlight && acked(r.ev[j].seq, ack, bits):
-				r.ev[j].inFlight = false
-				resend++
-				continue
-			default:
-				continue
+				break
 			}
-		case e.cancelled:
-			if e.seq < ack && ack-e.seq > 32 {
-				continue // the client drops it as too old
+			if r.ev[j].seq != 0 {
+				resend++
+			}
+			r.ev[j].inFlight = false
+			continue
+		case e.settled:
+			if gone(e.seq, ack) {
+				continue
 			}
 		case e.inFlight:
 			if acked(e.seq, ack, bits) {
-				continue
+				if e.destroy || e.first == e.seq {
+					continue // a late copy of a destruction is harmless
+				}
+				e.settled = true
+				break
 			}
 			if e.seq < ack {
 				e.inFlight = false

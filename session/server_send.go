@@ -178,6 +178,9 @@ func (s *Server) sendTick(c *conn, snap bool, now time.Time) {
 			open = put(s, c, e.create, open, now)
 		}
 		e.inFlight, e.seq = true, c.seq
+		if e.first == 0 {
+			e.first = c.seq
+		}
 	}
 	if !reliable {
 		c.ring.reset()
