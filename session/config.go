@@ -156,7 +156,10 @@ type ServerConfig struct {
 	// for Poll: past it a new one is lost and counted in
 	// [Stats].EventsLost, so that one player's flood of Inputs cannot
 	// push the others' EventPlayerJoined and EventPlayerLeft out, which
-	// have 2×MaxPlayers more slots of their own; 0 means 4096.
+	// have 2×MaxPlayers more slots of their own and are never lost: while
+	// the queue has no room for a join and the leave of every open
+	// connection, a new player's first packet is dropped and its next one
+	// tries again; 0 means 4096.
 	EventQueue int
 	// DisableReliableEvents sends every CreateEntity and DestroyEntity
 	// once, as version 1 does (§13.4): a lost creation is then only

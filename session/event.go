@@ -167,17 +167,26 @@ type Event struct {
 }
 
 // eventQueue is a fixed ring of events: a game that stops polling costs
-// bounded memory. Past its size the oldest events are lost first, except
-// that reserve slots are kept for the events pushed with push: those
-// pushed with pushDroppable (a player's Inputs and QueryEntity) are lost
-// on arrival instead, so one player cannot push the others' joins and
-// leaves out.
+// bounded memory. Events come in two kinds (see droppable): those the game
+// can miss, such as a player's Inputs, and those it must not, such as
+// joins and leaves. A full queue loses the oldest event it can miss first.
+// Reserve slots are kept for the events the game must not miss: those
+// pushed with pushDroppable are lost on arrival once only the reserve is
+// left, so one player cannot push the others' joins and leaves out.
 type eventQueue struct {
 	buf     []Event
 	head    int
 	n       int
+	kept    int // events in the queue that are not droppable
 	reserve int
 	lost    uint64
+}
+
+// droppable reports whether a game can miss an event of kind k: a later
+// one of the same kind carries what it needs (an Input, a position), or
+// the session has already acted on it (a QueryEntity answered).
+func (k EventKind) droppable() bool {
+	return k == EventInput || k == EventQueryEntity
 }
 
 // newEventQueue holds n events plus reserve slots for push alone.
@@ -185,14 +194,50 @@ func newEventQueue(n, reserve int) eventQueue {
 	return eventQueue{buf: make([]Event, n+reserve), reserve: reserve}
 }
 
+// push queues e. In a full queue it loses the oldest droppable event, or
+// e itself when e is droppable and no other is; only a queue full of
+// events that are not droppable loses its oldest one.
 func (q *eventQueue) push(e Event) {
 	if q.n == len(q.buf) {
-		q.head = (q.head + 1) % len(q.buf)
-		q.n--
+		k := 0
+		for k < q.n && !q.buf[(q.head+k)%len(q.buf)].Kind.droppable() {
+			k++
+		}
+		switch {
+		case k == q.n && e.Kind.droppable():
+			q.lost++
+			return
+		case k == q.n:
+			k = 0
+		}
+		q.remove(k)
 		q.lost++
 	}
 	q.buf[(q.head+q.n)%len(q.buf)] = e
 	q.n++
+	if !e.Kind.droppable() {
+		q.kept++
+	}
+}
+
+// remove takes out the k-th oldest event.
+func (q *eventQueue) remove(k int) {
+	if !q.buf[(q.head+k)%len(q.buf)].Kind.droppable() {
+		q.kept--
+	}
+	for i := k; i > 0; i-- {
+		q.buf[(q.head+i)%len(q.buf)] = q.buf[(q.head+i-1)%len(q.buf)]
+	}
+	q.buf[q.head] = Event{}
+	q.head = (q.head + 1) % len(q.buf)
+	q.n--
+}
+
+// roomForJoin reports whether a join can be queued with room left for the
+// leave of every open connection, open counting those already open: each
+// join is followed by one leave at most, so neither is ever lost.
+func (q *eventQueue) roomForJoin(open int) bool {
+	return q.kept+open+2 <= len(q.buf)
 }
 
 // pushDroppable queues e unless only the reserved slots are left, and
@@ -210,9 +255,7 @@ func (q *eventQueue) pop() (Event, bool) {
 		return Event{}, false
 	}
 	e := q.buf[q.head]
-	q.buf[q.head] = Event{}
-	q.head = (q.head + 1) % len(q.buf)
-	q.n--
+	q.remove(0)
 	return e, true
 }
 

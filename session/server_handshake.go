@@ -103,6 +103,13 @@ func (s *Server) receiveHalfOpen(h *halfOpen, b []byte, now time.Time) {
 		s.drop(DropServerFull)
 		return
 	}
+	if !s.events.roomForJoin(s.nConns) {
+		// The game has not polled for so long that the join, or a
+		// later leave, could push an event it must see out of the
+		// queue (§10): the client's next packet tries again.
+		s.drop(DropServerFull)
+		return
+	}
 	c := s.open(h, now)
 	if c != nil {
 		s.receivePacket(c, b, now)

@@ -51,7 +51,10 @@ const (
 	// bytes after the last message (§5.3).
 	DropFraming
 	// DropServerFull: a Hello to a full server, or to one whose world
-	// exceeds PendingEvents, with Rejected disabled (§13.1).
+	// exceeds PendingEvents, with Rejected disabled (§13.1); or the first
+	// connected packet after a Welcome while MaxPlayers connections are
+	// open, or while the event queue has no room left for the player's
+	// join and every open connection's leave (§10).
 	DropServerFull
 	// DropHalfOpenFull: a half-open connection forgotten, its Welcome
 	// unanswered, to make room for a newer Hello past MaxHalfOpen (§12).
