@@ -20,6 +20,8 @@ type receiveWindow struct {
 	w        rtype.SeqWindow
 	accepted uint64 // packets processed: new or out of order
 	lost     uint64 // sequences that left the window unreceived
+	started  bool   // a packet was received
+	first    uint32 // the first sequence received: none below it counts
 }
 
 // receive classifies seq as §5.2 does, records it, and counts what the
@@ -30,8 +32,14 @@ func (r *receiveWindow) receive(seq uint32) rtype.SeqClass {
 	switch cls {
 	case rtype.SeqNew:
 		r.accepted++
-		if seq > ack {
-			r.lost += leftUnreceived(ack, ackBits, seq)
+		switch {
+		case !r.started:
+			// Nothing before the first packet counts: one packet must
+			// not make the peer look as if it lost billions.
+			r.started, r.first = true, seq
+		case seq > ack:
+			// One jump counts at most a window, however far it goes.
+			r.lost += min(leftUnreceived(ack, ackBits, seq, r.first), ackWindow+1)
 		}
 	case rtype.SeqOutOfOrder:
 		r.accepted++
@@ -40,25 +48,26 @@ func (r *receiveWindow) receive(seq uint32) rtype.SeqClass {
 }
 
 // leftUnreceived returns how many sequences leave the window unreceived
-// when its highest moves from ack (0 when nothing was received) to next:
-// those below ack whose bit in ackBits is clear and that fall more than 32
-// below next, and those between ack and next that fall out at once.
-func leftUnreceived(ack, ackBits, next uint32) uint64 {
+// when its highest moves from ack to next: those from first up to ack
+// whose bit in ackBits is clear and that fall more than 32 below next, and
+// those between ack and next that fall out at once.
+func leftUnreceived(ack, ackBits, next, first uint32) uint64 {
 	d := next - ack
 	var n uint64
 	if d > ackWindow+1 {
 		n = uint64(d - ackWindow - 1)
 	}
 	// Bit i stands for ack-1-i; it leaves when ack-1-i <= next-33, that is
-	// i >= 32-d, and stands for a real sequence when ack-1-i >= 1.
-	if ack < 2 {
+	// i >= 32-d, and stands for a sequence that counts when
+	// ack-1-i >= first.
+	if ack <= first {
 		return n
 	}
 	lo := uint32(0)
 	if d < ackWindow {
 		lo = ackWindow - d
 	}
-	hi := min(ackWindow-1, ack-2)
+	hi := min(ackWindow-1, ack-1-first)
 	if hi < lo {
 		return n
 	}

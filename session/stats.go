@@ -165,7 +165,9 @@ type Stats struct {
 	// numbers that left the window of §5.2 (the highest received and the
 	// 32 below it) without being received, after which they would be
 	// dropped as too old. A gap is counted once it is final, so a packet
-	// that arrives out of order is never counted lost.
+	// that arrives out of order is never counted lost. Sequences below
+	// the first packet received are not counted, and one jump of the
+	// highest sequence counts at most 33, a window's worth.
 	PacketsLost uint64
 }
 
