@@ -105,7 +105,9 @@ type ClientConfig struct {
 	// dropped; 0 means 4096.
 	MaxEntities int
 	// EventQueue bounds the events waiting for Poll: past it the oldest
-	// is lost and counted in [Stats].EventsLost; 0 means 4096.
+	// EventEntityMoved is lost first, since the next Snapshot moves the
+	// entity again (§8.1), and only a queue without one loses its oldest
+	// event; each is counted in [Stats].EventsLost; 0 means 4096.
 	EventQueue int
 	// FrameInterval is the frame time [RunClient] calls its frame
 	// function at; 0 or negative means 1/60 s. The sans-I/O Client

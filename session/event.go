@@ -183,10 +183,11 @@ type eventQueue struct {
 }
 
 // droppable reports whether a game can miss an event of kind k: a later
-// one of the same kind carries what it needs (an Input, a position), or
-// the session has already acted on it (a QueryEntity answered).
+// one of the same kind carries what it needs (an Input, a position the
+// next Snapshot gives again, §8.1), or the session has already acted on it
+// (a QueryEntity answered).
 func (k EventKind) droppable() bool {
-	return k == EventInput || k == EventQueryEntity
+	return k == EventInput || k == EventQueryEntity || k == EventEntityMoved
 }
 
 // newEventQueue holds n events plus reserve slots for push alone.
