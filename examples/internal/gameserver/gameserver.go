@@ -30,6 +30,11 @@ type Config struct {
 	DropLogEvery time.Duration
 }
 
+// KeptDepartures is the number of closed connections whose final counters
+// a Server keeps for ConnStats, the oldest forgotten first: connections
+// that anyone can open and close (§4.2, §7.3, §12) must not grow memory.
+const KeptDepartures = 64
+
 // Server is the example's authoritative game server. Step is its whole game
 // loop; Serve runs it over UDP.
 type Server struct {
@@ -48,6 +53,9 @@ type Server struct {
 
 	mu    sync.Mutex
 	conns map[uint32]session.ConnStats
+	// order lists the ids in conns as a ring, oldest at next once full.
+	order [KeptDepartures]uint32
+	next  int
 }
 
 // New returns a game server with an empty world in the lobby.
@@ -142,9 +150,7 @@ func (g *Server) handle(s *session.Server, ev session.Event) {
 			"ship", game.ShipArchetype(slot).String(), "players", g.world.Players())
 	case session.EventPlayerLeft:
 		g.world.Leave(game.PlayerID(ev.Conn))
-		g.mu.Lock()
-		g.conns[ev.Conn] = ev.Stats
-		g.mu.Unlock()
+		g.keep(ev.Conn, ev.Stats)
 		attrs := []any{"conn", ev.Conn, "addr", ev.Addr, "close", ev.Close.String(), "players", g.world.Players()}
 		if ev.Close == session.CloseDisconnect {
 			attrs = append(attrs, "reason", ev.Disconnect.String())
@@ -197,8 +203,23 @@ func (g *Server) apply(s *session.Server, ev game.Event) {
 	}
 }
 
+// keep records the final counters of connection id, forgetting those of
+// the oldest departure once KeptDepartures are kept.
+func (g *Server) keep(id uint32, cs session.ConnStats) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if _, ok := g.conns[id]; !ok {
+		if len(g.conns) == KeptDepartures {
+			delete(g.conns, g.order[g.next])
+		}
+		g.order[g.next] = id
+		g.next = (g.next + 1) % KeptDepartures
+	}
+	g.conns[id] = cs
+}
+
 // ConnStats returns the final counters of connection id once it closed
-// (§5.2, §13.4). It is safe to call from any goroutine; after Serve
+// (§5.2, §13.4), for the last KeptDepartures connections closed. It is safe to call from any goroutine; after Serve
 // returned, every connection has closed.
 func (g *Server) ConnStats(id uint32) (session.ConnStats, bool) {
 	g.mu.Lock()
