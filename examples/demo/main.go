@@ -74,6 +74,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "demo:", err)
 		return 1
 	}
+	return report(stdout, stderr, results, o.duration)
+}
+
+// report prints the table of results and returns the exit code: 0 when
+// every bot's status is ok, 1 otherwise.
+func report(stdout, stderr io.Writer, results []bot.Result, d time.Duration) int {
 	fmt.Fprintln(stdout)
 	if err := bot.WriteTable(stdout, results); err != nil {
 		fmt.Fprintln(stderr, "demo:", err)
@@ -89,7 +95,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "\n%d of %d bots failed to connect or lost their session\n", failed, len(results))
 		return 1
 	}
-	fmt.Fprintf(stdout, "\nall %d bots connected and played %v\n", len(results), o.duration)
+	fmt.Fprintf(stdout, "\nall %d bots connected and played %v\n", len(results), d)
 	return 0
 }
 
@@ -171,12 +177,24 @@ wait:
 	// final counters are at hand.
 	stopServer()
 	err = <-srvDone
+	settle(results, srv)
+	return results, err
+}
+
+// settle adds to the result of each bot that connected what the server saw
+// of its session's end: its counters, and why it closed, so that a session
+// the server dropped while the bot had not noticed yet (§13.3) fails.
+func settle(results []bot.Result, srv *gameserver.Server) {
 	for i := range results {
-		if cs, ok := srv.ConnStats(results[i].ConnectionID); ok && results[i].Connected {
-			results[i].Resends = int(cs.Resends)
+		r := &results[i]
+		if !r.Connected {
+			continue
+		}
+		if d, ok := srv.Departure(r.ConnectionID); ok {
+			r.Resends = int(d.Stats.Resends)
+			r.ServerClose = d.Close
 		}
 	}
-	return results, err
 }
 
 // waitPlaying waits, at most limit, until every bot of bots has received a

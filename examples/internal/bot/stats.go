@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -45,6 +46,9 @@ type Result struct {
 	// sent again because the packet carrying them was lost (§13.4), when
 	// the server's counters are at hand; -1 when they are not.
 	Resends int
+	// ServerClose is why the server closed the bot's connection, when the
+	// server's record is at hand; CloseNone when it is not.
+	ServerClose session.CloseReason
 	// Client holds the session client's counters: Snapshots received
 	// (§8.1), Pongs (§8.4), server packets accepted and lost (§5.2), drops
 	// by rule.
@@ -90,7 +94,10 @@ func WriteTable(w io.Writer, results []Result) error {
 	return tw.Flush()
 }
 
-// Status says how the session went, in one word.
+// Status says how the session went, in one word: "ok", "no-connect",
+// "lost" when the bot saw its session end, or "closed-" and the server's
+// close reason when the server closed it for any reason but the bot's
+// Disconnect (§7.3) or the server's own stop.
 func (r *Result) Status() string {
 	switch {
 	case !r.Connected:
@@ -98,7 +105,11 @@ func (r *Result) Status() string {
 	case r.Lost:
 		return "lost"
 	}
-	return "ok"
+	switch r.ServerClose {
+	case session.CloseNone, session.CloseDisconnect, session.CloseShutdown:
+		return "ok"
+	}
+	return "closed-" + strings.ToLower(r.ServerClose.String())
 }
 
 func roundRTT(d time.Duration) time.Duration {

@@ -52,7 +52,7 @@ type Server struct {
 	ended bool
 
 	mu    sync.Mutex
-	conns map[uint32]session.ConnStats
+	conns map[uint32]Departure
 	// order lists the ids in conns as a ring, oldest at next once full.
 	order [KeptDepartures]uint32
 	next  int
@@ -78,7 +78,7 @@ func New(cfg Config) *Server {
 		log:   log,
 		world: game.New(cfg.Game),
 		ids:   make(map[uint32]uint32),
-		conns: make(map[uint32]session.ConnStats),
+		conns: make(map[uint32]Departure),
 	}
 }
 
@@ -150,7 +150,7 @@ func (g *Server) handle(s *session.Server, ev session.Event) {
 			"ship", game.ShipArchetype(slot).String(), "players", g.world.Players())
 	case session.EventPlayerLeft:
 		g.world.Leave(game.PlayerID(ev.Conn))
-		g.keep(ev.Conn, ev.Stats)
+		g.keep(ev.Conn, Departure{Stats: ev.Stats, Close: ev.Close, Disconnect: ev.Disconnect})
 		attrs := []any{"conn", ev.Conn, "addr", ev.Addr, "close", ev.Close.String(), "players", g.world.Players()}
 		if ev.Close == session.CloseDisconnect {
 			attrs = append(attrs, "reason", ev.Disconnect.String())
@@ -203,9 +203,21 @@ func (g *Server) apply(s *session.Server, ev game.Event) {
 	}
 }
 
-// keep records the final counters of connection id, forgetting those of
-// the oldest departure once KeptDepartures are kept.
-func (g *Server) keep(id uint32, cs session.ConnStats) {
+// Departure is how one connection ended, as the server saw it.
+type Departure struct {
+	// Stats are the connection's final counters (§5.2, §13.4).
+	Stats session.ConnStats
+	// Close is why the server closed it: the client's Disconnect (§7.3),
+	// its silence (§13.3), the server's stop …
+	Close session.CloseReason
+	// Disconnect is the reason the client gave, when Close is
+	// CloseDisconnect (§7.3).
+	Disconnect rtype.DisconnectReason
+}
+
+// keep records how connection id ended, forgetting the oldest departure
+// once KeptDepartures are kept.
+func (g *Server) keep(id uint32, d Departure) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if _, ok := g.conns[id]; !ok {
@@ -215,17 +227,24 @@ func (g *Server) keep(id uint32, cs session.ConnStats) {
 		g.order[g.next] = id
 		g.next = (g.next + 1) % KeptDepartures
 	}
-	g.conns[id] = cs
+	g.conns[id] = d
 }
 
 // ConnStats returns the final counters of connection id once it closed
 // (§5.2, §13.4), for the last KeptDepartures connections closed. It is safe to call from any goroutine; after Serve
 // returned, every connection has closed.
 func (g *Server) ConnStats(id uint32) (session.ConnStats, bool) {
+	d, ok := g.Departure(id)
+	return d.Stats, ok
+}
+
+// Departure returns how connection id ended, for the last KeptDepartures
+// connections closed. It is safe to call from any goroutine.
+func (g *Server) Departure(id uint32) (Departure, bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	cs, ok := g.conns[id]
-	return cs, ok
+	d, ok := g.conns[id]
+	return d, ok
 }
 
 // logDrops reports, at most once per DropLogEvery, how many datagrams and
