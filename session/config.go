@@ -57,6 +57,11 @@ const (
 	// may have in flight (§13.4). It must exceed the largest world, since a
 	// new player is sent one CreateEntity per entity (§10).
 	DefaultPendingEvents = 1024
+	// DefaultSendBudget is the number of packets a server sends a
+	// connection that acknowledges none of them before it stops sending it
+	// the world (§12): a conforming client acknowledges with every packet,
+	// far sooner.
+	DefaultSendBudget = 64
 	// DefaultFrameInterval is the frame time of the UDP bindings: 60 client
 	// frames or server ticks per second (§10).
 	DefaultFrameInterval = time.Second / 60
@@ -189,6 +194,17 @@ type ServerConfig struct {
 	// server returns at once and the clients keep the world until they time
 	// out. The sans-I/O Server ignores it.
 	ShutdownGrace time.Duration
+	// SendBudget is how many packets in a row a connection may leave
+	// unacknowledged before the server stops sending it Snapshots,
+	// CreateEntity and DestroyEntity (§12: a spoofed address never
+	// acknowledges); it then gets only one empty packet for each packet it
+	// sends, besides the Pong and CreateEntity that answer its Ping and
+	// QueryEntity, and the world resumes as soon as an ack covers one of
+	// the last SendBudget packets sent. 0 means 64, negative never (the
+	// v1 behaviour). A conforming client acknowledges with every packet
+	// (§5.1); set it above the packets a connection is sent in a round
+	// trip, which a world of many Snapshot messages per tick raises.
+	SendBudget int
 }
 
 func orDuration(d, def time.Duration) time.Duration {
@@ -239,5 +255,8 @@ func (c ServerConfig) withDefaults() ServerConfig {
 	c.EventQueue = orInt(c.EventQueue, DefaultEventQueue)
 	c.TickInterval = orPositive(c.TickInterval, DefaultFrameInterval)
 	c.ShutdownGrace = orDuration(c.ShutdownGrace, DefaultShutdownGrace)
+	if c.SendBudget == 0 {
+		c.SendBudget = DefaultSendBudget
+	}
 	return c
 }

@@ -48,4 +48,25 @@
 // Welcome, so that spoofed Hellos (§12) can neither fill the server nor
 // put players in the game; the Welcomes sent meanwhile are kept in a table
 // of MaxHalfOpen entries, the oldest forgotten first.
+//
+// # Spoofed connections (§12)
+//
+// Connection ids are sequential and not secret (§12): an attacker who
+// opened a connection of its own can guess the id the server gives next,
+// send a Hello from a victim's spoofed address, then a packet with that id,
+// and the server opens a connection bound to the victim. Version 1 cannot
+// tell this apart from a real client. The server therefore gives every
+// connection a send budget (ServerConfig.SendBudget, 64 packets): once
+// none of the last 64 packets sent to it is acknowledged, it gets no more
+// Snapshot, CreateEntity or DestroyEntity, only one empty packet for each
+// packet it sends, and the Pong or CreateEntity that answer its Ping or
+// QueryEntity, one packet for one; an ack that covers a recent packet
+// resumes the world at once. A conforming client acknowledges in every
+// packet (§5.1) and never notices. What remains: the victim receives about
+// 64 packets of world traffic per spoofed connection, and the connection,
+// kept alive by a 16-byte packet now and then, holds a player slot until
+// the inactivity timeout (§13.3); an attacker that also guesses the
+// sequence numbers the server sends the victim, which are predictable too,
+// can forge acks that keep the world flowing. Only a protocol change (a
+// secret in the handshake) closes this.
 package session

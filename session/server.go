@@ -47,9 +47,15 @@ type conn struct {
 	addr      netip.AddrPort
 	lastHeard time.Time
 
-	window    receiveWindow
-	seq       uint32 // last sequence sent (§5.2)
-	lastSent  uint32 // tick of the last packet sent by Tick
+	window   receiveWindow
+	seq      uint32 // last sequence sent (§5.2)
+	lastSent uint32 // tick of the last packet sent by Tick
+	// ackTop is the highest of the server's sequences the client has
+	// acknowledged (§5.1), 0 before any: the send budget counts from it.
+	ackTop uint32
+	// probeDue is set by each valid packet that got no answer: a
+	// connection over its send budget gets one empty packet for it.
+	probeDue  bool
 	lastInput uint32
 	gotInput  bool
 	// overflow marks a connection whose pending events overflowed, to be
@@ -280,5 +286,7 @@ func (s *Server) receivePacket(c *conn, b []byte, now time.Time) {
 	}
 	if replying {
 		s.flush(c, now)
+	} else {
+		c.probeDue = true
 	}
 }

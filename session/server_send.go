@@ -29,6 +29,7 @@ func (s *Server) ack(c *conn, ack, bits uint32, now time.Time) {
 	if ack == 0 || ack > c.seq {
 		return // nothing received yet, or an ack for a packet never sent
 	}
+	c.ackTop = max(c.ackTop, ack)
 	r := &c.sent
 	for d := uint32(0); d <= 32 && d < ack; d++ {
 		seq := ack - d
@@ -139,8 +140,10 @@ func (s *Server) stamp(e *entityEvent) {
 // into messages of at most 47 states that all carry the same serverTick,
 // each in its own packet (§8.1). Nothing goes to a connection that has not
 // sent a valid connected packet yet (§12): a client gets the world once its
-// first packet (an Input, a Ping, even an empty packet) arrives. Call it
-// once per game tick, after the game has moved the world.
+// first packet (an Input, a Ping, even an empty packet) arrives, and a
+// connection that acknowledged none of the last SendBudget packets gets no
+// world until it does (§12). Call it once per game tick, after the game
+// has moved the world.
 func (s *Server) Tick(now time.Time) {
 	s.now = now
 	s.tick++
@@ -166,6 +169,18 @@ func (s *Server) Tick(now time.Time) {
 func (s *Server) sendTick(c *conn, snap bool, now time.Time) {
 	open := false
 	reliable := !s.cfg.DisableReliableEvents
+	if s.overBudget(c) {
+		// The world waits, and a probe per packet received lets a real
+		// client behind a lossy link acknowledge, which resumes it.
+		if c.probeDue {
+			c.probeDue = false
+			c.lastSent = s.tick
+			s.begin(c)
+			s.flush(c, now)
+		}
+		return
+	}
+	c.probeDue = false
 	for i := range c.ring.ev {
 		e := &c.ring.ev[i]
 		if e.inFlight || e.cancelled {
@@ -214,6 +229,13 @@ func (s *Server) sendTick(c *conn, snap bool, now time.Time) {
 		c.lastSent = s.tick
 		s.flush(c, now)
 	}
+}
+
+// overBudget reports whether c acknowledged none of the last SendBudget
+// packets sent to it (§12): the address may be spoofed, and the server
+// sends it no more of the world until an ack covers a recent packet.
+func (s *Server) overBudget(c *conn) bool {
+	return s.cfg.SendBudget > 0 && c.seq-c.ackTop >= uint32(s.cfg.SendBudget)
 }
 
 // probeTicks is how many ticks without a packet a connection with entity
