@@ -37,6 +37,12 @@ type entityEvent struct {
 	// overtaken the destruction, which is then sent once more.
 	cancelled bool
 	arrived   bool
+	// seen marks the packets of a cancelled creation's range the acks
+	// showed received, bit k for packet seq-k, so that each new one is
+	// noticed once; redestroy asks, within one ack, for the destruction
+	// to be sent again.
+	seen      uint64
+	redestroy bool
 }
 
 // eventRing holds one connection's entity events in the order they were
@@ -84,6 +90,9 @@ func (r *eventRing) pushDestroy(m rtype.DestroyEntity) bool {
 		}
 		e.cancelled, e.gone = true, m
 		e.arrived = e.arrived || e.settled
+		if e.settled {
+			e.seen = 1 // packet seq arrived before the destruction
+		}
 		break
 	}
 	if r.full() {
@@ -154,6 +163,27 @@ func ackedIn(first, last, ack, bits uint32) bool {
 	return false
 }
 
+// newlySeen marks the packets of a cancelled creation's range that ack and
+// ackBits show received, and reports whether one was not marked before: a
+// copy of the creation may have just arrived after the DestroyEntity.
+func (e *entityEvent) newlySeen(ack, bits uint32) bool {
+	lo := e.first
+	if ack > ackWindow && lo < ack-ackWindow {
+		lo = ack - ackWindow
+	}
+	if e.seq-lo >= 64 {
+		lo = e.seq - 63
+	}
+	newly := false
+	for seq := lo; seq <= e.seq && seq <= ack; seq++ {
+		if bit := uint64(1) << (e.seq - seq); e.seen&bit == 0 && acked(seq, ack, bits) {
+			e.seen |= bit
+			newly = true
+		}
+	}
+	return newly
+}
+
 // gone reports whether no packet up to seq can arrive any more: the client
 // drops anything more than 32 below its highest (§5.2).
 func gone(seq, ack uint32) bool { return seq < ack && ack-seq > ackWindow }
@@ -175,6 +205,12 @@ func (r *eventRing) ack(ack, bits uint32) (resend int) {
 		case e.cancelled:
 			e.arrived = e.arrived || ackedIn(e.first, e.seq, ack, bits)
 			if !gone(e.seq, ack) {
+				// A copy the acks show for the first time may have
+				// arrived after the DestroyEntity, leaving a ghost
+				// on a client that follows only §8.2 and §8.3: the
+				// destruction is sent again now, not when the
+				// window closes, so the ghost lives one round trip.
+				e.redestroy = e.newlySeen(ack, bits)
 				break
 			}
 			if !e.arrived {
@@ -214,5 +250,30 @@ func (r *eventRing) ack(ack, bits uint32) (resend int) {
 	}
 	clear(r.ev[len(keep):])
 	r.ev = keep
+	for i := range r.ev {
+		if e := &r.ev[i]; e.redestroy {
+			e.redestroy = false
+			resend += r.destroyAgain(i, e.gone)
+		}
+	}
 	return resend
+}
+
+// destroyAgain sends the destruction m of the creation cancelled at index i
+// again, unless it was never sent; it returns 1 when it will be resent. A
+// full ring sends nothing now: the creation, still watched, sends it when
+// its window closes.
+func (r *eventRing) destroyAgain(i int, m rtype.DestroyEntity) int {
+	j := r.destroyAfter(i+1, m.NetworkID)
+	switch {
+	case j >= 0 && !r.ev[j].inFlight && r.ev[j].seq == 0:
+		return 0 // never sent: it goes out anyway
+	case j >= 0:
+		r.ev[j].inFlight = false
+		return 1
+	case r.full():
+		return 0
+	}
+	r.ev = append(r.ev, entityEvent{destroy: true, gone: m})
+	return 1
 }
