@@ -2,6 +2,7 @@ package session
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"net/netip"
 	"slices"
@@ -14,12 +15,16 @@ import (
 // simNet is a deterministic in-memory network: seeded loss, duplication,
 // and latency with jitter, which reorders datagrams.
 type simNet struct {
-	t        testing.TB
-	rng      *rand.Rand
-	loss     float64
-	dup      float64
-	base     time.Duration
-	jitter   time.Duration
+	t      testing.TB
+	rng    *rand.Rand
+	loss   float64
+	dup    float64
+	base   time.Duration
+	jitter time.Duration
+	// late is the chance that a copy is held back much longer, up to
+	// lateMax: well within or beyond the 32-packet window (§5.2).
+	late     float64
+	lateMax  time.Duration
 	n        uint64
 	inflight []simDatagram
 	largest  int
@@ -56,6 +61,9 @@ func (s *simNet) sender(from netip.AddrPort, now *time.Time) SendFunc {
 			}
 			s.n++
 			at := now.Add(s.base + time.Duration(s.rng.Int64N(int64(s.jitter))))
+			if s.late > 0 && s.rng.Float64() < s.late {
+				at = at.Add(time.Duration(s.rng.Int64N(int64(s.lateMax))))
+			}
 			s.inflight = append(s.inflight, simDatagram{at: at, n: s.n, from: from, to: to, b: slices.Clone(b)})
 		}
 	}
@@ -97,20 +105,43 @@ type simResult struct {
 	sentQ     int // QueryEntity messages the clients sent
 	askedQ    int // EventQueryEntity the server reported
 	clients   []*Client
+	specs     []*specPeer // spec-only clients
+	specFinal []map[uint32]bool
 	server    *Server
+}
+
+// simSetup is the network and the clients of one simulation.
+type simSetup struct {
+	seed uint64
+	loss float64
+	dup  float64
+	late float64
+	// specs of the 4 clients are specPeers, the others Clients.
+	specs int
+	// quiet is the number of final ticks in which the game spawns and
+	// destroys nothing, for the network to settle.
+	quiet int
 }
 
 // runSim runs one server and four clients for ticks game ticks at 60 Hz.
 // The game spawns an enemy every 10 ticks, moves every entity each tick and
 // destroys each enemy 1.5 to 4 s after its spawn.
 func runSim(t testing.TB, seed uint64, loss float64, cfg ServerConfig, ccfg ClientConfig, ticks int) *simResult {
+	return runSimWith(t, simSetup{seed: seed, loss: loss, dup: 0.02}, cfg, ccfg, ticks)
+}
+
+// runSimWith runs the simulation of runSim on the network and clients of
+// su.
+func runSimWith(t testing.TB, su simSetup, cfg ServerConfig, ccfg ClientConfig, ticks int) *simResult {
 	const frame = time.Second / 60
 	now := t0
-	net := &simNet{t: t, rng: rand.New(rand.NewPCG(seed, 1)), loss: loss, dup: 0.02, base: 20 * time.Millisecond, jitter: 60 * time.Millisecond}
+	seed := su.seed
+	net := &simNet{t: t, rng: rand.New(rand.NewPCG(seed, 1)), loss: su.loss, dup: su.dup, base: 20 * time.Millisecond, jitter: 60 * time.Millisecond,
+		late: su.late, lateMax: 3 * time.Second}
 	game := rand.New(rand.NewPCG(seed, 2))
 	srv := NewServer(cfg, net.sender(serverAddr, &now))
 	r := &simResult{spawned: map[uint32]time.Time{}, destroyed: map[uint32]time.Time{}, alive: map[uint32]bool{}, server: srv}
-	addrs := make([]netip.AddrPort, 4)
+	addrs := make([]netip.AddrPort, 4-su.specs)
 	for i := range addrs {
 		addrs[i] = netip.AddrPortFrom(netip.MustParseAddr("203.0.113.10"), uint16(6000+i))
 		r.clients = append(r.clients, NewClient(serverAddr, ccfg, net.sender(addrs[i], &now)))
@@ -118,6 +149,15 @@ func runSim(t testing.TB, seed uint64, loss float64, cfg ServerConfig, ccfg Clie
 		r.connected = append(r.connected, time.Time{})
 		r.created = append(r.created, map[uint32]bool{})
 		r.gone = append(r.gone, map[uint32]bool{})
+	}
+	specAddrs := make([]netip.AddrPort, su.specs)
+	for i := range specAddrs {
+		specAddrs[i] = netip.AddrPortFrom(netip.MustParseAddr("203.0.113.20"), uint16(7000+i))
+		r.specs = append(r.specs, newSpecPeer(serverAddr, net.sender(specAddrs[i], &now)))
+	}
+	specSince := make([]map[uint32]time.Time, su.specs) // per spec client, since when it holds each id
+	for i := range specSince {
+		specSince[i] = map[uint32]time.Time{}
 	}
 	deathAt := map[uint32]int{}
 	for tick := 0; tick < ticks; tick++ {
@@ -132,14 +172,20 @@ func runSim(t testing.TB, seed uint64, loss float64, cfg ServerConfig, ccfg Clie
 					r.clients[i].Receive(d.b, d.from, now)
 				}
 			}
+			for i, a := range specAddrs {
+				if a == d.to {
+					r.specs[i].receive(d.b, d.from)
+				}
+			}
 		}
 		for e := range srv.Events() {
 			if e.Kind == EventQueryEntity {
 				r.askedQ++
 			}
 			if e.Kind == EventPlayerJoined {
-				i := slices.Index(addrs, e.Addr)
-				r.joined[i] = now
+				if i := slices.Index(addrs, e.Addr); i >= 0 {
+					r.joined[i] = now
+				}
 				id, err := srv.SpawnFor(e.Conn, rtype.ArchetypePlayerBlue+rtype.Archetype(e.Slot), 150, 150+100*float64(e.Slot), 0)
 				if err != nil {
 					t.Fatal(err)
@@ -147,13 +193,14 @@ func runSim(t testing.TB, seed uint64, loss float64, cfg ServerConfig, ccfg Clie
 				r.spawned[id], r.alive[id] = now, true
 			}
 		}
-		if tick%10 == 0 {
+		playing := tick < ticks-su.quiet
+		if playing && tick%10 == 0 {
 			id := srv.Spawn(rtype.ArchetypeEnemyBidos, 2000, float64(game.IntN(600)), 0)
 			r.spawned[id], r.alive[id] = now, true
 			deathAt[id] = tick + 90 + game.IntN(150)
 		}
 		for id := range r.alive {
-			if deathAt[id] == tick {
+			if playing && deathAt[id] == tick {
 				if err := srv.Destroy(id, rtype.DestroyGameplay); err != nil {
 					t.Fatal(err)
 				}
@@ -188,6 +235,29 @@ func runSim(t testing.TB, seed uint64, loss float64, cfg ServerConfig, ccfg Clie
 				}
 			}
 		}
+		for i, p := range r.specs {
+			p.frame(now, rtype.Actions(tick%32)&^rtype.ActionsReserved)
+			if p.err != nil {
+				t.Fatalf("spec client %d: %v", i, p.err)
+			}
+			// A copy of a creation may arrive as late as the 32-packet
+			// window allows (§5.2), after the destruction: no server can
+			// prevent that ghost, only remove it, so its second counts
+			// from the later of the destruction and the creation.
+			for id := range p.ents {
+				if _, ok := specSince[i][id]; !ok {
+					specSince[i][id] = now
+				}
+				if at, ok := r.destroyed[id]; ok && now.Sub(at) > time.Second && now.Sub(specSince[i][id]) > time.Second {
+					r.ghosts++
+					r.ghostEx = fmt.Sprintf("spec client %d holds %d destroyed %v earlier, created %v earlier", i, id, now.Sub(at), now.Sub(specSince[i][id]))
+				}
+			}
+			maps.DeleteFunc(specSince[i], func(id uint32, _ time.Time) bool { return !p.ents[id] })
+		}
+	}
+	for _, p := range r.specs {
+		r.specFinal = append(r.specFinal, maps.Clone(p.ents))
 	}
 	for _, c := range r.clients {
 		held := map[uint32]bool{}
@@ -277,4 +347,45 @@ func TestSim_7_4_QueryEntityRepairsLostCreations(t *testing.T) {
 		t.Errorf("no creation was lost: the test proves nothing")
 	}
 	t.Logf("%d creations lost, %d QueryEntity sent, %d received", lostCreates, r.sentQ, r.askedQ)
+}
+
+// §5.2, §8.2, §8.3, §13.4: two clients written from the spec alone
+// (specPeer: no QueryEntity, no memory of destroyed ids, no serverTick)
+// play next to two Clients, on a network that loses 20% of the copies,
+// duplicates 20% of the datagrams, and delays each copy on its own, a few
+// ticks or, one copy in ten, up to 3 s, well within or beyond the 32-packet
+// window. With reliable events on, no client ever holds an entity destroyed
+// more than 1 s earlier, and once the game stops changing the world, every
+// client holds exactly the server's entities.
+func TestSim_13_4_SpecOnlyClientUnderLossDupDelay(t *testing.T) {
+	const ticks, quiet = 4000, 600
+	r := runSimWith(t, simSetup{seed: 3, loss: 0.2, dup: 0.2, late: 0.1, specs: 2, quiet: quiet}, ServerConfig{}, ClientConfig{GiveUp: time.Hour}, ticks)
+	want := slices.Sorted(maps.Keys(r.alive))
+	for i, p := range r.specs {
+		if p.conn == 0 {
+			t.Fatalf("spec client %d never connected", i)
+		}
+		if got := slices.Sorted(maps.Keys(r.specFinal[i])); !slices.Equal(got, want) {
+			t.Errorf("spec client %d holds %v, the server %v", i, got, want)
+		}
+	}
+	for i, c := range r.clients {
+		if c.State() != Connected {
+			t.Fatalf("client %d is %v", i, c.State())
+		}
+		if got := slices.Sorted(maps.Keys(r.final[i])); !slices.Equal(got, want) {
+			t.Errorf("client %d holds %v, the server %v", i, got, want)
+		}
+	}
+	if r.ghosts > 0 {
+		t.Errorf("%d ghosts, e.g. %s", r.ghosts, r.ghostEx)
+	}
+	if n := r.server.NumPlayers(); n != 4 {
+		t.Errorf("%d players at the end, want 4", n)
+	}
+	st := r.server.Stats()
+	if st.Resends == 0 || len(r.destroyed) < 300 || len(want) == 0 {
+		t.Errorf("the run did not exercise loss: %d resends, %d destroyed, %d alive", st.Resends, len(r.destroyed), len(want))
+	}
+	t.Logf("%d entities, %d alive, %d resends", len(r.spawned), len(want), st.Resends)
 }

@@ -10,6 +10,9 @@ import "github.com/rtypeproto/rtype"
 type specClient struct {
 	win  rtype.SeqWindow
 	ents map[uint32]bool
+	// conn, when not 0, is the id from Welcome: a packet with another
+	// connectionId is not for this client (§4.3, §5.1).
+	conn uint32
 }
 
 func newSpecClient() *specClient { return &specClient{ents: map[uint32]bool{}} }
@@ -18,7 +21,7 @@ func newSpecClient() *specClient { return &specClient{ents: map[uint32]bool{}} }
 // connected packet.
 func (c *specClient) receive(b []byte) {
 	p, err := rtype.ParsePacket(b)
-	if err != nil {
+	if err != nil || c.conn != 0 && p.Header.ConnectionID != c.conn {
 		return
 	}
 	switch c.win.Receive(p.Header.Sequence) {
