@@ -3,6 +3,7 @@ package session
 import (
 	"fmt"
 	"maps"
+	"math/rand/v2"
 	"net/netip"
 	"slices"
 	"testing"
@@ -15,7 +16,8 @@ import (
 )
 
 // The reliable entity events (§13.4) against a model: whatever datagrams
-// the network loses or reorders, as long as the client stays connected,
+// the network loses, duplicates, reorders or delays, each copy on its own
+// and for many ticks, as long as the client stays connected,
 // the game on the client side sees each CreateEntity and DestroyEntity at
 // most once, and once the network delivers again, exactly the entities
 // alive on the server, each created once, each destroyed one gone once.
@@ -41,30 +43,93 @@ type relSUT struct {
 	// spec sees the same datagrams as cli but follows only the spec's
 	// rules, without cli's memory of destroyed ids and ticks.
 	spec *specClient
+	// late holds the copies the network delays past their tick, each
+	// with the step it arrives at, within or beyond the 32-packet
+	// window (§5.2).
+	late []lateCopy
+	step int
+}
+
+type lateCopy struct {
+	at   int
+	down bool
+	b    []byte
+}
+
+// fates gives each datagram of a tick its copies' delays in ticks,
+// drawn from seed: one copy in four is duplicated, half the copies are on
+// time, most others a few ticks late, some 20 to 150 ticks late.
+func fates(seed uint64, step, n int) [][]int {
+	out := make([][]int, n)
+	if seed == 0 {
+		for i := range out {
+			out[i] = []int{0}
+		}
+		return out
+	}
+	rng := rand.New(rand.NewPCG(seed, uint64(step)))
+	for i := range out {
+		copies := 1 + rng.IntN(4)/3
+		for range copies {
+			d := 0
+			switch r := rng.IntN(20); {
+			case r >= 17:
+				d = 20 + rng.IntN(131)
+			case r >= 10:
+				d = 1 + rng.IntN(8)
+			}
+			out[i] = append(out[i], d)
+		}
+	}
+	return out
 }
 
 func newRelSUT() *relSUT {
 	u := &relSUT{now: t0, created: map[uint32]int{}, gone: map[uint32]int{}, spec: newSpecClient()}
 	u.srv = NewServer(ServerConfig{InactivityTimeout: -1}, func(_ netip.AddrPort, b []byte) { u.down = append(u.down, slices.Clone(b)) })
 	u.cli = NewClient(serverAddr, ClientConfig{ServerTimeout: -1}, func(_ netip.AddrPort, b []byte) { u.up = append(u.up, slices.Clone(b)) })
-	u.exchange(0, 0, false)
-	u.exchange(0, 0, false)
+	u.exchange(0, 0, false, 0)
+	u.exchange(0, 0, false, 0)
 	return u
 }
 
 // exchange runs one tick: the server ticks, its datagrams go down except
 // those whose bit is set in lossDown (reversed when reorder), the client
-// sends an Input, its datagrams go up except those lost by lossUp.
-func (u *relSUT) exchange(lossDown, lossUp uint32, reorder bool) {
+// sends an Input, its datagrams go up except those lost by lossUp. A
+// delay seed other than 0 duplicates and delays each copy on its own
+// (fates); the copies due arrive first.
+func (u *relSUT) exchange(lossDown, lossUp uint32, reorder bool, delay uint64) {
+	u.step++
 	u.now = u.now.Add(time.Second / 60)
 	u.srv.Tick(u.now)
+	var lateUp [][]byte
+	keep := u.late[:0]
+	for _, c := range u.late {
+		switch {
+		case c.at > u.step:
+			keep = append(keep, c)
+		case c.down:
+			u.cli.Receive(c.b, serverAddr, u.now)
+			u.spec.receive(c.b)
+		default:
+			lateUp = append(lateUp, c.b)
+		}
+	}
+	u.late = keep
 	down := u.down
 	u.down = nil
 	if reorder {
 		slices.Reverse(down)
 	}
 	for i, b := range down {
-		if lossDown&(1<<(i%32)) == 0 {
+		if lossDown&(1<<(i%32)) != 0 {
+			continue
+		}
+		for _, d := range fates(delay, 2*u.step, len(down))[i] {
+			if d > 0 {
+				u.late = append(u.late, lateCopy{at: u.step + d, down: true, b: b})
+				continue
+			}
 			u.cli.Receive(b, serverAddr, u.now)
 			u.spec.receive(b)
 		}
@@ -85,8 +150,18 @@ func (u *relSUT) exchange(lossDown, lossUp uint32, reorder bool) {
 	}
 	up := u.up
 	u.up = nil
+	for _, b := range lateUp {
+		u.srv.Receive(b, addrA, u.now)
+	}
 	for i, b := range up {
-		if lossUp&(1<<(i%32)) == 0 {
+		if lossUp&(1<<(i%32)) != 0 {
+			continue
+		}
+		for _, d := range fates(delay, 2*u.step+1, len(up))[i] {
+			if d > 0 {
+				u.late = append(u.late, lateCopy{at: u.step + d, b: b})
+				continue
+			}
 			u.srv.Receive(b, addrA, u.now)
 		}
 	}
@@ -159,12 +234,12 @@ func relCommands() *commands.ProtoCommands {
 			},
 		}
 	}
-	exchange := func(lossDown, lossUp uint32, reorder bool) commands.Command {
+	exchange := func(lossDown, lossUp uint32, reorder bool, delay uint64) commands.Command {
 		return &commands.ProtoCommand{
-			Name: fmt.Sprintf("Exchange(down %08x, up %08x, reorder %v)", lossDown, lossUp, reorder),
+			Name: fmt.Sprintf("Exchange(down %08x, up %08x, reorder %v, delay %x)", lossDown, lossUp, reorder, delay),
 			RunFunc: func(sut commands.SystemUnderTest) commands.Result {
 				u := sut.(*relSUT)
-				u.exchange(lossDown, lossUp, reorder)
+				u.exchange(lossDown, lossUp, reorder, delay)
 				return u
 			},
 			PostConditionFunc: func(_ commands.State, r commands.Result) *gopter.PropResult {
@@ -176,10 +251,14 @@ func relCommands() *commands.ProtoCommands {
 		Name: "Settle",
 		RunFunc: func(sut commands.SystemUnderTest) commands.Result {
 			u := sut.(*relSUT)
-			// Past the 32-packet window (§5.2), with a packet every 3
-			// ticks: every event in flight is settled by then.
+			// Every delayed copy arrives, then past the 32-packet
+			// window (§5.2), with a packet every 3 ticks: every event
+			// in flight is settled by then.
+			for len(u.late) > 0 {
+				u.exchange(0, 0, false, 0)
+			}
 			for range 120 {
-				u.exchange(0, 0, false)
+				u.exchange(0, 0, false, 0)
 			}
 			return u
 		},
@@ -225,8 +304,8 @@ func relCommands() *commands.ProtoCommands {
 			return gen.Weighted([]gen.WeightedGen{
 				{Weight: 4, Gen: gen.Const(spawn)},
 				{Weight: 2, Gen: gen.IntRange(0, 1000).Map(func(k int) commands.Command { return destroy(k) })},
-				{Weight: 8, Gen: gopter.CombineGens(gen.UInt32(), gen.UInt32(), gen.Bool()).Map(func(v []any) commands.Command {
-					return exchange(v[0].(uint32), v[1].(uint32), v[2].(bool))
+				{Weight: 8, Gen: gopter.CombineGens(gen.UInt32(), gen.UInt32(), gen.Bool(), gen.OneGenOf(gen.Const(uint64(0)), gen.UInt64())).Map(func(v []any) commands.Command {
+					return exchange(v[0].(uint32), v[1].(uint32), v[2].(bool), v[3].(uint64))
 				})},
 				{Weight: 1, Gen: gen.Const(settle)},
 			})
