@@ -170,7 +170,8 @@ type ServerConfig struct {
 	EventQueue int
 	// DisableReliableEvents sends every CreateEntity and DestroyEntity
 	// once, as version 1 does (§13.4): a lost creation is then only
-	// repaired by QueryEntity, a lost destruction never.
+	// repaired by QueryEntity, a lost destruction never, and no
+	// DestroyEntity gets its redundant second copy.
 	DisableReliableEvents bool
 	// DisableWelcomeResend drops a repeated Hello from a half-open
 	// connection, as version 1 does (§13.2), instead of answering it with

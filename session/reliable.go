@@ -13,6 +13,13 @@ import "github.com/rtypeproto/rtype"
 // server's world: a destroyed entity's CreateEntity is never sent again,
 // and when the acks show that creation arrived after its DestroyEntity
 // could have, the DestroyEntity is sent again.
+//
+// A DestroyEntity also goes out a second time, once, in the connection's
+// packet of the next Tick, without waiting for an ack: a lost destruction
+// leaves a ghost for as long as the resends take, and a few lost copies in
+// a row would outlast a second, while a duplicate is harmless, a client
+// ignoring a DestroyEntity for an unknown id (§8.3). The event is done when
+// either copy arrives.
 
 // entityEvent is a CreateEntity (destroy false) or a DestroyEntity waiting
 // for a client or in flight to it.
@@ -26,6 +33,11 @@ type entityEvent struct {
 	inFlight bool
 	seq      uint32
 	first    uint32
+	// echo marks a DestroyEntity sent once and owed its redundant second
+	// copy; prev is the packet of the copy before seq, so that a
+	// destruction is done when either of its last two copies arrived.
+	echo bool
+	prev uint32
 	// settled marks a creation sent more than once whose last copy
 	// arrived: an earlier copy may still arrive, up to 32 packets later
 	// (§5.2), so it is watched until then, in case the entity is destroyed.
@@ -234,7 +246,7 @@ func (r *eventRing) ack(ack, bits uint32) (resend int) {
 				continue
 			}
 		case e.inFlight:
-			if acked(e.seq, ack, bits) {
+			if acked(e.seq, ack, bits) || e.destroy && e.prev != 0 && acked(e.prev, ack, bits) {
 				if e.destroy || e.first == e.seq {
 					continue // a late copy of a destruction is harmless
 				}
@@ -242,7 +254,7 @@ func (r *eventRing) ack(ack, bits uint32) (resend int) {
 				break
 			}
 			if e.seq < ack {
-				e.inFlight = false
+				e.inFlight, e.echo = false, false
 				resend++
 			}
 		}

@@ -135,7 +135,8 @@ func (s *Server) stamp(e *entityEvent) {
 // Tick advances the server tick, closes the connections silent for
 // InactivityTimeout (§13.3), and sends each player, in datagrams of at most
 // 548 bytes (§2.2), the entity events it has not received: new ones, and
-// with reliable events those whose packet was lost (§13.4); every
+// with reliable events those whose packet was lost and a second copy of
+// each DestroyEntity sent at the previous Tick (§8.3, §13.4); every
 // SnapshotInterval ticks it also sends a Snapshot of the whole world, split
 // into messages of at most 47 states that all carry the same serverTick,
 // each in its own packet (§8.1). Nothing goes to a connection that has not
@@ -181,9 +182,13 @@ func (s *Server) sendTick(c *conn, snap bool, now time.Time) {
 		return
 	}
 	c.probeDue = false
+	before := c.seq // packets of earlier Ticks
 	for i := range c.ring.ev {
 		e := &c.ring.ev[i]
-		if e.inFlight || e.cancelled {
+		// A DestroyEntity sent in an earlier packet goes once more
+		// without waiting for its ack (§8.3, §13.4).
+		echo := e.echo && e.inFlight && e.seq <= before
+		if e.cancelled || e.inFlight && !echo {
 			continue
 		}
 		s.stamp(e)
@@ -191,6 +196,14 @@ func (s *Server) sendTick(c *conn, snap bool, now time.Time) {
 			open = put(s, c, e.gone, open, now)
 		} else {
 			open = put(s, c, e.create, open, now)
+		}
+		if echo {
+			c.cs.RedundantDestroys++
+			s.stats.RedundantDestroys++
+		}
+		e.echo = reliable && e.destroy && e.first == 0
+		if e.destroy {
+			e.prev = e.seq
 		}
 		e.inFlight, e.seq = true, c.seq
 		if e.first == 0 {

@@ -23,22 +23,26 @@ func destroys(t *testing.T, ws []wire) map[uint32]rtype.DestroyReason {
 
 // §8.3 reason 4: Shutdown destroys every entity, players' ships included,
 // with reason 4, game ended, and sends it to every player at once; with
-// reliable events what is lost is sent again (§13.4); a Hello afterwards
-// is answered Rejected (§4.4).
+// reliable events each DestroyEntity goes a second time at the next Tick,
+// and what both copies lost is sent again (§13.4); a Hello afterwards is
+// answered Rejected (§4.4).
 func TestServer_8_3_ShutdownEndsTheGame(t *testing.T) {
 	tests := []struct {
 		name string
 		cfg  ServerConfig
-		// lose: A's client acknowledges a later packet but not the one
-		// Shutdown sent it.
-		lose        bool
+		// lost: of the packet Shutdown sent A and the one of the next
+		// Tick, how many A's client does not acknowledge, the first
+		// one first, while it acknowledges a later packet.
+		lost        int
+		copyToA     bool // the next Tick sends A the DestroyEntity again
 		resentToA   bool
 		helloAnswer string // "Rejected" or "" for dropped
 	}{
-		{"reliable, nothing lost", ServerConfig{}, false, false, "Rejected"},
-		{"reliable, the packet to A lost", ServerConfig{}, true, true, "Rejected"},
-		{"v1 events, the packet to A lost", ServerConfig{DisableReliableEvents: true}, true, false, "Rejected"},
-		{"Rejected disabled", ServerConfig{DisableRejected: true}, false, false, ""},
+		{"reliable, nothing lost", ServerConfig{}, 0, true, false, "Rejected"},
+		{"reliable, the packet to A lost, its copy arrived", ServerConfig{}, 1, true, false, "Rejected"},
+		{"reliable, the packet to A and its copy lost", ServerConfig{}, 2, true, true, "Rejected"},
+		{"v1 events, the packet to A lost", ServerConfig{DisableReliableEvents: true}, 1, false, false, "Rejected"},
+		{"Rejected disabled", ServerConfig{DisableRejected: true}, 0, true, false, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -87,19 +91,26 @@ func TestServer_8_3_ShutdownEndsTheGame(t *testing.T) {
 				t.Errorf("players left at Shutdown: %v", ev)
 			}
 
-			// The next tick: A acknowledges a later packet, and the one
-			// Shutdown sent unless it was lost.
+			// The next Tick sends the copy, without an ack.
+			s.Tick(now)
+			copies := destroys(t, cp.to(addrA))
+			if tt.copyToA {
+				if d := cmp.Diff(want, copies); d != "" {
+					t.Errorf("copy to A at the next Tick (-want +got):\n%s", d)
+				}
+			} else if len(copies) != 0 {
+				t.Errorf("sent A again %v", copies)
+			}
+			// The Tick after: A acknowledges it, and the two before it
+			// but the lost ones.
 			s.Tick(now)
 			later := s.conns[0].seq
-			bits := uint32(1) // shutSeq = later-1 received
-			if tt.lose {
-				bits = 0
-			}
+			bits := []uint32{0b11, 0b01, 0b00}[tt.lost]
 			s.Receive(packet(t, rtype.PacketHeader{ConnectionID: a, Sequence: 3, Ack: later, AckBits: bits}), addrA, now)
-			s.Receive(packet(t, rtype.PacketHeader{ConnectionID: b, Sequence: 3, Ack: s.conns[1].seq, AckBits: 1}), addrB, now)
+			s.Receive(packet(t, rtype.PacketHeader{ConnectionID: b, Sequence: 3, Ack: s.conns[1].seq, AckBits: 0b11}), addrB, now)
 			// Done when every player acknowledged the end (what ServeConn
 			// waits for), or at once without reliable events.
-			if done := s.pending() == 0; done != (!tt.lose || tt.cfg.DisableReliableEvents) {
+			if done := s.pending() == 0; done != (!tt.resentToA) {
 				t.Errorf("%d entity events pending after the acks", s.pending())
 			}
 			cp.take()
@@ -111,6 +122,12 @@ func TestServer_8_3_ShutdownEndsTheGame(t *testing.T) {
 				}
 			} else if len(again) != 0 {
 				t.Errorf("sent A again %v", again)
+			}
+			st, _ := s.Player(a)
+			wantRS := map[bool]uint64{true: 3}[tt.resentToA]
+			wantRD := map[bool]uint64{true: 3}[tt.copyToA]
+			if st.Resends != wantRS || st.RedundantDestroys != wantRD {
+				t.Errorf("A: %d resends, %d redundant DestroyEntity; want %d, %d", st.Resends, st.RedundantDestroys, wantRS, wantRD)
 			}
 
 			s.Receive(hello(), addrC, now)

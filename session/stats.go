@@ -135,6 +135,12 @@ type Stats struct {
 	// Resends counts entity events sent again because the packet that
 	// carried them was lost (§13.4).
 	Resends uint64
+	// RedundantDestroys counts the second copies of DestroyEntity
+	// messages that reliable events send, once each, in the packet of the
+	// next Tick without waiting for an ack, so that a lost destruction
+	// rarely needs a resend (§8.3, §13.4). They are not counted in
+	// Resends.
+	RedundantDestroys uint64
 	// WelcomesResent counts Welcomes sent again for a repeated Hello
 	// (§13.2).
 	WelcomesResent uint64
@@ -203,6 +209,9 @@ type ConnStats struct {
 	Lost uint64
 	// Resends counts entity events sent again (§13.4).
 	Resends uint64
+	// RedundantDestroys counts the second copies of DestroyEntity sent
+	// without waiting for an ack, as in [Stats] (§8.3, §13.4).
+	RedundantDestroys uint64
 	// Pending is the number of entity events waiting or in flight.
 	Pending int
 	// SRTT is the smoothed round-trip time measured from acks.
