@@ -40,13 +40,21 @@ func (c *capture) take() []wire {
 
 // to returns what was sent to a, and forgets everything sent.
 func (c *capture) to(a netip.AddrPort) []wire {
-	var out []wire
+	toA, _ := c.split(a)
+	return toA
+}
+
+// split returns what was sent to a and what was sent elsewhere, and forgets
+// everything sent.
+func (c *capture) split(a netip.AddrPort) (toA, others []wire) {
 	for _, w := range c.take() {
 		if w.to == a {
-			out = append(out, w)
+			toA = append(toA, w)
+		} else {
+			others = append(others, w)
 		}
 	}
-	return out
+	return toA, others
 }
 
 func hello() []byte { return rtype.AppendHello(nil) }

@@ -64,15 +64,7 @@ func TestServer_8_3_ShutdownEndsTheGame(t *testing.T) {
 
 			s.Shutdown(now)
 			want := map[uint32]rtype.DestroyReason{ship: rtype.DestroyGameEnded, e1: rtype.DestroyGameEnded, e2: rtype.DestroyGameEnded}
-			out := cp.take()
-			var toA, toB []wire
-			for _, w := range out {
-				if w.to == addrA {
-					toA = append(toA, w)
-				} else {
-					toB = append(toB, w)
-				}
-			}
+			toA, toB := cp.split(addrA)
 			for name, ws := range map[string][]wire{"A": toA, "B": toB} {
 				if len(ws) != 1 {
 					t.Fatalf("Shutdown sent %d packets to %s, want 1", len(ws), name)

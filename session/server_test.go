@@ -331,15 +331,7 @@ func TestServer_10_NewPlayerGetsTheWorld(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Tick(t0)
-	out := cp.take()
-	var toA, toB []wire
-	for _, w := range out {
-		if w.to == addrA {
-			toA = append(toA, w)
-		} else {
-			toB = append(toB, w)
-		}
-	}
+	toA, toB := cp.split(addrA)
 	created := map[uint32]bool{}
 	for _, m := range ofType(t, toB, rtype.TypeCreateEntity) {
 		created[decodeCreate(t, m).NetworkID] = true
