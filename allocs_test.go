@@ -46,6 +46,15 @@ func hotPaths(tb testing.TB) []hotPath {
 		{"Decode/InputPacket", func(tb testing.TB) { must(tb, decodeInputPacket(inputPkt, &h, &in)) }},
 		{"Decode/SnapshotPacket", func(tb testing.TB) { must(tb, decodeSnapshotPacket(snapPkt, &h, &snap)) }},
 		{"Decode/SnapshotPacketShuffled", func(tb testing.TB) { must(tb, decodeSnapshotPacket(shuffledPkt, &h, &snap)) }},
+		{"Decode/InputPacket/Packet", func(tb testing.TB) { must(tb, decodeInputPacketValue(inputPkt, &h, &in)) }},
+		{"Decode/SnapshotPacket/Packet", func(tb testing.TB) { must(tb, decodeSnapshotPacketValue(snapPkt, &h, &snap)) }},
+		{"Packet.Len", func(tb testing.TB) {
+			p, err := ParsePacket(snapPkt)
+			must(tb, err)
+			if p.Len() != 2 {
+				tb.Fatalf("Len = %d, want 2", p.Len())
+			}
+		}},
 		decodePath[Input]("Decode/Input", mustHex("0000002A 0000012C 11")),
 		decodePath[Ping]("Decode/Ping", mustHex("01020304")),
 		decodePath[Disconnect]("Decode/Disconnect", mustHex("01")),

@@ -8,7 +8,7 @@ import "math"
 // remain. It takes and returns slices by value so that walking a datagram
 // stays in registers.
 func take(b []byte, n int) (head, rest []byte, ok bool) {
-	if n < 0 || n > len(b) {
+	if uint(n) > uint(len(b)) { // also catches n < 0
 		return nil, b, false
 	}
 	return b[:n:n], b[n:], true

@@ -6,6 +6,34 @@ import (
 	"github.com/rtypeproto/rtype"
 )
 
+// The receive path with no Packet value: CheckPacket checks the framing
+// and is inlined into the caller, and SplitMessage keeps the loop's state in
+// local variables. The datagram is the packet of §11.3.
+func ExampleCheckPacket() {
+	datagram := []byte{
+		0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x05, 0x00, 0x00, 0x00, 0x78, 0xFF, 0xFF, 0xFF, 0xFF,
+		0x00, 0x02, 0x00, 0x09, 0x00, 0x00, 0x00, 0x2A, 0x00, 0x00, 0x01, 0x2C, 0x11,
+	}
+	p, err := rtype.CheckPacket(datagram)
+	if err != nil {
+		return // drop the whole datagram silently (§5.3)
+	}
+	h := p.Header()
+	fmt.Printf("connection %d, ack %d\n", h.ConnectionID, h.Ack)
+	for m, rest, ok := rtype.SplitMessage(p.MessageArea()); ok; m, rest, ok = rtype.SplitMessage(rest) {
+		if m.Type != rtype.TypeInput {
+			continue // unknown and unwanted types are skipped (§6)
+		}
+		var in rtype.Input
+		if in.UnmarshalBinary(m.Payload) == nil {
+			fmt.Printf("input %d: %v\n", in.InputSequence, in.Actions)
+		}
+	}
+	// Output:
+	// connection 1, ack 120
+	// input 42: Up|Shoot
+}
+
 // Decoding the packet of §11.3: parse the datagram's framing once, then
 // decode the messages the receiver knows and skip the others.
 func ExampleParsePacket() {

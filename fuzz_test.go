@@ -108,6 +108,16 @@ func fuzzSeeds() map[string][][]byte {
 			append(make([]byte, 4), seedSpec11_3[4:]...),        // connection id 0
 			append(bytes.Clone(full), 0),                        // 549 bytes
 		},
+		"FuzzSplitMessage": {
+			seedSpec11_3[PacketHeaderSize:], // §11.3's message area
+			seedSpec11_4,                    // §11.4
+			mixed[PacketHeaderSize:],        // several messages
+			full[PacketHeaderSize:],         // a 47-state Snapshot and a filler
+			{},                              // the end of an area
+			{0, 2, 0},                       // truncated message header
+			{0, 2, 0, 9, 1, 2, 3},           // size past the end
+			{0, 0, 0, 0},                    // type 0, empty payload
+		},
 		"FuzzInput": {
 			seedSpec11_3[20:],
 			payloadOf(Input{InputSequence: 1, ClientTick: 0, Actions: 0}),
@@ -381,6 +391,7 @@ func FuzzParsePacket(f *testing.F) {
 		if err != wantErr {
 			t.Fatalf("ParsePacket(% x) = %v, want %v", b, err, wantErr)
 		}
+		checkPacketAgrees(t, b, p, err)
 		if err == nil {
 			got := slices.Collect(p.Messages())
 			if !slices.EqualFunc(wantMsgs, got, equalRaw) {
@@ -437,6 +448,70 @@ func FuzzParsePacket(f *testing.F) {
 		}
 		if got := slices.Collect(p.Messages()); p.Header != h || !slices.EqualFunc(added, got, equalRaw) {
 			t.Fatalf("Builder output parsed to %+v, messages (-added +parsed):\n%s", p.Header, cmp.Diff(added, got, equateEmpty))
+		}
+	})
+}
+
+// checkPacketAgrees checks that CheckPacket accepts and rejects what
+// ParsePacket does, and that the messages SplitMessage and
+// PacketBytes.Messages give are those of the Packet.
+func checkPacketAgrees(t *testing.T, b []byte, p Packet, perr error) {
+	t.Helper()
+	pb, err := CheckPacket(b)
+	if err != perr || (err == nil) != (pb != nil) {
+		t.Fatalf("CheckPacket(% x) = %d bytes, %v; ParsePacket says %v", b, len(pb), err, perr)
+	}
+	if err != nil {
+		return
+	}
+	if pb.Header() != p.Header {
+		t.Fatalf("CheckPacket(% x).Header() = %+v, ParsePacket %+v", b, pb.Header(), p.Header)
+	}
+	want := slices.Collect(p.Messages())
+	var split []RawMessage
+	for m, rest, ok := SplitMessage(pb.MessageArea()); ok; m, rest, ok = SplitMessage(rest) {
+		split = append(split, m)
+	}
+	if !slices.EqualFunc(want, split, equalRaw) {
+		t.Fatalf("SplitMessage differs from Packet.Messages (-packet +split):\n%s", cmp.Diff(want, split, equateEmpty))
+	}
+	if got := slices.Collect(pb.Messages()); !slices.EqualFunc(want, got, equalRaw) {
+		t.Fatalf("PacketBytes.Messages differs from Packet.Messages (-packet +bytes):\n%s", cmp.Diff(want, got, equateEmpty))
+	}
+}
+
+// FuzzSplitMessage splits arbitrary message areas (§5.3): what it accepts
+// is a message header, its payload and the rest, in that order and nothing
+// else; a payload cannot be extended over the rest by append; a refusal
+// leaves the area whole. PacketBytes made by conversion, unchecked, must not
+// panic either.
+func FuzzSplitMessage(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, area []byte) {
+		m, rest, ok := SplitMessage(area)
+		if !ok {
+			if len(rest) != len(area) || (len(area) >= MessageHeaderSize && MessageHeaderSize+int(binary.BigEndian.Uint16(area[2:4])) <= len(area)) {
+				t.Fatalf("SplitMessage(% x) refused a complete message or cut the area", area)
+			}
+		} else {
+			rebuilt := binary.BigEndian.AppendUint16(nil, uint16(m.Type))
+			rebuilt = binary.BigEndian.AppendUint16(rebuilt, uint16(len(m.Payload)))
+			rebuilt = append(append(rebuilt, m.Payload...), rest...)
+			if !bytes.Equal(rebuilt, area) {
+				t.Fatalf("SplitMessage(% x) = %v % x, rest % x", area, m.Type, m.Payload, rest)
+			}
+			if cap(m.Payload) != len(m.Payload) {
+				t.Fatalf("payload capacity %d reaches past its %d bytes", cap(m.Payload), len(m.Payload))
+			}
+		}
+		pb := PacketBytes(area)
+		_ = pb.Header()
+		n := 0
+		for range pb.Messages() {
+			n++
+		}
+		if _, err := CheckPacket(area); err == nil && n != (Packet{area: pb.MessageArea()}).Len() {
+			t.Fatalf("PacketBytes.Messages gave %d messages, Packet.Len %d", n, (Packet{area: pb.MessageArea()}).Len())
 		}
 	})
 }

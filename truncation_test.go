@@ -168,6 +168,9 @@ func TestSpec5_3_TruncatedPackets(t *testing.T) {
 				var p Packet
 				var err error
 				noPanic(t, "ParsePacket", prefix, func() { p, err = ParsePacket(prefix) })
+				if pb, cerr := CheckPacket(prefix); cerr != err || (cerr == nil) != (pb != nil) {
+					t.Errorf("CheckPacket(first %d bytes) = %d bytes, %v; ParsePacket says %v", n, len(pb), cerr, err)
+				}
 				if count, atEnd := ends[n]; atEnd {
 					if err != nil || p.Len() != count {
 						t.Errorf("ParsePacket(first %d bytes, after message %d) = %d messages, %v; want %d, nil", n, count, p.Len(), err, count)
