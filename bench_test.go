@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math/rand/v2"
+	"slices"
 	"testing"
+	"time"
 )
 
 // Each decoder under test sits behind a go:noinline wrapper, so that none
@@ -313,4 +315,69 @@ func BenchmarkInputPacket(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkRatio measures each checked decoder against the unchecked one
+// in alternating batches of 1000 datagrams and reports the median of the
+// per-batch ratios as "x-unchecked". On a shared machine the speed of both
+// drifts together from one second to the next; a ratio taken batch by
+// batch cancels that drift, which separate sub-benchmarks cannot. Each
+// batch calls its decoder directly, as the other benchmarks do.
+func BenchmarkRatio(b *testing.B) {
+	input := readHex(b, "testdata/golden/input_packet.hex")
+	inOrder, shuffled := snapshotPacket(false), snapshotPacket(true)
+	var h PacketHeader
+	var in Input
+	snap := Snapshot{States: make([]EntityState, 0, MaxSnapshotStates)}
+	snapshot := func(pkt []byte) (checked, unchecked func(n int)) {
+		return func(n int) {
+				for range n {
+					if err := decodeSnapshotPacket(pkt, &h, &snap); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}, func(n int) {
+				for range n {
+					uncheckedSnapshotPacket(pkt, &h, &snap)
+				}
+			}
+	}
+	cases := []struct {
+		name               string
+		checked, unchecked func(n int)
+	}{{"InputPacket", func(n int) {
+		for range n {
+			if err := decodeInputPacket(input, &h, &in); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}, func(n int) {
+		for range n {
+			uncheckedInputPacket(input, &h, &in)
+		}
+	}}}
+	for _, c := range []struct {
+		name string
+		pkt  []byte
+	}{{"SnapshotInOrder", inOrder}, {"SnapshotShuffled", shuffled}} {
+		checked, unchecked := snapshot(c.pkt)
+		cases = append(cases, struct {
+			name               string
+			checked, unchecked func(n int)
+		}{c.name, checked, unchecked})
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			var ratios []float64
+			for b.Loop() {
+				t0 := time.Now()
+				c.unchecked(1000)
+				t1 := time.Now()
+				c.checked(1000)
+				ratios = append(ratios, float64(time.Since(t1))/float64(t1.Sub(t0)))
+			}
+			slices.Sort(ratios)
+			b.ReportMetric(ratios[len(ratios)/2], "x-unchecked")
+		})
+	}
 }
