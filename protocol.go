@@ -13,6 +13,11 @@
 // Encoders refuse to produce what a conforming receiver must drop: a network
 // id of 0, a DestroyEntity reason above 4, a Snapshot with more than 47 or
 // duplicate states, a datagram over 548 bytes.
+//
+// A connected packet is read in one of two ways with the same checks:
+// [ParsePacket] gives a [Packet] value whose Messages method iterates, and
+// [CheckPacket] with [SplitMessage] is the receive path with no value built
+// and no function call, for servers that count nanoseconds per datagram.
 package rtype
 
 // Protocol constants (§2.2, §4.1, §5.1, §5.3, §8.1 and the summary table).
