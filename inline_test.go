@@ -2,7 +2,6 @@ package rtype
 
 import (
 	"os/exec"
-	"runtime"
 	"strings"
 	"testing"
 )
@@ -16,7 +15,7 @@ func TestHotPathInlines(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the package with -gcflags=-m")
 	}
-	gotool, err := exec.LookPath(runtime.GOROOT() + "/bin/go")
+	gotool, err := exec.LookPath("go")
 	if err != nil {
 		t.Skipf("no go command: %v", err)
 	}
