@@ -2,11 +2,13 @@ package rtype
 
 import "math"
 
-// take splits the first n bytes off b. It is the one place where the
-// framing code compares a length read from the wire with the bytes actually
-// received (§12): it reports false, and returns nothing, when fewer than n
-// remain. It takes and returns slices by value so that walking a datagram
-// stays in registers.
+// take splits the first n bytes off b, comparing a length read from the
+// wire with the bytes actually received (§12): it reports false, and
+// returns nothing, when fewer than n remain. It takes and returns slices by
+// value so that walking a payload stays in registers. The two framing
+// functions, CheckPacket and SplitMessage, make the same comparison inline
+// instead: going through take would push CheckPacket over the compiler's
+// inlining budget and add a reslice to every message split.
 func take(b []byte, n int) (head, rest []byte, ok bool) {
 	if uint(n) > uint(len(b)) { // also catches n < 0
 		return nil, b, false

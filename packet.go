@@ -68,7 +68,7 @@ func headerAt(b []byte) PacketHeader {
 // It is a small value that refers to the datagram it was parsed from and
 // copies none of it: the caller must not change those bytes while the
 // Packet or its messages are in use. The zero value holds no message.
-// [Parser] reads the same datagrams without building a Packet.
+// [CheckPacket] reads the same datagrams without building a Packet.
 type Packet struct {
 	// Header is the packet header (§5.1).
 	Header PacketHeader
