@@ -349,7 +349,7 @@ func packetDrop(err error) DropReason {
 
 // receivePacket applies §5 and §8 to a connected packet.
 func (c *Client) receivePacket(b []byte, now time.Time) {
-	p, err := rtype.ParsePacket(b)
+	p, err := rtype.CheckPacket(b)
 	if err != nil {
 		r := packetDrop(err)
 		if r == DropUnknownConnection {
@@ -358,11 +358,12 @@ func (c *Client) receivePacket(b []byte, now time.Time) {
 		c.drop(r)
 		return
 	}
-	if p.Header.ConnectionID != c.id {
+	h := p.Header()
+	if h.ConnectionID != c.id {
 		c.drop(DropWrongConnection)
 		return
 	}
-	switch c.window.receive(p.Header.Sequence) {
+	switch c.window.receive(h.Sequence) {
 	case rtype.SeqDuplicate:
 		c.drop(DropDuplicate)
 		return
@@ -371,7 +372,7 @@ func (c *Client) receivePacket(b []byte, now time.Time) {
 		return
 	}
 	c.lastHeard = now
-	for m := range p.Messages() {
+	for m, rest, ok := rtype.SplitMessage(p.MessageArea()); ok; m, rest, ok = rtype.SplitMessage(rest) {
 		c.handle(m, now)
 	}
 }

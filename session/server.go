@@ -204,12 +204,12 @@ func (s *Server) Receive(datagram []byte, from netip.AddrPort, now time.Time) {
 // receivePacket applies §5.2, §5.3, §5.4 and §7 to a packet from c's
 // address.
 func (s *Server) receivePacket(c *conn, b []byte, now time.Time) {
-	p, err := rtype.ParsePacket(b)
+	p, err := rtype.CheckPacket(b)
 	if err != nil {
 		s.drop(packetDrop(err))
 		return
 	}
-	h := p.Header
+	h := p.Header()
 	if h.ConnectionID != c.id {
 		if s.byID(h.ConnectionID) != nil {
 			s.drop(DropWrongAddress)
@@ -233,7 +233,7 @@ func (s *Server) receivePacket(c *conn, b []byte, now time.Time) {
 	s.ack(c, h.Ack, h.AckBits, now)
 
 	replying := false
-	for m := range p.Messages() {
+	for m, rest, ok := rtype.SplitMessage(p.MessageArea()); ok; m, rest, ok = rtype.SplitMessage(rest) {
 		switch m.Type {
 		case rtype.TypeInput:
 			var in rtype.Input

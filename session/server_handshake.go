@@ -22,7 +22,7 @@ func (s *Server) receiveHandshake(b []byte, from netip.AddrPort, now time.Time) 
 		// A connected packet of an open connection from another address
 		// is counted for what it is (§5.4); either way nothing answers.
 		if len(b) >= rtype.PacketHeaderSize {
-			if p, perr := rtype.ParsePacket(b); perr == nil && s.byID(p.Header.ConnectionID) != nil {
+			if p, perr := rtype.CheckPacket(b); perr == nil && s.byID(p.Header().ConnectionID) != nil {
 				s.drop(DropWrongAddress)
 				return
 			}
@@ -82,12 +82,12 @@ func (s *Server) receiveHalfOpen(h *halfOpen, b []byte, now time.Time) {
 		}
 		return
 	}
-	p, err := rtype.ParsePacket(b)
+	p, err := rtype.CheckPacket(b)
 	if err != nil {
 		s.drop(packetDrop(err))
 		return
 	}
-	if id := p.Header.ConnectionID; id != h.id {
+	if id := p.Header().ConnectionID; id != h.id {
 		if s.byID(id) != nil {
 			s.drop(DropWrongAddress)
 		} else {
