@@ -125,7 +125,10 @@ func (c *Client) Stats() Stats {
 }
 
 // Poll returns the oldest event not read yet, and false when there is none.
-func (c *Client) Poll() (Event, bool) { return c.events.pop() }
+func (c *Client) Poll() (e Event, ok bool) {
+	ok = c.events.popInto(&e)
+	return e, ok
+}
 
 // Events returns the events not read yet, oldest first, removing each as it
 // is yielded.

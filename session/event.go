@@ -201,7 +201,7 @@ func newEventQueue(n, reserve int) eventQueue {
 func (q *eventQueue) push(e Event) {
 	if q.n == len(q.buf) {
 		k := 0
-		for k < q.n && !q.buf[(q.head+k)%len(q.buf)].Kind.droppable() {
+		for k < q.n && !q.buf[q.at(k)].Kind.droppable() {
 			k++
 		}
 		switch {
@@ -214,7 +214,7 @@ func (q *eventQueue) push(e Event) {
 		q.remove(k)
 		q.lost++
 	}
-	q.buf[(q.head+q.n)%len(q.buf)] = e
+	q.buf[q.at(q.n)] = e
 	q.n++
 	if !e.Kind.droppable() {
 		q.kept++
@@ -223,14 +223,14 @@ func (q *eventQueue) push(e Event) {
 
 // remove takes out the k-th oldest event.
 func (q *eventQueue) remove(k int) {
-	if !q.buf[(q.head+k)%len(q.buf)].Kind.droppable() {
+	if !q.buf[q.at(k)].Kind.droppable() {
 		q.kept--
 	}
 	for i := k; i > 0; i-- {
-		q.buf[(q.head+i)%len(q.buf)] = q.buf[(q.head+i-1)%len(q.buf)]
+		q.buf[q.at(i)] = q.buf[q.at(i-1)]
 	}
 	q.buf[q.head] = Event{}
-	q.head = (q.head + 1) % len(q.buf)
+	q.head = q.at(1)
 	q.n--
 }
 
@@ -251,22 +251,44 @@ func (q *eventQueue) pushDroppable(e Event) {
 	q.push(e)
 }
 
-func (q *eventQueue) pop() (Event, bool) {
+// popInto moves the oldest event into *e and reports whether there was
+// one. It writes into the caller's Event instead of returning one: an
+// Event is 248 bytes, and returning it from here through Poll copied it
+// through temporaries so often that Poll took over a quarter of
+// BenchmarkClientReceiveSnapshot.
+func (q *eventQueue) popInto(e *Event) bool {
 	if q.n == 0 {
-		return Event{}, false
+		return false
 	}
-	e := q.buf[q.head]
-	q.remove(0)
-	return e, true
+	slot := &q.buf[q.head]
+	*e = *slot
+	*slot = Event{}
+	if !e.Kind.droppable() {
+		q.kept--
+	}
+	q.head = q.at(1)
+	q.n--
+	return true
+}
+
+// at is the index in buf of the k-th oldest event, 0 ≤ k < len(buf). It
+// wraps by subtraction: a division per access is a visible share of a
+// client's Snapshot handling, which queues and pops 47 events.
+func (q *eventQueue) at(k int) int {
+	i := q.head + k
+	if i >= len(q.buf) {
+		i -= len(q.buf)
+	}
+	return i
 }
 
 // all yields the events not read yet, oldest first, removing each as it is
 // yielded: the Events method of both sides.
 func (q *eventQueue) all() iter.Seq[Event] {
 	return func(yield func(Event) bool) {
-		for {
-			e, ok := q.pop()
-			if !ok || !yield(e) {
+		var e Event
+		for q.popInto(&e) {
+			if !yield(e) {
 				return
 			}
 		}

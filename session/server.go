@@ -96,7 +96,10 @@ func (s *Server) Config() ServerConfig { return s.cfg }
 func (s *Server) ServerTick() uint32 { return s.tick }
 
 // Poll returns the oldest event not read yet, and false when there is none.
-func (s *Server) Poll() (Event, bool) { return s.events.pop() }
+func (s *Server) Poll() (e Event, ok bool) {
+	ok = s.events.popInto(&e)
+	return e, ok
+}
 
 // Events returns the events not read yet, oldest first, removing each as it
 // is yielded.
