@@ -6,40 +6,56 @@ import (
 	"testing"
 )
 
-// TestHotPathInlines checks that the receive path of BenchmarkInputPacket
-// and BenchmarkSnapshotPacket is inlined into its caller, as their doc
-// comments promise: CheckPacket sits just under the compiler's inlining
-// budget, and a change that pushes it over costs a function call on every
-// datagram without failing any other test.
+// TestHotPathInlines checks that the receive path the README measures is
+// inlined: that CheckPacket and SplitMessage (and the helpers the decoders
+// use) are inlinable, and that the session package's receive functions, a
+// caller in another package, do inline them. CheckPacket sits just under
+// the compiler's inlining budget, and a change that pushes it over costs a
+// function call on every datagram without failing any other test.
 func TestHotPathInlines(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds the package with -gcflags=-m")
+		t.Skip("builds packages with -gcflags=-m")
 	}
 	gotool, err := exec.LookPath("go")
 	if err != nil {
 		t.Skipf("no go command: %v", err)
 	}
-	out, err := exec.Command(gotool, "build", "-gcflags=-m", ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build -gcflags=-m: %v\n%s", err, out)
+	build := func(args ...string) string {
+		t.Helper()
+		out, err := exec.Command(gotool, append([]string{"build"}, args...)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("go build %v: %v\n%s", args, err, out)
+		}
+		return string(out)
 	}
+
+	out := build("-gcflags=-m", ".")
 	for _, fn := range []string{
 		"CheckPacket", "SplitMessage", "PacketBytes.Header", "PacketBytes.MessageArea",
 		"(*Input).UnmarshalBinary", "take",
 	} {
-		if !strings.Contains(string(out), "can inline "+fn+"\n") {
-			t.Errorf("%s is no longer inlinable; go build -gcflags=-m says:\n%s", fn, grepLines(string(out), fn))
+		if !strings.Contains(out, "can inline "+fn+"\n") {
+			t.Errorf("go build -gcflags=-m no longer reports %s inlinable", fn)
+		}
+	}
+
+	out = build("-gcflags=github.com/rtypeproto/rtype/session=-m", "./session")
+	for _, site := range []string{"session/server.go", "session/client.go"} {
+		for _, fn := range []string{"rtype.CheckPacket", "rtype.SplitMessage"} {
+			if !containsLine(out, site, "inlining call to "+fn+"\n") {
+				t.Errorf("%s no longer inlines %s", site, fn)
+			}
 		}
 	}
 }
 
-// grepLines returns the lines of s that mention name.
-func grepLines(s, name string) string {
-	var b strings.Builder
+// containsLine reports whether a line of s starts with prefix and ends
+// with suffix.
+func containsLine(s, prefix, suffix string) bool {
 	for line := range strings.Lines(s) {
-		if strings.Contains(line, " "+name) {
-			b.WriteString(line)
+		if strings.HasPrefix(line, prefix) && strings.HasSuffix(line, suffix) {
+			return true
 		}
 	}
-	return b.String()
+	return false
 }

@@ -271,7 +271,7 @@ func (q *eventQueue) popInto(e *Event) bool {
 	return true
 }
 
-// at is the index in buf of the k-th oldest event, 0 ≤ k < len(buf). It
+// at is the index in buf of the k-th oldest event, 0 ≤ k ≤ len(buf). It
 // wraps by subtraction: a division per access is a visible share of a
 // client's Snapshot handling, which queues and pops 47 events.
 func (q *eventQueue) at(k int) int {
