@@ -3,6 +3,7 @@ package session
 import (
 	"iter"
 	"net/netip"
+	"strconv"
 	"time"
 
 	"github.com/rtypeproto/rtype"
@@ -15,23 +16,31 @@ type State uint8
 const (
 	// Connecting: sending Hello until Welcome or Rejected (§4.2).
 	Connecting State = iota
-	// Connected: a Welcome was accepted; every datagram is a connected
-	// packet (§3, §4.3).
-	Connected
+	// Waiting: a Welcome was accepted and every datagram is a connected
+	// packet (§3, §4.3), but the server has sent no world yet: no
+	// Snapshot, CreateEntity or DestroyEntity. A server that follows the
+	// spec sends it at once (§10); one with every player slot taken keeps
+	// the client waiting until a slot frees, or tells it Rejected.
+	Waiting
+	// Playing: the server sends the world (§8).
+	Playing
 	// Closed: the client stopped; CloseReason says why.
 	Closed
 )
 
-// String returns "Connecting", "Connected" or "Closed".
+var stateNames = [...]string{"Connecting", "Waiting", "Playing", "Closed"}
+
+// String returns "Connecting", "Waiting", "Playing" or "Closed".
 func (s State) String() string {
-	switch s {
-	case Connecting:
-		return "Connecting"
-	case Connected:
-		return "Connected"
+	if int(s) < len(stateNames) {
+		return stateNames[s]
 	}
-	return "Closed"
+	return "State(" + strconv.Itoa(int(s)) + ")"
 }
+
+// Connected reports whether the client holds a connection, Waiting or
+// Playing: it sends connected packets (§5).
+func (s State) Connected() bool { return s == Waiting || s == Playing }
 
 // Client is the client side of one connection (§3, §4, §5, §7, §8, §10):
 // it connects with Hello, numbers its packets and acknowledges the server's
@@ -155,7 +164,7 @@ func (c *Client) Update(now time.Time) {
 		if c.cfg.HelloInterval > 0 && !now.Before(c.nextHello) {
 			c.sendHello(now)
 		}
-	case Connected:
+	case Waiting, Playing:
 		if c.cfg.ServerTimeout > 0 && now.Sub(c.lastHeard) >= c.cfg.ServerTimeout {
 			c.close(CloseTimeout)
 			c.events.push(Event{Kind: EventTimedOut, Close: CloseTimeout, At: now})
@@ -190,7 +199,7 @@ func (c *Client) close(r CloseReason) {
 // the connection ended, and with rtype.ErrReservedActions when a reserved
 // bit is set.
 func (c *Client) SendInput(actions rtype.Actions, now time.Time) error {
-	if c.state != Connected {
+	if !c.state.Connected() {
 		return ErrNotConnected
 	}
 	if actions&rtype.ActionsReserved != 0 {
@@ -208,7 +217,7 @@ func (c *Client) SendInput(actions rtype.Actions, now time.Time) error {
 // packet without Input. A client that sends Input every frame never needs
 // it. It fails with [ErrNotConnected] when not connected.
 func (c *Client) Flush(now time.Time) error {
-	if c.state != Connected {
+	if !c.state.Connected() {
 		return ErrNotConnected
 	}
 	c.addDue(now)
@@ -221,7 +230,7 @@ func (c *Client) Flush(now time.Time) error {
 // client does nothing.
 func (c *Client) Close(now time.Time) {
 	switch c.state {
-	case Connected:
+	case Waiting, Playing:
 		add(c, rtype.Disconnect{Reason: rtype.DisconnectClientQuit})
 		c.flushPacket()
 	case Closed:
@@ -292,7 +301,7 @@ func (c *Client) Receive(datagram []byte, from netip.AddrPort, now time.Time) {
 		c.drop(DropTooLarge)
 	case c.state == Connecting:
 		c.receiveHandshake(datagram, now)
-	case c.state == Connected:
+	case c.state.Connected():
 		c.receivePacket(datagram, now)
 	default:
 		c.drop(DropClosed)
@@ -311,7 +320,7 @@ func (c *Client) receiveHandshake(b []byte, now time.Time) {
 	}
 	switch t {
 	case rtype.HandshakeWelcome:
-		c.state, c.id = Connected, id
+		c.state, c.id = Waiting, id
 		c.lastHeard, c.nextPing = now, now
 		if !c.started {
 			c.started, c.start = true, now
@@ -387,6 +396,7 @@ func (c *Client) handle(m rtype.RawMessage, now time.Time) {
 			c.drop(DropSnapshot)
 			return
 		}
+		c.play(now)
 		c.stats.Snapshots++
 		c.ents.snapshot(c, &c.snap, now)
 	case rtype.TypeCreateEntity:
@@ -395,6 +405,7 @@ func (c *Client) handle(m rtype.RawMessage, now time.Time) {
 			c.drop(DropCreateEntity)
 			return
 		}
+		c.play(now)
 		c.ents.create(c, e, now)
 	case rtype.TypeDestroyEntity:
 		var e rtype.DestroyEntity
@@ -402,6 +413,7 @@ func (c *Client) handle(m rtype.RawMessage, now time.Time) {
 			c.drop(DropDestroyEntity)
 			return
 		}
+		c.play(now)
 		c.ents.destroy(c, e, now)
 	case rtype.TypePong:
 		var p rtype.Pong
@@ -410,6 +422,15 @@ func (c *Client) handle(m rtype.RawMessage, now time.Time) {
 		}
 	default:
 		c.drop(DropUnknownMessage)
+	}
+}
+
+// play makes a Waiting client Playing: a valid Snapshot, CreateEntity or
+// DestroyEntity shows the server sends it the world.
+func (c *Client) play(now time.Time) {
+	if c.state == Waiting {
+		c.state = Playing
+		c.events.push(Event{Kind: EventPlaying, Conn: c.id, At: now})
 	}
 }
 

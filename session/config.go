@@ -121,6 +121,14 @@ type ClientConfig struct {
 	// Hooks, when not nil, see every datagram the client receives and
 	// sends, and may drop it (§3).
 	Hooks *Hooks
+	// ExpireUnlisted, when positive, removes a known entity that no
+	// Snapshot listed for that long, counted in server ticks at the 60 per
+	// second of §10, while Snapshots kept arriving, and reports it with
+	// [EventEntityExpired]: it repairs the ghosts a server leaves when a
+	// DestroyEntity is lost and never resent (§13.4). 0 or negative keeps
+	// every entity until the server destroys it, as §1 says a client MUST
+	// NOT assume a disappearance the server did not state.
+	ExpireUnlisted time.Duration
 }
 
 // ServerConfig tunes a [Server]. The zero value gives the defaults above
@@ -187,6 +195,11 @@ type ServerConfig struct {
 	// Hooks, when not nil, see every datagram the server receives and
 	// sends, and may drop it (§3).
 	Hooks *Hooks
+	// ValidationKey keys the MAC that derives a Welcome's connection id
+	// from the client's address (§4.2, §12). nil means a random key from
+	// crypto/rand, drawn by NewServer; set it only for deterministic tests,
+	// since whoever knows it can forge connections from any address.
+	ValidationKey []byte
 	// ShutdownGrace is how long [ServeConn], once its context is done and
 	// it has called [Server.Shutdown], keeps receiving and ticking so that
 	// the DestroyEntity messages of the game's end (§8.3) reach every

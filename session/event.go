@@ -33,6 +33,15 @@ const (
 	// EventPong: a Pong answered one of the client's Pings (§7.2, §8.4);
 	// Event.RTT is that round trip, one sample per Pong.
 	EventPong
+	// EventPlaying: the first Snapshot, CreateEntity or DestroyEntity
+	// arrived: the server sends this client the world, and the client is
+	// [Playing] (§10).
+	EventPlaying
+	// EventEntityExpired: with ClientConfig.ExpireUnlisted, a known entity
+	// that no Snapshot listed for that long, while Snapshots kept
+	// arriving, was removed (§8.1, §13.4); Event.Entity and Event.Tick
+	// (the serverTick it was last listed at) are set.
+	EventEntityExpired
 )
 
 // Events of a [Server].
@@ -64,6 +73,8 @@ var kindNames = map[EventKind]string{
 	EventEntityMoved:     "EntityMoved",
 	EventEntityDestroyed: "EntityDestroyed",
 	EventPong:            "Pong",
+	EventPlaying:         "Playing",
+	EventEntityExpired:   "EntityExpired",
 	EventPlayerJoined:    "PlayerJoined",
 	EventPlayerLeft:      "PlayerLeft",
 	EventInput:           "Input",

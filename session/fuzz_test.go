@@ -100,7 +100,7 @@ func FuzzServer(f *testing.F) {
 				t.Fatalf("queue %d, client entities %d", len(s.events.buf), c.NumEntities())
 			}
 		}
-		if c.State() != Connected {
+		if !c.State().Connected() {
 			t.Fatalf("the real client is %v (%v)", c.State(), c.CloseReason())
 		}
 		if _, ok := s.Player(c.ConnectionID()); !ok {

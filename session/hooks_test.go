@@ -101,13 +101,13 @@ func TestHooks_3_SeeEveryDatagram(t *testing.T) {
 		cliFirst []string // what the client's hooks saw first
 		deaf     bool     // nothing reaches the client: it never held the id (§12)
 	}{
-		{"observe only", tap{}, tap{}, Connected,
+		{"observe only", tap{}, tap{}, Playing,
 			[]string{"out:Hello", "in:Welcome", "out:packet", "in:packet"}, false},
 		{"the client hears nothing", tap{loseIn: all}, tap{}, Closed,
 			[]string{"out:Hello", "in:Welcome", "out:Hello", "in:Welcome"}, false},
 		{"the server loses every Welcome", tap{}, tap{loseOut: welcome}, Closed,
 			[]string{"out:Hello", "out:Hello"}, true},
-		{"the client loses every other datagram it sends", tap{loseOut: everyOther}, tap{}, Connected,
+		{"the client loses every other datagram it sends", tap{loseOut: everyOther}, tap{}, Playing,
 			[]string{"out:Hello", "out:Hello", "in:Welcome"}, false},
 	}
 	for _, tt := range tests {

@@ -143,7 +143,7 @@ func (u *relSUT) exchange(lossDown, lossUp uint32, reorder bool, delay uint64) {
 			u.gone[e.Entity.ID]++
 		}
 	}
-	if u.cli.State() == Connected {
+	if u.cli.State().Connected() {
 		_ = u.cli.SendInput(0, u.now)
 	} else {
 		u.cli.Update(u.now)
@@ -181,7 +181,7 @@ func (u *relSUT) atMostOnce() *gopter.PropResult {
 			return &gopter.PropResult{Status: gopter.PropFalse, Error: fmt.Errorf("entity %d destroyed %d times, created %d", id, n, u.created[id])}
 		}
 	}
-	if u.cli.State() != Connected || u.srv.NumPlayers() != 1 {
+	if !u.cli.State().Connected() || u.srv.NumPlayers() != 1 {
 		return &gopter.PropResult{Status: gopter.PropFalse, Error: fmt.Errorf("client %v, %d players", u.cli.State(), u.srv.NumPlayers())}
 	}
 	return &gopter.PropResult{Status: gopter.PropTrue}

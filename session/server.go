@@ -39,34 +39,6 @@ type Server struct {
 	shutdown bool
 }
 
-// conn is one connection, bound to the address its Hello came from (§4.2).
-type conn struct {
-	active    bool
-	slot      int
-	id        uint32
-	addr      netip.AddrPort
-	lastHeard time.Time
-
-	window   receiveWindow
-	seq      uint32 // last sequence sent (§5.2)
-	lastSent uint32 // tick of the last packet sent by Tick
-	// ackTop is the highest of the server's sequences the client has
-	// acknowledged (§5.1), 0 before any: the send budget counts from it.
-	ackTop uint32
-	// probeDue is set by each valid packet that got no answer: a
-	// connection over its send budget gets one empty packet for it.
-	probeDue  bool
-	lastInput uint32
-	gotInput  bool
-	// overflow marks a connection whose pending events overflowed, to be
-	// closed once the loop that found it is over.
-	overflow bool
-
-	ring eventRing
-	sent sentRing
-	cs   ConnStats
-}
-
 // NewServer returns a server that hands its datagrams to send. All the
 // memory its connections need is allocated here.
 func NewServer(cfg ServerConfig, send SendFunc) *Server {
@@ -147,13 +119,6 @@ func (s *Server) Player(id uint32) (ConnStats, bool) {
 		}
 	}
 	return ConnStats{}, false
-}
-
-func (c *conn) stats() ConnStats {
-	cs := c.cs
-	cs.Conn, cs.Addr, cs.Slot = c.id, c.addr, c.slot
-	cs.Pending = len(c.ring.ev)
-	return cs
 }
 
 func (s *Server) drop(r DropReason) { s.stats.Drops[r]++ }

@@ -43,7 +43,7 @@ func budgetRun(t *testing.T, cfg ServerConfig, ticks int, keepAlive func(id uint
 	for k := range ticks {
 		now = now.Add(time.Second / 60)
 		c.Update(now)
-		if c.State() == Connected {
+		if c.State().Connected() {
 			if err := c.SendInput(0, now); err != nil {
 				t.Fatal(err)
 			}
@@ -65,7 +65,7 @@ func budgetRun(t *testing.T, cfg ServerConfig, ticks int, keepAlive func(id uint
 		for range c.Events() {
 		}
 	}
-	if c.State() != Connected {
+	if !c.State().Connected() {
 		t.Fatalf("the conforming client is %v", c.State())
 	}
 	return toA, snapB, s

@@ -117,35 +117,17 @@ func (s *Server) receiveHalfOpen(h *halfOpen, b []byte, now time.Time) {
 }
 
 // open turns the Welcome h into a connection, on its first valid connected
-// packet: the player takes the lowest free slot, joins, and is queued a
-// CreateEntity for every entity of the world (§10). It returns nil when
-// the world overflowed the connection's pending events (§13.4).
+// packet: the player takes the lowest free slot and joins (§10). It returns
+// nil when the world overflowed the connection's pending events (§13.4).
 func (s *Server) open(h *halfOpen, now time.Time) *conn {
 	slot := 0
 	for s.conns[slot].active {
 		slot++
 	}
-	c := &s.conns[slot]
-	ring := c.ring
-	ring.reset()
-	*c = conn{
-		active:    true,
-		slot:      slot,
-		id:        h.id,
-		addr:      h.addr,
-		lastHeard: now,
-		ring:      ring,
-	}
+	id, addr := h.id, h.addr
 	s.forgetHalfOpen(h)
-	s.nConns++
-	s.events.push(Event{Kind: EventPlayerJoined, Conn: c.id, Addr: c.addr, Slot: slot, At: now})
-	for i := range s.world.ents {
-		if !c.ring.pushCreate(s.world.ents[i].create(s.tick)) {
-			s.closeConn(c, CloseOverflow, 0, now)
-			return nil
-		}
-	}
-	return c
+	s.events.push(Event{Kind: EventPlayerJoined, Conn: id, Addr: addr, Slot: slot, At: now})
+	return s.openConn(slot, id, addr, now)
 }
 
 // newConnID allocates connection ids sequentially from 1, never 0 and never
@@ -170,21 +152,6 @@ func (s *Server) welcome(h *halfOpen) {
 	h.welcomed = s.now
 	var w [rtype.WelcomeSize]byte
 	s.transmit(h.addr, rtype.AppendWelcome(w[:0], h.id))
-}
-
-// closeConn closes c at once, reports it to the game with the
-// connection's last counters, and destroys the entities the player owned,
-// with reason 3, for the other players (§7.3).
-func (s *Server) closeConn(c *conn, why CloseReason, dr rtype.DisconnectReason, now time.Time) {
-	if !c.active {
-		return
-	}
-	final := c.stats()
-	c.active = false
-	s.nConns--
-	c.ring.reset()
-	s.events.push(Event{Kind: EventPlayerLeft, Conn: c.id, Addr: c.addr, Slot: c.slot, Close: why, Disconnect: dr, At: now, Stats: final})
-	s.world.destroyOwned(s, c.id)
 }
 
 // Kick closes connection id at once, as if it had sent Disconnect: the
@@ -212,3 +179,9 @@ func (s *Server) expire(now time.Time) {
 		}
 	}
 }
+
+// rememberClosed is told of every connection that closes.
+func (s *Server) rememberClosed(c *conn, now time.Time) {}
+
+// admit runs at every Tick, before anything is sent.
+func (s *Server) admit(now time.Time) {}

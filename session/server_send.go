@@ -149,6 +149,7 @@ func (s *Server) Tick(now time.Time) {
 	s.now = now
 	s.tick++
 	s.expire(now)
+	s.admit(now)
 	snap := s.cfg.SnapshotInterval > 0 && s.tick%uint32(s.cfg.SnapshotInterval) == 0
 	if snap {
 		s.states = s.states[:0]

@@ -229,7 +229,7 @@ func runSimWith(t testing.TB, su simSetup, cfg ServerConfig, ccfg ClientConfig, 
 					r.connected[i] = now
 				}
 			}
-			if c.State() == Connected {
+			if c.State().Connected() {
 				c.SendInput(rtype.Actions(tick%32)&^rtype.ActionsReserved, now)
 			}
 			if tick%30 == 0 {
@@ -289,7 +289,7 @@ func TestSim_13_4_ReliableEventsUnderLoss(t *testing.T) {
 	r := runSim(t, 1, 0.2, ServerConfig{}, ClientConfig{GiveUp: time.Hour}, 4000)
 	end := t0.Add(4000 * time.Second / 60)
 	for i, c := range r.clients {
-		if c.State() != Connected || r.joined[i].IsZero() {
+		if !c.State().Connected() || r.joined[i].IsZero() {
 			t.Fatalf("client %d is %v", i, c.State())
 		}
 		missedCreate, missedDestroy := 0, 0
@@ -382,7 +382,7 @@ func TestSim_13_4_SpecOnlyClientUnderLossDupDelay(t *testing.T) {
 		}
 	}
 	for i, c := range r.clients {
-		if c.State() != Connected {
+		if !c.State().Connected() {
 			t.Fatalf("client %d is %v", i, c.State())
 		}
 		if got := slices.Sorted(maps.Keys(r.final[i])); !slices.Equal(got, want) {

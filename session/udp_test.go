@@ -112,7 +112,7 @@ func TestUDP_2_2_FourClientsOnLoopback(t *testing.T) {
 						start = now
 					}
 				}
-				if c.State() == Connected {
+				if c.State().Connected() {
 					_ = c.SendInput(rtype.ActionRight, now)
 				}
 				seen[i] = c.NumEntities()

@@ -102,7 +102,7 @@ func playAndEnd(t *testing.T, end func(*session.Server, *session.Client, time.Ti
 	step := func(client bool) {
 		if client {
 			c.Update(now)
-			if c.State() == session.Connected {
+			if c.State().Connected() {
 				if err := c.SendInput(0, now); err != nil {
 					t.Fatal(err)
 				}
@@ -117,7 +117,7 @@ func playAndEnd(t *testing.T, end func(*session.Server, *session.Client, time.Ti
 	for range 60 {
 		step(true)
 	}
-	if c.State() != session.Connected || srv.NumPlayers() != 1 {
+	if !c.State().Connected() || srv.NumPlayers() != 1 {
 		t.Fatalf("client %v, %d players", c.State(), srv.NumPlayers())
 	}
 	id := c.ConnectionID()

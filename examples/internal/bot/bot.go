@@ -153,7 +153,7 @@ func (r *run) play(c *session.Client, now time.Time) bool {
 		r.update(c)
 		return false // RunClientConn sends Disconnect (§7.3)
 	}
-	if c.State() == session.Connected {
+	if c.State().Connected() {
 		if err := c.SendInput(Pattern(r.cfg.Index, r.frame), now); err == nil {
 			r.frame++
 			r.res.Inputs++

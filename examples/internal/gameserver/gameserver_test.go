@@ -71,7 +71,7 @@ func (l *loopback) run(n int, actions func(client, tick int) rtype.Actions) {
 	for k := range n {
 		for i, c := range l.clients {
 			c.Update(l.now)
-			if c.State() == session.Connected {
+			if c.State().Connected() {
 				var a rtype.Actions
 				if actions != nil {
 					a = actions(i, k)
@@ -118,7 +118,7 @@ func TestSpec10_ShipsOnTheWire(t *testing.T) {
 		want[game.ShipArchetype(slot)] = [2]float64{x, y}
 	}
 	for i, c := range l.clients {
-		if c.State() != session.Connected {
+		if !c.State().Connected() {
 			t.Fatalf("client %d: %v", i, c.State())
 		}
 		got := map[rtype.Archetype][2]float64{}
