@@ -53,10 +53,6 @@ const (
 	// DefaultSnapshotInterval is the number of ticks between two Snapshots
 	// (§8.1, §10: one every 3 ticks).
 	DefaultSnapshotInterval = 3
-	// DefaultPendingEvents bounds the reliable entity events one connection
-	// may have in flight (§13.4). It must exceed the largest world, since a
-	// new player is sent one CreateEntity per entity (§10).
-	DefaultPendingEvents = 1024
 	// DefaultSendBudget is the number of packets a server sends a
 	// connection that acknowledges none of them before it stops sending it
 	// the world (§12): a conforming client acknowledges with every packet,
@@ -159,14 +155,6 @@ type ServerConfig struct {
 	// SnapshotInterval is the number of [Server.Tick] calls between two
 	// Snapshots (§8.1); 0 means 3, negative never.
 	SnapshotInterval int
-	// PendingEvents bounds the entity events a connection has waiting or
-	// in flight; a connection past it is closed (§13.4); 0 means 1024.
-	// A new player's share starts with one CreateEntity per entity of the
-	// world (§8.2, §10): while the world holds more entities than
-	// PendingEvents, a valid Hello is answered as by a full server,
-	// Rejected (§4.4) or, with DisableRejected, nothing. Set it well above
-	// the largest world.
-	PendingEvents int
 	// EventQueue bounds the EventInput and EventQueryEntity events waiting
 	// for Poll: past it a new one is lost and counted in
 	// [Stats].EventsLost, so that one player's flood of Inputs cannot
@@ -177,9 +165,11 @@ type ServerConfig struct {
 	// tries again; 0 means 4096.
 	EventQueue int
 	// DisableReliableEvents sends every CreateEntity and DestroyEntity
-	// once, as version 1 does (§13.4): a lost creation is then only
-	// repaired by QueryEntity, a lost destruction never, and no
-	// DestroyEntity gets its redundant second copy.
+	// once, as version 1 does (§13.4), instead of keeping, per player, what
+	// its client is known to hold and sending what differs until the acks
+	// show it arrived: a lost creation is then only repaired by
+	// QueryEntity, a lost destruction never, and no DestroyEntity gets its
+	// redundant second copy.
 	DisableReliableEvents bool
 	// DisableWelcomeResend drops a repeated Hello from a half-open
 	// connection, as version 1 does (§13.2), instead of answering it with
@@ -265,7 +255,6 @@ func (c ServerConfig) withDefaults() ServerConfig {
 	if c.SnapshotInterval == 0 {
 		c.SnapshotInterval = DefaultSnapshotInterval
 	}
-	c.PendingEvents = orInt(c.PendingEvents, DefaultPendingEvents)
 	c.EventQueue = orInt(c.EventQueue, DefaultEventQueue)
 	c.TickInterval = orPositive(c.TickInterval, DefaultFrameInterval)
 	c.ShutdownGrace = orDuration(c.ShutdownGrace, DefaultShutdownGrace)

@@ -26,45 +26,60 @@ type conn struct {
 	probeDue  bool
 	lastInput uint32
 	gotInput  bool
-	// overflow marks a connection whose pending events overflowed, to be
-	// closed once the loop that found it is over.
-	overflow bool
 
-	ring eventRing
-	sent sentRing
-	cs   ConnStats
+	sent     sentRing
+	building sentPacket // the entity messages of the packet being built
+	cs       ConnStats
 }
 
-func (c *conn) stats() ConnStats {
+func (c *conn) stats(w *world) ConnStats {
 	cs := c.cs
 	cs.Conn, cs.Addr, cs.Slot = c.id, c.addr, c.slot
-	cs.Pending = len(c.ring.ev)
+	cs.Pending = c.pending(w)
 	return cs
 }
 
 // openConn opens a connection in the free slot, bound to addr with id,
-// and gives it the whole world to stream (§8.2, §10). It returns nil when
-// the world overflowed the connection's pending events (§13.4).
+// and gives it the whole world to stream from the world table (§8.2, §10).
 func (s *Server) openConn(slot int, id uint32, addr netip.AddrPort, now time.Time) *conn {
 	c := &s.conns[slot]
-	ring := c.ring
-	ring.reset()
 	*c = conn{
 		active:    true,
 		slot:      slot,
 		id:        id,
 		addr:      addr,
 		lastHeard: now,
-		ring:      ring,
 	}
 	s.nConns++
-	for i := range s.world.ents {
-		if !c.ring.pushCreate(s.world.ents[i].create(s.tick)) {
-			s.closeConn(c, CloseOverflow, 0, now)
-			return nil
+	w := &s.world
+	for i := range w.ents {
+		if !w.ents[i].dead {
+			w.rep(i, slot).spawned()
 		}
 	}
 	return c
+}
+
+// pending returns the number of entities whose CreateEntity or
+// DestroyEntity c's client is owed or has not acknowledged yet (§13.4).
+func (c *conn) pending(w *world) int {
+	n := 0
+	for i := range w.ents {
+		if p := w.rep(i, c.slot).phase; p != repAbsent && p != repHeld {
+			n++
+		}
+	}
+	return n
+}
+
+// forget settles every entity for c's slot: nobody holds them there any
+// more.
+func (c *conn) forget(w *world) {
+	for i := range w.ents {
+		*w.rep(i, c.slot) = replica{}
+	}
+	c.sent = sentRing{}
+	c.building = sentPacket{}
 }
 
 // closeConn closes c at once, reports it to the game with the
@@ -74,10 +89,10 @@ func (s *Server) closeConn(c *conn, why CloseReason, dr rtype.DisconnectReason, 
 	if !c.active {
 		return
 	}
-	final := c.stats()
+	final := c.stats(&s.world)
 	c.active = false
 	s.nConns--
-	c.ring.reset()
+	c.forget(&s.world)
 	s.events.push(Event{Kind: EventPlayerLeft, Conn: c.id, Addr: c.addr, Slot: c.slot, Close: why, Disconnect: dr, At: now, Stats: final})
 	s.rememberClosed(c, now)
 	s.world.destroyOwned(s, c.id)

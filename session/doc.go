@@ -34,10 +34,13 @@
 // lists; each fix is on by default and can be switched off in
 // [ServerConfig]:
 //
-//   - reliable entity events (§5.2, §13.4): every CreateEntity and
-//     DestroyEntity is remembered with the sequence of the packet that
-//     carried it and sent again when the client's ack and ackBits show that
-//     packet lost;
+//   - reliable entity state (§5.2, §13.4): for every player the server
+//     keeps what its client is known to hold against what the world holds,
+//     and sends what differs, CreateEntity or DestroyEntity, again when the
+//     client's ack and ackBits show the last copy lost. Memory is bounded by
+//     the world, not by the rate of spawns: a stall shorter than the
+//     inactivity timeout loses nothing and closes nothing, and a new
+//     player's world streams from the world table however large it is;
 //   - a lost Welcome is answered again (§13.2);
 //   - silent connections are closed after an inactivity timeout (§13.3);
 //   - a valid Hello to a full server is answered with Rejected (§13.1), and

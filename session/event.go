@@ -52,7 +52,7 @@ const (
 	// are set. The game usually spawns the player's ship with
 	// [Server.SpawnFor].
 	EventPlayerJoined EventKind = iota + 64
-	// EventPlayerLeft: the connection is closed (§7.3, §13.3, §13.4);
+	// EventPlayerLeft: the connection is closed (§7.3, §13.3);
 	// Event.Close says why and Event.Disconnect carries the client's reason
 	// when it sent Disconnect; Event.Stats holds the connection's counters
 	// as they were when it closed, which [Server.Player] no longer has.
@@ -105,9 +105,6 @@ const (
 	CloseGaveUp
 	// CloseRejected: the server answered Rejected (§4.4).
 	CloseRejected
-	// CloseOverflow: more reliable entity events than PendingEvents were
-	// waiting for the peer (§13.4).
-	CloseOverflow
 	// CloseKicked: the game called [Server.Kick].
 	CloseKicked
 	// CloseShutdown: the server stopped ([Server.Close], [ServeConn]
@@ -115,7 +112,7 @@ const (
 	CloseShutdown
 )
 
-var closeNames = [...]string{"None", "Disconnect", "Timeout", "GaveUp", "Rejected", "Overflow", "Kicked", "Shutdown"}
+var closeNames = [...]string{"None", "Disconnect", "Timeout", "GaveUp", "Rejected", "Kicked", "Shutdown"}
 
 // String names the reason.
 func (r CloseReason) String() string {

@@ -154,15 +154,17 @@ func ExampleServer_Shutdown() {
 	}
 	// Output:
 	// client knows 2 entities
-	// client: enemyBidos 2 destroyed: GameEnded
 	// client: enemyBidos 1 destroyed: GameEnded
+	// client: enemyBidos 2 destroyed: GameEnded
 	// server: player 1 left (Shutdown) after 4 packets
 }
 
 // Hooks see every datagram, of both kinds (§3), and may lose it, as a
 // lossy network would: here the client loses the first packet that
-// carries the CreateEntity of the Bydos, and the server sends it
-// again once the client's acks show it lost (§13.4).
+// carries the CreateEntity of the Bydos. The next Snapshot lists an id the
+// client does not know, so it asks with QueryEntity (§7.4), and the
+// server's answer arrives before the resend the acks would have caused
+// (§13.4): none is needed.
 func ExampleHooks() {
 	l := &link{
 		server: netip.MustParseAddrPort("192.0.2.1:4242"),
@@ -201,9 +203,9 @@ func ExampleHooks() {
 		}
 	}
 	fmt.Println("the client's hook saw", seen)
-	fmt.Println("the server resent", srv.Stats().Resends, "entity event")
+	fmt.Println("the server resent", srv.Stats().Resends, "entity events")
 	// Output:
 	// client: enemyBidos 1 created
 	// the client's hook saw [handshake packet 1 packet 2 packet 3 packet 4 packet 5 packet 6 packet 7]
-	// the server resent 1 entity event
+	// the server resent 0 entity events
 }

@@ -23,7 +23,7 @@ func FuzzServer(f *testing.F) {
 	f.Add(append([]byte{3, 25}, packet(f, rtype.PacketHeader{ConnectionID: 1, Sequence: 9}, rtype.Input{InputSequence: 1})...))
 	f.Add([]byte{4, 200, 0, 0, 0, 1})
 	f.Fuzz(func(t *testing.T, data []byte) {
-		cfg := ServerConfig{PendingEvents: 64, EventQueue: 64}
+		cfg := ServerConfig{EventQueue: 64}
 		var sent []wire
 		s := NewServer(cfg, func(to netip.AddrPort, b []byte) { sent = append(sent, wire{to, append([]byte(nil), b...)}) })
 		realAddr := netip.MustParseAddrPort("192.0.2.200:7000")
@@ -91,10 +91,8 @@ func FuzzServer(f *testing.F) {
 			if s.NumPlayers() > s.cfg.MaxPlayers || s.nConns > len(s.conns) || s.nHalfOpen > s.cfg.MaxHalfOpen || len(s.halfOpen) != s.cfg.MaxHalfOpen {
 				t.Fatalf("%d connections, %d half-open", s.nConns, s.nHalfOpen)
 			}
-			for i := range s.conns {
-				if len(s.conns[i].ring.ev) > cfg.PendingEvents || cap(s.conns[i].ring.ev) != cfg.PendingEvents {
-					t.Fatalf("ring %d/%d", len(s.conns[i].ring.ev), cap(s.conns[i].ring.ev))
-				}
+			if err := s.world.check(); err != nil {
+				t.Fatal(err)
 			}
 			if len(s.events.buf) != cfg.EventQueue+2*s.cfg.MaxPlayers || c.NumEntities() > DefaultMaxEntities {
 				t.Fatalf("queue %d, client entities %d", len(s.events.buf), c.NumEntities())

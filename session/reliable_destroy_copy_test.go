@@ -114,8 +114,8 @@ func TestServer_8_3_13_4_DestroyEntitySentTwice(t *testing.T) {
 			if sv := s.Stats(); sv.Resends != st.Resends+stB.Resends || sv.RedundantDestroys != st.RedundantDestroys+stB.RedundantDestroys {
 				t.Errorf("server stats: %d resends, %d redundant; connections %+v, %+v", sv.Resends, sv.RedundantDestroys, st, stB)
 			}
-			if !tt.wantResend && len(s.conns[0].ring.ev) != 0 && !tt.cfg.DisableReliableEvents {
-				t.Errorf("%d events pending after the acks", len(s.conns[0].ring.ev))
+			if !tt.wantResend && s.conns[0].pending(&s.world) != 0 && !tt.cfg.DisableReliableEvents {
+				t.Errorf("%d events pending after the acks", s.conns[0].pending(&s.world))
 			}
 		})
 	}

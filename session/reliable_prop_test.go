@@ -291,8 +291,8 @@ func relCommands() *commands.ProtoCommands {
 					return &gopter.PropResult{Status: gopter.PropFalse, Error: fmt.Errorf("destroyed entity %d: created %d, destroyed %d", id, u.created[id], u.gone[id])}
 				}
 			}
-			if len(u.srv.conns[0].ring.ev) != 0 {
-				return &gopter.PropResult{Status: gopter.PropFalse, Error: fmt.Errorf("%d events still pending", len(u.srv.conns[0].ring.ev))}
+			if u.srv.conns[0].pending(&u.srv.world) != 0 {
+				return &gopter.PropResult{Status: gopter.PropFalse, Error: fmt.Errorf("%d events still pending", u.srv.conns[0].pending(&u.srv.world))}
 			}
 			return &gopter.PropResult{Status: gopter.PropTrue}
 		},

@@ -49,10 +49,7 @@ func NewServer(cfg ServerConfig, send SendFunc) *Server {
 		conns:    make([]conn, cfg.MaxPlayers),
 		halfOpen: make([]halfOpen, cfg.MaxHalfOpen),
 		events:   newEventQueue(cfg.EventQueue, 2*cfg.MaxPlayers),
-		world:    newWorld(),
-	}
-	for i := range s.conns {
-		s.conns[i].ring = newEventRing(cfg.PendingEvents)
+		world:    newWorld(cfg.MaxPlayers),
 	}
 	return s
 }
@@ -104,7 +101,7 @@ func (s *Server) Stats() Stats {
 func (s *Server) Players() iter.Seq[ConnStats] {
 	return func(yield func(ConnStats) bool) {
 		for i := range s.conns {
-			if c := &s.conns[i]; c.active && !yield(c.stats()) {
+			if c := &s.conns[i]; c.active && !yield(c.stats(&s.world)) {
 				return
 			}
 		}
@@ -115,7 +112,7 @@ func (s *Server) Players() iter.Seq[ConnStats] {
 func (s *Server) Player(id uint32) (ConnStats, bool) {
 	for i := range s.conns {
 		if c := &s.conns[i]; c.active && c.id == id {
-			return c.stats(), true
+			return c.stats(&s.world), true
 		}
 	}
 	return ConnStats{}, false
@@ -239,14 +236,8 @@ func (s *Server) receivePacket(c *conn, b []byte, now time.Time) {
 			}
 			s.events.pushDroppable(Event{Kind: EventQueryEntity, Conn: c.id, Addr: c.addr, Slot: c.slot, Entity: Entity{ID: q.NetworkID}, At: now})
 			if e, ok := s.world.get(q.NetworkID); ok {
-				m := e.create(s.tick)
-				replying = put(s, c, m, replying, now)
-				if !s.cfg.DisableReliableEvents {
-					// Tracked as any creation sent: if the entity is
-					// destroyed while this answer is on its way, the
-					// destruction must not be overtaken by it (§8.3).
-					c.ring.sent(m, c.seq)
-				}
+				replying = put(s, c, e.create(s.tick), replying, now)
+				s.sentAnswer(c, e.id)
 			}
 		default:
 			s.drop(DropUnknownMessage)

@@ -47,7 +47,7 @@ func (s *Server) receiveHandshake(b []byte, from netip.AddrPort, now time.Time) 
 // more entities than PendingEvents, which cannot be sent to a new player
 // (§8.2, §10).
 func (s *Server) full() bool {
-	return s.nConns >= s.cfg.MaxPlayers || s.shutdown || len(s.world.ents) > s.cfg.PendingEvents
+	return s.nConns >= s.cfg.MaxPlayers || s.shutdown
 }
 
 // reject answers Rejected (§4.4), or nothing with DisableRejected (§13.1).

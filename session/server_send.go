@@ -7,74 +7,6 @@ import (
 	"github.com/rtypeproto/rtype"
 )
 
-// sentPacket remembers when a packet was sent and whether the client
-// acknowledged it, for the round-trip time and the loss (§5.2).
-type sentPacket struct {
-	seq   uint32
-	at    time.Time
-	acked bool
-	lost  bool // counted in Lost: it left the window unacknowledged
-}
-
-// sentRing covers more than the 32-packet ack window. A packet is counted
-// lost when an ack more than 32 above it shows it unacknowledged (§5.2);
-// one whose slot is reused before any such ack came is counted then.
-type sentRing struct {
-	p [64]sentPacket
-}
-
-// ack applies the client's ack and ackBits (§5.1) to c: round-trip time,
-// loss, and the reliable entity events (§13.4).
-func (s *Server) ack(c *conn, ack, bits uint32, now time.Time) {
-	if ack == 0 || ack > c.seq {
-		return // nothing received yet, or an ack for a packet never sent
-	}
-	c.ackTop = max(c.ackTop, ack)
-	r := &c.sent
-	for d := uint32(0); d <= 32 && d < ack; d++ {
-		seq := ack - d
-		if d > 0 && bits&(1<<(d-1)) == 0 {
-			continue
-		}
-		sp := &r.p[seq%64]
-		if sp.seq != seq || sp.acked {
-			continue
-		}
-		if sp.lost {
-			// A client packet overtaken by a newer one: the packet did
-			// arrive after all.
-			sp.lost = false
-			c.cs.Lost--
-		}
-		sp.acked = true
-		c.cs.Acked++
-		if d == 0 {
-			rtt := now.Sub(sp.at)
-			if c.cs.SRTT == 0 {
-				c.cs.SRTT = rtt
-			} else {
-				c.cs.SRTT += (rtt - c.cs.SRTT) / 8
-			}
-		}
-	}
-	// What lies more than 32 below ack can no longer be acknowledged,
-	// short of a late client packet; the ring reaches 63 packets back.
-	from := uint32(1)
-	if c.seq > uint32(len(r.p)) {
-		from = c.seq - uint32(len(r.p)) + 1
-	}
-	for seq := from; seq < ack && ack-seq > ackWindow; seq++ {
-		if sp := &r.p[seq%64]; sp.seq == seq && !sp.acked && !sp.lost {
-			sp.lost = true
-			c.cs.Lost++
-		}
-	}
-	if n := c.ring.ack(ack, bits); n > 0 {
-		c.cs.Resends += uint64(n)
-		s.stats.Resends += uint64(n)
-	}
-}
-
 func (s *Server) transmit(to netip.AddrPort, b []byte) {
 	s.stats.PacketsOut++
 	s.stats.BytesOut += uint64(len(b))
@@ -93,12 +25,7 @@ func (s *Server) begin(c *conn) {
 
 // flush sends the packet being built to c.
 func (s *Server) flush(c *conn, now time.Time) {
-	r := &c.sent
-	if old := &r.p[c.seq%64]; old.seq != 0 && !old.acked && !old.lost {
-		c.cs.Lost++
-	}
-	r.p[c.seq%64] = sentPacket{seq: c.seq, at: now}
-	c.cs.Sent++
+	s.sentNow(c, now)
 	s.transmit(c.addr, s.bld.Bytes())
 }
 
@@ -115,21 +42,6 @@ func put[M rtype.Message](s *Server, c *conn, m M, open bool, now time.Time) boo
 		_ = rtype.Add(&s.bld, m)
 	}
 	return true
-}
-
-// stamp gives e the server tick at sending time (§8.2, §8.3), and a
-// creation the entity's current position: a message queued by Spawn or
-// Destroy goes out at the next Tick, and a resent one (§13.4) may be many
-// ticks late, when the entity has moved.
-func (s *Server) stamp(e *entityEvent) {
-	if e.destroy {
-		e.gone.ServerTick = s.tick
-		return
-	}
-	e.create.ServerTick = s.tick
-	if w, ok := s.world.get(e.create.NetworkID); ok {
-		e.create.X, e.create.Y, e.create.Rotation = w.x, w.y, w.rot
-	}
 }
 
 // Tick advances the server tick, closes the connections silent for
@@ -155,6 +67,9 @@ func (s *Server) Tick(now time.Time) {
 		s.states = s.states[:0]
 		for i := range s.world.ents {
 			e := &s.world.ents[i]
+			if e.dead {
+				continue
+			}
 			s.states = append(s.states, rtype.EntityState{NetworkID: e.id, EntityType: uint8(e.arch), X: e.x, Y: e.y, Rotation: e.rot})
 		}
 	}
@@ -163,14 +78,13 @@ func (s *Server) Tick(now time.Time) {
 			s.sendTick(c, snap, now)
 		}
 	}
+	s.world.purge()
 }
 
-// sendTick sends c its entity events, then the Snapshot messages, each in
-// its own packet, the first one sharing a packet with the last events when
-// there is room.
+// sendTick sends c the entity messages it is owed, then the Snapshot
+// messages, each in its own packet, the first one sharing a packet with the
+// last entity messages when there is room.
 func (s *Server) sendTick(c *conn, snap bool, now time.Time) {
-	open := false
-	reliable := !s.cfg.DisableReliableEvents
 	if s.overBudget(c) {
 		// The world waits, and a probe per packet received lets a real
 		// client behind a lossy link acknowledge, which resumes it.
@@ -183,57 +97,12 @@ func (s *Server) sendTick(c *conn, snap bool, now time.Time) {
 		return
 	}
 	c.probeDue = false
-	before := c.seq // packets of earlier Ticks
-	for i := range c.ring.ev {
-		e := &c.ring.ev[i]
-		// A DestroyEntity sent in an earlier packet goes once more
-		// without waiting for its ack (§8.3, §13.4).
-		echo := e.echo && e.inFlight && e.seq <= before
-		if e.cancelled || e.inFlight && !echo {
-			continue
-		}
-		s.stamp(e)
-		if e.destroy {
-			open = put(s, c, e.gone, open, now)
-		} else {
-			open = put(s, c, e.create, open, now)
-		}
-		if echo {
-			c.cs.RedundantDestroys++
-			s.stats.RedundantDestroys++
-		}
-		e.echo = reliable && e.destroy && e.first == 0
-		if e.destroy {
-			e.prev = e.seq
-		}
-		e.inFlight, e.seq = true, c.seq
-		if e.first == 0 {
-			e.first = c.seq
-		}
-	}
-	if !reliable {
-		c.ring.reset()
-	}
+	open, waiting := s.sendEntities(c, now)
 	if snap {
-		states := s.states
-		for first := true; first || len(states) > 0; first = false {
-			n := min(len(states), rtype.MaxSnapshotStates)
-			m := rtype.Snapshot{ServerTick: s.tick, States: states[:n:n]}
-			states = states[n:]
-			if open && (!first || m.Len() > s.bld.Available()) {
-				s.flush(c, now)
-				open = false
-			}
-			if !open {
-				s.begin(c)
-				open = true
-			}
-			_ = rtype.Add(&s.bld, m)
-			s.stats.Snapshots++
-		}
+		open = s.sendSnapshot(c, open, now)
 	}
-	if !open && reliable && len(c.ring.ev) > 0 && s.tick-c.lastSent >= probeTicks {
-		// Events wait for acks, and acks only move when the client
+	if !open && waiting && s.tick-c.lastSent >= probeTicks {
+		// Copies wait for acks, and acks only move when the client
 		// receives something newer: without Snapshots, an empty packet
 		// (valid, §5.3) makes the client's next ack show what was lost.
 		s.begin(c)
@@ -243,6 +112,86 @@ func (s *Server) sendTick(c *conn, snap bool, now time.Time) {
 		c.lastSent = s.tick
 		s.flush(c, now)
 	}
+}
+
+// sendEntities puts in c's packets every entity message c is owed (§8.2,
+// §8.3, §13.4): a CreateEntity with the entity's current position and a
+// DestroyEntity, both stamped with the tick at sending time, a copy whose
+// packet seems lost, and the echo of a DestroyEntity sent at an earlier
+// Tick. It reports whether a packet is open, and whether copies are in
+// flight, waiting for acks.
+func (s *Server) sendEntities(c *conn, now time.Time) (open, waiting bool) {
+	reliable := !s.cfg.DisableReliableEvents
+	before := c.seq // packets of earlier Ticks
+	w := &s.world
+	for i := range w.ents {
+		r := w.rep(i, c.slot)
+		if r.creates > 0 || r.destroys > 0 {
+			waiting = true
+		}
+		if !r.owed() || r.echo && !r.due && r.last > before {
+			continue
+		}
+		if !s.roomForEntities(c) {
+			return open, true
+		}
+		e := &w.ents[i]
+		// A copy due after the first one went is a resend; a
+		// DestroyEntity owed without being due is its echo.
+		resend := r.due && (r.phase == repCreating || r.last != 0)
+		if e.dead {
+			echo := !r.due
+			m := e.gone
+			m.ServerTick = s.tick
+			open = put(s, c, m, open, now)
+			c.record(entityRef{id: e.id, destroy: true})
+			r.sentDestroy(c.seq, reliable)
+			if echo {
+				c.cs.RedundantDestroys++
+				s.stats.RedundantDestroys++
+			}
+		} else {
+			open = put(s, c, e.create(s.tick), open, now)
+			c.record(entityRef{id: e.id})
+			r.sentCreate(c.seq, reliable)
+		}
+		if resend {
+			c.cs.Resends++
+			s.stats.Resends++
+		}
+		waiting = waiting || reliable
+	}
+	return open, waiting
+}
+
+// roomForEntities reports whether entity messages may go in c's next
+// packet: within sentSlots of the highest the client acknowledged, so that
+// the ring still holds the packet when the acks resolve it.
+func (s *Server) roomForEntities(c *conn) bool {
+	return c.seq+1-c.ackTop < sentSlots
+}
+
+// sendSnapshot sends the Snapshot of the world, split into messages of at
+// most 47 states, each in its own packet (§8.1); the first one shares the
+// open packet when it fits.
+func (s *Server) sendSnapshot(c *conn, open bool, now time.Time) bool {
+	states := s.states
+	for first := true; first || len(states) > 0; first = false {
+		n := min(len(states), rtype.MaxSnapshotStates)
+		m := rtype.Snapshot{ServerTick: s.tick, States: states[:n:n]}
+		states = states[n:]
+		if open && (!first || m.Len() > s.bld.Available()) {
+			s.flush(c, now)
+			open = false
+		}
+		if !open {
+			s.begin(c)
+			open = true
+		}
+		_ = rtype.Add(&s.bld, m)
+		s.stats.Snapshots++
+	}
+	return open
 }
 
 // overBudget reports whether c acknowledged none of the last SendBudget

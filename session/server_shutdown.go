@@ -24,8 +24,10 @@ import (
 func (s *Server) Shutdown(now time.Time) {
 	s.now = now
 	s.shutdown = true
-	for len(s.world.ents) > 0 {
-		_ = s.Destroy(s.world.ents[len(s.world.ents)-1].id, rtype.DestroyGameEnded)
+	for i := len(s.world.ents) - 1; i >= 0; i-- {
+		if e := &s.world.ents[i]; !e.dead {
+			_ = s.Destroy(e.id, rtype.DestroyGameEnded)
+		}
 	}
 	for i := range s.conns {
 		if c := &s.conns[i]; c.active {
@@ -58,7 +60,7 @@ func (s *Server) pending() int {
 	n := 0
 	for i := range s.conns {
 		if c := &s.conns[i]; c.active {
-			n += len(c.ring.ev)
+			n += c.pending(&s.world)
 		}
 	}
 	return n

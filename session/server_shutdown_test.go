@@ -142,34 +142,28 @@ func TestServer_8_3_ShutdownEndsTheGame(t *testing.T) {
 // carries the counters it had, which Server.Player no longer returns.
 func TestServer_7_3_PlayerLeftCarriesFinalStats(t *testing.T) {
 	tests := []struct {
-		name    string
-		close   func(t *testing.T, s *Server, a uint32, now time.Time)
-		why     CloseReason
-		pending int // entity events pending at the close
+		name  string
+		close func(t *testing.T, s *Server, a uint32, now time.Time)
+		why   CloseReason
 	}{
 		{"Disconnect", func(t *testing.T, s *Server, a uint32, now time.Time) {
 			s.Receive(packet(t, rtype.PacketHeader{ConnectionID: a, Sequence: 9}, rtype.Disconnect{Reason: rtype.DisconnectClientQuit}), addrA, now)
-		}, CloseDisconnect, 0},
+		}, CloseDisconnect},
 		{"inactivity timeout", func(t *testing.T, s *Server, a uint32, now time.Time) {
 			s.Tick(now.Add(DefaultTimeout))
-		}, CloseTimeout, 0},
+		}, CloseTimeout},
 		{"kicked", func(t *testing.T, s *Server, a uint32, now time.Time) {
 			if err := s.Kick(a, now); err != nil {
 				t.Fatal(err)
 			}
-		}, CloseKicked, 0},
+		}, CloseKicked},
 		{"server closed", func(t *testing.T, s *Server, a uint32, now time.Time) {
 			s.Close(now)
-		}, CloseShutdown, 0},
-		{"too many events in flight", func(t *testing.T, s *Server, a uint32, now time.Time) {
-			for range 5 {
-				s.Spawn(rtype.ArchetypeEnemyBidos, 0, 0, 0)
-			}
-		}, CloseOverflow, 4},
+		}, CloseShutdown},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s, cp, a, _ := connected(t, ServerConfig{SnapshotInterval: 1, PendingEvents: 4})
+			s, cp, a, _ := connected(t, ServerConfig{SnapshotInterval: 1})
 			now := t0
 			for range 5 {
 				now = now.Add(time.Second / 60)
@@ -195,10 +189,8 @@ func TestServer_7_3_PlayerLeftCarriesFinalStats(t *testing.T) {
 			if len(left) != 1 || left[0].Conn != a || left[0].Close != tt.why {
 				t.Fatalf("EventPlayerLeft %+v, want one for %d with %v", left, a, tt.why)
 			}
-			want := before
-			want.Pending = tt.pending
-			if got := left[0].Stats; got != want {
-				t.Errorf("Event.Stats\n got %+v\nwant %+v", got, want)
+			if got := left[0].Stats; got != before {
+				t.Errorf("Event.Stats\n got %+v\nwant %+v", got, before)
 			}
 			if _, ok := s.Player(a); ok {
 				t.Errorf("Player(%d) still answers after the close", a)

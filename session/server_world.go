@@ -9,6 +9,10 @@ type serverEntity struct {
 	arch  rtype.Archetype
 	x, y  rtype.Pos16
 	rot   rtype.Rot16
+	// dead marks an entity destroyed in the world and kept, unlisted,
+	// while a client may still hold it; gone is its DestroyEntity.
+	dead bool
+	gone rtype.DestroyEntity
 }
 
 func (e *serverEntity) create(tick uint32) rtype.CreateEntity {
@@ -19,19 +23,36 @@ func (e *serverEntity) entity() Entity {
 	return Entity{ID: e.id, Archetype: e.arch, X: e.x.Pixels(), Y: e.y.Pixels(), Rotation: e.rot.Radians()}
 }
 
-// world is the set of replicated entities, kept in a slice so that a
-// Snapshot lists them without allocating, with an index by id.
+// world is the entity table: the replicated entities, kept in a slice so
+// that a Snapshot lists them without allocating, with an index by id, and
+// for each entity and player slot what that client holds (§13.4). A
+// destroyed entity stays, dead, until no client may hold it, so that its
+// id is not reused meanwhile.
 type world struct {
 	ents   []serverEntity
+	reps   []replica // reps[i*slots+k]: entity i as the client of slot k holds it
+	slots  int
 	index  map[uint32]int
 	nextID uint32
+	live   int // entities not dead
+	dead   int
 }
 
-func newWorld() world { return world{index: make(map[uint32]int)} }
+func newWorld(slots int) world { return world{slots: slots, index: make(map[uint32]int)} }
 
+// rep returns entity i as the client of slot k holds it.
+func (w *world) rep(i, k int) *replica { return &w.reps[i*w.slots+k] }
+
+// find returns the index of entity id, dead or alive.
+func (w *world) find(id uint32) (int, bool) {
+	i, ok := w.index[id]
+	return i, ok
+}
+
+// get returns the live entity id.
 func (w *world) get(id uint32) (*serverEntity, bool) {
 	i, ok := w.index[id]
-	if !ok {
+	if !ok || w.ents[i].dead {
 		return nil, false
 	}
 	return &w.ents[i], true
@@ -46,44 +67,68 @@ func (w *world) newID() uint32 {
 	}
 }
 
-func (w *world) remove(id uint32) {
-	i := w.index[id]
+// add appends e with the replicas of every slot settled.
+func (w *world) add(e serverEntity) int {
+	i := len(w.ents)
+	w.index[e.id] = i
+	w.ents = append(w.ents, e)
+	for range w.slots {
+		w.reps = append(w.reps, replica{})
+	}
+	w.live++
+	return i
+}
+
+// remove takes entity i out of the table, moving the last one in its
+// place.
+func (w *world) remove(i int) {
 	last := len(w.ents) - 1
+	id := w.ents[i].id
+	if w.ents[i].dead {
+		w.dead--
+	} else {
+		w.live--
+	}
 	if i != last {
 		w.ents[i] = w.ents[last]
+		copy(w.reps[i*w.slots:(i+1)*w.slots], w.reps[last*w.slots:])
 		w.index[w.ents[i].id] = i
 	}
 	w.ents = w.ents[:last]
+	w.reps = w.reps[:last*w.slots]
 	delete(w.index, id)
+}
+
+// purge removes the dead entities that every client is done with.
+func (w *world) purge() {
+	for i := 0; w.dead > 0 && i < len(w.ents); {
+		if w.ents[i].dead && w.settled(i) {
+			w.remove(i)
+			continue
+		}
+		i++
+	}
+}
+
+// settled reports whether no client holds entity i or has a copy of it in
+// flight.
+func (w *world) settled(i int) bool {
+	for k := range w.slots {
+		if !w.rep(i, k).settled() {
+			return false
+		}
+	}
+	return true
 }
 
 // destroyOwned destroys every entity owned by connection id, with reason 3,
 // player disconnected (§7.3).
-//
-// Each Destroy may close other connections whose pending events overflow
-// (§13.4), which destroys their entities and reorders the slice: the scan
-// starts again after each one rather than trusting an index.
+// Going down, an entity a Destroy moves into a removed one's place has
+// been visited already.
 func (w *world) destroyOwned(s *Server, id uint32) {
-	for found := true; found; {
-		found = false
-		for i := range w.ents {
-			if w.ents[i].owner == id {
-				_ = s.Destroy(w.ents[i].id, rtype.DestroyPlayerDisconnected)
-				found = true
-				break
-			}
-		}
-	}
-}
-
-// closeOverflowed closes the connections a loop over them marked: closing
-// one destroys its entities, which pushes to the others, so it never
-// happens inside such a loop.
-func (s *Server) closeOverflowed() {
-	for i := range s.conns {
-		if c := &s.conns[i]; c.active && c.overflow {
-			c.overflow = false
-			s.closeConn(c, CloseOverflow, 0, s.now)
+	for i := len(w.ents) - 1; i >= 0; i-- {
+		if e := &w.ents[i]; !e.dead && e.owner == id {
+			_ = s.Destroy(e.id, rtype.DestroyPlayerDisconnected)
 		}
 	}
 }
@@ -93,8 +138,7 @@ func (s *Server) closeOverflowed() {
 // it at the next Tick (§8.2, §10). Positions are in pixels and clamped to
 // the encodable range, rotations in radians (§9).
 func (s *Server) Spawn(a rtype.Archetype, x, y, rotation float64) uint32 {
-	id, _ := s.spawn(0, a, x, y, rotation)
-	return id
+	return s.spawn(0, a, x, y, rotation)
 }
 
 // SpawnFor is Spawn for an entity owned by player conn, usually its ship:
@@ -105,25 +149,21 @@ func (s *Server) SpawnFor(conn uint32, a rtype.Archetype, x, y, rotation float64
 	if s.byID(conn) == nil {
 		return 0, ErrNoPlayer
 	}
-	return s.spawn(conn, a, x, y, rotation)
+	return s.spawn(conn, a, x, y, rotation), nil
 }
 
-func (s *Server) spawn(owner uint32, a rtype.Archetype, x, y, rotation float64) (uint32, error) {
+func (s *Server) spawn(owner uint32, a rtype.Archetype, x, y, rotation float64) uint32 {
 	w := &s.world
-	e := serverEntity{
+	i := w.add(serverEntity{
 		id: w.newID(), owner: owner, arch: a,
 		x: rtype.PosFromPixels(x), y: rtype.PosFromPixels(y), rot: rtype.RotFromRadians(rotation),
-	}
-	w.index[e.id] = len(w.ents)
-	w.ents = append(w.ents, e)
-	m := e.create(s.tick)
-	for i := range s.conns {
-		if c := &s.conns[i]; c.active && !c.overflow && !c.ring.pushCreate(m) {
-			c.overflow = true
+	})
+	for k := range s.conns {
+		if s.conns[k].active {
+			w.rep(i, k).spawned()
 		}
 	}
-	s.closeOverflowed()
-	return e.id, nil
+	return w.ents[i].id
 }
 
 // Move sets the position and rotation of entity id; the next Snapshot
@@ -137,25 +177,29 @@ func (s *Server) Move(id uint32, x, y, rotation float64) error {
 	return nil
 }
 
-// Destroy removes entity id from the world; every player gets a
-// DestroyEntity with reason at the next Tick (§8.3). It fails with
+// Destroy removes entity id from the world; every player that may hold it
+// gets a DestroyEntity with reason at the next Tick (§8.3). It fails with
 // [ErrNoEntity] for an unknown id and rtype.ErrDestroyReason for a reason
 // above 4.
 func (s *Server) Destroy(id uint32, reason rtype.DestroyReason) error {
 	if !reason.Valid() {
 		return rtype.ErrDestroyReason
 	}
-	if _, ok := s.world.get(id); !ok {
+	w := &s.world
+	i, ok := w.find(id)
+	if !ok || w.ents[i].dead {
 		return ErrNoEntity
 	}
-	s.world.remove(id)
-	m := rtype.DestroyEntity{ServerTick: s.tick, NetworkID: id, Reason: reason}
-	for i := range s.conns {
-		if c := &s.conns[i]; c.active && !c.overflow && !c.ring.pushDestroy(m) {
-			c.overflow = true
-		}
+	e := &w.ents[i]
+	e.dead, e.gone = true, rtype.DestroyEntity{ServerTick: s.tick, NetworkID: id, Reason: reason}
+	w.live--
+	w.dead++
+	for k := range w.slots {
+		w.rep(i, k).killed()
 	}
-	s.closeOverflowed()
+	if w.settled(i) {
+		w.remove(i)
+	}
 	return nil
 }
 
@@ -169,4 +213,4 @@ func (s *Server) Entity(id uint32) (Entity, bool) {
 }
 
 // NumEntities returns the number of entities in the world.
-func (s *Server) NumEntities() int { return len(s.world.ents) }
+func (s *Server) NumEntities() int { return s.world.live }

@@ -132,8 +132,8 @@ type Stats struct {
 	PacketsOut, BytesOut uint64
 	// Drops counts the datagrams and messages dropped, by rule.
 	Drops Drops
-	// Resends counts entity events sent again because the packet that
-	// carried them was lost (§13.4).
+	// Resends counts CreateEntity and DestroyEntity copies sent again
+	// because the acks showed the packet of the last copy lost (§13.4).
 	Resends uint64
 	// RedundantDestroys counts the second copies of DestroyEntity
 	// messages that reliable events send, once each, in the packet of the
@@ -212,7 +212,8 @@ type ConnStats struct {
 	// RedundantDestroys counts the second copies of DestroyEntity sent
 	// without waiting for an ack, as in [Stats] (§8.3, §13.4).
 	RedundantDestroys uint64
-	// Pending is the number of entity events waiting or in flight.
+	// Pending is the number of entities whose CreateEntity or
+	// DestroyEntity the client is owed or has not acknowledged (§13.4).
 	Pending int
 	// SRTT is the smoothed round-trip time measured from acks.
 	SRTT time.Duration

@@ -1,0 +1,180 @@
+package session
+
+// Reliable entity state (§5.2, §13.4). Version 1 sends CreateEntity and
+// DestroyEntity once, so a lost destruction leaves a ghost on the client.
+// §5.2 lets a sender use ack and ackBits to retransmit important messages;
+// rather than keeping a log of messages, the server keeps, for every entity
+// and every connection, what that client is known to hold against what the
+// world holds, and sends what differs (state synchronization against
+// acknowledged state). Memory is then bounded by the world, not by the
+// rate of spawns and destructions: a stall loses nothing, an entity created
+// and destroyed before its CreateEntity went out costs nothing, and a new
+// player's world streams from the world table however large it is.
+//
+// The wire format is unchanged, and a client that follows only §8.2 and
+// §8.3 (a CreateEntity for a known id and a DestroyEntity for an unknown
+// one are ignored, nothing else) ends with the server's world: once a
+// CreateEntity went out, the entity's DestroyEntity is sent until a copy is
+// acknowledged, and again if the acks then show a creation copy arriving,
+// which may have overtaken it.
+
+// repPhase is where one entity stands with one client.
+type repPhase uint8
+
+const (
+	// repAbsent: the client does not hold the entity and is owed nothing.
+	repAbsent repPhase = iota
+	// repPending: the entity is in the world and no CreateEntity was sent
+	// yet.
+	repPending
+	// repCreating: CreateEntity copies were sent, none is known to have
+	// arrived.
+	repCreating
+	// repHeld: a CreateEntity arrived: the client holds the entity.
+	repHeld
+	// repDestroying: the entity left the world and the client holds it or
+	// may: its DestroyEntity is owed until a copy arrives.
+	repDestroying
+	// repDestroyed: a DestroyEntity arrived, but a creation copy still in
+	// flight could arrive after it (§5.2 processes out-of-order packets).
+	repDestroyed
+)
+
+// replica is one entity as one client is known to hold it. Besides the
+// phase it counts the packets in flight that carry a copy of each message,
+// resolved one by one as the acks show each packet received or lost.
+type replica struct {
+	phase repPhase
+	// due asks Tick for a copy of the phase's message: a CreateEntity
+	// (repCreating) or a DestroyEntity (repDestroying) whose last copy
+	// seems lost.
+	due bool
+	// echo asks for the redundant second copy of a DestroyEntity, sent
+	// once, in the next Tick's packet, without waiting for an ack: a lost
+	// destruction rarely needs a resend (§8.3).
+	echo bool
+	// creates and destroys count the packets in flight with a copy.
+	creates, destroys uint8
+	// last is the packet that carried the latest copy.
+	last uint32
+}
+
+// owed reports whether the client is owed a message now: a pending
+// creation, a copy due, or the echo of a DestroyEntity.
+func (r *replica) owed() bool {
+	return r.phase == repPending || r.due || r.echo && r.phase == repDestroying
+}
+
+// settled reports whether nothing about the entity is owed to the client
+// or in flight to it.
+func (r *replica) settled() bool {
+	return r.phase == repAbsent && r.creates == 0 && r.destroys == 0
+}
+
+// spawned: the entity entered the world, or the client joined a world
+// holding it (§8.2, §10).
+func (r *replica) spawned() { *r = replica{phase: repPending} }
+
+// killed: the entity left the world. A client never sent its CreateEntity
+// is owed nothing; any other may hold it and is owed its DestroyEntity.
+func (r *replica) killed() {
+	switch r.phase {
+	case repPending:
+		r.phase, r.due = repAbsent, false
+	case repCreating, repHeld:
+		// last 0 marks the DestroyEntity not sent yet (sentDestroy).
+		r.phase, r.due, r.last = repDestroying, true, 0
+	}
+}
+
+// sentCreate: a CreateEntity copy went in packet seq. Without reliable
+// events it is taken as arrived, as version 1 does.
+func (r *replica) sentCreate(seq uint32, reliable bool) {
+	r.due = false
+	switch {
+	case !reliable:
+		r.phase = repHeld
+		return
+	case r.phase == repPending:
+		r.phase = repCreating
+	}
+	r.creates++
+	r.last = seq
+}
+
+// sentDestroy: a DestroyEntity copy went in packet seq, the first one or
+// its echo owed at the next Tick, or a resend, after which none is owed.
+func (r *replica) sentDestroy(seq uint32, reliable bool) {
+	if !reliable {
+		*r = replica{}
+		return
+	}
+	r.echo = r.last == 0 // only the first copy is echoed
+	r.due = false
+	r.destroys++
+	r.last = seq
+}
+
+// ackedCreate: a packet with a CreateEntity copy arrived. After the
+// entity left the world, that copy may have arrived after a DestroyEntity,
+// so one more goes.
+func (r *replica) ackedCreate() {
+	r.creates = dec(r.creates)
+	switch r.phase {
+	case repCreating:
+		r.phase, r.due = repHeld, false
+	case repDestroying, repDestroyed:
+		r.phase, r.due = repDestroying, true
+	}
+}
+
+// lostCreate: a packet with a CreateEntity copy was lost. The creation is
+// sent again once no copy is in flight; a destroyed entity with nothing in
+// flight is done.
+func (r *replica) lostCreate() {
+	r.creates = dec(r.creates)
+	switch {
+	case r.creates > 0:
+	case r.phase == repCreating:
+		r.due = true
+	case r.phase == repDestroyed:
+		r.phase = repAbsent
+	}
+}
+
+// ackedDestroy: a packet with a DestroyEntity copy arrived; done unless a
+// creation copy is still in flight.
+func (r *replica) ackedDestroy() {
+	r.destroys = dec(r.destroys)
+	if r.phase == repDestroying {
+		r.phase, r.due, r.echo = repDestroyed, false, false
+	}
+	if r.phase == repDestroyed && r.creates == 0 {
+		r.phase = repAbsent
+	}
+}
+
+// lostDestroy: a packet with a DestroyEntity copy was lost: it is sent
+// again once no copy is in flight.
+func (r *replica) lostDestroy() {
+	r.destroys = dec(r.destroys)
+	if r.phase == repDestroying && r.destroys == 0 {
+		r.due = true
+	}
+}
+
+// suspect: the acks show a later packet than seq received and seq not yet
+// (§5.1). If seq carried the latest copy, another goes now rather than once
+// seq leaves the window; a late duplicate is harmless (§8.2, §8.3).
+func (r *replica) suspect(seq uint32) {
+	if r.last == seq && (r.phase == repCreating || r.phase == repDestroying) {
+		r.due = true
+	}
+}
+
+func dec(n uint8) uint8 {
+	if n == 0 {
+		return 0
+	}
+	return n - 1
+}
