@@ -124,7 +124,7 @@ func (r *replica) ackedCreate() {
 	case repCreating:
 		r.phase, r.due = repHeld, false
 	case repDestroying, repDestroyed:
-		r.phase, r.due = repDestroying, true
+		r.phase, r.due, r.echo = repDestroying, true, false
 	}
 }
 
