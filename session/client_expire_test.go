@@ -119,6 +119,8 @@ func TestClient_13_4_ExpireUnlisted(t *testing.T) {
 			steps(both, at(9000, rtype.Pong{Timestamp: 1})), nil, nil, []uint32{1, 2}},
 		{"unlisted for 57 ticks: kept", second,
 			steps(unlisted(19), rounds(2050, 120, 60, 1, 2)), nil, nil, []uint32{1, 2}},
+		{"unlisted for 57 ticks, then listed by the second message of a round: kept", second,
+			steps(unlisted(19), at(2000, snapshot(120, 2)), at(2000, snapshot(120, 1)), rounds(2050, 123, 40, 1, 2)), nil, nil, []uint32{1, 2}},
 		{"unlisted for 59 ticks: kept", second,
 			steps(unlisted(19), at(2000, snapshot(119, 2)), rounds(2050, 122, 60, 1, 2)), nil, nil, []uint32{1, 2}},
 		{"unlisted for 60 ticks: expired when the next round begins", second,
