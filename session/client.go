@@ -135,7 +135,7 @@ func (c *Client) Update(now time.Time) {
 			c.timeOut(CloseTimeout, now)
 			return
 		}
-		c.ents.expire(now)
+		c.ents.expireQueries(now)
 	}
 }
 
@@ -157,8 +157,8 @@ func (c *Client) transmit(b []byte) {
 // frame (§7.1), numbered from 1, together with any QueryEntity and Ping
 // that are due. The client should call it once per frame, also when nothing
 // is held (§7.1), and also while Waiting: each packet tells the server the
-// client is still there, and the server's answers keep ServerTimeout from
-// closing the client. It fails with [ErrNotConnected] while Connecting and
+// client is still there, and a server that keeps it waiting answers each
+// one, which keeps ServerTimeout from closing the client. It fails with [ErrNotConnected] while Connecting and
 // once Closed, and with rtype.ErrReservedActions when a reserved bit is
 // set.
 func (c *Client) SendInput(actions rtype.Actions, now time.Time) error {

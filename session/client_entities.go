@@ -157,10 +157,10 @@ func (t *entityTable) unknown(id uint32, now time.Time) {
 	}
 }
 
-// expire forgets the queries for ids no Snapshot listed for a while: the
+// expireQueries forgets the queries for ids no Snapshot listed for a while: the
 // server does not answer for an entity that no longer exists (§7.4). A
 // negative DestroyedMemory keeps destroyed ids, not queries.
-func (t *entityTable) expire(now time.Time) {
+func (t *entityTable) expireQueries(now time.Time) {
 	memory := t.cfg.DestroyedMemory
 	if memory < 0 {
 		memory = DefaultDestroyedMemory
