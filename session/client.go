@@ -3,44 +3,10 @@ package session
 import (
 	"iter"
 	"net/netip"
-	"strconv"
 	"time"
 
 	"github.com/rtypeproto/rtype"
 )
-
-// State is where a Client is in the session flow (§10).
-type State uint8
-
-// Client states.
-const (
-	// Connecting: sending Hello until Welcome or Rejected (§4.2).
-	Connecting State = iota
-	// Waiting: a Welcome was accepted and every datagram is a connected
-	// packet (§3, §4.3), but the server has sent no world yet: no
-	// Snapshot, CreateEntity or DestroyEntity. A server that follows the
-	// spec sends it at once (§10); one with every player slot taken keeps
-	// the client waiting until a slot frees, or tells it Rejected.
-	Waiting
-	// Playing: the server sends the world (§8).
-	Playing
-	// Closed: the client stopped; CloseReason says why.
-	Closed
-)
-
-var stateNames = [...]string{"Connecting", "Waiting", "Playing", "Closed"}
-
-// String returns "Connecting", "Waiting", "Playing" or "Closed".
-func (s State) String() string {
-	if int(s) < len(stateNames) {
-		return stateNames[s]
-	}
-	return "State(" + strconv.Itoa(int(s)) + ")"
-}
-
-// Connected reports whether the client holds a connection, Waiting or
-// Playing: it sends connected packets (§5).
-func (s State) Connected() bool { return s == Waiting || s == Playing }
 
 // Client is the client side of one connection (§3, §4, §5, §7, §8, §10):
 // it connects with Hello, numbers its packets and acknowledges the server's
@@ -143,10 +109,11 @@ func (c *Client) Poll() (e Event, ok bool) {
 // is yielded.
 func (c *Client) Events() iter.Seq[Event] { return c.events.all() }
 
-// Update runs the client's timers at time now: while connecting it sends
-// Hello every HelloInterval and gives up after GiveUp (§4.2); once
-// connected it closes the connection when the server has been silent for
-// ServerTimeout and schedules Pings (§7.2). Call it once per frame.
+// Update runs the client's timers at time now: while Connecting it sends
+// Hello every HelloInterval and gives up after GiveUp (§4.2); Waiting or
+// Playing, it closes the connection when the server has been silent for
+// ServerTimeout and forgets the QueryEntity ids no Snapshot lists any more
+// (§7.4). Pings go out with SendInput and Flush. Call it once per frame.
 func (c *Client) Update(now time.Time) {
 	switch c.state {
 	case Connecting:
@@ -157,8 +124,7 @@ func (c *Client) Update(now time.Time) {
 			return
 		}
 		if c.cfg.GiveUp > 0 && !now.Before(c.giveUpAt) {
-			c.close(CloseGaveUp)
-			c.events.push(Event{Kind: EventTimedOut, Close: CloseGaveUp, At: now})
+			c.timeOut(CloseGaveUp, now)
 			return
 		}
 		if c.cfg.HelloInterval > 0 && !now.Before(c.nextHello) {
@@ -166,11 +132,10 @@ func (c *Client) Update(now time.Time) {
 		}
 	case Waiting, Playing:
 		if c.cfg.ServerTimeout > 0 && now.Sub(c.lastHeard) >= c.cfg.ServerTimeout {
-			c.close(CloseTimeout)
-			c.events.push(Event{Kind: EventTimedOut, Close: CloseTimeout, At: now})
+			c.timeOut(CloseTimeout, now)
 			return
 		}
-		c.ents.expire(now)
+		c.ents.expireQueries(now)
 	}
 }
 
@@ -188,16 +153,14 @@ func (c *Client) transmit(b []byte) {
 	}
 }
 
-func (c *Client) close(r CloseReason) {
-	c.state, c.reason = Closed, r
-}
-
 // SendInput sends one packet carrying an Input with the actions held this
 // frame (§7.1), numbered from 1, together with any QueryEntity and Ping
 // that are due. The client should call it once per frame, also when nothing
-// is held (§7.1). It fails with [ErrNotConnected] before Welcome and after
-// the connection ended, and with rtype.ErrReservedActions when a reserved
-// bit is set.
+// is held (§7.1), and also while Waiting: each packet tells the server the
+// client is still there, and a server that keeps it waiting answers each
+// one, which keeps ServerTimeout from closing the client. It fails with [ErrNotConnected] while Connecting and
+// once Closed, and with rtype.ErrReservedActions when a reserved bit is
+// set.
 func (c *Client) SendInput(actions rtype.Actions, now time.Time) error {
 	if !c.state.Connected() {
 		return ErrNotConnected
@@ -213,9 +176,10 @@ func (c *Client) SendInput(actions rtype.Actions, now time.Time) error {
 	return nil
 }
 
-// Flush sends the QueryEntity and Ping messages that are due, if any, in a
-// packet without Input. A client that sends Input every frame never needs
-// it. It fails with [ErrNotConnected] when not connected.
+// Flush sends the QueryEntity and Ping messages that are due, in a packet
+// without Input; with none due it sends nothing. A client that sends Input
+// every frame never needs it. It fails with [ErrNotConnected] while
+// Connecting and once Closed.
 func (c *Client) Flush(now time.Time) error {
 	if !c.state.Connected() {
 		return ErrNotConnected
@@ -225,9 +189,10 @@ func (c *Client) Flush(now time.Time) error {
 	return nil
 }
 
-// Close ends the session: a connected client sends Disconnect with reason 1,
-// client quit (§7.3). The client is Closed afterwards; closing a closed
-// client does nothing.
+// Close ends the session: a Waiting or Playing client sends Disconnect with
+// reason 1, client quit (§7.3); a Connecting one has no connection to end
+// and sends nothing. The client is then Closed with CloseDisconnect;
+// closing a Closed client does nothing and keeps its CloseReason.
 func (c *Client) Close(now time.Time) {
 	switch c.state {
 	case Waiting, Playing:
@@ -301,6 +266,8 @@ func (c *Client) Receive(datagram []byte, from netip.AddrPort, now time.Time) {
 		c.drop(DropTooLarge)
 	case c.state == Connecting:
 		c.receiveHandshake(datagram, now)
+	case c.state == Waiting && isRejected(datagram):
+		c.reject(now) // see Waiting
 	case c.state.Connected():
 		c.receivePacket(datagram, now)
 	default:
@@ -320,16 +287,9 @@ func (c *Client) receiveHandshake(b []byte, now time.Time) {
 	}
 	switch t {
 	case rtype.HandshakeWelcome:
-		c.state, c.id = Waiting, id
-		c.lastHeard, c.nextPing = now, now
-		if !c.started {
-			c.started, c.start = true, now
-		}
-		c.events.push(Event{Kind: EventConnected, Conn: id, At: now})
+		c.welcome(id, now)
 	case rtype.HandshakeRejected:
-		c.stats.Rejected++
-		c.close(CloseRejected)
-		c.events.push(Event{Kind: EventRejected, Close: CloseRejected, At: now})
+		c.reject(now)
 	default:
 		c.drop(DropUnexpectedHandshake)
 	}
@@ -422,15 +382,6 @@ func (c *Client) handle(m rtype.RawMessage, now time.Time) {
 		}
 	default:
 		c.drop(DropUnknownMessage)
-	}
-}
-
-// play makes a Waiting client Playing: a valid Snapshot, CreateEntity or
-// DestroyEntity shows the server sends it the world.
-func (c *Client) play(now time.Time) {
-	if c.state == Waiting {
-		c.state = Playing
-		c.events.push(Event{Kind: EventPlaying, Conn: c.id, At: now})
 	}
 }
 

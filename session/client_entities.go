@@ -9,10 +9,12 @@ import (
 // clientEntity is the client's copy of a server entity, in wire values so
 // that what the game reads is exactly what the server sent.
 type clientEntity struct {
-	arch    rtype.Archetype
-	x, y    rtype.Pos16
-	rot     rtype.Rot16
-	created uint32 // serverTick of the CreateEntity
+	arch rtype.Archetype
+	x, y rtype.Pos16
+	rot  rtype.Rot16
+	// listed is the newest Snapshot that listed the entity, at first its
+	// CreateEntity (client_expire.go).
+	listed listing
 }
 
 func (e clientEntity) entity(id uint32) Entity {
@@ -20,11 +22,19 @@ func (e clientEntity) entity(id uint32) Entity {
 }
 
 // destroyedID remembers a destroyed id (§8.3) with the tick of its
-// DestroyEntity.
+// DestroyEntity, or an expired one with the tick it was last listed at.
 type destroyedID struct {
-	id   uint32
-	tick uint32
-	at   time.Time
+	id      uint32
+	tick    uint32
+	at      time.Time
+	expired bool
+}
+
+// relistedBy reports whether a Snapshot of tick tick that lists the id
+// shows the entity still exists: it does for an expired id, when the
+// Snapshot is newer than its last listing; a destroyed id stays destroyed.
+func (d destroyedID) relistedBy(tick uint32) bool {
+	return d.expired && rtype.SequenceNewer(tick, d.tick)
 }
 
 // query is an unknown id a Snapshot listed (§7.4).
@@ -51,10 +61,15 @@ type entityTable struct {
 	destroyed [maxDestroyed]destroyedID
 	dNext     int
 	queries   []query
+	rounds    snapshotRounds
+	// unlisted is ExpireUnlisted in server ticks, 0 when off.
+	unlisted int32
 }
 
 func (t *entityTable) init(cfg ClientConfig) {
 	t.cfg = cfg
+	t.unlisted = unlistedTicks(cfg.ExpireUnlisted)
+	t.rounds = newSnapshotRounds(t.unlisted)
 	t.m = make(map[uint32]clientEntity, 64)
 	t.queries = make([]query, 0, maxQueries)
 }
@@ -79,20 +94,38 @@ func (t *entityTable) forgetQuery(id uint32) {
 	}
 }
 
+// remember records a destroyed or expired id, in place of any older
+// record of the same id.
+func (t *entityTable) remember(d destroyedID) {
+	for i := range t.destroyed {
+		if t.destroyed[i].id == d.id {
+			t.destroyed[i] = destroyedID{}
+		}
+	}
+	t.destroyed[t.dNext] = d
+	t.dNext = (t.dNext + 1) % maxDestroyed
+}
+
 // snapshot applies a valid Snapshot (§8.1): known entities take the
-// positions, an unknown id not recently destroyed is queried once (§7.4).
+// positions and the listing, an unknown id not recently destroyed is
+// queried once (§7.4); then the round of its tick may expire entities.
 func (t *entityTable) snapshot(c *Client, s *rtype.Snapshot, now time.Time) {
+	at, over, ended := t.rounds.begin(s.ServerTick)
 	for _, st := range s.States {
 		if e, ok := t.m[st.NetworkID]; ok {
 			e.x, e.y, e.rot = st.X, st.Y, st.Rotation
+			e.listed.update(s.ServerTick, at)
 			t.m[st.NetworkID] = e
 			c.events.push(Event{Kind: EventEntityMoved, Entity: e.entity(st.NetworkID), Tick: s.ServerTick, At: now})
 			continue
 		}
-		if _, gone := t.recentlyDestroyed(st.NetworkID, now); gone {
+		if d, gone := t.recentlyDestroyed(st.NetworkID, now); gone && !d.relistedBy(s.ServerTick) {
 			continue
 		}
 		t.unknown(st.NetworkID, now)
+	}
+	if ended {
+		t.expireUnlisted(c, over, now)
 	}
 }
 
@@ -124,10 +157,10 @@ func (t *entityTable) unknown(id uint32, now time.Time) {
 	}
 }
 
-// expire forgets the queries for ids no Snapshot listed for a while: the
+// expireQueries forgets the queries for ids no Snapshot listed for a while: the
 // server does not answer for an entity that no longer exists (§7.4). A
 // negative DestroyedMemory keeps destroyed ids, not queries.
-func (t *entityTable) expire(now time.Time) {
+func (t *entityTable) expireQueries(now time.Time) {
 	memory := t.cfg.DestroyedMemory
 	if memory < 0 {
 		memory = DefaultDestroyedMemory
@@ -144,7 +177,9 @@ func (t *entityTable) expire(now time.Time) {
 // create applies a valid CreateEntity (§8.2). It ignores an id that exists,
 // as §8.2 requires, and a creation older than a destruction of the same id
 // that was already received, which a retransmitted CreateEntity overtaken
-// by its DestroyEntity would be.
+// by its DestroyEntity would be; likewise a creation of an expired id not
+// newer than its last listing, a late copy: the answer to a new
+// QueryEntity is stamped later (§8.2).
 func (t *entityTable) create(c *Client, m rtype.CreateEntity, now time.Time) {
 	if _, ok := t.m[m.NetworkID]; ok {
 		c.drop(DropKnownEntity)
@@ -158,7 +193,7 @@ func (t *entityTable) create(c *Client, m rtype.CreateEntity, now time.Time) {
 		c.drop(DropEntityLimit)
 		return
 	}
-	e := clientEntity{arch: m.EntityType, x: m.X, y: m.Y, rot: m.Rotation, created: m.ServerTick}
+	e := clientEntity{arch: m.EntityType, x: m.X, y: m.Y, rot: m.Rotation, listed: t.created(m.ServerTick)}
 	t.m[m.NetworkID] = e
 	t.forgetQuery(m.NetworkID)
 	c.events.push(Event{Kind: EventEntityCreated, Entity: e.entity(m.NetworkID), Tick: m.ServerTick, At: now})
@@ -167,8 +202,7 @@ func (t *entityTable) create(c *Client, m rtype.CreateEntity, now time.Time) {
 // destroy applies a valid DestroyEntity (§8.3) and remembers the id so that
 // a late Snapshot does not make the client query it.
 func (t *entityTable) destroy(c *Client, m rtype.DestroyEntity, now time.Time) {
-	t.destroyed[t.dNext] = destroyedID{id: m.NetworkID, tick: m.ServerTick, at: now}
-	t.dNext = (t.dNext + 1) % maxDestroyed
+	t.remember(destroyedID{id: m.NetworkID, tick: m.ServerTick, at: now})
 	t.forgetQuery(m.NetworkID)
 	e, ok := t.m[m.NetworkID]
 	if !ok {

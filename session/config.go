@@ -118,12 +118,27 @@ type ClientConfig struct {
 	// sends, and may drop it (§3).
 	Hooks *Hooks
 	// ExpireUnlisted, when positive, removes a known entity that no
-	// Snapshot listed for that long, counted in server ticks at the 60 per
-	// second of §10, while Snapshots kept arriving, and reports it with
+	// Snapshot listed for that long and reports it with
 	// [EventEntityExpired]: it repairs the ghosts a server leaves when a
-	// DestroyEntity is lost and never resent (§13.4). 0 or negative keeps
-	// every entity until the server destroys it, as §1 says a client MUST
-	// NOT assume a disappearance the server did not state.
+	// DestroyEntity is lost and never resent (§13.4). The time is counted
+	// in server ticks at the 60 per second of §10, from the serverTick of
+	// the Snapshots received, not from the clock, and only while they keep
+	// arriving: the gap between two rounds counts at most half
+	// ExpireUnlisted, so a link that stalls expires nothing, during the
+	// stall or just after it. A round of Snapshots, the messages that
+	// share a serverTick (§8.1), is judged once a newer one begins; the
+	// serverTick of an entity's CreateEntity counts as its first listing.
+	// A world of more than 47 entities spreads over several packets per
+	// round (§8.1), and under loss an entity that exists may miss a few
+	// rounds in a row: give it many Snapshot intervals; 1 s, 20 rounds, is
+	// a sensible value. An expired id is remembered like a destroyed one,
+	// for DestroyedMemory, so that a late Snapshot does not make the
+	// client query it (§8.3); a Snapshot newer than its last listing shows
+	// it still exists, and QueryEntity brings it back (§7.4). 0 or
+	// negative keeps every entity until the server destroys it, as §1 says
+	// a client MUST NOT assume a disappearance the server did not state;
+	// switching expiry on reads the Snapshots, which carry the replicated
+	// entities of each tick (§8.1), as stating it.
 	ExpireUnlisted time.Duration
 }
 

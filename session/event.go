@@ -14,12 +14,16 @@ type EventKind uint8
 
 // Events of a [Client].
 const (
-	// EventConnected: a valid Welcome arrived (§4.3); ConnectionID() is set.
+	// EventConnected: a valid Welcome arrived (§4.3); the client is
+	// [Waiting] and ConnectionID() is set.
 	EventConnected EventKind = iota + 1
-	// EventRejected: the server answered Rejected (§4.4); the client stopped.
+	// EventRejected: the server answered Rejected (§4.4), to a Connecting
+	// client or, its slots and waiting queue full, to a [Waiting] one (see
+	// there); the client stopped, Closed with CloseRejected.
 	EventRejected
-	// EventTimedOut: no Welcome within GiveUp (§4.2), or a connected server
-	// silent for ServerTimeout; Event.Close says which.
+	// EventTimedOut: no Welcome within GiveUp (§4.2), Event.Close
+	// CloseGaveUp, or a Waiting or Playing client's server silent for
+	// ServerTimeout, CloseTimeout.
 	EventTimedOut
 	// EventEntityCreated: a CreateEntity for a new id (§8.2); Event.Entity
 	// and Event.Tick are set.
@@ -33,14 +37,18 @@ const (
 	// EventPong: a Pong answered one of the client's Pings (§7.2, §8.4);
 	// Event.RTT is that round trip, one sample per Pong.
 	EventPong
-	// EventPlaying: the first Snapshot, CreateEntity or DestroyEntity
-	// arrived: the server sends this client the world, and the client is
-	// [Playing] (§10).
+	// EventPlaying: the first valid Snapshot, CreateEntity or
+	// DestroyEntity arrived: the server sends this client the world, and
+	// the client is [Playing] (§10). It comes before the events of that
+	// message.
 	EventPlaying
 	// EventEntityExpired: with ClientConfig.ExpireUnlisted, a known entity
-	// that no Snapshot listed for that long, while Snapshots kept
-	// arriving, was removed (§8.1, §13.4); Event.Entity and Event.Tick
-	// (the serverTick it was last listed at) are set.
+	// that no Snapshot listed for that long, while Snapshots with newer
+	// serverTicks kept arriving, was removed (§8.1, §13.4): most likely the
+	// server destroyed it and the DestroyEntity was lost. Event.Entity is
+	// the entity as last described and Event.Tick the serverTick it was
+	// last listed at. Should a newer Snapshot list it again, the client
+	// queries it (§7.4), and the answer brings an EventEntityCreated.
 	EventEntityExpired
 )
 

@@ -1,0 +1,151 @@
+package session
+
+import (
+	"math"
+	"time"
+
+	"github.com/rtypeproto/rtype"
+)
+
+// Expiry of unlisted entities (ClientConfig.ExpireUnlisted, §8.1, §13.4).
+//
+// A version 1 server sends each DestroyEntity once (§13.4): when it is
+// lost, the client keeps a ghost that no Snapshot lists any more. Time is
+// counted in server ticks, from the serverTick of the Snapshots received,
+// not from the clock, and only while Snapshots keep arriving: the gap
+// between two rounds counts at most maxGap ticks, so that a link that
+// stalls, or a server that pauses, expires nothing, neither during the
+// stall nor in the first rounds after it.
+//
+// The Snapshot messages of one round share a serverTick (§8.1), each in
+// its own packet, and any of them may be lost or late. A round is
+// therefore judged only once it is over, when a Snapshot with a newer
+// serverTick begins the next one. Under loss an entity that exists may
+// miss several rounds in a row; the timeout, a duration, absorbs that.
+// Counting starts with the first round: an entity created before it
+// counts from it.
+
+// ticksPerSecond is the server tick rate of §10.
+const ticksPerSecond = 60
+
+// unlistedTicks converts ExpireUnlisted to server ticks, rounded up and at
+// least 1, or 0 when expiry is off. Tick differences are signed 32-bit
+// (§7.1's rule for counters that wrap), so the limit is at most MaxInt32.
+func unlistedTicks(d time.Duration) int32 {
+	if d <= 0 {
+		return 0
+	}
+	if d > math.MaxInt64/ticksPerSecond {
+		return math.MaxInt32
+	}
+	n := (int64(d)*ticksPerSecond + int64(time.Second) - 1) / int64(time.Second)
+	return int32(min(max(n, 1), math.MaxInt32))
+}
+
+// snapshotRounds follows the rounds of Snapshots received.
+type snapshotRounds struct {
+	// latest is the serverTick of the newest round, once begun is set.
+	latest uint32
+	begun  bool
+	// heard counts the server ticks heard: the sum of the gaps between
+	// the rounds received, each counted at most maxGap. Entities record
+	// it when listed, and expire once it moved on by the limit.
+	heard uint32
+	// maxGap is half the limit, and at least the Snapshot interval of
+	// §8.1: a longer gap between two rounds is a stall, not loss, and
+	// leaves an entity at least half the limit of rounds received to be
+	// listed again.
+	maxGap uint32
+	// oldest is a lower bound of the heard of every known entity: while
+	// the round just over is less than the limit past it, nothing can
+	// expire and the table is not scanned.
+	oldest uint32
+}
+
+func newSnapshotRounds(limit int32) snapshotRounds {
+	return snapshotRounds{maxGap: uint32(max(limit/2, DefaultSnapshotInterval))}
+}
+
+// newer reports whether a is after b, for ticks and heard counts, which
+// wrap as sequence numbers do.
+func newer(a, b uint32) bool { return rtype.SequenceNewer(a, b) }
+
+// begin follows the serverTick of a valid Snapshot. It returns the heard
+// count its listings take, and, when the tick begins a new round, the
+// heard count of the round it ends.
+func (r *snapshotRounds) begin(tick uint32) (at, over uint32, ended bool) {
+	switch {
+	case !r.begun:
+		r.latest, r.begun = tick, true
+		return r.heard, 0, false
+	case newer(tick, r.latest):
+		over = r.heard
+		r.heard += min(tick-r.latest, r.maxGap)
+		r.latest = tick
+		return r.heard, over, true
+	}
+	return r.heardAt(tick), 0, false
+}
+
+// heardAt estimates the heard count of tick, not newer than the latest
+// round: counting the whole gap at most once as maxGap, it never places
+// tick earlier than it was, so a late message never hastens an expiry.
+func (r *snapshotRounds) heardAt(tick uint32) uint32 {
+	if !r.begun || newer(tick, r.latest) {
+		return r.heard
+	}
+	return r.heard - min(r.latest-tick, r.maxGap)
+}
+
+// listing is when a Snapshot, or a CreateEntity (§8.2), last listed an
+// entity: the serverTick, which events report, and the heard count,
+// which expiry reads.
+type listing struct {
+	tick  uint32
+	heard uint32
+}
+
+// update records a listing, unless it is older than the one recorded,
+// as a late Snapshot of an earlier round is.
+func (l *listing) update(tick, heard uint32) {
+	if newer(tick, l.tick) {
+		l.tick = tick
+	}
+	if newer(heard, l.heard) {
+		l.heard = heard
+	}
+}
+
+// created is the first listing of an entity whose CreateEntity carries
+// tick; it keeps rounds.oldest below it.
+func (t *entityTable) created(tick uint32) listing {
+	l := listing{tick: tick, heard: t.rounds.heardAt(tick)}
+	if len(t.m) == 0 || newer(t.rounds.oldest, l.heard) {
+		t.rounds.oldest = l.heard
+	}
+	return l
+}
+
+// expireUnlisted removes the entities last listed the limit or more
+// before the round just over, of heard count over, with
+// EventEntityExpired, and remembers their ids as destroyed at their last
+// listing, so that only a Snapshot newer than it brings them back
+// through QueryEntity (§7.4, §8.3).
+func (t *entityTable) expireUnlisted(c *Client, over uint32, now time.Time) {
+	if t.unlisted == 0 || int32(over-t.rounds.oldest) < t.unlisted {
+		return
+	}
+	oldest := over
+	for id, e := range t.m {
+		if int32(over-e.listed.heard) >= t.unlisted {
+			delete(t.m, id)
+			t.remember(destroyedID{id: id, tick: e.listed.tick, at: now, expired: true})
+			c.events.push(Event{Kind: EventEntityExpired, Entity: e.entity(id), Tick: e.listed.tick, At: now})
+			continue
+		}
+		if newer(oldest, e.listed.heard) {
+			oldest = e.listed.heard
+		}
+	}
+	t.rounds.oldest = oldest
+}

@@ -1,0 +1,108 @@
+package session
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/rtypeproto/rtype"
+)
+
+// State is where a Client is in the session flow (§10). Each change of
+// state is one named transition of the Client:
+//
+//	welcome  Connecting → Waiting    a valid Welcome (§4.3)
+//	play     Waiting → Playing       the first valid world message (§8)
+//	reject   Connecting, Waiting → Closed   a valid Rejected (§4.4)
+//	timeOut  Connecting, Waiting, Playing → Closed   GiveUp or ServerTimeout
+//	Close    any state → Closed      the game quits (§7.3)
+type State uint8
+
+// Client states.
+const (
+	// Connecting: sending Hello until Welcome or Rejected (§4.2).
+	Connecting State = iota
+	// Waiting: a Welcome was accepted and the client sends connected
+	// packets (§4.3), but the server has sent no world yet: no valid
+	// Snapshot, CreateEntity or DestroyEntity. A server that follows the
+	// spec sends it at once (§10); one whose player slots are all taken
+	// may keep the client waiting, answering its packets with empty ones,
+	// until a slot frees, or tell it Rejected.
+	//
+	// While Waiting, a datagram from the server that is exactly a valid
+	// Rejected (§4.4) closes the client with [EventRejected]; every other
+	// datagram is a connected packet (§3). Since a connected packet is at
+	// least 16 bytes (§5.4), a 6-byte datagram can never be one: accepting
+	// a Rejected here changes nothing for a server that sends only what §3
+	// allows. A Rejected with extra bytes, or one that comes from another
+	// address, is dropped as §4.4 and §3 say. Once Playing, a 6-byte
+	// datagram is only a short packet and is dropped.
+	Waiting
+	// Playing: the server sends the world (§8).
+	Playing
+	// Closed: the client stopped; CloseReason says why.
+	Closed
+)
+
+var stateNames = [...]string{"Connecting", "Waiting", "Playing", "Closed"}
+
+// String returns "Connecting", "Waiting", "Playing" or "Closed".
+func (s State) String() string {
+	if int(s) < len(stateNames) {
+		return stateNames[s]
+	}
+	return "State(" + strconv.Itoa(int(s)) + ")"
+}
+
+// Connected reports whether the client accepted a Welcome and has not
+// stopped since: Waiting or Playing, the states in which it sends and
+// receives connected packets (§3, §5).
+func (s State) Connected() bool { return s == Waiting || s == Playing }
+
+// welcome makes a Connecting client Waiting: the server accepted it with
+// connection id id (§4.3).
+func (c *Client) welcome(id uint32, now time.Time) {
+	c.state, c.id = Waiting, id
+	c.lastHeard, c.nextPing = now, now
+	if !c.started {
+		c.started, c.start = true, now
+	}
+	c.events.push(Event{Kind: EventConnected, Conn: id, At: now})
+}
+
+// play makes a Waiting client Playing: a valid Snapshot, CreateEntity or
+// DestroyEntity shows the server sends it the world (§10).
+func (c *Client) play(now time.Time) {
+	if c.state == Waiting {
+		c.state = Playing
+		c.events.push(Event{Kind: EventPlaying, Conn: c.id, At: now})
+	}
+}
+
+// reject closes a Connecting or Waiting client that the server answered
+// with Rejected (§4.4): it must stop trying.
+func (c *Client) reject(now time.Time) {
+	c.stats.Rejected++
+	c.close(CloseRejected)
+	c.events.push(Event{Kind: EventRejected, Close: CloseRejected, At: now})
+}
+
+// timeOut closes the client with why, CloseGaveUp while Connecting (§4.2)
+// or CloseTimeout once connected.
+func (c *Client) timeOut(why CloseReason, now time.Time) {
+	c.close(why)
+	c.events.push(Event{Kind: EventTimedOut, Close: why, At: now})
+}
+
+// close makes the client Closed for r.
+func (c *Client) close(r CloseReason) {
+	c.state, c.reason = Closed, r
+}
+
+// isRejected reports whether b is exactly a valid Rejected datagram (§4.4).
+func isRejected(b []byte) bool {
+	if len(b) != rtype.HandshakeHeaderSize {
+		return false
+	}
+	t, _, err := rtype.ParseHandshake(b)
+	return err == nil && t == rtype.HandshakeRejected
+}
