@@ -88,8 +88,8 @@ func FuzzServer(f *testing.F) {
 					inputs++
 				}
 			}
-			if s.NumPlayers() > s.cfg.MaxPlayers || s.nConns > len(s.conns) || s.nHalfOpen > s.cfg.MaxHalfOpen || len(s.halfOpen) != s.cfg.MaxHalfOpen {
-				t.Fatalf("%d connections, %d half-open", s.nConns, s.nHalfOpen)
+			if s.NumPlayers() > s.cfg.MaxPlayers || s.nConns > len(s.conns) || s.nWaiting > len(s.waiting) || len(s.waiting) != s.cfg.MaxPlayers || len(s.closed.e) != closedSize {
+				t.Fatalf("%d connections, %d waiting, %d closed", s.nConns, s.nWaiting, len(s.closed.e))
 			}
 			for i := range s.conns {
 				if len(s.conns[i].ring.ev) > cfg.PendingEvents || cap(s.conns[i].ring.ev) != cfg.PendingEvents {
