@@ -39,7 +39,7 @@ func TestServer_12_NoWorldTrafficToHalfOpen(t *testing.T) {
 				}
 			}
 			if out := cp.to(addrA); len(out) != 0 {
-				t.Fatalf("sent %d datagrams (%d bytes first) to a half-open connection", len(out), len(out[0].b))
+				t.Fatalf("sent %d datagrams (%d bytes first) to a welcomed address that sent nothing", len(out), len(out[0].b))
 			}
 			s.Receive(packet(t, rtype.PacketHeader{ConnectionID: id, Sequence: 1}), addrA, now)
 			s.Tick(now.Add(time.Second / 60))

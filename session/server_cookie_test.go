@@ -1,6 +1,7 @@
 package session
 
 import (
+	"encoding/binary"
 	"net/netip"
 	"testing"
 	"time"
@@ -189,29 +190,50 @@ func TestServer_4_3_IDCollision(t *testing.T) {
 	}
 }
 
-// Hashing a Hello into a Welcome, and verifying a first packet that does
-// not verify, allocate nothing: a flood costs CPU, never memory.
+// Hashing a Hello into a Welcome, verifying a first packet that does not
+// verify, and answering a waiting client allocate nothing: a flood costs
+// CPU, never memory.
 func TestServer_12_ValidationDoesNotAllocate(t *testing.T) {
-	s := NewServer(ServerConfig{}, func(netip.AddrPort, []byte) {})
+	s := NewServer(ServerConfig{MaxPlayers: 1, ValidationKey: testKey}, func(netip.AddrPort, []byte) {})
 	h := hello()
 	bad := packet(t, rtype.PacketHeader{ConnectionID: 12345, Sequence: 1})
 	now := t0
+	// A waits for the slot C holds.
+	for _, a := range []netip.AddrPort{addrC, addrA} {
+		id := s.cookies.id(a, window(t0), 0)
+		s.Receive(packet(t, rtype.PacketHeader{ConnectionID: id, Sequence: 1}), a, t0)
+	}
+	if s.NumWaiting() != 1 {
+		t.Fatalf("%d waiting", s.NumWaiting())
+	}
+	waiting := packet(t, rtype.PacketHeader{ConnectionID: s.cookies.id(addrA, window(t0), 0)}, rtype.Input{})
+	seq := uint32(1)
 	tests := []struct {
-		name string
-		f    func()
+		name     string
+		answered bool
+		f        func()
 	}{
-		{"Hello", func() { s.Receive(h, addrA, now) }},
-		{"first packet that fails", func() { s.Receive(bad, addrB, now) }},
-		{"Hello to a full server", func() {
+		{"Hello", true, func() { s.Receive(h, addrB, now) }},
+		{"waiting client's packet", true, func() {
+			seq++
+			binary.BigEndian.PutUint32(waiting[4:], seq)
+			s.Receive(waiting, addrA, t0)
+		}},
+		{"first packet that fails", false, func() { s.Receive(bad, addrB, now) }},
+		{"Hello to a full server", true, func() {
 			s.shutdown = true
-			s.Receive(h, addrC, now)
+			s.Receive(h, addrB, now)
 			s.shutdown = false
 		}},
 	}
 	for _, tt := range tests {
 		tt.f()
+		out := s.Stats().PacketsOut
 		if n := testing.AllocsPerRun(1000, func() { now = now.Add(time.Millisecond); tt.f() }); n != 0 {
 			t.Errorf("%s: %v allocations per run, want 0", tt.name, n)
+		}
+		if got := s.Stats().PacketsOut - out; (got >= 1000) != tt.answered {
+			t.Errorf("%s: %d answers to 1001 datagrams", tt.name, got)
 		}
 	}
 }
