@@ -24,11 +24,6 @@ const (
 	// DefaultTimeout is how long a peer may stay silent before its
 	// connection is closed (§13.3).
 	DefaultTimeout = 10 * time.Second
-	// DefaultHandshakeTimeout is how long a server remembers a half-open
-	// connection, one that got Welcome but sent no connected packet
-	// (§4.2, §13.1): three Hello intervals, so a client whose Welcome was
-	// lost twice still gets in.
-	DefaultHandshakeTimeout = 3 * time.Second
 	// DefaultPingInterval is how often a client sends Ping (§7.2).
 	DefaultPingInterval = time.Second
 	// DefaultQueryRetry is a QueryRetry for a client that opts in to
@@ -44,12 +39,6 @@ const (
 	DefaultEventQueue = 4096
 	// DefaultMaxPlayers is the number of player slots of §10.
 	DefaultMaxPlayers = 4
-	// DefaultMaxHalfOpen is the number of Welcomes a server remembers for
-	// clients that have not sent their first connected packet (§4.2,
-	// §12): enough that a flood of spoofed Hellos, each forgetting the
-	// oldest, leaves a real client's Welcome in place for well over the
-	// round trip it needs.
-	DefaultMaxHalfOpen = 64
 	// DefaultSnapshotInterval is the number of ticks between two Snapshots
 	// (§8.1, §10: one every 3 ticks).
 	DefaultSnapshotInterval = 3
@@ -148,24 +137,19 @@ type ServerConfig struct {
 	// MaxPlayers bounds the open connections (§10); 0 means 4. A
 	// connection opens, and its player joins, with the first valid
 	// connected packet after the Welcome, never with a Hello, which any
-	// address can spoof (§12). A valid Hello is answered with Rejected
-	// (§4.4) when MaxPlayers connections are open.
+	// address can spoof (§12): the server keeps nothing per Hello, and the
+	// Welcome's id, a MAC of the client's address, proves the address once
+	// it comes back. A valid Hello is answered with Rejected (§4.4) when
+	// MaxPlayers connections are open. A client welcomed while a slot was
+	// free whose first packet finds none waits, in a queue of MaxPlayers
+	// entries, and joins when a slot frees ([Server.NumWaiting]); one
+	// that finds the queue full too is answered Rejected.
 	MaxPlayers int
-	// MaxHalfOpen bounds the Welcomes remembered for addresses that have
-	// sent no connected packet yet (half-open connections, which hold no
-	// player slot); past it the oldest is forgotten, counted in
-	// [DropHalfOpenFull], and a real client among them is welcomed again
-	// by its next Hello (§4.2); 0 means [DefaultMaxHalfOpen].
-	MaxHalfOpen int
-	// HandshakeTimeout forgets a Welcome whose client sent no valid
-	// connected packet that long after the Hello (§13.1, §13.3); 0 or
-	// negative means 3 s. It cannot be switched off, and applies even
-	// when InactivityTimeout is negative. A smaller positive
-	// InactivityTimeout takes precedence.
-	HandshakeTimeout time.Duration
-	// InactivityTimeout closes a connection, half-open or not, that sent no
-	// valid packet for that long, as if it had sent Disconnect (§13.3);
-	// 0 means 10 s, negative never (the v1 behaviour).
+	// InactivityTimeout closes a connection that sent no valid packet for
+	// that long, as if it had sent Disconnect (§13.3), and forgets a
+	// waiting client as silent; 0 means 10 s, negative never closes a
+	// connection (the v1 behaviour), while waiting clients are still
+	// forgotten after 10 s.
 	InactivityTimeout time.Duration
 	// SnapshotInterval is the number of [Server.Tick] calls between two
 	// Snapshots (§8.1); 0 means 3, negative never.
@@ -186,13 +170,10 @@ type ServerConfig struct {
 	// QueryEntity, a lost destruction never, and no DestroyEntity gets its
 	// redundant second copy.
 	DisableReliableEvents bool
-	// DisableWelcomeResend drops a repeated Hello from a half-open
-	// connection, as version 1 does (§13.2), instead of answering it with
-	// the same Welcome, which is sent at most once per half second per
-	// connection so that Hellos cannot amplify traffic (§12).
-	DisableWelcomeResend bool
 	// DisableRejected drops a Hello to a full server silently, as version 1
-	// does (§13.1), instead of answering Rejected.
+	// does (§13.1), instead of answering Rejected; and likewise the first
+	// packet of a validated client that finds every player slot and the
+	// waiting queue taken, or the game ending.
 	DisableRejected bool
 	// TickInterval is the time between two ticks in [RunServer]; 0 or
 	// negative means 1/60 s. The sans-I/O Server ignores it.
@@ -200,10 +181,12 @@ type ServerConfig struct {
 	// Hooks, when not nil, see every datagram the server receives and
 	// sends, and may drop it (§3).
 	Hooks *Hooks
-	// ValidationKey keys the MAC that derives a Welcome's connection id
-	// from the client's address (§4.2, §12). nil means a random key from
-	// crypto/rand, drawn by NewServer; set it only for deterministic tests,
-	// since whoever knows it can forge connections from any address.
+	// ValidationKey keys the MAC (HMAC-SHA256) that derives a Welcome's
+	// connection id from the client's address and a 5-second time window
+	// (§4.2, §12). nil or empty means 32 random bytes from crypto/rand,
+	// drawn by NewServer and kept out of Config; set it only for
+	// deterministic tests, since whoever knows it can forge connections
+	// from any address.
 	ValidationKey []byte
 	// ShutdownGrace is how long [ServeConn], once its context is done and
 	// it has called [Server.Shutdown], keeps receiving and ticking so that
@@ -262,11 +245,7 @@ func (c ClientConfig) withDefaults() ClientConfig {
 
 func (c ServerConfig) withDefaults() ServerConfig {
 	c.MaxPlayers = orInt(c.MaxPlayers, DefaultMaxPlayers)
-	c.MaxHalfOpen = orInt(c.MaxHalfOpen, DefaultMaxHalfOpen)
 	c.InactivityTimeout = orDuration(c.InactivityTimeout, DefaultTimeout)
-	if c.HandshakeTimeout <= 0 {
-		c.HandshakeTimeout = DefaultHandshakeTimeout
-	}
 	if c.SnapshotInterval == 0 {
 		c.SnapshotInterval = DefaultSnapshotInterval
 	}

@@ -46,30 +46,49 @@
 //   - a valid Hello to a full server is answered with Rejected (§13.1), and
 //     every table the network can grow is bounded.
 //
-// A Hello takes no player slot and joins nobody: a connection opens, and
-// its player joins, with the first valid connected packet after the
-// Welcome, so that spoofed Hellos (§12) can neither fill the server nor
-// put players in the game; the Welcomes sent meanwhile are kept in a table
-// of MaxHalfOpen entries, the oldest forgotten first.
+// A Hello takes no player slot, joins nobody and leaves no state behind:
+// the connection id of the Welcome is a MAC (HMAC-SHA256) of the client's
+// address and port and of a 5-second time window, under a key only the
+// server knows (ServerConfig.ValidationKey), in the manner of TCP SYN
+// cookies. A connection opens, and its player joins, with the first valid
+// connected packet whose id verifies for its sender's address in the
+// current or the previous window, so that spoofed Hellos (§12) can neither
+// fill the server, nor evict a real client's Welcome, nor put players in
+// the game. Every valid Hello is answered with one Welcome, a repeated one
+// too (§13.2), and a late packet of a connection that closed does not open
+// it again: only a sequence of 64 or less opens a connection, and the
+// connections closed in the last 10 s are refused.
+//
+// A client welcomed while a slot was free may find every slot taken when
+// its first packet arrives. Version 1 has no message that tells a client
+// to wait after its Welcome, and one that hears nothing times out
+// believing it was connected; what it receives is all it can go by. Such a
+// client therefore waits in a queue of MaxPlayers entries
+// ([Server.NumWaiting]) and is answered one empty connected packet for
+// each valid packet it sends, which keeps it connected and, carrying no
+// Snapshot, shows it is not playing yet; the oldest joins at the Tick after
+// a slot frees. A client that finds the queue full too is answered
+// Rejected (§4.4).
 //
 // # Spoofed connections (§12)
 //
-// Connection ids are sequential and not secret (§12): an attacker who
-// opened a connection of its own can guess the id the server gives next,
-// send a Hello from a victim's spoofed address, then a packet with that id,
-// and the server opens a connection bound to the victim. Version 1 cannot
-// tell this apart from a real client. The server therefore gives every
-// connection a send budget (ServerConfig.SendBudget, 64 packets): once
-// none of the last 64 packets sent to it is acknowledged, it gets no more
-// Snapshot, CreateEntity or DestroyEntity, only one empty packet for each
-// packet it sends, and the Pong or CreateEntity that answer its Ping or
-// QueryEntity, one packet for one; an ack that covers a recent packet
+// Version 1 says connection ids are sequential and not secret (§12); ours
+// are not sequential, and not one byte of the wire changes. An off-path
+// attacker cannot guess the id sent to a victim's address (one chance in
+// 2³² per try), so it can no longer send a Hello from the victim's spoofed
+// address and open a connection bound to it. An attacker on the path, who
+// sees the Welcome, can still use its id. The server therefore still gives
+// every connection a send budget (ServerConfig.SendBudget, 64 packets):
+// once none of the last 64 packets sent to it is acknowledged, it gets no
+// more Snapshot, CreateEntity or DestroyEntity, only one empty packet for
+// each packet it sends, and the Pong or CreateEntity that answer its Ping
+// or QueryEntity, one packet for one; an ack that covers a recent packet
 // resumes the world at once. A conforming client acknowledges in every
-// packet (§5.1) and never notices. What remains: the victim receives about
-// 64 packets of world traffic per spoofed connection, and the connection,
-// kept alive by a 16-byte packet now and then, holds a player slot until
-// the inactivity timeout (§13.3); an attacker that also guesses the
-// sequence numbers the server sends the victim, which are predictable too,
-// can forge acks that keep the world flowing. Only a protocol change (a
-// secret in the handshake) closes this.
+// packet (§5.1) and never notices. What remains for such an attacker: the
+// victim receives about 64 packets of world traffic per spoofed
+// connection, and the connection, kept alive by a 16-byte packet now and
+// then, holds a player slot until the inactivity timeout (§13.3); with the
+// server's sequence numbers, which it sees too, it can forge acks that
+// keep the world flowing. Only a protocol change (a secret the client
+// proves in every packet) closes this.
 package session

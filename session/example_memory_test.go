@@ -66,7 +66,7 @@ func Example() {
 		for ev := range srv.Events() {
 			switch ev.Kind {
 			case session.EventPlayerJoined:
-				fmt.Printf("server: player %d joined in slot %d\n", ev.Conn, ev.Slot)
+				fmt.Printf("server: player joined in slot %d\n", ev.Slot)
 				ship, _ = srv.SpawnFor(ev.Conn, rtype.ArchetypePlayerBlue, x, 150, 0)
 			case session.EventInput:
 				vx, _ := ev.Input.Actions.Velocity(4)
@@ -81,7 +81,7 @@ func Example() {
 		for ev := range cli.Events() {
 			switch ev.Kind {
 			case session.EventConnected:
-				fmt.Printf("client: connected as %d\n", ev.Conn)
+				fmt.Println("client: connected")
 			case session.EventEntityCreated, session.EventEntityMoved:
 				fmt.Printf("client: %v %v %d at x=%v (tick %d)\n", ev.Kind, ev.Entity.Archetype, ev.Entity.ID, ev.Entity.X, ev.Tick)
 			case session.EventPong:
@@ -93,20 +93,20 @@ func Example() {
 	l.deliver(srv, cli, now)
 	for ev := range srv.Events() {
 		if ev.Kind == session.EventPlayerLeft {
-			fmt.Printf("server: player %d left (%v, %v), %d packets sent to it\n", ev.Conn, ev.Close, ev.Disconnect, ev.Stats.Sent)
+			fmt.Printf("server: player left (%v, %v), %d packets sent to it\n", ev.Close, ev.Disconnect, ev.Stats.Sent)
 		}
 	}
 	st := cli.Stats()
 	fmt.Printf("client: %d Snapshots, %d of the server's packets lost\n", st.Snapshots, st.PacketsLost)
 
 	// Output:
-	// client: connected as 1
-	// server: player 1 joined in slot 0
+	// client: connected
+	// server: player joined in slot 0
 	// client: round trip 16.667ms
 	// client: EntityCreated player_blue 1 at x=154 (tick 2)
 	// client: EntityMoved player_blue 1 at x=158 (tick 3)
 	// client: EntityMoved player_blue 1 at x=170 (tick 6)
-	// server: player 1 left (Disconnect, ClientQuit), 4 packets sent to it
+	// server: player left (Disconnect, ClientQuit), 4 packets sent to it
 	// client: 2 Snapshots, 0 of the server's packets lost
 }
 
@@ -149,14 +149,14 @@ func ExampleServer_Shutdown() {
 	srv.Close(now)
 	for ev := range srv.Events() {
 		if ev.Kind == session.EventPlayerLeft {
-			fmt.Printf("server: player %d left (%v) after %d packets\n", ev.Conn, ev.Close, ev.Stats.Sent)
+			fmt.Printf("server: player left (%v) after %d packets\n", ev.Close, ev.Stats.Sent)
 		}
 	}
 	// Output:
 	// client knows 2 entities
 	// client: enemyBidos 1 destroyed: GameEnded
 	// client: enemyBidos 2 destroyed: GameEnded
-	// server: player 1 left (Shutdown) after 4 packets
+	// server: player left (Shutdown) after 4 packets
 }
 
 // Hooks see every datagram, of both kinds (§3), and may lose it, as a

@@ -13,9 +13,10 @@ import (
 // the sender among 32 addresses, one byte gives the datagram's length, the
 // datagram follows. It checks that nothing panics, that nothing answers a
 // datagram that is not a valid Hello or a valid packet of the sender's own
-// connection (§12), that every datagram sent is at most 548 bytes (§2.2) and
-// goes to the sender, that every table stays under its cap, and that the
-// real client stays connected and has its inputs accepted.
+// connection (§12), or of its place in the waiting queue, that every
+// datagram sent is at most 548 bytes (§2.2) and goes to the sender, that
+// every table stays under its cap, and that the real client stays
+// connected and has its inputs accepted.
 func FuzzServer(f *testing.F) {
 	f.Add([]byte{0, 6, 'R', 'T', 'Y', 'P', 1, 1})
 	f.Add(append([]byte{1, 6}, hello()...))
@@ -71,6 +72,9 @@ func FuzzServer(f *testing.F) {
 				if cn := s.byAddr(from); cn != nil && cn.id == p.Header.ConnectionID {
 					valid = true
 				}
+				if w := s.waiterByAddr(from); w != nil && w.id == p.Header.ConnectionID {
+					valid = true
+				}
 			}
 			s.Receive(d, from, now)
 			for _, w := range sent {
@@ -88,8 +92,8 @@ func FuzzServer(f *testing.F) {
 					inputs++
 				}
 			}
-			if s.NumPlayers() > s.cfg.MaxPlayers || s.nConns > len(s.conns) || s.nHalfOpen > s.cfg.MaxHalfOpen || len(s.halfOpen) != s.cfg.MaxHalfOpen {
-				t.Fatalf("%d connections, %d half-open", s.nConns, s.nHalfOpen)
+			if s.NumPlayers() > s.cfg.MaxPlayers || s.nConns > len(s.conns) || s.nWaiting > len(s.waiting) || len(s.waiting) != s.cfg.MaxPlayers || len(s.closed.e) != closedSize {
+				t.Fatalf("%d connections, %d waiting, %d closed", s.nConns, s.nWaiting, len(s.closed.e))
 			}
 			if err := s.world.check(); err != nil {
 				t.Fatal(err)

@@ -112,6 +112,7 @@ func newServer(cfg ServerConfig) (*Server, *capture) {
 // join connects addr to s with a Hello and returns the connection id.
 func join(t testing.TB, s *Server, cp *capture, addr netip.AddrPort, now time.Time) uint32 {
 	t.Helper()
+	cp.take() // what a waiting client was answered before is not the Welcome
 	s.Receive(hello(), addr, now)
 	out := cp.to(addr)
 	if len(out) != 1 {

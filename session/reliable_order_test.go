@@ -9,8 +9,8 @@ import (
 // §8.2, §8.3, §13.4: an entity created and destroyed while its CreateEntity
 // is in flight never survives on a client that follows only the spec,
 // whether the creation's packet is lost, late or on time: the server never
-// sends the CreateEntity again once the entity is gone, and holds the
-// DestroyEntity until it knows whether the creation arrived.
+// sends the CreateEntity again once the entity is gone, and sends the
+// DestroyEntity until a copy arrives after every creation copy that did.
 func TestReliable_8_3_NoCreationAfterDestruction(t *testing.T) {
 	tests := []struct {
 		name string

@@ -22,11 +22,15 @@ type Server struct {
 	cfg  ServerConfig
 	send SendFunc
 
-	conns     []conn     // MaxPlayers slots, allocated once
-	halfOpen  []halfOpen // MaxHalfOpen Welcomes, allocated once
-	nConns    int
-	nHalfOpen int
-	nextConn  uint32
+	conns  []conn // MaxPlayers slots, allocated once
+	nConns int
+
+	cookies   cookieJar   // connection ids (§4.2, §12)
+	closed    closedTable // connections closed recently
+	waiting   []waiter    // MaxPlayers entries, allocated once
+	nWaiting  int
+	waitOrder uint64
+	hs        [rtype.WelcomeSize]byte // Welcome or Rejected being sent
 
 	tick   uint32
 	now    time.Time // the latest time the caller passed
@@ -40,16 +44,20 @@ type Server struct {
 }
 
 // NewServer returns a server that hands its datagrams to send. All the
-// memory its connections need is allocated here.
+// memory its connections, its waiting queue and its table of closed
+// connections need is allocated here, and the key of the connection ids is
+// drawn from crypto/rand unless cfg.ValidationKey gives one.
 func NewServer(cfg ServerConfig, send SendFunc) *Server {
 	cfg = cfg.withDefaults()
 	s := &Server{
-		cfg:      cfg,
-		send:     send,
-		conns:    make([]conn, cfg.MaxPlayers),
-		halfOpen: make([]halfOpen, cfg.MaxHalfOpen),
-		events:   newEventQueue(cfg.EventQueue, 2*cfg.MaxPlayers),
-		world:    newWorld(cfg.MaxPlayers),
+		cfg:     cfg,
+		send:    send,
+		conns:   make([]conn, cfg.MaxPlayers),
+		cookies: newCookieJar(cfg.ValidationKey),
+		closed:  newClosedTable(),
+		waiting: make([]waiter, cfg.MaxPlayers),
+		events:  newEventQueue(cfg.EventQueue, 2*cfg.MaxPlayers),
+		world:   newWorld(cfg.MaxPlayers),
 	}
 	return s
 }
@@ -74,8 +82,9 @@ func (s *Server) Poll() (e Event, ok bool) {
 // is yielded.
 func (s *Server) Events() iter.Seq[Event] { return s.events.all() }
 
-// NumPlayers returns the number of open connections: those that sent a
-// valid connected packet after their Welcome (§4.3, §12).
+// NumPlayers returns the number of open connections: clients that sent a
+// valid connected packet after their Welcome (§4.3, §12) and got a player
+// slot, at once or after waiting ([Server.NumWaiting]).
 func (s *Server) NumPlayers() int { return s.nConns }
 
 // Stats returns the server's counters; SRTT is the mean over the open
@@ -139,8 +148,9 @@ func (s *Server) byID(id uint32) *conn {
 }
 
 // Receive processes one datagram received from from at time now (§3): from
-// an address without a connection it is a handshake datagram, otherwise a
-// connected packet. Whatever it holds, Receive never panics; what the spec
+// an address with a connection, or waiting for a player slot, it is a
+// connected packet; otherwise a handshake datagram, or the first packet
+// after a Welcome. Whatever it holds, Receive never panics; what the spec
 // says to drop is dropped silently and counted in Stats().Drops.
 func (s *Server) Receive(datagram []byte, from netip.AddrPort, now time.Time) {
 	if !s.cfg.Hooks.received(from, datagram) {
@@ -154,16 +164,15 @@ func (s *Server) Receive(datagram []byte, from netip.AddrPort, now time.Time) {
 		return
 	}
 	from = unmap(from)
-	c := s.byAddr(from)
-	if c == nil {
-		if h := s.halfOpenByAddr(from); h != nil {
-			s.receiveHalfOpen(h, datagram, now)
-			return
-		}
-		s.receiveHandshake(datagram, from, now)
+	if c := s.byAddr(from); c != nil {
+		s.receivePacket(c, datagram, now)
 		return
 	}
-	s.receivePacket(c, datagram, now)
+	if w := s.waiterByAddr(from); w != nil {
+		s.receiveWaiting(w, datagram, now)
+		return
+	}
+	s.receiveHandshake(datagram, from, now)
 }
 
 // receivePacket applies §5.2, §5.3, §5.4 and §7 to a packet from c's
@@ -176,11 +185,7 @@ func (s *Server) receivePacket(c *conn, b []byte, now time.Time) {
 	}
 	h := p.Header()
 	if h.ConnectionID != c.id {
-		if s.byID(h.ConnectionID) != nil {
-			s.drop(DropWrongAddress)
-		} else {
-			s.drop(DropUnknownConnection)
-		}
+		s.dropForeign(h.ConnectionID)
 		return
 	}
 	lost := c.window.lost

@@ -8,10 +8,11 @@ import (
 )
 
 // §12, §13.1: a Hello proves nothing about its source address, so a
-// half-open connection takes neither a player slot nor an event: the
-// player joins (EventPlayerJoined, §10) with its first valid connected
-// packet. However many spoofed Hellos come first, a real client's Hello
-// gets its Welcome, and only open connections make the server full.
+// welcomed address takes neither a player slot nor an event nor a place
+// in the waiting queue: the player joins (EventPlayerJoined, §10) with its
+// first valid connected packet. However many spoofed Hellos come first, a
+// real client's Hello gets its Welcome, and only open connections make the
+// server full.
 func TestServer_12_HalfOpenTakesNoSlot(t *testing.T) {
 	tests := []struct {
 		name      string
@@ -34,12 +35,8 @@ func TestServer_12_HalfOpenTakesNoSlot(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			s, cp := newServer(tt.cfg)
 			now := t0
-			for i, a := range spoofed(tt.open) {
-				id := join(t, s, cp, a, now)
-				s.Receive(packet(t, rtype.PacketHeader{ConnectionID: id, Sequence: 1}), a, now)
-				if id != uint32(i+1) {
-					t.Fatalf("player %d got id %d", i, id)
-				}
+			for _, a := range spoofed(tt.open) {
+				connect(t, s, cp, a, now)
 			}
 			for i := range tt.spoof {
 				now = now.Add(tt.every)
@@ -47,8 +44,8 @@ func TestServer_12_HalfOpenTakesNoSlot(t *testing.T) {
 				s.Receive(hello(), a, now)
 				s.Tick(now)
 			}
-			if got := len(events(s, EventPlayerJoined)); got != tt.open {
-				t.Errorf("%d EventPlayerJoined before addrA sent a packet, want %d (the open players only)", got, tt.open)
+			if got := len(events(s, EventPlayerJoined)); got != tt.open || s.NumWaiting() != 0 {
+				t.Errorf("%d EventPlayerJoined and %d waiting before addrA sent a packet, want %d and 0 (the open players only)", got, s.NumWaiting(), tt.open)
 			}
 			cp.take()
 			s.Receive(hello(), addrA, now)

@@ -13,17 +13,17 @@ func isHello(b []byte) bool {
 	return err == nil && t == rtype.HandshakeHello
 }
 
-// receiveHandshake handles a datagram from an address without a connection
-// or a Welcome (§3, §4.2): an invalid Hello is dropped silently; a valid one
-// is answered with Welcome, or Rejected by a full server.
+// receiveHandshake handles a datagram from an address with neither a
+// connection nor a place in the waiting queue (§3, §4.2): a valid Hello is
+// answered with one Welcome, or Rejected by a full server; a connected
+// packet may be the first one after a Welcome; anything else is dropped
+// silently (§12).
 func (s *Server) receiveHandshake(b []byte, from netip.AddrPort, now time.Time) {
 	t, _, err := rtype.ParseHandshake(b)
 	if err != nil {
-		// A connected packet of an open connection from another address
-		// is counted for what it is (§5.4); either way nothing answers.
 		if len(b) >= rtype.PacketHeaderSize {
-			if p, perr := rtype.CheckPacket(b); perr == nil && s.byID(p.Header().ConnectionID) != nil {
-				s.drop(DropWrongAddress)
+			if p, perr := rtype.CheckPacket(b); perr == nil {
+				s.receiveFirst(p, from, now)
 				return
 			}
 		}
@@ -38,8 +38,7 @@ func (s *Server) receiveHandshake(b []byte, from netip.AddrPort, now time.Time) 
 		s.reject(from)
 		return
 	}
-	h := s.newHalfOpen(from, now)
-	s.welcome(h)
+	s.welcome(from, now)
 }
 
 // full reports whether a valid Hello must be turned away (§4.4, §10): the
@@ -50,113 +49,127 @@ func (s *Server) full() bool {
 	return s.nConns >= s.cfg.MaxPlayers || s.shutdown
 }
 
+// canJoin reports whether a validated client can become a player now: a
+// Hello would be welcomed, and the event queue has room for the join and
+// for the leave of every open connection (§10).
+func (s *Server) canJoin() bool {
+	return !s.full() && s.events.roomForJoin(s.nConns)
+}
+
 // reject answers Rejected (§4.4), or nothing with DisableRejected (§13.1).
 func (s *Server) reject(to netip.AddrPort) {
 	if s.cfg.DisableRejected {
 		s.drop(DropServerFull)
 		return
 	}
-	var r [rtype.HandshakeHeaderSize]byte
 	s.stats.Rejected++
-	s.transmit(to, rtype.AppendRejected(r[:0]))
+	s.transmit(to, rtype.AppendRejected(s.hs[:0]))
 }
 
-// receiveHalfOpen handles a datagram from an address that got a Welcome
-// and sent no connected packet yet: a repeated Hello gets the same Welcome
-// (§13.2), or Rejected if the server filled meanwhile; the first valid
-// connected packet with the id of the Welcome opens the connection.
-func (s *Server) receiveHalfOpen(h *halfOpen, b []byte, now time.Time) {
-	if !s.cfg.DisableWelcomeResend && isHello(b) {
-		switch {
-		case s.full():
-			s.forgetHalfOpen(h)
-			s.reject(h.addr)
-		case now.Sub(h.welcomed) < welcomeInterval:
-			// A 6-byte Hello must not buy a 10-byte Welcome each time
-			// (§12): one per welcomeInterval is enough for a client
-			// resending every second (§4.2).
-			s.stats.WelcomesLimited++
-		default:
-			s.welcome(h)
-			s.stats.WelcomesResent++
+// welcome answers a Hello from a with a Welcome (§4.3) and remembers
+// nothing: a repeated Hello gets a Welcome again (§13.2), one per Hello,
+// 10 bytes for 6.
+func (s *Server) welcome(a netip.AddrPort, now time.Time) {
+	s.stats.Welcomes++
+	s.transmit(a, rtype.AppendWelcome(s.hs[:0], s.welcomeID(a, now)))
+}
+
+// welcomeID returns the id for a Welcome to a: the first candidate of the
+// window that no open connection uses and that is none of a's recently
+// closed connections. When both candidates are closed connections of a
+// (it reconnected twice within closedMemory), the fresh Hello clears a's
+// entries so that the client gets in. Should both be ids of open
+// connections (a 2⁻⁶⁴ chance), the second is sent anyway and its first
+// packet refused, since open ids stay unique; the client's next Hello, in
+// another window, gets other ids.
+func (s *Server) welcomeID(a netip.AddrPort, now time.Time) uint32 {
+	w := window(now)
+	var ids [idCandidates]uint32
+	for k := range ids {
+		ids[k] = s.cookies.id(a, w, uint8(k))
+		if s.byID(ids[k]) == nil && !s.closed.has(a, ids[k], now) {
+			return ids[k]
+		}
+	}
+	s.closed.forget(a)
+	for _, id := range ids {
+		if s.byID(id) == nil {
+			return id
+		}
+	}
+	return ids[len(ids)-1]
+}
+
+// receiveFirst handles a connected packet from an address with no
+// connection: it opens one only if its id is one a Welcome to that address
+// carried in the current or the previous window (§4.2, §12), its sequence
+// is small enough to be a first packet, and it is not a connection of that
+// address that closed recently.
+func (s *Server) receiveFirst(p rtype.PacketBytes, from netip.AddrPort, now time.Time) {
+	h := p.Header()
+	switch {
+	case s.byID(h.ConnectionID) != nil:
+		s.drop(DropWrongAddress) // §5.4
+	case h.Sequence == 0 || h.Sequence > maxFirstSequence:
+		s.drop(DropUnknownConnection)
+	case s.closed.has(from, h.ConnectionID, now):
+		s.drop(DropClosedConnection)
+	case !s.cookies.verify(h.ConnectionID, from, now):
+		s.drop(DropUnknownConnection)
+	default:
+		s.validated(p, from, now)
+	}
+}
+
+// validated places a client whose first packet proved its address: it
+// joins at once when it can and nobody waits before it; otherwise it
+// waits, or, with the queue full or the game ending, is told Rejected
+// (§4.4), 6 bytes for the 16 or more it sent.
+func (s *Server) validated(p rtype.PacketBytes, from netip.AddrPort, now time.Time) {
+	id := p.Header().ConnectionID
+	if s.nWaiting == 0 && s.canJoin() {
+		if c := s.join(id, from, now); c != nil {
+			s.receivePacket(c, p, now)
 		}
 		return
 	}
-	p, err := rtype.CheckPacket(b)
-	if err != nil {
-		s.drop(packetDrop(err))
+	var w *waiter
+	if !s.shutdown {
+		w = s.enqueue(id, from, now)
+	}
+	if w == nil {
+		s.reject(from)
 		return
 	}
-	if id := p.Header().ConnectionID; id != h.id {
-		if s.byID(id) != nil {
-			s.drop(DropWrongAddress)
-		} else {
-			s.drop(DropUnknownConnection)
-		}
-		return
-	}
-	if s.full() {
-		// Open connections took every slot since the Welcome. Version 1
-		// cannot tell a client that got Welcome (§4.4): its packets are
-		// dropped, and it gets in if a slot frees before the Welcome is
-		// forgotten, or times out.
-		s.drop(DropServerFull)
-		return
-	}
-	if !s.events.roomForJoin(s.nConns) {
-		// The game has not polled for so long that the join, or a
-		// later leave, could push an event it must see out of the
-		// queue (§10): the client's next packet tries again.
-		s.drop(DropServerFull)
-		return
-	}
-	c := s.open(h, now)
-	if c != nil {
-		s.receivePacket(c, b, now)
-	}
+	s.waitPacket(w, p, now)
 }
 
-// open turns the Welcome h into a connection, on its first valid connected
-// packet: the player takes the lowest free slot and joins (§10). It returns
-// nil when the world overflowed the connection's pending events (§13.4).
-func (s *Server) open(h *halfOpen, now time.Time) *conn {
+// join makes the client with id at addr a player in the lowest free slot
+// (§10). It returns nil when the world overflowed the connection's
+// pending events (§13.4).
+func (s *Server) join(id uint32, addr netip.AddrPort, now time.Time) *conn {
 	slot := 0
 	for s.conns[slot].active {
 		slot++
 	}
-	id, addr := h.id, h.addr
-	s.forgetHalfOpen(h)
 	s.events.push(Event{Kind: EventPlayerJoined, Conn: id, Addr: addr, Slot: slot, At: now})
 	return s.openConn(slot, id, addr, now)
 }
 
-// newConnID allocates connection ids sequentially from 1, never 0 and never
-// one in use (§4.3, §12).
-func (s *Server) newConnID() uint32 {
-	for {
-		s.nextConn++
-		if s.nextConn != 0 && !s.idInUse(s.nextConn) {
-			return s.nextConn
-		}
+// dropForeign counts a packet whose id is not the one bound to its
+// sender's address (§5.4).
+func (s *Server) dropForeign(id uint32) {
+	if s.byID(id) != nil {
+		s.drop(DropWrongAddress)
+	} else {
+		s.drop(DropUnknownConnection)
 	}
-}
-
-// welcomeInterval is the shortest time between two Welcomes to one
-// connection (§13.2): half the client's Hello interval (§4.2), so that a
-// Hello resent a second later but overtaking the previous one's delay
-// still gets its answer, while a flood of Hellos gets two Welcomes a
-// second at most.
-const welcomeInterval = DefaultHelloInterval / 2
-
-func (s *Server) welcome(h *halfOpen) {
-	h.welcomed = s.now
-	var w [rtype.WelcomeSize]byte
-	s.transmit(h.addr, rtype.AppendWelcome(w[:0], h.id))
 }
 
 // Kick closes connection id at once, as if it had sent Disconnect: the
 // entities it owned are destroyed with reason 3 (§7.3). Version 1 has no
-// message to tell the client, which times out.
+// message to tell the client, which times out. Waiting clients are not
+// connections: Kick does not see them.
 func (s *Server) Kick(id uint32, now time.Time) error {
 	c := s.byID(id)
 	if c == nil {
@@ -167,9 +180,9 @@ func (s *Server) Kick(id uint32, now time.Time) error {
 }
 
 // expire closes the connections silent for InactivityTimeout (§13.3) and
-// forgets the Welcomes older than HandshakeTimeout (§13.1).
+// forgets the waiting clients silent for as long.
 func (s *Server) expire(now time.Time) {
-	s.expireHalfOpen(now)
+	s.expireWaiting(now)
 	if s.cfg.InactivityTimeout <= 0 {
 		return
 	}
@@ -179,9 +192,3 @@ func (s *Server) expire(now time.Time) {
 		}
 	}
 }
-
-// rememberClosed is told of every connection that closes.
-func (s *Server) rememberClosed(c *conn, now time.Time) {}
-
-// admit runs at every Tick, before anything is sent.
-func (s *Server) admit(now time.Time) {}

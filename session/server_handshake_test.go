@@ -54,31 +54,39 @@ func TestServer_4_2_DropsInvalidHello(t *testing.T) {
 	}
 }
 
-// §4.2 rule 2, §4.3: a valid Hello is answered with a 10-byte Welcome,
-// with ids allocated from 1 and never 0; the connection, bound to the
-// sender, opens with its first connected packet (§12).
+// §4.2 rule 2, §4.3: a valid Hello is answered with a 10-byte Welcome
+// whose id is never 0; the connection, bound to the sender, opens with its
+// first connected packet (§12), and the players join in the lowest free
+// slots.
 func TestServer_4_2_WelcomesValidHello(t *testing.T) {
 	s, cp := newServer(ServerConfig{})
 	addrs := []netip.AddrPort{addrA, addrB, addrC}
+	var want []Event
 	for i, a := range addrs {
-		if id := connect(t, s, cp, a, t0); id != uint32(i+1) {
-			t.Errorf("connection %d got id %d, want %d", i, id, i+1)
+		s.Receive(hello(), a, t0)
+		out := cp.to(a)
+		if len(out) != 1 || len(out[0].b) != rtype.WelcomeSize {
+			t.Fatalf("Hello from %v answered %v, want one 10-byte Welcome", a, out)
 		}
+		typ, id, err := rtype.ParseHandshake(out[0].b)
+		if err != nil || typ != rtype.HandshakeWelcome || id == 0 {
+			t.Fatalf("Hello from %v answered % x (%v)", a, out[0].b, err)
+		}
+		if s.NumPlayers() != i {
+			t.Errorf("a Hello opened a connection: %d players", s.NumPlayers())
+		}
+		s.Receive(packet(t, rtype.PacketHeader{ConnectionID: id, Sequence: 1}), a, t0)
+		want = append(want, Event{Kind: EventPlayerJoined, Conn: id, Addr: a, Slot: i})
 	}
 	var got []Event
 	for _, e := range events(s, EventPlayerJoined) {
 		got = append(got, Event{Kind: e.Kind, Conn: e.Conn, Addr: e.Addr, Slot: e.Slot})
 	}
-	want := []Event{
-		{Kind: EventPlayerJoined, Conn: 1, Addr: addrA, Slot: 0},
-		{Kind: EventPlayerJoined, Conn: 2, Addr: addrB, Slot: 1},
-		{Kind: EventPlayerJoined, Conn: 3, Addr: addrC, Slot: 2},
-	}
 	if d := cmp.Diff(want, got, cmp.Comparer(func(a, b netip.AddrPort) bool { return a == b })); d != "" {
 		t.Errorf("join events (-want +got):\n%s", d)
 	}
 	// Bound to the address: B's packet with A's id is dropped (§5.4).
-	s.Receive(packet(t, rtype.PacketHeader{ConnectionID: 1, Sequence: 2}, rtype.Ping{Timestamp: 1}), addrB, t0)
+	s.Receive(packet(t, rtype.PacketHeader{ConnectionID: want[0].Conn, Sequence: 2}, rtype.Ping{Timestamp: 1}), addrB, t0)
 	if out := cp.take(); len(out) != 0 {
 		t.Errorf("answered a packet from the wrong address")
 	}
@@ -91,8 +99,7 @@ func TestServer_13_1_RejectsWhenFull(t *testing.T) {
 	for _, disabled := range []bool{false, true} {
 		s, cp := newServer(ServerConfig{MaxPlayers: 2, DisableRejected: disabled})
 		for _, a := range []netip.AddrPort{addrA, addrB} {
-			id := join(t, s, cp, a, t0)
-			s.Receive(packet(t, rtype.PacketHeader{ConnectionID: id, Sequence: 1}), a, t0)
+			connect(t, s, cp, a, t0)
 		}
 		s.Receive(withByte(hello(), 4, 9), addrC, t0)
 		if out := cp.take(); len(out) != 0 {
@@ -106,44 +113,50 @@ func TestServer_13_1_RejectsWhenFull(t *testing.T) {
 		case !disabled && (len(out) != 1 || string(out[0].b) != string(rtype.AppendRejected(nil)) || out[0].to != addrC):
 			t.Errorf("enabled: sent %v, want one Rejected to %v", out, addrC)
 		}
-		if s.NumPlayers() != 2 {
-			t.Errorf("NumPlayers = %d", s.NumPlayers())
+		if s.NumPlayers() != 2 || s.NumWaiting() != 0 {
+			t.Errorf("NumPlayers = %d, NumWaiting = %d", s.NumPlayers(), s.NumWaiting())
 		}
 	}
 }
 
-// The half-open table is bounded: past MaxHalfOpen a Hello forgets the
-// oldest Welcome, whose client's next Hello (§4.2) is welcomed again.
+// §12: the server keeps no state per Hello, so no flood of Hellos can
+// fill a table: 10,000 of them, from as many addresses, leave the server
+// as it was, and a Welcome sent before them still opens its connection.
 func TestServer_13_1_BoundsHalfOpen(t *testing.T) {
-	s, cp := newServer(ServerConfig{MaxPlayers: 4, MaxHalfOpen: 1})
+	s, cp := newServer(ServerConfig{MaxPlayers: 1})
 	id := join(t, s, cp, addrA, t0)
-	join(t, s, cp, addrB, t0.Add(time.Millisecond))
-	if s.Stats().Drops[DropHalfOpenFull] != 1 {
-		t.Fatalf("second half-open: drops %v", s.Stats().Drops)
+	events := s.events.n
+	for i, a := range spoofed(10000) {
+		s.Receive(hello(), a, t0.Add(time.Duration(i)*100*time.Microsecond))
 	}
-	s.Receive(packet(t, rtype.PacketHeader{ConnectionID: id, Sequence: 1}), addrA, t0)
-	if s.NumPlayers() != 0 {
-		t.Errorf("a forgotten Welcome opened a connection: %d players", s.NumPlayers())
+	if got := len(cp.take()); got != 10000 || s.Stats().Welcomes != 10001 {
+		t.Fatalf("%d answers to 10000 Hellos, Welcomes = %d", got, s.Stats().Welcomes)
 	}
-	connect(t, s, cp, addrA, t0.Add(2*time.Millisecond))
+	if s.nConns != 0 || s.nWaiting != 0 || s.closed.count(t0) != 0 || s.events.n != events {
+		t.Errorf("Hellos left state: %d connections, %d waiting, %d closed, %d events", s.nConns, s.nWaiting, s.closed.count(t0), s.events.n)
+	}
+	s.Receive(packet(t, rtype.PacketHeader{ConnectionID: id, Sequence: 1}), addrA, t0.Add(time.Second))
+	if _, ok := s.Player(id); !ok {
+		t.Errorf("the Welcome sent before the flood no longer opens its connection")
+	}
 }
 
-// §13.2: a repeated Hello from a connection that has sent no packet yet gets
-// the same Welcome; once it has sent one, or with the fix off, it is dropped.
+// §13.2: a repeated Hello from an address without a connection gets a
+// Welcome again, with the same id within a validation window; once the
+// connection is open, a Hello from its address is a connected packet too
+// short to be one and is dropped (§3, §5.4).
 func TestServer_13_2_ResendsLostWelcome(t *testing.T) {
 	tests := []struct {
 		name       string
-		disable    bool
 		sentPacket bool
 		want       int
 	}{
-		{"half-open", false, false, 1},
-		{"half-open, fix off", true, false, 0},
-		{"open", false, true, 0},
+		{"not yet open", false, 1},
+		{"open", true, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s, cp := newServer(ServerConfig{DisableWelcomeResend: tt.disable})
+			s, cp := newServer(ServerConfig{ValidationKey: testKey})
 			id := join(t, s, cp, addrA, t0)
 			if tt.sentPacket {
 				s.Receive(packet(t, rtype.PacketHeader{ConnectionID: id, Sequence: 1}), addrA, t0)
@@ -155,6 +168,9 @@ func TestServer_13_2_ResendsLostWelcome(t *testing.T) {
 			}
 			if tt.want == 1 && string(out[0].b) != string(rtype.AppendWelcome(nil, id)) {
 				t.Errorf("sent % x, want the same Welcome", out[0].b)
+			}
+			if tt.sentPacket && s.Stats().Drops[DropShortPacket] != 1 {
+				t.Errorf("drops %v, want one ShortPacket", s.Stats().Drops)
 			}
 			if want := map[bool]int{false: 0, true: 1}[tt.sentPacket]; s.NumPlayers() != want {
 				t.Errorf("NumPlayers = %d, want %d", s.NumPlayers(), want)

@@ -42,7 +42,8 @@ func (s *Server) ShuttingDown() bool { return s.shutdown }
 // Close closes every connection at once, as a server does when it stops:
 // each gets an [EventPlayerLeft] with [CloseShutdown] and its last counters
 // in Event.Stats, and the entities the players owned are destroyed with
-// reason 3 (§7.3), though nobody is left to be told. Nothing is sent:
+// reason 3 (§7.3), though nobody is left to be told, and the clients
+// waiting for a slot are forgotten. Nothing is sent:
 // version 1 has no message for it, and the clients time out.
 func (s *Server) Close(now time.Time) {
 	s.now = now
@@ -50,6 +51,9 @@ func (s *Server) Close(now time.Time) {
 		if c := &s.conns[i]; c.active {
 			s.closeConn(c, CloseShutdown, 0, now)
 		}
+	}
+	for i := range s.waiting {
+		s.unqueue(&s.waiting[i])
 	}
 }
 

@@ -35,7 +35,9 @@ const (
 	// DropShortPacket: a connected packet shorter than 16 bytes (§5.4).
 	DropShortPacket
 	// DropUnknownConnection: a connectionId that matches no open
-	// connection (§5.4).
+	// connection (§5.4); from an address without one, an id that no
+	// Welcome to that address carried in the last 5 to 10 s, or a
+	// sequence above 64, which no first packet has (§4.2, §12).
 	DropUnknownConnection
 	// DropWrongAddress: the connection with that id is bound to another
 	// address (§5.4).
@@ -50,15 +52,17 @@ const (
 	// DropFraming: a truncated message header, a size past the end, or
 	// bytes after the last message (§5.3).
 	DropFraming
-	// DropServerFull: a Hello to a full server, or to one whose world
-	// exceeds PendingEvents, with Rejected disabled (§13.1); or the first
-	// connected packet after a Welcome while MaxPlayers connections are
-	// open, or while the event queue has no room left for the player's
-	// join and every open connection's leave (§10).
+	// DropServerFull: with Rejected disabled (§13.1), a Hello to a full
+	// server, to one shutting down or to one whose world exceeds
+	// PendingEvents; or a validated first packet, or a waiting client's
+	// packet after Shutdown, that would have been answered Rejected because
+	// every player slot and the waiting queue are taken or the game is
+	// ending (§4.4).
 	DropServerFull
-	// DropHalfOpenFull: a half-open connection forgotten, its Welcome
-	// unanswered, to make room for a newer Hello past MaxHalfOpen (§12).
-	DropHalfOpenFull
+	// DropClosedConnection: a connected packet, from an address without a
+	// connection, with the id of a connection of that address that closed
+	// within the last 10 s: a late packet must not open it again (§7.3).
+	DropClosedConnection
 	// DropUnknownMessage: a message type this side does not receive (§6).
 	DropUnknownMessage
 	// DropInput: an Input not exactly 9 bytes or with reserved bits (§7.1).
@@ -98,7 +102,7 @@ var dropNames = [NumDropReasons]string{
 	"TooLarge", "BadHandshake", "HandshakeSize", "ZeroConnectionID",
 	"UnexpectedHandshake", "NotFromServer", "Closed", "ShortPacket",
 	"UnknownConnection", "WrongAddress", "WrongConnection", "Duplicate",
-	"TooOld", "Framing", "ServerFull", "HalfOpenFull", "UnknownMessage",
+	"TooOld", "Framing", "ServerFull", "ClosedConnection", "UnknownMessage",
 	"Input", "StaleInput", "Ping", "Disconnect", "QueryEntity", "Snapshot",
 	"CreateEntity", "KnownEntity", "EntityLimit", "DestroyEntity", "Pong",
 }
@@ -141,13 +145,13 @@ type Stats struct {
 	// rarely needs a resend (§8.3, §13.4). They are not counted in
 	// Resends.
 	RedundantDestroys uint64
-	// WelcomesResent counts Welcomes sent again for a repeated Hello
-	// (§13.2).
-	WelcomesResent uint64
-	// WelcomesLimited counts repeated Hellos left unanswered because a
-	// Welcome went to the same connection less than half a second
-	// earlier (§13.2, §12).
-	WelcomesLimited uint64
+	// Welcomes counts the Welcomes a server sent: one for each valid
+	// Hello from an address without a connection, repeated ones too
+	// (§4.3, §13.2), while it is not full.
+	Welcomes uint64
+	// Waited counts the validated clients that found no player slot and
+	// entered the waiting queue (§4.3, §10).
+	Waited uint64
 	// Rejected counts Rejected datagrams sent (server) or received
 	// (client) (§4.4).
 	Rejected uint64
@@ -196,7 +200,7 @@ type ConnStats struct {
 	// Slot is the player slot.
 	Slot int
 	// HalfOpen is always false: a connection opens with its first
-	// connected packet, and before it is only a Welcome sent (§12).
+	// connected packet, and before it the server keeps nothing (§12).
 	HalfOpen bool
 	// Sent counts the packets sent on the connection.
 	Sent uint64

@@ -1,0 +1,97 @@
+package session
+
+import (
+	"net/netip"
+	"time"
+)
+
+// Recently closed connections (§7.3, §13.3). The id of a connection that
+// closed still verifies for its address until its validation window ends
+// (server_cookie.go), so a late or duplicated packet of that connection,
+// from an address that no longer has one, could open it again, for a
+// client that left. Two rules stop it: only a packet with a small sequence
+// opens a connection (maxFirstSequence), and the (address, id) pairs of
+// connections closed within the last two windows are refused.
+
+// closedSize is the number of closed connections remembered: far more
+// than a game closes within closedMemory. Past it the oldest is forgotten
+// first; a late packet of that one could then open a connection bound to
+// its address, which gets no more than the send budget of world traffic
+// (§12) and times out.
+const closedSize = 64
+
+// closedMemory is how long a closed connection is remembered: its id was
+// sent in a Welcome before it opened, so two validation windows after the
+// close it no longer verifies.
+const closedMemory = 2 * validationWindow
+
+// maxFirstSequence is the highest sequence that may open a connection:
+// twice the window of §5.2, so that a client whose first 63 packets were
+// all lost (a second of Inputs at 60 per second) still gets in, while the
+// late packets of a connection that lived longer than that never reopen
+// it, whether or not the table below still remembers it.
+const maxFirstSequence = 2 * ackWindow
+
+// closedConn is a connection that closed, or an empty entry when id is 0.
+type closedConn struct {
+	addr netip.AddrPort
+	id   uint32
+	at   time.Time
+}
+
+// closedTable is a ring of closedSize entries, the oldest overwritten
+// first.
+type closedTable struct {
+	e    []closedConn
+	next int
+}
+
+func newClosedTable() closedTable {
+	return closedTable{e: make([]closedConn, closedSize)}
+}
+
+// add remembers that connection id, bound to a, closed at now.
+func (t *closedTable) add(a netip.AddrPort, id uint32, now time.Time) {
+	t.e[t.next] = closedConn{addr: a, id: id, at: now}
+	t.next = (t.next + 1) % len(t.e)
+}
+
+// live reports whether e still matters at now.
+func (e *closedConn) live(now time.Time) bool {
+	return e.id != 0 && now.Sub(e.at) < closedMemory
+}
+
+// has reports whether connection id, bound to a, closed recently.
+func (t *closedTable) has(a netip.AddrPort, id uint32, now time.Time) bool {
+	for i := range t.e {
+		if e := &t.e[i]; e.id == id && e.addr == a && e.live(now) {
+			return true
+		}
+	}
+	return false
+}
+
+// forget drops every entry of a.
+func (t *closedTable) forget(a netip.AddrPort) {
+	for i := range t.e {
+		if t.e[i].addr == a {
+			t.e[i] = closedConn{}
+		}
+	}
+}
+
+// count returns the number of entries that still matter at now.
+func (t *closedTable) count(now time.Time) int {
+	n := 0
+	for i := range t.e {
+		if t.e[i].live(now) {
+			n++
+		}
+	}
+	return n
+}
+
+// rememberClosed is told of every connection that closes.
+func (s *Server) rememberClosed(c *conn, now time.Time) {
+	s.closed.add(c.addr, c.id, now)
+}

@@ -1,0 +1,194 @@
+package session
+
+import (
+	"net/netip"
+	"time"
+
+	"github.com/rtypeproto/rtype"
+)
+
+// The waiting queue (§4.3, §4.4, §10). A Welcome is sent while a player
+// slot is free, but the slot may be taken by the time the client's first
+// packet arrives. Version 1 has no message to tell a client that got its
+// Welcome to wait, and a client that gets nothing times out believing it
+// was connected. So a validated client that finds no slot waits in a FIFO
+// queue of MaxPlayers entries and is answered, for each valid packet it
+// sends, one empty connected packet (§5.3): numbered and acknowledging
+// its packets (§5.2), it keeps the client's ServerTimeout from firing,
+// and, carrying no Snapshot, tells it that it is not playing yet. The
+// answer is 16 bytes, no more than the packet it answers (§12). When a
+// slot frees, the oldest waiting client joins at the next Tick and its
+// connection carries on the numbering it already saw.
+
+// waiterState is where an entry of the waiting queue is in its life.
+type waiterState uint8
+
+const (
+	// waiterFree: the entry holds no client.
+	waiterFree waiterState = iota
+	// waiterQueued: a validated client waits for a player slot.
+	waiterQueued
+)
+
+// waiter is a validated client with no player slot yet.
+type waiter struct {
+	state     waiterState
+	order     uint64 // lower entered the queue earlier
+	id        uint32
+	addr      netip.AddrPort
+	lastHeard time.Time
+	window    receiveWindow // the client's packets (§5.2)
+	seq       uint32        // last sequence sent (§5.2)
+	ackTop    uint32        // highest of seq the client acknowledged
+}
+
+// waiterByAddr returns the waiting client bound to a, or nil.
+func (s *Server) waiterByAddr(a netip.AddrPort) *waiter {
+	for i := range s.waiting {
+		if w := &s.waiting[i]; w.state == waiterQueued && w.addr == a {
+			return w
+		}
+	}
+	return nil
+}
+
+// NumWaiting returns the number of validated clients waiting for a player
+// slot. They are not players: NumPlayers, Players, Player and Kick do not
+// see them.
+func (s *Server) NumWaiting() int { return s.nWaiting }
+
+// enqueue puts the client with id at a at the end of the queue
+// (waiterFree → waiterQueued), or returns nil when the queue is full.
+func (s *Server) enqueue(id uint32, a netip.AddrPort, now time.Time) *waiter {
+	for i := range s.waiting {
+		if w := &s.waiting[i]; w.state == waiterFree {
+			s.waitOrder++
+			*w = waiter{state: waiterQueued, order: s.waitOrder, id: id, addr: a, lastHeard: now}
+			s.nWaiting++
+			s.stats.Waited++
+			return w
+		}
+	}
+	return nil
+}
+
+// unqueue frees w (waiterQueued → waiterFree): it joined, left, was told
+// Rejected or fell silent.
+func (s *Server) unqueue(w *waiter) {
+	if w.state == waiterQueued {
+		*w = waiter{}
+		s.nWaiting--
+	}
+}
+
+// oldest returns the client that has waited longest, or nil.
+func (s *Server) oldest() *waiter {
+	var o *waiter
+	for i := range s.waiting {
+		if w := &s.waiting[i]; w.state == waiterQueued && (o == nil || w.order < o.order) {
+			o = w
+		}
+	}
+	return o
+}
+
+// receiveWaiting handles a datagram from a waiting client's address: a
+// connected packet, as the client believes itself connected (§3).
+func (s *Server) receiveWaiting(w *waiter, b []byte, now time.Time) {
+	p, err := rtype.CheckPacket(b)
+	if err != nil {
+		s.drop(packetDrop(err))
+		return
+	}
+	if id := p.Header().ConnectionID; id != w.id {
+		s.dropForeign(id)
+		return
+	}
+	s.waitPacket(w, p, now)
+}
+
+// waitPacket applies §5.2 to a packet of w and answers it with one empty
+// packet; a Disconnect removes w without an answer (§7.3), and a server
+// shutting down tells it Rejected (§4.4).
+func (s *Server) waitPacket(w *waiter, p rtype.PacketBytes, now time.Time) {
+	h := p.Header()
+	lost := w.window.lost
+	switch w.window.receive(h.Sequence) {
+	case rtype.SeqDuplicate:
+		s.drop(DropDuplicate)
+		return
+	case rtype.SeqTooOld:
+		s.drop(DropTooOld)
+		return
+	}
+	s.stats.PacketsAccepted++
+	s.stats.PacketsLost += w.window.lost - lost
+	w.lastHeard = now
+	if h.Ack <= w.seq {
+		w.ackTop = max(w.ackTop, h.Ack)
+	}
+	switch {
+	case s.disconnects(p):
+		s.unqueue(w)
+	case s.shutdown:
+		a := w.addr
+		s.unqueue(w)
+		s.reject(a)
+	default:
+		w.seq++
+		ack, bits := w.window.ack()
+		_ = s.bld.Reset(rtype.PacketHeader{ConnectionID: w.id, Sequence: w.seq, Ack: ack, AckBits: bits})
+		s.transmit(w.addr, s.bld.Bytes())
+	}
+}
+
+// disconnects reports whether p carries a valid Disconnect (§7.3). The
+// other messages of a waiting client are not the game's yet.
+func (s *Server) disconnects(p rtype.PacketBytes) bool {
+	for m, rest, ok := rtype.SplitMessage(p.MessageArea()); ok; m, rest, ok = rtype.SplitMessage(rest) {
+		if m.Type != rtype.TypeDisconnect {
+			continue
+		}
+		var d rtype.Disconnect
+		if d.UnmarshalBinary(m.Payload) == nil {
+			return true
+		}
+		s.drop(DropDisconnect)
+	}
+	return false
+}
+
+// waitTimeout is how long a waiting client may stay silent: the
+// InactivityTimeout, or DefaultTimeout when that is off, since the queue
+// must not keep dead entries for ever.
+func (s *Server) waitTimeout() time.Duration {
+	if s.cfg.InactivityTimeout > 0 {
+		return s.cfg.InactivityTimeout
+	}
+	return DefaultTimeout
+}
+
+// expireWaiting forgets the waiting clients silent for waitTimeout.
+func (s *Server) expireWaiting(now time.Time) {
+	limit := s.waitTimeout()
+	for i := range s.waiting {
+		if w := &s.waiting[i]; w.state == waiterQueued && now.Sub(w.lastHeard) >= limit {
+			s.unqueue(w)
+		}
+	}
+}
+
+// admit runs at every Tick, before anything is sent: while a player can
+// join, the oldest waiting client does, and its connection continues the
+// numbering and acknowledgements it has seen (§5.2). It is not done when
+// a connection closes, since closeConn runs inside loops over the world.
+func (s *Server) admit(now time.Time) {
+	for s.nWaiting > 0 && s.canJoin() {
+		w := s.oldest()
+		id, addr, win, seq, ackTop := w.id, w.addr, w.window, w.seq, w.ackTop
+		s.unqueue(w)
+		if c := s.join(id, addr, now); c != nil {
+			c.window, c.seq, c.ackTop = win, seq, ackTop
+		}
+	}
+}
