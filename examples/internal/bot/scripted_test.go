@@ -70,6 +70,44 @@ func TestBotWaitingForTheWorld(t *testing.T) {
 	}
 }
 
+// A server that creates two entities and then lists only one in its
+// Snapshots, as a version 1 server does after the other's DestroyEntity was
+// lost (§13.4): the bot's client removes the other a second of server ticks
+// later (ExpireUnlisted, §8.1: Snapshots every 3 ticks), the bot counts it,
+// and keeps the listed one.
+func TestBotExpiresUnlisted(t *testing.T) {
+	t.Parallel()
+	const id = 9
+	var seq uint32
+	addr := scripted(t, func(b []byte) []byte {
+		if typ, _, err := rtype.ParseHandshake(b); err == nil && typ == rtype.HandshakeHello {
+			return rtype.AppendWelcome(nil, id)
+		}
+		p, err := rtype.ParsePacket(b)
+		if err != nil {
+			return nil
+		}
+		seq++
+		out, _ := rtype.PacketHeader{ConnectionID: id, Sequence: seq, Ack: p.Header.Sequence}.AppendBinary(nil)
+		if seq == 1 {
+			for _, n := range []uint32{1, 2} {
+				out, _ = rtype.AppendMessage(out, rtype.CreateEntity{ServerTick: 3, NetworkID: n, EntityType: rtype.ArchetypeEnemyBidos})
+			}
+		}
+		snap := rtype.Snapshot{ServerTick: 3 * seq, States: []rtype.EntityState{{NetworkID: 1}}}
+		out, _ = rtype.AppendMessage(out, snap)
+		return out
+	})
+	b := New(Config{Server: addr, Name: "b", Duration: time.Second})
+	r := runWithin(t, b, 5*time.Second)
+	if !r.OK() || r.Created != 2 {
+		t.Fatalf("status %q (%s), %d created, want ok and 2", r.Status(), r.Why(), r.Created)
+	}
+	if r.Expired != 1 || r.Entities != 1 {
+		t.Fatalf("%d expired, %d entities left, want the unlisted one expired and the listed one kept", r.Expired, r.Entities)
+	}
+}
+
 // A bot answered Rejected (§4.4) stops at once and says so.
 func TestBotRejected(t *testing.T) {
 	t.Parallel()
