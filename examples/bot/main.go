@@ -7,8 +7,10 @@
 // (connecting, waiting for the world, playing, or its status once its
 // client stopped), its connection id, round trip, loss, the entities it
 // knows, those it let expire and the Snapshots received. A bot plays for
-// -duration once the server sends it the world (§10), and gives up after
-// waiting -duration for it since its Welcome.
+// -duration once the server sends it the world (§10). One the server keeps
+// waiting for a player slot gives up as soon as another bot is done
+// playing, before that one's slot frees, or after waiting -duration since
+// its Welcome.
 //
 // Then it prints a table, one line per bot: connection id, Snapshots,
 // entities seen, expired (entities removed because no Snapshot listed them
@@ -76,10 +78,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	bots := make([]*bot.Bot, *n)
 	results := make([]bot.Result, *n)
 	var wg sync.WaitGroup
+	group := bot.NewGroup()
 	for i := range bots {
 		bots[i] = bot.New(bot.Config{
 			Server: addr, Name: fmt.Sprintf("bot-%d", i+1), Index: i,
-			Duration: *duration, Loss: *loss, Seed: *seed,
+			Duration: *duration, Loss: *loss, Seed: *seed, Group: group,
 		})
 		wg.Add(1)
 		go func() {

@@ -61,9 +61,9 @@ func TestBotCommand(t *testing.T) {
 // Eight bots against a server of four slots (§10): all eight are welcomed,
 // four play and four are kept waiting for a slot, never given the world.
 // The four that waited are not ok: the table says "waiting", stderr says
-// why, and the command exits 1. The bots' play counts from the world,
-// their wait from the Welcome, so that the waiting bots give up before the
-// playing ones leave and free their slots.
+// why, and the command exits 1. They give up once the first of the four
+// others is done playing, before its Disconnect frees its slot, so that
+// none of them gets in late.
 func TestBotCommandMoreBotsThanSlots(t *testing.T) {
 	addr := startServer(t)
 	var out, errw bytes.Buffer

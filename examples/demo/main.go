@@ -16,7 +16,7 @@
 // run with -v1 never resends (§13.4).
 //
 // Bots past the four slots (-n 5 and more) start once the first four play,
-// meet a full server, and stop when the first ones are done. With -v1 the
+// meet a full server, and give up as soon as one of the four is done. With -v1 the
 // server behaves as version 1 does (§13): entity events sent once, no
 // Rejected.
 //
@@ -134,6 +134,7 @@ func play(ctx context.Context, o options, out, logw io.Writer) ([]bot.Result, er
 	fmt.Fprintf(out, "server on udp %v, %d bots, %v\n", addr, o.bots, o.duration)
 	bots := make([]*bot.Bot, o.bots)
 	results := make([]bot.Result, o.bots)
+	group := bot.NewGroup()
 	for i := range bots {
 		bots[i] = bot.New(bot.Config{
 			Server:   addr,
@@ -142,6 +143,7 @@ func play(ctx context.Context, o options, out, logw io.Writer) ([]bot.Result, er
 			Duration: o.duration,
 			Loss:     o.loss,
 			Seed:     o.seed,
+			Group:    group,
 		})
 	}
 	botsDone := runBots(ctx, bots, results)
@@ -179,34 +181,30 @@ wait:
 // first four play, so that they meet a full server, which answers Rejected
 // (§4.4) or, as version 1 does, nothing (§13.1): a Hello that came while
 // the four were still half-open would be welcomed, holding no slot (§12).
-// They stop as soon as one of the first four is done playing: a slot frees
-// only then, and the demo shows one game, not a second one that would
-// double its length.
+// Being of one bot.Group, those not given the world give up as soon as one
+// of the four is done playing: the demo shows one game, not a second one
+// in the slot it frees.
 func runBots(ctx context.Context, bots []*bot.Bot, results []bot.Result) <-chan struct{} {
 	var wg sync.WaitGroup
-	extraCtx, stopExtra := context.WithCancel(ctx)
-	start := func(ctx context.Context, i int) {
+	start := func(i int) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			results[i] = bots[i].Run(ctx)
-			if i < game.MaxPlayers && results[i].Playing {
-				stopExtra()
-			}
 		}()
 	}
 	first := min(len(bots), game.MaxPlayers)
 	for i := range first {
-		start(ctx, i)
+		start(i)
 	}
 	if len(bots) > first {
 		waitPlaying(ctx, bots[:first], 5*time.Second)
 		for i := first; i < len(bots); i++ {
-			start(extraCtx, i)
+			start(i)
 		}
 	}
 	done := make(chan struct{})
-	go func() { wg.Wait(); stopExtra(); close(done) }()
+	go func() { wg.Wait(); close(done) }()
 	return done
 }
 

@@ -30,15 +30,15 @@ type Config struct {
 	// Duration is how long the bot plays once the server sends it the
 	// world (§10), and how long after its Welcome it waits for that world
 	// before giving up; 0 plays, or waits, until the context is done.
-	// Counting the play from the world rather than from the Welcome also
-	// makes a bot the server kept waiting give up before the bots that
-	// were welcomed with it leave and free their slots.
 	Duration time.Duration
 	// Loss drops that fraction of the datagrams in each direction, to see
 	// the protocol cope with a lossy network (§5.2, §13.4).
 	Loss float64
 	// Seed drives the simulated loss.
 	Seed uint64
+	// Group, when not nil, ties the bot to the others of the group: a bot
+	// not given the world yet gives up once one of them is done playing.
+	Group *Group
 	// Session configures the client, completed by [SessionConfig]; its
 	// Hooks are the bot's own.
 	Session session.ClientConfig
@@ -119,6 +119,9 @@ func (b *Bot) Run(ctx context.Context) Result {
 		}
 		return more
 	})
+	if r.res.Playing {
+		b.cfg.Group.leave() // also when the session was lost
+	}
 	switch {
 	case err != nil:
 		r.res.Err = err
@@ -137,11 +140,19 @@ func (b *Bot) Run(ctx context.Context) Result {
 // play is one frame: read the events, send the frame's Input (§7.1), and
 // say whether to go on.
 func (r *run) play(c *session.Client, now time.Time) bool {
+	if !r.res.Playing && r.cfg.Group.over() {
+		// Before the events: the world a freed slot brought stays unread.
+		r.update(c)
+		return false
+	}
 	for ev := range c.Events() {
 		r.event(&ev, now)
 	}
 	r.res.State = c.State()
 	if !r.deadline.IsZero() && !now.Before(r.deadline) {
+		if r.res.Playing {
+			r.cfg.Group.leave() // before the Disconnect frees the slot
+		}
 		r.update(c)
 		return false // RunClientConn sends Disconnect (§7.3)
 	}
