@@ -16,9 +16,9 @@
 // run with -v1 never resends (§13.4).
 //
 // Bots past the four slots (-n 5 and more) start once the first four play,
-// meet a full server, and give up as soon as one of the four is done. With -v1 the
-// server behaves as version 1 does (§13): entity events sent once, no
-// Rejected.
+// meet a full server, and give up as soon as one of the four is done. With
+// -v1 the server behaves as version 1 does (§13): entity events sent once,
+// no Rejected.
 //
 // It exits 0 when every bot is ok, 1 otherwise, after naming on stderr
 // every bot that is not, with why; 2 for bad flags.
