@@ -1,11 +1,33 @@
 // Command bot connects scripted players to an R-Type server: each sends one
-// Input per frame from a fixed pattern (§7.1) and pings every second (§7.2),
-// and the command prints every second (-every) the round trip, the loss and
-// the number of entities each bot sees, then a summary table.
+// Input per frame from a fixed pattern (§7.1) and pings every second (§7.2).
 //
 //	go run ./examples/bot -server 127.0.0.1:4242 -n 2 -duration 30s
 //
-// It exits 0 when every bot connected and kept its session, 1 otherwise.
+// Every second (-every) it prints one line per bot: where it is
+// (connecting, waiting for the world, playing, or its status once its
+// client stopped), its connection id, round trip, loss, the entities it
+// knows, those it let expire and the Snapshots received. A bot plays for
+// -duration once the server sends it the world (§10). One the server keeps
+// waiting for a player slot gives up as soon as another bot is done
+// playing, before that one's slot frees, or after waiting -duration since
+// its Welcome.
+//
+// Then it prints a table, one line per bot: connection id, Snapshots,
+// entities seen, expired (entities removed because no Snapshot listed them
+// for a second: ghosts of a DestroyEntity lost and never resent, §13.4),
+// Inputs sent, Pongs, RTT p50 and p99, loss, resends (always "-" here: only
+// a server knows them), Hellos resent, and the status:
+//
+//   - ok: the bot got the world and kept its session to the end;
+//   - waiting: welcomed, but the server never sent the world, as one with
+//     every player slot taken does (-n 8 against a server of 4 slots);
+//   - rejected: the server answered Rejected (§4.4);
+//   - no-connect: no Welcome came (§4.2);
+//   - lost: the session ended before the bot's Disconnect, such as a server
+//     silent for 10 s (§13.3).
+//
+// It exits 0 when every bot is ok, 1 otherwise, after naming on stderr
+// every bot that is not, with why; 2 for bad flags.
 package main
 
 import (
@@ -35,7 +57,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("bot", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	server := fs.String("server", "127.0.0.1:4242", "server UDP address")
-	duration := fs.Duration("duration", 0, "how long each bot plays once connected, 0 until interrupted")
+	duration := fs.Duration("duration", 0, "how long each bot plays once given the world, and waits for it at most; 0 until interrupted")
 	n := fs.Int("n", 1, "number of bots in this process")
 	loss := fs.Float64("loss", 0, "fraction of datagrams each bot drops in each direction")
 	seed := fs.Uint64("seed", 1, "seed of the simulated loss")
@@ -56,10 +78,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	bots := make([]*bot.Bot, *n)
 	results := make([]bot.Result, *n)
 	var wg sync.WaitGroup
+	group := bot.NewGroup()
 	for i := range bots {
 		bots[i] = bot.New(bot.Config{
 			Server: addr, Name: fmt.Sprintf("bot-%d", i+1), Index: i,
-			Duration: *duration, Loss: *loss, Seed: *seed,
+			Duration: *duration, Loss: *loss, Seed: *seed, Group: group,
 		})
 		wg.Add(1)
 		go func() {
@@ -79,8 +102,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		case <-t.C:
 			for _, b := range bots {
 				r := b.Live()
-				fmt.Fprintf(stdout, "%s %s conn=%d rtt=%v loss=%.1f%% entities=%d snapshots=%d\n",
-					r.Name, state(&r), r.ConnectionID, r.LastRTT, 100*r.Loss(), r.Entities, r.Client.Snapshots)
+				fmt.Fprintf(stdout, "%s %s conn=%d rtt=%v loss=%.1f%% entities=%d expired=%d snapshots=%d\n",
+					r.Name, r.Progress(), r.ConnectionID, r.LastRTT, 100*r.Loss(), r.Entities, r.Expired, r.Client.Snapshots)
 			}
 		}
 	}
@@ -89,24 +112,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "bot:", err)
 		return 1
 	}
-	code := 0
-	for _, r := range results {
-		if r.Status() != "ok" {
-			fmt.Fprintf(stderr, "bot: %s: %v\n", r.Name, r.Err)
-			code = 1
-		}
+	if bot.WriteFailures(stderr, results) > 0 {
+		return 1
 	}
-	return code
-}
-
-func state(r *bot.Result) string {
-	switch {
-	case r.Err != nil:
-		return r.Status()
-	case r.Connected:
-		return "connected"
-	}
-	return "connecting"
+	return 0
 }
 
 // resolve accepts "host:port" with a name or an address.

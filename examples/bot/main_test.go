@@ -10,11 +10,10 @@ import (
 	"github.com/rtypeproto/rtype/examples/internal/gameserver"
 )
 
-// Two bots against the example server print their progress as they play
-// and a table line each, and exit 0. Progress every 50 ms gives each bot
-// many lines while it is connected, so that a loaded machine that runs the
-// printing late still prints some.
-func TestBotCommand(t *testing.T) {
+// startServer runs an example game server with the four slots of §10 on
+// loopback until the test ends.
+func startServer(t *testing.T) string {
+	t.Helper()
 	conn, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
 	if err != nil {
 		t.Fatal(err)
@@ -22,31 +21,76 @@ func TestBotCommand(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- gameserver.New(gameserver.Config{}).Serve(ctx, conn) }()
-	defer func() { cancel(); <-done }()
+	t.Cleanup(func() { cancel(); <-done })
+	return conn.LocalAddr().String()
+}
 
+// Two bots against the example server print their progress as they play
+// and a table line each, and exit 0. Progress every 50 ms gives each bot
+// many lines while it is connected, so that a loaded machine that runs the
+// printing late still prints some.
+func TestBotCommand(t *testing.T) {
+	addr := startServer(t)
 	var out, errw bytes.Buffer
-	code := run(context.Background(), []string{"-server", conn.LocalAddr().String(), "-n", "2", "-duration", "1200ms", "-every", "50ms"}, &out, &errw)
+	code := run(context.Background(), []string{"-server", addr, "-n", "2", "-duration", "1200ms", "-every", "50ms"}, &out, &errw)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, out.String(), errw.String())
 	}
 	for _, name := range []string{"bot-1", "bot-2"} {
-		var live, connected int
+		var live, playing int
 		for _, line := range strings.Split(out.String(), "\n") {
 			if !strings.HasPrefix(line, name+" ") || !strings.Contains(line, " rtt=") {
 				continue
 			}
 			live++
-			if strings.HasPrefix(line, name+" connected conn=") && strings.Contains(line, " loss=") && strings.Contains(line, " entities=") {
-				connected++
+			if strings.HasPrefix(line, name+" playing conn=") && strings.Contains(line, " loss=") &&
+				strings.Contains(line, " entities=") && strings.Contains(line, " expired=") {
+				playing++
 			}
 		}
-		if live < 2 || connected < 1 {
-			t.Errorf("%s: %d progress lines, %d of them connected; want several, some connected:\n%s", name, live, connected, out.String())
+		if live < 2 || playing < 1 {
+			t.Errorf("%s: %d progress lines, %d of them playing; want several, some playing:\n%s", name, live, playing, out.String())
 		}
 	}
 	ok := strings.Count(out.String(), " ok\n")
 	if ok != 2 {
 		t.Errorf("%d bots ok in the table, want 2:\n%s", ok, out.String())
+	}
+}
+
+// Eight bots against a server of four slots (§10): all eight are welcomed,
+// four play and four are kept waiting for a slot, never given the world.
+// The four that waited are not ok: the table says "waiting", stderr says
+// why, and the command exits 1. They give up once the first of the four
+// others is done playing, before its Disconnect frees its slot, so that
+// none of them gets in late.
+func TestBotCommandMoreBotsThanSlots(t *testing.T) {
+	addr := startServer(t)
+	var out, errw bytes.Buffer
+	code := run(context.Background(), []string{"-server", addr, "-n", "8", "-duration", "2s"}, &out, &errw)
+	if code != 1 {
+		t.Errorf("exit %d, want 1", code)
+	}
+	status := map[string][]string{}
+	for _, line := range strings.Split(out.String(), "\n") {
+		f := strings.Fields(line)
+		if len(f) > 1 && strings.HasPrefix(f[0], "bot-") && !strings.Contains(line, "=") {
+			status[f[len(f)-1]] = append(status[f[len(f)-1]], f[0])
+		}
+	}
+	if len(status["ok"]) != 4 || len(status["waiting"]) != 4 || len(status) != 2 {
+		t.Fatalf("table statuses %v, want 4 ok and 4 waiting:\n%s\n%s", status, out.String(), errw.String())
+	}
+	for _, name := range status["waiting"] {
+		want := name + ": waiting: welcomed, but the server sent no world"
+		if !strings.Contains(errw.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errw.String())
+		}
+	}
+	for _, name := range status["ok"] {
+		if strings.Contains(errw.String(), name+":") {
+			t.Errorf("stderr names %s, which played:\n%s", name, errw.String())
+		}
 	}
 }
 

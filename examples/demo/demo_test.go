@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"log/slog"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -61,18 +62,24 @@ func TestDemoSmoke(t *testing.T) {
 
 // The demo exits 0 and prints one table line per bot when all went well,
 // and 1 when a bot could not play: a fifth bot, started once the four
-// others play, is answered Rejected (§4.4, §10: four slots).
+// others play, meets a full server (§10: four slots), which answers it
+// Rejected (§4.4) or keeps it waiting for a slot; a version 1 server
+// (-v1) answers nothing (§13.1). Either way stderr names it and says why.
 func TestDemoExitCode(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		args []string
 		code int
 		ok   int
+		// fifth lists the statuses the fifth bot may end with.
+		fifth []string
 	}{
-		{[]string{"-duration", "1s", "-n", "2"}, 0, 2},
-		{[]string{"-duration", "1s", "-n", "5"}, 1, 4},
-		{[]string{"-duration", "0s"}, 2, 0},
-		{[]string{"-log", "loud"}, 2, 0},
+		{[]string{"-duration", "1s", "-n", "2"}, 0, 2, nil},
+		{[]string{"-duration", "1s", "-n", "2", "-v1"}, 0, 2, nil},
+		{[]string{"-duration", "1s", "-n", "5"}, 1, 4, []string{"rejected", "waiting"}},
+		{[]string{"-duration", "1s", "-n", "5", "-v1"}, 1, 4, []string{"no-connect", "waiting"}},
+		{[]string{"-duration", "0s"}, 2, 0, nil},
+		{[]string{"-log", "loud"}, 2, 0, nil},
 	}
 	for _, tc := range tests {
 		var out, errw bytes.Buffer
@@ -82,16 +89,30 @@ func TestDemoExitCode(t *testing.T) {
 			continue
 		}
 		ok := 0
+		fifth := ""
 		for _, line := range strings.Split(out.String(), "\n") {
-			if strings.Contains(line, "bot-") && strings.HasSuffix(strings.TrimSpace(line), " ok") {
+			f := strings.Fields(line)
+			if len(f) < 2 || !strings.HasPrefix(f[0], "bot-") || strings.Contains(line, "snapshots") {
+				continue // not a table line
+			}
+			if f[len(f)-1] == "ok" {
 				ok++
+			}
+			if f[0] == "bot-5" {
+				fifth = f[len(f)-1]
 			}
 		}
 		if ok != tc.ok {
 			t.Errorf("demo %v: %d bots ok in the table, want %d:\n%s", tc.args, ok, tc.ok, out.String())
 		}
-		if tc.code == 1 && !strings.Contains(out.String(), "no-connect") {
-			t.Errorf("demo %v: the rejected bot is not reported:\n%s", tc.args, out.String())
+		if tc.fifth == nil {
+			continue
+		}
+		if !slices.Contains(tc.fifth, fifth) {
+			t.Errorf("demo %v: the fifth bot's status is %q, want one of %v:\n%s", tc.args, fifth, tc.fifth, out.String())
+		}
+		if want := "bot-5: " + fifth + ": "; !strings.Contains(errw.String(), want) {
+			t.Errorf("demo %v: stderr lacks %q:\n%s", tc.args, want, errw.String())
 		}
 	}
 }

@@ -45,7 +45,7 @@ func TestSpec13_3_DemoFailsServerClosedSession(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			g, id := playAndEnd(t, tc.end)
-			results := []bot.Result{{Name: "bot-1", Connected: true, ConnectionID: id, Resends: -1}}
+			results := []bot.Result{{Name: "bot-1", Connected: true, Playing: true, ConnectionID: id, Resends: -1}}
 			settle(results, g)
 			var out bytes.Buffer
 			code := report(&out, io.Discard, results, time.Second)

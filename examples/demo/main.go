@@ -3,10 +3,25 @@
 // it, plays for ten seconds while showing progress, and prints what every
 // bot saw.
 //
-//	go run ./examples/demo [-duration 10s] [-n 4] [-loss 0.05] [-log info]
+//	go run ./examples/demo [-duration 10s] [-n 4] [-loss 0.05] [-v1] [-log info]
 //
-// It exits 0 when every bot connected and kept its session to the end, 1
-// otherwise.
+// The progress says how many bots play, that is, were sent the world (§10),
+// and how many wait for it. The table at the end is that of examples/bot,
+// with the resends the server counted for each bot (§13.4), and each bot's
+// status: ok when it got the world and kept its session to the end;
+// otherwise waiting (welcomed, never given the world), rejected (§4.4),
+// no-connect, lost, or closed- and why the server closed the session. Its
+// expired column counts the entities a bot removed because no Snapshot
+// listed them for a second: ghosts of a lost DestroyEntity, which a server
+// run with -v1 never resends (§13.4).
+//
+// Bots past the four slots (-n 5 and more) start once the first four play,
+// meet a full server, and give up as soon as one of the four is done. With
+// -v1 the server behaves as version 1 does (§13): entity events sent once,
+// no Rejected.
+//
+// It exits 0 when every bot is ok, 1 otherwise, after naming on stderr
+// every bot that is not, with why; 2 for bad flags.
 package main
 
 import (
@@ -43,6 +58,8 @@ type options struct {
 	loss     float64
 	logLevel slog.Level
 	seed     uint64
+	// v1 runs the server as version 1 describes (§13).
+	v1 bool
 	// live redraws the progress in place, for a terminal.
 	live bool
 }
@@ -52,9 +69,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	var o options
 	fs.DurationVar(&o.duration, "duration", 10*time.Second, "how long the bots play")
-	fs.IntVar(&o.bots, "n", game.MaxPlayers, "number of bots; past 4 the server answers Rejected (§4.4)")
+	fs.IntVar(&o.bots, "n", game.MaxPlayers, "number of bots; past 4 they meet a full server (§4.4, §10)")
 	fs.Float64Var(&o.loss, "loss", 0, "fraction of datagrams each bot drops in each direction")
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of the Bydos heights and of the simulated loss")
+	fs.BoolVar(&o.v1, "v1", false, "behave as a v1 server: no resent entity events, no Rejected (§13.1, §13.4)")
 	level := fs.String("log", "warn", "server log level: debug, info, warn or error")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -77,25 +95,19 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return report(stdout, stderr, results, o.duration)
 }
 
-// report prints the table of results and returns the exit code: 0 when
-// every bot's status is ok, 1 otherwise.
+// report prints the table of results, names on stderr every bot that is
+// not ok, and returns the exit code: 0 when every bot is ok, 1 otherwise.
 func report(stdout, stderr io.Writer, results []bot.Result, d time.Duration) int {
 	fmt.Fprintln(stdout)
 	if err := bot.WriteTable(stdout, results); err != nil {
 		fmt.Fprintln(stderr, "demo:", err)
 		return 1
 	}
-	failed := 0
-	for _, r := range results {
-		if r.Status() != "ok" {
-			failed++
-		}
-	}
-	if failed > 0 {
-		fmt.Fprintf(stdout, "\n%d of %d bots failed to connect or lost their session\n", failed, len(results))
+	if failed := bot.WriteFailures(stderr, results); failed > 0 {
+		fmt.Fprintf(stdout, "\n%d of %d bots did not play to the end\n", failed, len(results))
 		return 1
 	}
-	fmt.Fprintf(stdout, "\nall %d bots connected and played %v\n", len(results), d)
+	fmt.Fprintf(stdout, "\nall %d bots played %v\n", len(results), d)
 	return 0
 }
 
@@ -107,10 +119,14 @@ func play(ctx context.Context, o options, out, logw io.Writer) ([]bot.Result, er
 		return nil, err
 	}
 	addr := conn.LocalAddr().(*net.UDPAddr).AddrPort()
-	srv := gameserver.New(gameserver.Config{
+	cfg := gameserver.Config{
 		Game: game.Config{Seed: o.seed},
 		Log:  slog.New(slog.NewTextHandler(logw, &slog.HandlerOptions{Level: o.logLevel})),
-	})
+	}
+	if o.v1 {
+		cfg.Session = gameserver.V1()
+	}
+	srv := gameserver.New(cfg)
 	srvCtx, stopServer := context.WithCancel(context.Background())
 	srvDone := make(chan error, 1)
 	go func() { srvDone <- srv.Serve(srvCtx, conn) }()
@@ -118,6 +134,7 @@ func play(ctx context.Context, o options, out, logw io.Writer) ([]bot.Result, er
 	fmt.Fprintf(out, "server on udp %v, %d bots, %v\n", addr, o.bots, o.duration)
 	bots := make([]*bot.Bot, o.bots)
 	results := make([]bot.Result, o.bots)
+	group := bot.NewGroup()
 	for i := range bots {
 		bots[i] = bot.New(bot.Config{
 			Server:   addr,
@@ -126,32 +143,10 @@ func play(ctx context.Context, o options, out, logw io.Writer) ([]bot.Result, er
 			Duration: o.duration,
 			Loss:     o.loss,
 			Seed:     o.seed,
+			Group:    group,
 		})
 	}
-	var wg sync.WaitGroup
-	start := func(i int) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			results[i] = bots[i].Run(ctx)
-		}()
-	}
-	first := min(len(bots), game.MaxPlayers)
-	for i := range first {
-		start(i)
-	}
-	if len(bots) > first {
-		// The bots past the four slots (§10) start once the first four
-		// play, so that their Hello meets a full server and is answered
-		// Rejected (§4.4): a Hello that came while those were still
-		// half-open would be welcomed, holding no slot (§12).
-		waitPlaying(ctx, bots[:first], 5*time.Second)
-		for i := first; i < len(bots); i++ {
-			start(i)
-		}
-	}
-	botsDone := make(chan struct{})
-	go func() { wg.Wait(); close(botsDone) }()
+	botsDone := runBots(ctx, bots, results)
 
 	p := progress{out: out, live: o.live, start: time.Now(), total: o.duration}
 	tick := time.NewTicker(200 * time.Millisecond)
@@ -181,6 +176,38 @@ wait:
 	return results, err
 }
 
+// runBots runs every bot, filling results, and returns a channel closed
+// once all are done. The bots past the four slots (§10) start once the
+// first four play, so that they meet a full server, which answers Rejected
+// (§4.4) or, as version 1 does, nothing (§13.1): a Hello that came while
+// the four were still half-open would be welcomed, holding no slot (§12).
+// Being of one bot.Group, those not given the world give up as soon as one
+// of the four is done playing: the demo shows one game, not a second one
+// in the slot it frees.
+func runBots(ctx context.Context, bots []*bot.Bot, results []bot.Result) <-chan struct{} {
+	var wg sync.WaitGroup
+	start := func(i int) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[i] = bots[i].Run(ctx)
+		}()
+	}
+	first := min(len(bots), game.MaxPlayers)
+	for i := range first {
+		start(i)
+	}
+	if len(bots) > first {
+		waitPlaying(ctx, bots[:first], 5*time.Second)
+		for i := first; i < len(bots); i++ {
+			start(i)
+		}
+	}
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	return done
+}
+
 // settle adds to the result of each bot that connected what the server saw
 // of its session's end: its counters, and why it closed, so that a session
 // the server dropped while the bot had not noticed yet (§13.3) fails.
@@ -197,15 +224,15 @@ func settle(results []bot.Result, srv *gameserver.Server) {
 	}
 }
 
-// waitPlaying waits, at most limit, until every bot of bots has received a
-// Snapshot (§8.1), which the server sends only to an open connection, or
+// waitPlaying waits, at most limit, until every bot of bots has been sent
+// the world (§10), which the server sends only to an open connection, or
 // stopped.
 func waitPlaying(ctx context.Context, bots []*bot.Bot, limit time.Duration) {
 	deadline := time.Now().Add(limit)
 	for time.Now().Before(deadline) && ctx.Err() == nil {
 		playing := 0
 		for _, b := range bots {
-			if r := b.Live(); r.Client.Snapshots > 0 || r.Err != nil {
+			if r := b.Live(); r.Playing || r.Err != nil {
 				playing++
 			}
 		}
@@ -229,16 +256,20 @@ type progress struct {
 func (p *progress) show(bots []*bot.Bot) {
 	elapsed := time.Since(p.start)
 	if !p.live {
-		var conn, snaps, ents int
+		var playing, waiting, snaps, ents int
 		for _, b := range bots {
 			r := b.Live()
-			if r.Connected {
-				conn++
+			switch r.Progress() {
+			case "playing":
+				playing++
+			case "waiting":
+				waiting++
 			}
 			snaps += int(r.Client.Snapshots)
 			ents = max(ents, r.Entities)
 		}
-		fmt.Fprintf(p.out, "%5.1fs  %d/%d connected  %5d snapshots  %3d entities\n", elapsed.Seconds(), conn, len(bots), snaps, ents)
+		fmt.Fprintf(p.out, "%5.1fs  %d/%d playing  %d waiting  %5d snapshots  %3d entities\n",
+			elapsed.Seconds(), playing, len(bots), waiting, snaps, ents)
 		return
 	}
 	var sb strings.Builder
@@ -250,15 +281,12 @@ func (p *progress) show(bots []*bot.Bot) {
 	fmt.Fprintf(&sb, "\x1b[2K[%s%s] %4.1fs\n", strings.Repeat("#", done), strings.Repeat(".", width-done), elapsed.Seconds())
 	for _, b := range bots {
 		r := b.Live()
-		state := "connecting"
-		switch {
-		case r.Err != nil:
-			state = r.Status()
-		case r.Connected:
-			state = fmt.Sprintf("conn %d", r.ConnectionID)
+		state := r.Progress()
+		if r.Connected && r.Err == nil {
+			state = fmt.Sprintf("%s %d", state, r.ConnectionID)
 		}
-		fmt.Fprintf(&sb, "\x1b[2K%-7s %-10s %5d snapshots %4d entities %5d inputs  rtt %-9v loss %.1f%%\n",
-			r.Name, state, r.Client.Snapshots, r.Entities, r.Inputs, r.LastRTT.Round(time.Microsecond), 100*r.Loss())
+		fmt.Fprintf(&sb, "\x1b[2K%-7s %-10s %5d snapshots %4d entities %3d expired %5d inputs  rtt %-9v loss %.1f%%\n",
+			r.Name, state, r.Client.Snapshots, r.Entities, r.Expired, r.Inputs, r.LastRTT.Round(time.Microsecond), 100*r.Loss())
 	}
 	p.drawn = 1 + len(bots)
 	io.WriteString(p.out, sb.String())

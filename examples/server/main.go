@@ -6,6 +6,15 @@
 //
 // It logs joins, leaves, round changes and dropped datagrams by rule. On
 // interrupt it ends the game (DestroyEntity reason 4, §8.3) and exits.
+//
+// With -v1 it behaves as a version 1 server (§13): it sends every
+// CreateEntity and DestroyEntity once and never again, so that a lost
+// DestroyEntity leaves a ghost on the client (§13.4), and does not answer
+// Rejected to a Hello it cannot take (§13.1). Clients can be tried against
+// it:
+//
+//	go run ./examples/server -v1
+//	go run ./examples/bot -n 2 -loss 0.2 -duration 20s
 package main
 
 import (
@@ -26,6 +35,7 @@ func main() {
 	level := flag.String("log", "info", "log level: debug, info, warn or error")
 	seed := flag.Uint64("seed", 1, "seed of the Bydos spawn heights")
 	round := flag.Duration("round", 0, "length of a round, 0 to play until every player left")
+	v1 := flag.Bool("v1", false, "behave as a v1 server: no resent entity events, no Rejected (§13.1, §13.4)")
 	flag.Parse()
 
 	var lvl slog.Level
@@ -37,10 +47,15 @@ func main() {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	g := gameserver.New(gameserver.Config{
+	cfg := gameserver.Config{
 		Game: game.Config{Seed: *seed, RoundTicks: uint32(round.Seconds() * game.TickRate)},
 		Log:  log,
-	})
+	}
+	if *v1 {
+		cfg.Session = gameserver.V1()
+		log.Info("behaving as a version 1 server", "entity events", "sent once", "full server", "silent")
+	}
+	g := gameserver.New(cfg)
 	if err := g.ListenAndServe(ctx, *addr); err != nil {
 		log.Error("server", "err", err)
 		os.Exit(1)

@@ -1,8 +1,9 @@
 // Package bot is a scripted client of the example game: it connects with
 // the session package, sends one Input per frame from a fixed pattern (§7.1),
-// lets the client ping every second (§7.2), and reports what it saw: the
-// session client's own counters (Snapshots, server packets lost, §5.2, §8.1),
-// one round trip per Pong (§7.2), and the entities it learnt of (§8.2).
+// lets the client ping every second (§7.2), and reports what it saw: how far
+// it got (welcomed, given the world, §10), the session client's own counters
+// (Snapshots, server packets lost, §5.2, §8.1), one round trip per Pong
+// (§7.2), and the entities it learnt of (§8.2) or let expire (§13.4).
 package bot
 
 import (
@@ -26,15 +27,20 @@ type Config struct {
 	Name string
 	// Index shifts the bot's script so that bots do not move in step.
 	Index int
-	// Duration is how long the bot plays once connected; 0 plays until
-	// the context is done.
+	// Duration is how long the bot plays once the server sends it the
+	// world (§10), and how long after its Welcome it waits for that world
+	// before giving up; 0 plays, or waits, until the context is done.
 	Duration time.Duration
 	// Loss drops that fraction of the datagrams in each direction, to see
 	// the protocol cope with a lossy network (§5.2, §13.4).
 	Loss float64
 	// Seed drives the simulated loss.
 	Seed uint64
-	// Session configures the client; its Hooks are the bot's own.
+	// Group, when not nil, ties the bot to the others of the group: a bot
+	// not given the world yet gives up once one of them is done playing.
+	Group *Group
+	// Session configures the client, completed by [SessionConfig]; its
+	// Hooks are the bot's own.
 	Session session.ClientConfig
 }
 
@@ -102,7 +108,7 @@ func (b *Bot) Run(ctx context.Context) Result {
 		r.res.Err = err
 		return r.res
 	}
-	cfg := b.cfg.Session
+	cfg := SessionConfig(b.cfg.Session)
 	cfg.Hooks = &session.Hooks{OnReceive: r.receiving, OnSend: r.sending}
 	var last *session.Client
 	err = session.RunClientConn(ctx, conn, b.cfg.Server, cfg, func(c *session.Client, now time.Time) bool {
@@ -113,6 +119,9 @@ func (b *Bot) Run(ctx context.Context) Result {
 		}
 		return more
 	})
+	if r.res.Playing {
+		b.cfg.Group.leave() // also when the session was lost
+	}
 	switch {
 	case err != nil:
 		r.res.Err = err
@@ -131,25 +140,19 @@ func (b *Bot) Run(ctx context.Context) Result {
 // play is one frame: read the events, send the frame's Input (§7.1), and
 // say whether to go on.
 func (r *run) play(c *session.Client, now time.Time) bool {
-	for ev := range c.Events() {
-		switch ev.Kind {
-		case session.EventConnected:
-			r.res.Connected = true
-			r.res.ConnectionID = ev.Conn
-			if r.cfg.Duration > 0 {
-				r.deadline = now.Add(r.cfg.Duration)
-			}
-		case session.EventEntityCreated:
-			r.res.Created++
-			r.seen[ev.Entity.ID] = struct{}{}
-		case session.EventEntityDestroyed:
-			r.res.Destroyed++
-		case session.EventPong:
-			r.res.LastRTT = ev.RTT
-			r.res.RTT = append(r.res.RTT, ev.RTT)
-		}
+	if !r.res.Playing && r.cfg.Group.over() {
+		// Before the events: the world a freed slot brought stays unread.
+		r.update(c)
+		return false
 	}
+	for ev := range c.Events() {
+		r.event(&ev, now)
+	}
+	r.res.State = c.State()
 	if !r.deadline.IsZero() && !now.Before(r.deadline) {
+		if r.res.Playing {
+			r.cfg.Group.leave() // before the Disconnect frees the slot
+		}
 		r.update(c)
 		return false // RunClientConn sends Disconnect (§7.3)
 	}
@@ -161,6 +164,38 @@ func (r *run) play(c *session.Client, now time.Time) bool {
 	}
 	r.update(c)
 	return true
+}
+
+// event records one client event.
+func (r *run) event(ev *session.Event, now time.Time) {
+	switch ev.Kind {
+	case session.EventConnected:
+		r.res.Connected = true
+		r.res.ConnectionID = ev.Conn
+		r.startClock(now) // the wait for the world
+	case session.EventPlaying:
+		r.res.Playing = true
+		r.startClock(now) // the play itself
+	case session.EventRejected:
+		r.res.Rejected = true
+	case session.EventEntityCreated:
+		r.res.Created++
+		r.seen[ev.Entity.ID] = struct{}{}
+	case session.EventEntityDestroyed:
+		r.res.Destroyed++
+	case session.EventEntityExpired:
+		r.res.Expired++
+	case session.EventPong:
+		r.res.LastRTT = ev.RTT
+		r.res.RTT = append(r.res.RTT, ev.RTT)
+	}
+}
+
+// startClock gives the bot Duration from now before it stops.
+func (r *run) startClock(now time.Time) {
+	if r.cfg.Duration > 0 {
+		r.deadline = now.Add(r.cfg.Duration)
+	}
 }
 
 func (r *run) update(c *session.Client) {

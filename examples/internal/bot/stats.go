@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -15,8 +14,20 @@ import (
 type Result struct {
 	// Name identifies the bot in reports.
 	Name string
-	// Connected is true once Welcome arrived (§4.3).
+	// Connected is true once Welcome arrived (§4.3): the client was
+	// Waiting.
 	Connected bool
+	// Playing is true once the server sent the world, a first Snapshot,
+	// CreateEntity or DestroyEntity (§10): the client was Playing. A
+	// server with every player slot taken keeps a welcomed client waiting
+	// without it.
+	Playing bool
+	// Rejected is true when the server answered Rejected (§4.4).
+	Rejected bool
+	// State is the client's state at the bot's last frame: Connecting,
+	// Waiting or Playing when the bot stopped, Closed when the client
+	// stopped by itself.
+	State session.State
 	// ConnectionID is the id Welcome gave (§4.3).
 	ConnectionID uint32
 	// Lost is true when the session ended other than by the bot's own
@@ -33,6 +44,10 @@ type Result struct {
 	// Created and Destroyed count the entities created and destroyed
 	// (§8.2, §8.3).
 	Created, Destroyed int
+	// Expired counts the entities the client removed because no Snapshot
+	// listed them for ExpireUnlisted: ghosts of a DestroyEntity lost and
+	// never resent (§13.4).
+	Expired int
 	// RTT holds one round trip per Pong (§7.2).
 	RTT []time.Duration
 	// LastRTT is the latest round trip measured.
@@ -75,41 +90,23 @@ func percentile(d []time.Duration, p float64) time.Duration {
 	return d[max(0, min(i, len(d)-1))]
 }
 
-// WriteTable prints one line per bot: snapshots received, entities seen,
-// RTT p50 and p99, loss, resends and how the session ended.
+// WriteTable prints one line per bot: snapshots received, entities seen
+// and expired, RTT p50 and p99, loss, resends and how the session ended.
 func WriteTable(w io.Writer, results []Result) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "bot\tconn\tsnapshots\tentities seen\tinputs\tpongs\tRTT p50\tRTT p99\tloss\tresends\thello resends\tstatus\t")
+	fmt.Fprintln(tw, "bot\tconn\tsnapshots\tentities seen\texpired\tinputs\tpongs\tRTT p50\tRTT p99\tloss\tresends\thello resends\tstatus\t")
 	for i := range results {
 		r := &results[i]
 		resends := "-"
 		if r.Resends >= 0 {
 			resends = fmt.Sprint(r.Resends)
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%.1f%%\t%s\t%d\t%s\t\n",
-			r.Name, r.ConnectionID, r.Client.Snapshots, r.EntitiesSeen, r.Inputs, r.Client.Pongs,
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%.1f%%\t%s\t%d\t%s\t\n",
+			r.Name, r.ConnectionID, r.Client.Snapshots, r.EntitiesSeen, r.Expired, r.Inputs, r.Client.Pongs,
 			roundRTT(r.RTTPercentile(50)), roundRTT(r.RTTPercentile(99)),
 			100*r.Loss(), resends, r.HelloResends, r.Status())
 	}
 	return tw.Flush()
-}
-
-// Status says how the session went, in one word: "ok", "no-connect",
-// "lost" when the bot saw its session end, or "closed-" and the server's
-// close reason when the server closed it for any reason but the bot's
-// Disconnect (§7.3) or the server's own stop.
-func (r *Result) Status() string {
-	switch {
-	case !r.Connected:
-		return "no-connect"
-	case r.Lost:
-		return "lost"
-	}
-	switch r.ServerClose {
-	case session.CloseNone, session.CloseDisconnect, session.CloseShutdown:
-		return "ok"
-	}
-	return "closed-" + strings.ToLower(r.ServerClose.String())
 }
 
 func roundRTT(d time.Duration) time.Duration {

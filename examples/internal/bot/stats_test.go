@@ -37,7 +37,7 @@ func TestPercentileNearestRank(t *testing.T) {
 
 func TestWriteTable(t *testing.T) {
 	rs := []Result{
-		{Name: "bot-1", Connected: true, ConnectionID: 1, EntitiesSeen: 31,
+		{Name: "bot-1", Connected: true, Playing: true, ConnectionID: 1, EntitiesSeen: 31, Expired: 7,
 			RTT:    []time.Duration{time.Millisecond, 3 * time.Millisecond},
 			Client: session.Stats{Snapshots: 200, PacketsAccepted: 99, PacketsLost: 1}, Resends: 2, HelloResends: 1},
 		{Name: "bot-2", Resends: -1},
@@ -50,7 +50,10 @@ func TestWriteTable(t *testing.T) {
 	if len(lines) != 3 {
 		t.Fatalf("%d lines, want header and 2 bots:\n%s", len(lines), sb.String())
 	}
-	for _, want := range []string{"bot-1", "200", "31", "1ms", "3ms", "1.0%", "ok"} {
+	if !strings.Contains(lines[0], " expired ") {
+		t.Errorf("header %q lacks the expired column", lines[0])
+	}
+	for _, want := range []string{"bot-1", "200", "31", " 7 ", "1ms", "3ms", "1.0%", "ok"} {
 		if !strings.Contains(lines[1], want) {
 			t.Errorf("bot-1 line %q lacks %q", lines[1], want)
 		}

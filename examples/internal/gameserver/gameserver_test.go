@@ -23,6 +23,8 @@ type loopback struct {
 	now     time.Time
 	// seen collects every client event, per client.
 	seen [][]session.Event
+	// drop, when set, loses the datagrams for which it returns true.
+	drop func() bool
 }
 
 type datagram struct {
@@ -38,10 +40,12 @@ func newLoopback(t *testing.T, cfg Config) *loopback {
 	return l
 }
 
-func (l *loopback) addClient() int {
+func (l *loopback) addClient() int { return l.addClientWith(session.ClientConfig{}) }
+
+func (l *loopback) addClientWith(cfg session.ClientConfig) int {
 	i := len(l.clients)
 	addr := netip.AddrPortFrom(netip.MustParseAddr("10.0.0.2"), uint16(5000+i))
-	c := session.NewClient(l.srvAddr, session.ClientConfig{}, func(to netip.AddrPort, b []byte) {
+	c := session.NewClient(l.srvAddr, cfg, func(to netip.AddrPort, b []byte) {
 		l.queue = append(l.queue, datagram{addr, to, append([]byte(nil), b...)})
 	})
 	l.clients = append(l.clients, c)
@@ -54,6 +58,9 @@ func (l *loopback) deliver() {
 	for len(l.queue) > 0 {
 		d := l.queue[0]
 		l.queue = l.queue[1:]
+		if l.drop != nil && l.drop() {
+			continue
+		}
 		if d.to == l.srvAddr {
 			l.srv.Receive(d.b, d.from, l.now)
 			continue
