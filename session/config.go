@@ -160,8 +160,8 @@ type ServerConfig struct {
 	// push the others' EventPlayerJoined and EventPlayerLeft out, which
 	// have 2×MaxPlayers more slots of their own and are never lost: while
 	// the queue has no room for a join and the leave of every open
-	// connection, a new player's first packet is dropped and its next one
-	// tries again; 0 means 4096.
+	// connection, a new player waits, as for a free slot, and joins at the
+	// first Tick with room; 0 means 4096.
 	EventQueue int
 	// DisableReliableEvents sends every CreateEntity and DestroyEntity
 	// once, as version 1 does (§13.4), instead of keeping, per player, what

@@ -31,8 +31,8 @@
 // # Beyond the limitations of version 1
 //
 // Without changing one byte of the wire format, the server fixes what §13
-// lists; each fix is on by default and can be switched off in
-// [ServerConfig]:
+// lists; each fix is on by default and, but for the second, can be
+// switched off in [ServerConfig]:
 //
 //   - reliable entity state (§5.2, §13.4): for every player the server
 //     keeps what its client is known to hold against what the world holds,
@@ -41,7 +41,8 @@
 //     the world, not by the rate of spawns: a stall shorter than the
 //     inactivity timeout loses nothing and closes nothing, and a new
 //     player's world streams from the world table however large it is;
-//   - a lost Welcome is answered again (§13.2);
+//   - a lost Welcome is answered again (§13.2): every valid Hello gets one,
+//     since the server keeps no state per Hello to tell a repeated one;
 //   - silent connections are closed after an inactivity timeout (§13.3);
 //   - a valid Hello to a full server is answered with Rejected (§13.1), and
 //     every table the network can grow is bounded.
@@ -69,6 +70,12 @@
 // Snapshot, shows it is not playing yet; the oldest joins at the Tick after
 // a slot frees. A client that finds the queue full too is answered
 // Rejected (§4.4).
+//
+// A [Client] is Connecting until a Welcome, Waiting until the server sends
+// the world (a full server may keep it there, answering its packets, or
+// send Rejected), then Playing. With ClientConfig.ExpireUnlisted it removes
+// the entities that Snapshots stopped listing: the ghosts a lost
+// DestroyEntity leaves with a version 1 server (§13.4).
 //
 // # Spoofed connections (§12)
 //

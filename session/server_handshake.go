@@ -42,9 +42,7 @@ func (s *Server) receiveHandshake(b []byte, from netip.AddrPort, now time.Time) 
 }
 
 // full reports whether a valid Hello must be turned away (§4.4, §10): the
-// open connections fill MaxPlayers, the game is ending, or the world holds
-// more entities than PendingEvents, which cannot be sent to a new player
-// (§8.2, §10).
+// open connections fill MaxPlayers, or the game is ending.
 func (s *Server) full() bool {
 	return s.nConns >= s.cfg.MaxPlayers || s.shutdown
 }

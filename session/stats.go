@@ -53,8 +53,7 @@ const (
 	// bytes after the last message (§5.3).
 	DropFraming
 	// DropServerFull: with Rejected disabled (§13.1), a Hello to a full
-	// server, to one shutting down or to one whose world exceeds
-	// PendingEvents; or a validated first packet, or a waiting client's
+	// server or to one shutting down; or a validated first packet, or a waiting client's
 	// packet after Shutdown, that would have been answered Rejected because
 	// every player slot and the waiting queue are taken or the game is
 	// ending (§4.4).
@@ -199,9 +198,6 @@ type ConnStats struct {
 	Addr netip.AddrPort
 	// Slot is the player slot.
 	Slot int
-	// HalfOpen is always false: a connection opens with its first
-	// connected packet, and before it the server keeps nothing (§12).
-	HalfOpen bool
 	// Sent counts the packets sent on the connection.
 	Sent uint64
 	// Acked counts the packets the client acknowledged (§5.2).
