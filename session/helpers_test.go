@@ -59,6 +59,12 @@ func (c *capture) split(a netip.AddrPort) (toA, others []wire) {
 
 func hello() []byte { return rtype.AppendHello(nil) }
 
+// isHello reports whether b is exactly a valid Hello (§4.2).
+func isHello(b []byte) bool {
+	t, _, err := rtype.ParseHandshake(b)
+	return err == nil && t == rtype.HandshakeHello
+}
+
 // packet builds a connected packet; it fails the test if the codec refuses.
 func packet(t testing.TB, h rtype.PacketHeader, msgs ...rtype.Message) []byte {
 	t.Helper()

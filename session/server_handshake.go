@@ -7,12 +7,6 @@ import (
 	"github.com/rtypeproto/rtype"
 )
 
-// isHello reports whether b is exactly a valid Hello (§4.2).
-func isHello(b []byte) bool {
-	t, _, err := rtype.ParseHandshake(b)
-	return err == nil && t == rtype.HandshakeHello
-}
-
 // receiveHandshake handles a datagram from an address with neither a
 // connection nor a place in the waiting queue (§3, §4.2): a valid Hello is
 // answered with one Welcome, or Rejected by a full server; a connected
@@ -126,9 +120,7 @@ func (s *Server) receiveFirst(p rtype.PacketBytes, from netip.AddrPort, now time
 func (s *Server) validated(p rtype.PacketBytes, from netip.AddrPort, now time.Time) {
 	id := p.Header().ConnectionID
 	if s.nWaiting == 0 && s.canJoin() {
-		if c := s.join(id, from, now); c != nil {
-			s.receivePacket(c, p, now)
-		}
+		s.receivePacket(s.join(id, from, now), p, now)
 		return
 	}
 	var w *waiter
@@ -143,8 +135,7 @@ func (s *Server) validated(p rtype.PacketBytes, from netip.AddrPort, now time.Ti
 }
 
 // join makes the client with id at addr a player in the lowest free slot
-// (§10). It returns nil when the world overflowed the connection's
-// pending events (§13.4).
+// (§10).
 func (s *Server) join(id uint32, addr netip.AddrPort, now time.Time) *conn {
 	slot := 0
 	for s.conns[slot].active {

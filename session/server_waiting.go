@@ -187,8 +187,7 @@ func (s *Server) admit(now time.Time) {
 		w := s.oldest()
 		id, addr, win, seq, ackTop := w.id, w.addr, w.window, w.seq, w.ackTop
 		s.unqueue(w)
-		if c := s.join(id, addr, now); c != nil {
-			c.window, c.seq, c.ackTop = win, seq, ackTop
-		}
+		c := s.join(id, addr, now)
+		c.window, c.seq, c.ackTop = win, seq, ackTop
 	}
 }
