@@ -23,7 +23,11 @@ func FuzzServer(f *testing.F) {
 	f.Add(append(append([]byte{2, 6}, hello()...), append([]byte{2, 20}, packet(f, rtype.PacketHeader{ConnectionID: 2, Sequence: 1}, rtype.Ping{Timestamp: 9})...)...))
 	f.Add(append([]byte{3, 25}, packet(f, rtype.PacketHeader{ConnectionID: 1, Sequence: 9}, rtype.Input{InputSequence: 1})...))
 	f.Add([]byte{4, 200, 0, 0, 0, 1})
-	f.Fuzz(func(t *testing.T, data []byte) {
+	f.Fuzz(fuzzServer)
+}
+
+func fuzzServer(t *testing.T, data []byte) {
+	{
 		cfg := ServerConfig{EventQueue: 64}
 		var sent []wire
 		s := NewServer(cfg, func(to netip.AddrPort, b []byte) { sent = append(sent, wire{to, append([]byte(nil), b...)}) })
@@ -31,6 +35,7 @@ func FuzzServer(f *testing.F) {
 		var up [][]byte
 		c := NewClient(serverAddr, ClientConfig{}, func(_ netip.AddrPort, b []byte) { up = append(up, append([]byte(nil), b...)) })
 		now := t0
+		var live []uint32 // the game's entities, oldest first
 		step := func() {
 			now = now.Add(time.Second / 60)
 			c.Update(now)
@@ -39,9 +44,12 @@ func FuzzServer(f *testing.F) {
 				s.Receive(b, realAddr, now)
 			}
 			up = nil
-			s.Spawn(rtype.ArchetypeBullet, 0, 0, 0)
-			if s.NumEntities() > 50 {
-				_ = s.Destroy(s.world.ents[0].id, rtype.DestroyGameplay)
+			live = append(live, s.Spawn(rtype.ArchetypeBullet, 0, 0, 0))
+			if len(live) > 50 {
+				if err := s.Destroy(live[0], rtype.DestroyGameplay); err != nil {
+					t.Fatal(err)
+				}
+				live = live[1:]
 			}
 			s.Tick(now)
 			for _, w := range sent {
@@ -53,6 +61,8 @@ func FuzzServer(f *testing.F) {
 				}
 			}
 			sent = nil
+			for range c.Events() { // the game reads them every frame
+			}
 		}
 		step()
 		step()
@@ -111,5 +121,5 @@ func FuzzServer(f *testing.F) {
 		if inputs != records {
 			t.Fatalf("%d of the real client's %d inputs accepted", inputs, records)
 		}
-	})
+	}
 }
