@@ -12,7 +12,7 @@ import (
 // only to a connection that has sent a valid connected packet; an address
 // that got a Welcome and sent nothing gets nothing, and the whole world
 // once its first packet arrives, within the 5 to 10 s its id verifies.
-func TestServer_12_NoWorldTrafficToHalfOpen(t *testing.T) {
+func TestServer_12_NoWorldTrafficBeforeFirstPacket(t *testing.T) {
 	tests := []struct {
 		name     string
 		cfg      ServerConfig

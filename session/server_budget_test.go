@@ -85,8 +85,9 @@ func worldTraffic(t *testing.T, w wire) bool {
 	return false
 }
 
-// §12: ids are sequential, so an attacker can open a connection bound to a
-// spoofed address and keep it alive with a 16-byte packet every 5 s. Once
+// §12: an attacker on the path sees the Welcome sent to a spoofed address,
+// so it can open a connection bound to that address and keep it alive
+// with a 16-byte packet every 5 s. Once
 // SendBudget (64) packets sent to a connection are all unacknowledged, it
 // gets no more Snapshot, CreateEntity or DestroyEntity, only an empty
 // probe per packet it sends; an ack of a recent packet resumes the world

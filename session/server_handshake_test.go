@@ -122,7 +122,7 @@ func TestServer_13_1_RejectsWhenFull(t *testing.T) {
 // §12: the server keeps no state per Hello, so no flood of Hellos can
 // fill a table: 10,000 of them, from as many addresses, leave the server
 // as it was, and a Welcome sent before them still opens its connection.
-func TestServer_13_1_BoundsHalfOpen(t *testing.T) {
+func TestServer_12_HellosLeaveNoState(t *testing.T) {
 	s, cp := newServer(ServerConfig{MaxPlayers: 1})
 	id := join(t, s, cp, addrA, t0)
 	events := s.events.n

@@ -11,8 +11,8 @@ import (
 // §10, §7.3: the game must see every player that joins leave again, and no
 // leave without its join, however long it goes without polling: once the
 // event queue holds no room for a join and the leaves of every open
-// connection, a player's first packet is dropped silently, and its client
-// gets in with a later one once the game polls.
+// connection, a player waits, and joins at the first Tick after the game
+// polls.
 func TestServer_10_JoinLeaveNeverEvicted(t *testing.T) {
 	tests := []struct {
 		cfg    ServerConfig
@@ -35,8 +35,7 @@ func TestServer_10_JoinLeaveNeverEvicted(t *testing.T) {
 			}
 			now := t0
 			for range tt.cycles {
-				// One connection at a time; a Hello resent after a dropped
-				// first packet is answered past the Welcome rate limit.
+				// One connection at a time.
 				now = now.Add(600 * time.Millisecond)
 				a := addrA
 				id := join(t, s, cp, a, now)

@@ -179,8 +179,9 @@ wait:
 // runBots runs every bot, filling results, and returns a channel closed
 // once all are done. The bots past the four slots (§10) start once the
 // first four play, so that they meet a full server, which answers Rejected
-// (§4.4) or, as version 1 does, nothing (§13.1): a Hello that came while
-// the four were still half-open would be welcomed, holding no slot (§12).
+// (§4.4) or, as version 1 does, nothing (§13.1): a Hello that came before
+// the four sent their first packets would be welcomed, a Hello holding no
+// slot (§12), and its bot would wait.
 // Being of one bot.Group, those not given the world give up as soon as one
 // of the four is done playing: the demo shows one game, not a second one
 // in the slot it frees.

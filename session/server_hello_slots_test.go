@@ -13,7 +13,7 @@ import (
 // first valid connected packet. However many spoofed Hellos come first, a
 // real client's Hello gets its Welcome, and only open connections make the
 // server full.
-func TestServer_12_HalfOpenTakesNoSlot(t *testing.T) {
+func TestServer_12_HelloTakesNoSlot(t *testing.T) {
 	tests := []struct {
 		name      string
 		cfg       ServerConfig
