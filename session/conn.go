@@ -27,9 +27,13 @@ type conn struct {
 	lastInput uint32
 	gotInput  bool
 
-	sent     sentRing
-	building sentPacket // the entity messages of the packet being built
-	cs       ConnStats
+	sent       sentRing
+	building   sentPacket // the entity messages of the packet being built
+	unresolved int        // entity messages in the sent ring, not resolved yet
+	// owes is set when a replica of the connection's slot may have become
+	// owed a message, so that a Tick with nothing to send skips the world.
+	owes bool
+	cs   ConnStats
 }
 
 func (c *conn) stats(w *world) ConnStats {
@@ -49,6 +53,7 @@ func (s *Server) openConn(slot int, id uint32, addr netip.AddrPort, now time.Tim
 		id:        id,
 		addr:      addr,
 		lastHeard: now,
+		owes:      true,
 	}
 	s.nConns++
 	w := &s.world
@@ -78,8 +83,7 @@ func (c *conn) forget(w *world) {
 	for i := range w.ents {
 		*w.rep(i, c.slot) = replica{}
 	}
-	c.sent = sentRing{}
-	c.building = sentPacket{}
+	c.sent, c.building, c.unresolved = sentRing{}, sentPacket{}, 0
 }
 
 // closeConn closes c at once, reports it to the game with the

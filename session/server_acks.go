@@ -110,6 +110,7 @@ func (s *Server) resolveFresh(c *conn, ack uint32, fresh uint64, destroys bool) 
 			}
 		}
 		if !destroys {
+			c.unresolved -= int(sp.n)
 			sp.n = 0
 		}
 	}
@@ -131,6 +132,7 @@ func (s *Server) ackSuspected(c *conn, ack, bits uint32) {
 		for _, ref := range sp.refs[:sp.n] {
 			if r, ok := s.replicaOf(c, ref.id); ok {
 				r.suspect(seq)
+				c.owes = true
 			}
 		}
 	}
@@ -158,6 +160,7 @@ func (s *Server) resolveLost(c *conn, sp *sentPacket) {
 	for _, ref := range sp.refs[:sp.n] {
 		s.resolve(c, ref, false)
 	}
+	c.unresolved -= int(sp.n)
 	sp.n = 0
 }
 
@@ -168,6 +171,7 @@ func (s *Server) resolve(c *conn, ref entityRef, arrived bool) {
 	if !ok {
 		return
 	}
+	c.owes = true
 	switch {
 	case ref.destroy && arrived:
 		r.ackedDestroy()
@@ -190,9 +194,9 @@ func (s *Server) replicaOf(c *conn, id uint32) (*replica, bool) {
 }
 
 // record notes that the packet being built for c carries an entity
-// message.
-func (c *conn) record(ref entityRef) {
-	if c.building.n < maxRefs {
+// message, to be resolved by the acks; without reliable events nothing is.
+func (c *conn) record(ref entityRef, reliable bool) {
+	if reliable && c.building.n < maxRefs {
 		c.building.refs[c.building.n] = ref
 		c.building.n++
 	}
@@ -211,6 +215,7 @@ func (s *Server) sentNow(c *conn, now time.Time) {
 	b := &c.building
 	*old = sentPacket{seq: c.seq, at: now, n: b.n}
 	copy(old.refs[:b.n], b.refs[:b.n])
+	c.unresolved += int(b.n)
 	b.n = 0
 	c.cs.Sent++
 }
@@ -220,7 +225,8 @@ func (s *Server) sentNow(c *conn, now time.Time) {
 // its way, its destruction must not be overtaken by it (§8.3).
 func (s *Server) sentAnswer(c *conn, id uint32) {
 	if r, ok := s.replicaOf(c, id); ok {
-		c.record(entityRef{id: id})
-		r.sentCreate(c.seq, !s.cfg.DisableReliableEvents)
+		reliable := !s.cfg.DisableReliableEvents
+		c.record(entityRef{id: id}, reliable)
+		r.sentCreate(c.seq, reliable)
 	}
 }

@@ -121,47 +121,59 @@ func (s *Server) sendTick(c *conn, snap bool, now time.Time) {
 // Tick. It reports whether a packet is open, and whether copies are in
 // flight, waiting for acks.
 func (s *Server) sendEntities(c *conn, now time.Time) (open, waiting bool) {
+	if !c.owes {
+		return false, c.unresolved > 0
+	}
 	reliable := !s.cfg.DisableReliableEvents
 	before := c.seq // packets of earlier Ticks
 	w := &s.world
+	still := false // a message stays owed: an echo for the next Tick
 	for i := range w.ents {
 		r := w.rep(i, c.slot)
-		if r.creates > 0 || r.destroys > 0 {
-			waiting = true
+		if !r.owed() {
+			continue
 		}
-		if !r.owed() || r.echo && !r.due && r.last > before {
+		if r.echo && !r.due && r.last > before {
+			still = true // the echo goes at the next Tick
 			continue
 		}
 		if !s.roomForEntities(c) {
-			return open, true
+			still = true
+			break
 		}
-		e := &w.ents[i]
-		// A copy due after the first one went is a resend; a
-		// DestroyEntity owed without being due is its echo.
-		resend := r.due && (r.phase == repCreating || r.last != 0)
-		if e.dead {
-			echo := !r.due
-			m := e.gone
-			m.ServerTick = s.tick
-			open = put(s, c, m, open, now)
-			c.record(entityRef{id: e.id, destroy: true})
-			r.sentDestroy(c.seq, reliable)
-			if echo {
-				c.cs.RedundantDestroys++
-				s.stats.RedundantDestroys++
-			}
-		} else {
-			open = put(s, c, e.create(s.tick), open, now)
-			c.record(entityRef{id: e.id})
-			r.sentCreate(c.seq, reliable)
-		}
-		if resend {
-			c.cs.Resends++
-			s.stats.Resends++
-		}
-		waiting = waiting || reliable
+		open = s.sendEntity(c, &w.ents[i], r, open, reliable, now)
+		still = still || r.owed()
 	}
-	return open, waiting
+	c.owes = still
+	return open, c.unresolved > 0
+}
+
+// sendEntity puts the message e's replica r is owed in c's packet.
+func (s *Server) sendEntity(c *conn, e *serverEntity, r *replica, open, reliable bool, now time.Time) bool {
+	// A copy due after the first one went is a resend; a DestroyEntity
+	// owed without being due is its echo.
+	resend := r.due && (r.phase == repCreating || r.last != 0)
+	if e.dead {
+		echo := !r.due
+		m := e.gone
+		m.ServerTick = s.tick
+		open = put(s, c, m, open, now)
+		c.record(entityRef{id: e.id, destroy: true}, reliable)
+		r.sentDestroy(c.seq, reliable)
+		if echo {
+			c.cs.RedundantDestroys++
+			s.stats.RedundantDestroys++
+		}
+	} else {
+		open = put(s, c, e.create(s.tick), open, now)
+		c.record(entityRef{id: e.id}, reliable)
+		r.sentCreate(c.seq, reliable)
+	}
+	if resend {
+		c.cs.Resends++
+		s.stats.Resends++
+	}
+	return open
 }
 
 // roomForEntities reports whether entity messages may go in c's next

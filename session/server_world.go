@@ -159,8 +159,9 @@ func (s *Server) spawn(owner uint32, a rtype.Archetype, x, y, rotation float64) 
 		x: rtype.PosFromPixels(x), y: rtype.PosFromPixels(y), rot: rtype.RotFromRadians(rotation),
 	})
 	for k := range s.conns {
-		if s.conns[k].active {
+		if c := &s.conns[k]; c.active {
 			w.rep(i, k).spawned()
+			c.owes = true
 		}
 	}
 	return w.ents[i].id
@@ -196,6 +197,7 @@ func (s *Server) Destroy(id uint32, reason rtype.DestroyReason) error {
 	w.dead++
 	for k := range w.slots {
 		w.rep(i, k).killed()
+		s.conns[k].owes = true
 	}
 	if w.settled(i) {
 		w.remove(i)
