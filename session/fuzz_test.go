@@ -1,6 +1,7 @@
 package session
 
 import (
+	"encoding/binary"
 	"net/netip"
 	"testing"
 	"time"
@@ -23,6 +24,8 @@ func FuzzServer(f *testing.F) {
 	f.Add(append(append([]byte{2, 6}, hello()...), append([]byte{2, 20}, packet(f, rtype.PacketHeader{ConnectionID: 2, Sequence: 1}, rtype.Ping{Timestamp: 9})...)...))
 	f.Add(append([]byte{3, 25}, packet(f, rtype.PacketHeader{ConnectionID: 1, Sequence: 9}, rtype.Input{InputSequence: 1})...))
 	f.Add([]byte{4, 200, 0, 0, 0, 1})
+	answer := packet(f, rtype.PacketHeader{ConnectionID: 1, Sequence: 1}, rtype.Ping{Timestamp: 3})
+	f.Add(append(append([]byte{5, 6}, hello()...), append([]byte{0x85, byte(len(answer))}, answer...)...))
 	f.Fuzz(fuzzServer)
 }
 
@@ -68,10 +71,18 @@ func fuzzServer(t *testing.T, data []byte) {
 		step()
 		events(s, 0)
 		inputs, records := 0, 0
+		welcomed := map[netip.AddrPort]uint32{} // the id each address was last sent
 		for rest := data; len(rest) >= 2; {
 			from := netip.AddrPortFrom(netip.AddrFrom4([4]byte{198, 51, 100, rest[0] % 32}), 4000)
 			n := min(int(rest[1]), len(rest)-2)
 			d := rest[2 : 2+n]
+			if id := welcomed[from]; rest[0]&0x80 != 0 && id != 0 && len(d) >= 4 {
+				// The sender answers its Welcome: the fuzzer cannot
+				// guess an id, but it reaches every table's bound this
+				// way (players, waiting queue, closed connections).
+				d = binary.BigEndian.AppendUint32(nil, id)
+				d = append(d, rest[6:2+n]...)
+			}
 			rest = rest[2+n:]
 			records++
 
@@ -79,15 +90,20 @@ func fuzzServer(t *testing.T, data []byte) {
 			// anything.
 			valid := isHello(d)
 			if p, err := rtype.ParsePacket(d); err == nil {
-				if cn := s.byAddr(from); cn != nil && cn.id == p.Header.ConnectionID {
-					valid = true
-				}
-				if w := s.waiterByAddr(from); w != nil && w.id == p.Header.ConnectionID {
-					valid = true
+				id := p.Header.ConnectionID
+				cn, w := s.byAddr(from), s.waiterByAddr(from)
+				switch {
+				case cn != nil || w != nil:
+					valid = cn != nil && cn.id == id || w != nil && w.id == id
+				case s.cookies.verify(id, from, now):
+					valid = true // a first packet (§4.3, §12)
 				}
 			}
 			s.Receive(d, from, now)
 			for _, w := range sent {
+				if t, id, err := rtype.ParseHandshake(w.b); err == nil && t == rtype.HandshakeWelcome {
+					welcomed[from] = id
+				}
 				if !valid {
 					t.Fatalf("answered invalid datagram % x from %v with % x", d, from, w.b)
 				}
