@@ -58,10 +58,14 @@ func TestBotCommand(t *testing.T) {
 	}
 }
 
-// Eight bots against a server of four slots (§10): all eight are welcomed,
-// four play and four are kept waiting for a slot, never given the world.
-// The four that waited are not ok: the table says "waiting", stderr says
-// why, and the command exits 1. They give up once the first of the four
+// Eight bots against a server of four slots (§10): four play, and each of
+// the four others is told or kept waiting, never silently ignored. A bot
+// whose Hello arrives before the four first packets is welcomed and waits
+// for a slot, never given the world; one whose Hello comes later is
+// answered Rejected (§4.4): which depends on how the bots' goroutines are
+// scheduled, and on a loaded machine both happen in one run. Neither is
+// ok: the table says "waiting" or "rejected", stderr says why, and the
+// command exits 1. The waiting ones give up once the first of the four
 // others is done playing, before its Disconnect frees its slot, so that
 // none of them gets in late.
 func TestBotCommandMoreBotsThanSlots(t *testing.T) {
@@ -78,13 +82,18 @@ func TestBotCommandMoreBotsThanSlots(t *testing.T) {
 			status[f[len(f)-1]] = append(status[f[len(f)-1]], f[0])
 		}
 	}
-	if len(status["ok"]) != 4 || len(status["waiting"]) != 4 || len(status) != 2 {
-		t.Fatalf("table statuses %v, want 4 ok and 4 waiting:\n%s\n%s", status, out.String(), errw.String())
+	waiting, rejected := status["waiting"], status["rejected"]
+	if len(status["ok"]) != 4 || len(waiting)+len(rejected) != 4 || len(status) > 3 {
+		t.Fatalf("table statuses %v, want 4 ok and 4 waiting or rejected:\n%s\n%s", status, out.String(), errw.String())
 	}
-	for _, name := range status["waiting"] {
-		want := name + ": waiting: welcomed, but the server sent no world"
-		if !strings.Contains(errw.String(), want) {
-			t.Errorf("stderr lacks %q:\n%s", want, errw.String())
+	for _, w := range []struct {
+		names []string
+		why   string
+	}{{waiting, "waiting: welcomed, but the server sent no world"}, {rejected, "rejected: the server answered Rejected"}} {
+		for _, name := range w.names {
+			if want := name + ": " + w.why; !strings.Contains(errw.String(), want) {
+				t.Errorf("stderr lacks %q:\n%s", want, errw.String())
+			}
 		}
 	}
 	for _, name := range status["ok"] {
