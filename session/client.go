@@ -388,18 +388,20 @@ func (c *Client) handle(m rtype.RawMessage, now time.Time) {
 // Entity returns the entity with network id id, as the server last
 // described it.
 func (c *Client) Entity(id uint32) (Entity, bool) {
-	e, ok := c.ents.m[id]
+	e, ok := c.ents.store.get(id)
 	if !ok {
 		return Entity{}, false
 	}
-	return e.entity(id), true
+	return e.entity(), true
 }
 
-// Entities returns every entity the client knows, in no particular order.
+// Entities returns every entity the client knows, in no particular order:
+// after an [EventSnapshot], the positions it gave (§8.1). The client must
+// not be called back from the loop.
 func (c *Client) Entities() iter.Seq[Entity] {
 	return func(yield func(Entity) bool) {
-		for id, e := range c.ents.m {
-			if !yield(e.entity(id)) {
+		for i := range c.ents.store.ents {
+			if !yield(c.ents.store.ents[i].entity()) {
 				return
 			}
 		}
@@ -407,4 +409,4 @@ func (c *Client) Entities() iter.Seq[Entity] {
 }
 
 // NumEntities returns the number of entities the client knows.
-func (c *Client) NumEntities() int { return len(c.ents.m) }
+func (c *Client) NumEntities() int { return c.ents.store.len() }

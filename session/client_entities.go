@@ -9,6 +9,7 @@ import (
 // clientEntity is the client's copy of a server entity, in wire values so
 // that what the game reads is exactly what the server sent.
 type clientEntity struct {
+	id   uint32
 	arch rtype.Archetype
 	x, y rtype.Pos16
 	rot  rtype.Rot16
@@ -17,8 +18,8 @@ type clientEntity struct {
 	listed listing
 }
 
-func (e clientEntity) entity(id uint32) Entity {
-	return Entity{ID: id, Archetype: e.arch, X: e.x.Pixels(), Y: e.y.Pixels(), Rotation: e.rot.Radians()}
+func (e *clientEntity) entity() Entity {
+	return Entity{ID: e.id, Archetype: e.arch, X: e.x.Pixels(), Y: e.y.Pixels(), Rotation: e.rot.Radians()}
 }
 
 // destroyedID remembers a destroyed id (§8.3) with the tick of its
@@ -57,7 +58,7 @@ const (
 // outstanding.
 type entityTable struct {
 	cfg       ClientConfig
-	m         map[uint32]clientEntity
+	store     entityStore
 	destroyed [maxDestroyed]destroyedID
 	dNext     int
 	queries   []query
@@ -70,7 +71,7 @@ func (t *entityTable) init(cfg ClientConfig) {
 	t.cfg = cfg
 	t.unlisted = unlistedTicks(cfg.ExpireUnlisted)
 	t.rounds = newSnapshotRounds(t.unlisted)
-	t.m = make(map[uint32]clientEntity, 64)
+	t.store = newEntityStore()
 	t.queries = make([]query, 0, maxQueries)
 }
 
@@ -112,11 +113,9 @@ func (t *entityTable) remember(d destroyedID) {
 func (t *entityTable) snapshot(c *Client, s *rtype.Snapshot, now time.Time) {
 	at, over, ended := t.rounds.begin(s.ServerTick)
 	for _, st := range s.States {
-		if e, ok := t.m[st.NetworkID]; ok {
+		if e, ok := t.store.get(st.NetworkID); ok {
 			e.x, e.y, e.rot = st.X, st.Y, st.Rotation
 			e.listed.update(s.ServerTick, at)
-			t.m[st.NetworkID] = e
-			c.events.push(Event{Kind: EventEntityMoved, Entity: e.entity(st.NetworkID), Tick: s.ServerTick, At: now})
 			continue
 		}
 		if d, gone := t.recentlyDestroyed(st.NetworkID, now); gone && !d.relistedBy(s.ServerTick) {
@@ -124,6 +123,7 @@ func (t *entityTable) snapshot(c *Client, s *rtype.Snapshot, now time.Time) {
 		}
 		t.unknown(st.NetworkID, now)
 	}
+	c.events.push(Event{Kind: EventSnapshot, Tick: s.ServerTick, At: now})
 	if ended {
 		t.expireUnlisted(c, over, now)
 	}
@@ -131,7 +131,7 @@ func (t *entityTable) snapshot(c *Client, s *rtype.Snapshot, now time.Time) {
 
 // full reports whether the table holds MaxEntities entities: a
 // CreateEntity would be dropped, so asking for one is pointless.
-func (t *entityTable) full() bool { return len(t.m) >= t.cfg.MaxEntities }
+func (t *entityTable) full() bool { return t.store.len() >= t.cfg.MaxEntities }
 
 // unknown records that a Snapshot listed id, which the client never
 // received a CreateEntity for, and schedules one QueryEntity for it (§7.4);
@@ -181,7 +181,7 @@ func (t *entityTable) expireQueries(now time.Time) {
 // newer than its last listing, a late copy: the answer to a new
 // QueryEntity is stamped later (§8.2).
 func (t *entityTable) create(c *Client, m rtype.CreateEntity, now time.Time) {
-	if _, ok := t.m[m.NetworkID]; ok {
+	if _, ok := t.store.get(m.NetworkID); ok {
 		c.drop(DropKnownEntity)
 		return
 	}
@@ -189,14 +189,14 @@ func (t *entityTable) create(c *Client, m rtype.CreateEntity, now time.Time) {
 		c.drop(DropKnownEntity)
 		return
 	}
-	if len(t.m) >= t.cfg.MaxEntities {
+	if t.full() {
 		c.drop(DropEntityLimit)
 		return
 	}
-	e := clientEntity{arch: m.EntityType, x: m.X, y: m.Y, rot: m.Rotation, listed: t.created(m.ServerTick)}
-	t.m[m.NetworkID] = e
+	e := clientEntity{id: m.NetworkID, arch: m.EntityType, x: m.X, y: m.Y, rot: m.Rotation, listed: t.created(m.ServerTick)}
+	t.store.add(e)
 	t.forgetQuery(m.NetworkID)
-	c.events.push(Event{Kind: EventEntityCreated, Entity: e.entity(m.NetworkID), Tick: m.ServerTick, At: now})
+	c.events.push(Event{Kind: EventEntityCreated, Entity: e.entity(), Tick: m.ServerTick, At: now})
 }
 
 // destroy applies a valid DestroyEntity (§8.3) and remembers the id so that
@@ -204,10 +204,9 @@ func (t *entityTable) create(c *Client, m rtype.CreateEntity, now time.Time) {
 func (t *entityTable) destroy(c *Client, m rtype.DestroyEntity, now time.Time) {
 	t.remember(destroyedID{id: m.NetworkID, tick: m.ServerTick, at: now})
 	t.forgetQuery(m.NetworkID)
-	e, ok := t.m[m.NetworkID]
+	e, ok := t.store.remove(m.NetworkID)
 	if !ok {
 		return
 	}
-	delete(t.m, m.NetworkID)
-	c.events.push(Event{Kind: EventEntityDestroyed, Entity: e.entity(m.NetworkID), Tick: m.ServerTick, Destroy: m.Reason, At: now})
+	c.events.push(Event{Kind: EventEntityDestroyed, Entity: e.entity(), Tick: m.ServerTick, Destroy: m.Reason, At: now})
 }

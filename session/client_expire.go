@@ -120,7 +120,7 @@ func (l *listing) update(tick, heard uint32) {
 // tick; it keeps rounds.oldest below it.
 func (t *entityTable) created(tick uint32) listing {
 	l := listing{tick: tick, heard: t.rounds.heardAt(tick)}
-	if len(t.m) == 0 || newer(t.rounds.oldest, l.heard) {
+	if t.store.len() == 0 || newer(t.rounds.oldest, l.heard) {
 		t.rounds.oldest = l.heard
 	}
 	return l
@@ -136,11 +136,13 @@ func (t *entityTable) expireUnlisted(c *Client, over uint32, now time.Time) {
 		return
 	}
 	oldest := over
-	for id, e := range t.m {
+	// Going down, the entity removeAt moves in has been visited.
+	for i := t.store.len() - 1; i >= 0; i-- {
+		e := &t.store.ents[i]
 		if int32(over-e.listed.heard) >= t.unlisted {
-			delete(t.m, id)
-			t.remember(destroyedID{id: id, tick: e.listed.tick, at: now, expired: true})
-			c.events.push(Event{Kind: EventEntityExpired, Entity: e.entity(id), Tick: e.listed.tick, At: now})
+			gone := t.store.removeAt(i)
+			t.remember(destroyedID{id: gone.id, tick: gone.listed.tick, at: now, expired: true})
+			c.events.push(Event{Kind: EventEntityExpired, Entity: gone.entity(), Tick: gone.listed.tick, At: now})
 			continue
 		}
 		if newer(oldest, e.listed.heard) {

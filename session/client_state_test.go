@@ -86,8 +86,8 @@ func TestClient_10_StateTransitions(t *testing.T) {
 		{"Connecting: Close sends nothing", Connecting, closeAt, Closed, CloseDisconnect, nil, none, nil},
 
 		// Waiting: the first valid world message plays (§8, §10).
-		{"Waiting: Snapshot", Waiting, msg(snapshot(3, 7)), Playing, CloseNone, []EventKind{EventPlaying}, none, nil},
-		{"Waiting: empty Snapshot", Waiting, msg(snapshot(3)), Playing, CloseNone, []EventKind{EventPlaying}, none, nil},
+		{"Waiting: Snapshot", Waiting, msg(snapshot(3, 7)), Playing, CloseNone, []EventKind{EventPlaying, EventSnapshot}, none, nil},
+		{"Waiting: empty Snapshot", Waiting, msg(snapshot(3)), Playing, CloseNone, []EventKind{EventPlaying, EventSnapshot}, none, nil},
 		{"Waiting: CreateEntity", Waiting, msg(create(1, 1)), Playing, CloseNone, []EventKind{EventPlaying, EventEntityCreated}, none, nil},
 		{"Waiting: DestroyEntity of an unknown id", Waiting, msg(rtype.DestroyEntity{ServerTick: 1, NetworkID: 1, Reason: 1}), Playing, CloseNone, []EventKind{EventPlaying}, none, nil},
 		{"Waiting: invalid Snapshot", Waiting, msg(rtype.RawMessage{Type: rtype.TypeSnapshot, Payload: []byte{0, 0, 0, 1, 0, 48}}), Waiting, CloseNone, nil, DropSnapshot, nil},
@@ -120,7 +120,7 @@ func TestClient_10_StateTransitions(t *testing.T) {
 		{"Waiting: Close", Waiting, closeAt, Closed, CloseDisconnect, nil, none, []rtype.MessageType{rtype.TypeDisconnect}},
 
 		// Playing.
-		{"Playing: more world", Playing, msg(create(2, 2), snapshot(3, 1, 2)), Playing, CloseNone, []EventKind{EventEntityCreated, EventEntityMoved, EventEntityMoved}, none, nil},
+		{"Playing: more world", Playing, msg(create(2, 2), snapshot(3, 1, 2)), Playing, CloseNone, []EventKind{EventEntityCreated, EventSnapshot}, none, nil},
 		{"Playing: Rejected is a short packet", Playing, raw(rejected), Playing, CloseNone, nil, DropShortPacket, nil},
 		{"Playing: server silent", Playing, at(DefaultTimeout), Closed, CloseTimeout, []EventKind{EventTimedOut}, none, nil},
 		{"Playing: Close", Playing, closeAt, Closed, CloseDisconnect, nil, none, []rtype.MessageType{rtype.TypeDisconnect}},

@@ -249,21 +249,21 @@ func TestClient_8_EntityTable(t *testing.T) {
 		known   []uint32
 	}{
 		{"create then move", []step{{0, []rtype.Message{create(1, 1)}}, {10, []rtype.Message{snapshot(3, 1)}}},
-			[]EventKind{EventEntityCreated, EventEntityMoved}, nil, []uint32{1}},
+			[]EventKind{EventEntityCreated, EventSnapshot}, nil, []uint32{1}},
 		{"create of a known id ignored", []step{{0, []rtype.Message{create(1, 1)}}, {10, []rtype.Message{create(1, 2)}}},
 			[]EventKind{EventEntityCreated}, nil, []uint32{1}},
 		{"unknown id queried exactly once", []step{{0, []rtype.Message{snapshot(3, 7)}}, {10, []rtype.Message{snapshot(6, 7)}}, {20, []rtype.Message{snapshot(9, 7, 8)}}},
-			nil, []uint32{7, 8}, nil},
+			[]EventKind{EventSnapshot, EventSnapshot, EventSnapshot}, []uint32{7, 8}, nil},
 		{"not asked again by default", []step{{0, []rtype.Message{snapshot(3, 7)}}, {600, []rtype.Message{snapshot(6, 7)}}},
-			nil, []uint32{7}, nil},
+			[]EventKind{EventSnapshot, EventSnapshot}, []uint32{7}, nil},
 		{"destroyed id not queried", []step{{0, []rtype.Message{create(1, 1)}}, {10, []rtype.Message{rtype.DestroyEntity{ServerTick: 2, NetworkID: 1, Reason: 1}}}, {20, []rtype.Message{snapshot(3, 1)}}},
-			[]EventKind{EventEntityCreated, EventEntityDestroyed}, nil, nil},
+			[]EventKind{EventEntityCreated, EventEntityDestroyed, EventSnapshot}, nil, nil},
 		{"queried again once forgotten", []step{{0, []rtype.Message{rtype.DestroyEntity{ServerTick: 2, NetworkID: 1}}}, {2100, []rtype.Message{snapshot(3, 1)}}},
-			nil, []uint32{1}, nil},
+			[]EventKind{EventSnapshot}, []uint32{1}, nil},
 		{"stale creation after destruction ignored", []step{{0, []rtype.Message{rtype.DestroyEntity{ServerTick: 5, NetworkID: 1, Reason: 1}}}, {10, []rtype.Message{create(1, 4)}}},
 			nil, nil, nil},
 		{"creation answering a query", []step{{0, []rtype.Message{snapshot(3, 7)}}, {10, []rtype.Message{create(7, 4)}}, {20, []rtype.Message{snapshot(6, 7)}}},
-			[]EventKind{EventEntityCreated, EventEntityMoved}, []uint32{7}, []uint32{7}},
+			[]EventKind{EventSnapshot, EventEntityCreated, EventSnapshot}, []uint32{7}, []uint32{7}},
 		{"invalid messages dropped", []step{{0, []rtype.Message{
 			rtype.RawMessage{Type: rtype.TypeCreateEntity, Payload: make([]byte, 15)},
 			rtype.RawMessage{Type: rtype.TypeCreateEntity, Payload: make([]byte, 16)},
@@ -339,5 +339,29 @@ func TestClient_13_3_ServerTimeout(t *testing.T) {
 	c.Update(t0.Add(3 * time.Second))
 	if ev := events(c, EventTimedOut); len(ev) != 1 || ev[0].Close != CloseTimeout || c.State() != Closed {
 		t.Errorf("events %v, state %v", ev, c.State())
+	}
+}
+
+// §8.1: a valid Snapshot gives every known entity it lists its position,
+// and is reported by one EventSnapshot with its serverTick, whatever the
+// number of states; entities it does not list keep theirs.
+func TestClient_8_1_SnapshotEventAndPositions(t *testing.T) {
+	c, _ := connectedClient(t, ClientConfig{PingInterval: -1})
+	c.Receive(srv(t, 1, create(1, 1), create(2, 1), create(3, 1)), serverAddr, t0)
+	c.Receive(srv(t, 2, snapshot(7, 1, 3, 9)), serverAddr, t0)
+	var got []Event
+	for _, e := range events(c, 0) {
+		if e.Kind == EventSnapshot {
+			got = append(got, e)
+		}
+	}
+	if len(got) != 1 || got[0].Tick != 7 {
+		t.Fatalf("EventSnapshot %+v, want one with tick 7", got)
+	}
+	want := map[uint32]float64{1: rtype.Pos16(0x8000 + 7).Pixels(), 2: 2000, 3: rtype.Pos16(0x8000 + 7).Pixels()} // 2000: the CreateEntity's
+	for id, x := range want {
+		if e, ok := c.Entity(id); !ok || e.X != x {
+			t.Errorf("entity %d: %+v, want x = %v", id, e, x)
+		}
 	}
 }

@@ -95,9 +95,10 @@ type ClientConfig struct {
 	// dropped; 0 means 4096.
 	MaxEntities int
 	// EventQueue bounds the events waiting for Poll: past it the oldest
-	// EventEntityMoved is lost first, since the next Snapshot moves the
-	// entity again (§8.1), and only a queue without one loses its oldest
-	// event; each is counted in [Stats].EventsLost; 0 means 4096.
+	// EventSnapshot is lost first, since the entity table holds what it
+	// reported and the next Snapshot reports again (§8.1), and only a
+	// queue without one loses its oldest event; each is counted in
+	// [Stats].EventsLost; 0 means 4096.
 	EventQueue int
 	// FrameInterval is the frame time [RunClient] calls its frame
 	// function at; 0 or negative means 1/60 s. The sans-I/O Client
@@ -134,16 +135,17 @@ type ClientConfig struct {
 // ServerConfig tunes a [Server]. The zero value gives the defaults above
 // and every §13 improvement switched on.
 type ServerConfig struct {
-	// MaxPlayers bounds the open connections (§10); 0 means 4. A
-	// connection opens, and its player joins, with the first valid
-	// connected packet after the Welcome, never with a Hello, which any
-	// address can spoof (§12): the server keeps nothing per Hello, and the
-	// Welcome's id, a MAC of the client's address, proves the address once
-	// it comes back. A valid Hello is answered with Rejected (§4.4) when
-	// MaxPlayers connections are open. A client welcomed while a slot was
-	// free whose first packet finds none waits, in a queue of MaxPlayers
-	// entries, and joins when a slot frees ([Server.NumWaiting]); one
-	// that finds the queue full too is answered Rejected.
+	// MaxPlayers bounds the open connections (§10); 0 means 4, more than
+	// 255 means 255. A connection opens, and its player joins, with the
+	// first valid connected packet after the Welcome, never with a Hello,
+	// which any address can spoof (§12): the server keeps nothing per
+	// Hello, and the Welcome's id, a MAC of the client's address, proves
+	// the address once it comes back. A valid Hello is answered with
+	// Rejected (§4.4) when MaxPlayers connections are open. A client
+	// welcomed while a slot was free whose first packet finds none waits,
+	// in a queue of MaxPlayers entries, and joins when a slot frees
+	// ([Server.NumWaiting]); one that finds the queue full too is answered
+	// Rejected.
 	MaxPlayers int
 	// InactivityTimeout closes a connection that sent no valid packet for
 	// that long, as if it had sent Disconnect (§13.3), and forgets a
@@ -209,6 +211,9 @@ type ServerConfig struct {
 	SendBudget int
 }
 
+// maxPlayers bounds MaxPlayers: a slot is a uint8 in events.
+const maxPlayers = 255
+
 func orDuration(d, def time.Duration) time.Duration {
 	if d == 0 {
 		return def
@@ -244,7 +249,7 @@ func (c ClientConfig) withDefaults() ClientConfig {
 }
 
 func (c ServerConfig) withDefaults() ServerConfig {
-	c.MaxPlayers = orInt(c.MaxPlayers, DefaultMaxPlayers)
+	c.MaxPlayers = min(orInt(c.MaxPlayers, DefaultMaxPlayers), maxPlayers)
 	c.InactivityTimeout = orDuration(c.InactivityTimeout, DefaultTimeout)
 	if c.SnapshotInterval == 0 {
 		c.SnapshotInterval = DefaultSnapshotInterval

@@ -38,7 +38,7 @@ type conn struct {
 
 func (c *conn) stats(w *world) ConnStats {
 	cs := c.cs
-	cs.Conn, cs.Addr, cs.Slot = c.id, c.addr, c.slot
+	cs.Conn, cs.Addr, cs.Slot = c.id, c.addr, uint8(c.slot)
 	cs.Pending = c.pending(w)
 	return cs
 }
@@ -97,7 +97,8 @@ func (s *Server) closeConn(c *conn, why CloseReason, dr rtype.DisconnectReason, 
 	c.active = false
 	s.nConns--
 	c.forget(&s.world)
-	s.events.push(Event{Kind: EventPlayerLeft, Conn: c.id, Addr: c.addr, Slot: c.slot, Close: why, Disconnect: dr, At: now, Stats: final})
+	s.departed.add(final)
+	s.events.push(Event{Kind: EventPlayerLeft, Conn: c.id, Slot: uint8(c.slot), Close: why, Disconnect: dr, At: now})
 	s.rememberClosed(c, now)
 	s.world.destroyOwned(s, c.id)
 }

@@ -1,8 +1,6 @@
 package session
 
 import (
-	"iter"
-	"net/netip"
 	"strconv"
 	"time"
 
@@ -28,9 +26,11 @@ const (
 	// EventEntityCreated: a CreateEntity for a new id (§8.2); Event.Entity
 	// and Event.Tick are set.
 	EventEntityCreated
-	// EventEntityMoved: a Snapshot gave a known entity its position (§8.1);
-	// Event.Entity and Event.Tick are set.
-	EventEntityMoved
+	// EventSnapshot: a valid Snapshot gave the entities it lists their
+	// positions (§8.1); Event.Tick is its serverTick. One event stands for
+	// the whole message: read the positions from the entity table with
+	// [Client.Entity] or [Client.Entities].
+	EventSnapshot
 	// EventEntityDestroyed: a DestroyEntity removed a known entity (§8.3);
 	// Event.Entity, Event.Tick and Event.Destroy are set.
 	EventEntityDestroyed
@@ -56,15 +56,16 @@ const (
 const (
 	// EventPlayerJoined: the first valid connected packet after a Welcome
 	// (§4.2, §4.3) opened a connection: a Hello alone, which any address
-	// can spoof (§12), joins nobody. Event.Conn, Event.Addr and Event.Slot
-	// are set. The game usually spawns the player's ship with
-	// [Server.SpawnFor].
+	// can spoof (§12), joins nobody. Event.Conn and Event.Slot are set;
+	// [Server.Player] gives the address. The game usually spawns the
+	// player's ship with [Server.SpawnFor].
 	EventPlayerJoined EventKind = iota + 64
 	// EventPlayerLeft: the connection is closed (§7.3, §13.3);
 	// Event.Close says why and Event.Disconnect carries the client's reason
-	// when it sent Disconnect; Event.Stats holds the connection's counters
-	// as they were when it closed, which [Server.Player] no longer has.
-	// Entities spawned with SpawnFor are already destroyed with reason 3.
+	// when it sent Disconnect; [Server.Departed] gives the connection's
+	// address and counters as they were when it closed, which
+	// [Server.Player] no longer has. Entities spawned with SpawnFor are
+	// already destroyed with reason 3.
 	EventPlayerLeft
 	// EventInput: an Input was accepted (§7.1); Event.Input is set.
 	EventInput
@@ -78,7 +79,7 @@ var kindNames = map[EventKind]string{
 	EventRejected:        "Rejected",
 	EventTimedOut:        "TimedOut",
 	EventEntityCreated:   "EntityCreated",
-	EventEntityMoved:     "EntityMoved",
+	EventSnapshot:        "Snapshot",
 	EventEntityDestroyed: "EntityDestroyed",
 	EventPong:            "Pong",
 	EventPlaying:         "Playing",
@@ -146,167 +147,32 @@ type Entity struct {
 }
 
 // Event is one thing that happened on a connection, for the game to act on.
-// Only the fields its Kind names are set.
+// Only the fields its Kind names are set. It is a small plain value, 96
+// bytes on 64-bit platforms, so that queueing and polling it is cheap.
 type Event struct {
 	Kind EventKind
+	// Close is why the connection ended (EventPlayerLeft, EventRejected,
+	// EventTimedOut).
+	Close CloseReason
+	// Destroy is why the entity was removed (EventEntityDestroyed).
+	Destroy rtype.DestroyReason
+	// Disconnect is the reason the client gave in Disconnect (§7.3), when
+	// Close is CloseDisconnect on a server.
+	Disconnect rtype.DisconnectReason
+	// Slot is the player slot, 0 to MaxPlayers−1, lowest free first (§10).
+	Slot uint8
 	// Conn is the connection id of the player concerned (server events).
 	Conn uint32
-	// Addr is the player's address (server events).
-	Addr netip.AddrPort
-	// Slot is the player slot, 0 to MaxPlayers−1, lowest free first (§10).
-	Slot int
-	// Entity is the entity concerned (entity events, QueryEntity).
-	Entity Entity
 	// Tick is the server tick the message carried (§8.1–§8.3).
 	Tick uint32
 	// Input is the accepted Input (EventInput).
 	Input rtype.Input
-	// Destroy is why the entity was removed (EventEntityDestroyed).
-	Destroy rtype.DestroyReason
-	// Close is why the connection ended (EventPlayerLeft, EventRejected,
-	// EventTimedOut).
-	Close CloseReason
-	// Disconnect is the reason the client gave in Disconnect (§7.3), when
-	// Close is CloseDisconnect on a server.
-	Disconnect rtype.DisconnectReason
-	// At is the time passed to the call that produced the event.
-	At time.Time
+	// Entity is the entity concerned (entity events, QueryEntity).
+	Entity Entity
 	// RTT is the round trip of one Ping (EventPong): the time passed to
 	// Receive with its Pong minus the time passed to the call that sent
 	// it (§7.2), so as precise as those times.
 	RTT time.Duration
-	// Stats are the counters of the connection when it closed
-	// (EventPlayerLeft): packets sent, acknowledged and lost, resends,
-	// round-trip time (§5.2, §13.4). They stay in the event until it is
-	// read, so a game can report on a player after it left.
-	Stats ConnStats
-}
-
-// eventQueue is a fixed ring of events: a game that stops polling costs
-// bounded memory. Events come in two kinds (see droppable): those the game
-// can miss, such as a player's Inputs, and those it must not, such as
-// joins and leaves. A full queue loses the oldest event it can miss first.
-// Reserve slots are kept for the events the game must not miss: those
-// pushed with pushDroppable are lost on arrival once only the reserve is
-// left, so one player cannot push the others' joins and leaves out.
-type eventQueue struct {
-	buf     []Event
-	head    int
-	n       int
-	kept    int // events in the queue that are not droppable
-	reserve int
-	lost    uint64
-}
-
-// droppable reports whether a game can miss an event of kind k: a later
-// one of the same kind carries what it needs (an Input, a position the
-// next Snapshot gives again, §8.1), or the session has already acted on it
-// (a QueryEntity answered).
-func (k EventKind) droppable() bool {
-	return k == EventInput || k == EventQueryEntity || k == EventEntityMoved
-}
-
-// newEventQueue holds n events plus reserve slots for push alone.
-func newEventQueue(n, reserve int) eventQueue {
-	return eventQueue{buf: make([]Event, n+reserve), reserve: reserve}
-}
-
-// push queues e. In a full queue it loses the oldest droppable event, or
-// e itself when e is droppable and no other is; only a queue full of
-// events that are not droppable loses its oldest one.
-func (q *eventQueue) push(e Event) {
-	if q.n == len(q.buf) {
-		k := 0
-		for k < q.n && !q.buf[q.at(k)].Kind.droppable() {
-			k++
-		}
-		switch {
-		case k == q.n && e.Kind.droppable():
-			q.lost++
-			return
-		case k == q.n:
-			k = 0
-		}
-		q.remove(k)
-		q.lost++
-	}
-	q.buf[q.at(q.n)] = e
-	q.n++
-	if !e.Kind.droppable() {
-		q.kept++
-	}
-}
-
-// remove takes out the k-th oldest event.
-func (q *eventQueue) remove(k int) {
-	if !q.buf[q.at(k)].Kind.droppable() {
-		q.kept--
-	}
-	for i := k; i > 0; i-- {
-		q.buf[q.at(i)] = q.buf[q.at(i-1)]
-	}
-	q.buf[q.head] = Event{}
-	q.head = q.at(1)
-	q.n--
-}
-
-// roomForJoin reports whether a join can be queued with room left for the
-// leave of every open connection, open counting those already open: each
-// join is followed by one leave at most, so neither is ever lost.
-func (q *eventQueue) roomForJoin(open int) bool {
-	return q.kept+open+2 <= len(q.buf)
-}
-
-// pushDroppable queues e unless only the reserved slots are left, and
-// counts it lost otherwise.
-func (q *eventQueue) pushDroppable(e Event) {
-	if q.n >= len(q.buf)-q.reserve {
-		q.lost++
-		return
-	}
-	q.push(e)
-}
-
-// popInto moves the oldest event into *e and reports whether there was
-// one. It writes into the caller's Event instead of returning one: an
-// Event is 248 bytes, and returning it from here through Poll copied it
-// through temporaries so often that Poll took over a quarter of
-// BenchmarkClientReceiveSnapshot.
-func (q *eventQueue) popInto(e *Event) bool {
-	if q.n == 0 {
-		return false
-	}
-	slot := &q.buf[q.head]
-	*e = *slot
-	*slot = Event{}
-	if !e.Kind.droppable() {
-		q.kept--
-	}
-	q.head = q.at(1)
-	q.n--
-	return true
-}
-
-// at is the index in buf of the k-th oldest event, 0 ≤ k ≤ len(buf). It
-// wraps by subtraction: a division per access is a visible share of a
-// client's Snapshot handling, which queues and pops 47 events.
-func (q *eventQueue) at(k int) int {
-	i := q.head + k
-	if i >= len(q.buf) {
-		i -= len(q.buf)
-	}
-	return i
-}
-
-// all yields the events not read yet, oldest first, removing each as it is
-// yielded: the Events method of both sides.
-func (q *eventQueue) all() iter.Seq[Event] {
-	return func(yield func(Event) bool) {
-		var e Event
-		for q.popInto(&e) {
-			if !yield(e) {
-				return
-			}
-		}
-	}
+	// At is the time passed to the call that produced the event.
+	At time.Time
 }

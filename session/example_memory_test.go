@@ -82,8 +82,11 @@ func Example() {
 			switch ev.Kind {
 			case session.EventConnected:
 				fmt.Println("client: connected")
-			case session.EventEntityCreated, session.EventEntityMoved:
+			case session.EventEntityCreated:
 				fmt.Printf("client: %v %v %d at x=%v (tick %d)\n", ev.Kind, ev.Entity.Archetype, ev.Entity.ID, ev.Entity.X, ev.Tick)
+			case session.EventSnapshot: // the positions are in the entity table
+				e, _ := cli.Entity(ship)
+				fmt.Printf("client: %v, %v %d at x=%v (tick %d)\n", ev.Kind, e.Archetype, e.ID, e.X, ev.Tick)
 			case session.EventPong:
 				fmt.Printf("client: round trip %v\n", ev.RTT.Round(time.Microsecond))
 			}
@@ -93,7 +96,8 @@ func Example() {
 	l.deliver(srv, cli, now)
 	for ev := range srv.Events() {
 		if ev.Kind == session.EventPlayerLeft {
-			fmt.Printf("server: player left (%v, %v), %d packets sent to it\n", ev.Close, ev.Disconnect, ev.Stats.Sent)
+			final, _ := srv.Departed(ev.Conn)
+			fmt.Printf("server: player left (%v, %v), %d packets sent to it\n", ev.Close, ev.Disconnect, final.Sent)
 		}
 	}
 	st := cli.Stats()
@@ -104,8 +108,8 @@ func Example() {
 	// server: player joined in slot 0
 	// client: round trip 16.667ms
 	// client: EntityCreated player_blue 1 at x=154 (tick 2)
-	// client: EntityMoved player_blue 1 at x=158 (tick 3)
-	// client: EntityMoved player_blue 1 at x=170 (tick 6)
+	// client: Snapshot, player_blue 1 at x=158 (tick 3)
+	// client: Snapshot, player_blue 1 at x=170 (tick 6)
 	// server: player left (Disconnect, ClientQuit), 4 packets sent to it
 	// client: 2 Snapshots, 0 of the server's packets lost
 }
@@ -149,7 +153,8 @@ func ExampleServer_Shutdown() {
 	srv.Close(now)
 	for ev := range srv.Events() {
 		if ev.Kind == session.EventPlayerLeft {
-			fmt.Printf("server: player left (%v) after %d packets\n", ev.Close, ev.Stats.Sent)
+			final, _ := srv.Departed(ev.Conn)
+			fmt.Printf("server: player left (%v) after %d packets\n", ev.Close, final.Sent)
 		}
 	}
 	// Output:

@@ -114,7 +114,7 @@ func fuzzServer(t *testing.T, data []byte) {
 			sent = nil
 			step()
 			for e := range s.Events() {
-				if e.Kind == EventInput && e.Addr == realAddr {
+				if e.Kind == EventInput && e.Conn == c.ConnectionID() {
 					inputs++
 				}
 			}

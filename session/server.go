@@ -39,6 +39,7 @@ type Server struct {
 
 	bld      rtype.Builder
 	events   eventQueue
+	departed departures // the last connections closed
 	stats    Stats
 	shutdown bool
 }
@@ -50,14 +51,15 @@ type Server struct {
 func NewServer(cfg ServerConfig, send SendFunc) *Server {
 	cfg = cfg.withDefaults()
 	s := &Server{
-		cfg:     cfg,
-		send:    send,
-		conns:   make([]conn, cfg.MaxPlayers),
-		cookies: newCookieJar(cfg.ValidationKey),
-		closed:  newClosedTable(),
-		waiting: make([]waiter, cfg.MaxPlayers),
-		events:  newEventQueue(cfg.EventQueue, 2*cfg.MaxPlayers),
-		world:   newWorld(cfg.MaxPlayers),
+		cfg:      cfg,
+		send:     send,
+		conns:    make([]conn, cfg.MaxPlayers),
+		cookies:  newCookieJar(cfg.ValidationKey),
+		closed:   newClosedTable(),
+		waiting:  make([]waiter, cfg.MaxPlayers),
+		events:   newEventQueue(cfg.EventQueue, 2*cfg.MaxPlayers),
+		world:    newWorld(cfg.MaxPlayers),
+		departed: newDepartures(2 * cfg.MaxPlayers),
 	}
 	return s
 }
@@ -214,7 +216,7 @@ func (s *Server) receivePacket(c *conn, b []byte, now time.Time) {
 				s.drop(DropStaleInput)
 			default:
 				c.gotInput, c.lastInput = true, in.InputSequence
-				s.events.pushDroppable(Event{Kind: EventInput, Conn: c.id, Addr: c.addr, Slot: c.slot, Input: in, At: now})
+				s.events.pushDroppable(Event{Kind: EventInput, Conn: c.id, Slot: uint8(c.slot), Input: in, At: now})
 			}
 		case rtype.TypePing:
 			var ping rtype.Ping
@@ -239,7 +241,7 @@ func (s *Server) receivePacket(c *conn, b []byte, now time.Time) {
 				s.drop(DropQueryEntity)
 				continue
 			}
-			s.events.pushDroppable(Event{Kind: EventQueryEntity, Conn: c.id, Addr: c.addr, Slot: c.slot, Entity: Entity{ID: q.NetworkID}, At: now})
+			s.events.pushDroppable(Event{Kind: EventQueryEntity, Conn: c.id, Slot: uint8(c.slot), Entity: Entity{ID: q.NetworkID}, At: now})
 			if e, ok := s.world.get(q.NetworkID); ok {
 				replying = put(s, c, e.create(s.tick), replying, now)
 				s.sentAnswer(c, e.id)

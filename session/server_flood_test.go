@@ -76,7 +76,8 @@ func TestServer_12_HelloFloodDoesNotLockOut(t *testing.T) {
 				}
 				for e := range srv.Events() {
 					if e.Kind == EventPlayerJoined {
-						joined[e.Addr] = true
+						p, _ := srv.Player(e.Conn)
+						joined[p.Addr] = true
 						_, _ = srv.SpawnFor(e.Conn, rtype.ArchetypePlayerBlue+rtype.Archetype(e.Slot), 150, 150, 0)
 					}
 				}

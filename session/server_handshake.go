@@ -141,7 +141,7 @@ func (s *Server) join(id uint32, addr netip.AddrPort, now time.Time) *conn {
 	for s.conns[slot].active {
 		slot++
 	}
-	s.events.push(Event{Kind: EventPlayerJoined, Conn: id, Addr: addr, Slot: slot, At: now})
+	s.events.push(Event{Kind: EventPlayerJoined, Conn: id, Slot: uint8(slot), At: now})
 	return s.openConn(slot, id, addr, now)
 }
 

@@ -61,7 +61,14 @@ func TestServer_4_2_DropsInvalidHello(t *testing.T) {
 func TestServer_4_2_WelcomesValidHello(t *testing.T) {
 	s, cp := newServer(ServerConfig{})
 	addrs := []netip.AddrPort{addrA, addrB, addrC}
-	var want []Event
+	// joined is a join event with the address its connection is bound to.
+	type joined struct {
+		Kind EventKind
+		Conn uint32
+		Addr netip.AddrPort
+		Slot uint8
+	}
+	var want []joined
 	for i, a := range addrs {
 		s.Receive(hello(), a, t0)
 		out := cp.to(a)
@@ -76,11 +83,12 @@ func TestServer_4_2_WelcomesValidHello(t *testing.T) {
 			t.Errorf("a Hello opened a connection: %d players", s.NumPlayers())
 		}
 		s.Receive(packet(t, rtype.PacketHeader{ConnectionID: id, Sequence: 1}), a, t0)
-		want = append(want, Event{Kind: EventPlayerJoined, Conn: id, Addr: a, Slot: i})
+		want = append(want, joined{EventPlayerJoined, id, a, uint8(i)})
 	}
-	var got []Event
+	var got []joined
 	for _, e := range events(s, EventPlayerJoined) {
-		got = append(got, Event{Kind: e.Kind, Conn: e.Conn, Addr: e.Addr, Slot: e.Slot})
+		p, _ := s.Player(e.Conn)
+		got = append(got, joined{e.Kind, e.Conn, p.Addr, e.Slot})
 	}
 	if d := cmp.Diff(want, got, cmp.Comparer(func(a, b netip.AddrPort) bool { return a == b })); d != "" {
 		t.Errorf("join events (-want +got):\n%s", d)

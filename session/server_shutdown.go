@@ -40,8 +40,8 @@ func (s *Server) Shutdown(now time.Time) {
 func (s *Server) ShuttingDown() bool { return s.shutdown }
 
 // Close closes every connection at once, as a server does when it stops:
-// each gets an [EventPlayerLeft] with [CloseShutdown] and its last counters
-// in Event.Stats, and the entities the players owned are destroyed with
+// each gets an [EventPlayerLeft] with [CloseShutdown], its last counters
+// kept for [Server.Departed], and the entities the players owned are destroyed with
 // reason 3 (§7.3), though nobody is left to be told, and the clients
 // waiting for a slot are forgotten. Nothing is sent:
 // version 1 has no message for it, and the clients time out.

@@ -189,7 +189,7 @@ func TestServer_7_3_PlayerLeftCarriesFinalStats(t *testing.T) {
 			if len(left) != 1 || left[0].Conn != a || left[0].Close != tt.why {
 				t.Fatalf("EventPlayerLeft %+v, want one for %d with %v", left, a, tt.why)
 			}
-			if got := left[0].Stats; got != before {
+			if got := mustDeparted(t, s, a); got != before {
 				t.Errorf("Event.Stats\n got %+v\nwant %+v", got, before)
 			}
 			if _, ok := s.Player(a); ok {
@@ -197,4 +197,13 @@ func TestServer_7_3_PlayerLeftCarriesFinalStats(t *testing.T) {
 			}
 		})
 	}
+}
+
+func mustDeparted(t *testing.T, s *Server, id uint32) ConnStats {
+	t.Helper()
+	cs, ok := s.Departed(id)
+	if !ok {
+		t.Fatalf("Departed(%d): no counters", id)
+	}
+	return cs
 }

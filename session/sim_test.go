@@ -189,7 +189,8 @@ func runSimWith(t testing.TB, su simSetup, cfg ServerConfig, ccfg ClientConfig, 
 				r.askedQ++
 			}
 			if e.Kind == EventPlayerJoined {
-				if i := slices.Index(addrs, e.Addr); i >= 0 {
+				p, _ := srv.Player(e.Conn)
+				if i := slices.Index(addrs, p.Addr); i >= 0 {
 					r.joined[i] = now
 				}
 				id, err := srv.SpawnFor(e.Conn, rtype.ArchetypePlayerBlue+rtype.Archetype(e.Slot), 150, 150+100*float64(e.Slot), 0)

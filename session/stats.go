@@ -197,7 +197,7 @@ type ConnStats struct {
 	// Addr is the address the connection is bound to.
 	Addr netip.AddrPort
 	// Slot is the player slot.
-	Slot int
+	Slot uint8
 	// Sent counts the packets sent on the connection.
 	Sent uint64
 	// Acked counts the packets the client acknowledged (§5.2).

@@ -112,7 +112,8 @@ func RunServer(ctx context.Context, addr string, cfg ServerConfig, tick func(s *
 // tick, until every player acknowledged those messages (§13.4). Then
 // [Server.Close] closes every connection and tick is called one last time,
 // with [Server.ShuttingDown] true, so that the game reads the last events,
-// such as the EventPlayerLeft that carry each player's final counters;
+// such as the EventPlayerLeft of each player, whose final counters
+// [Server.Departed] gives;
 // nothing is sent after it. A negative ShutdownGrace skips all of this.
 func ServeConn(ctx context.Context, conn *net.UDPConn, cfg ServerConfig, tick func(s *Server, now time.Time)) error {
 	l := startLoop(conn)

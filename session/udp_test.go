@@ -164,13 +164,17 @@ func TestUDP_8_3_ServeConnEndsTheGame(t *testing.T) {
 			server := srvConn.LocalAddr().(*net.UDPAddr).AddrPort()
 			srvCtx, stopServer := context.WithCancel(context.Background())
 			defer stopServer()
-			var last []Event // what the game read once shutting down
+			var last []Event        // what the game read once shutting down
+			var lastStats ConnStats // the counters of the connection that left
 			serverDone := make(chan error, 1)
 			go func() {
 				serverDone <- ServeConn(srvCtx, srvConn, ServerConfig{ShutdownGrace: tt.grace}, func(s *Server, now time.Time) {
 					for e := range s.Events() {
 						if s.ShuttingDown() {
 							last = append(last, e)
+						}
+						if e.Kind == EventPlayerLeft {
+							lastStats, _ = s.Departed(e.Conn)
 						}
 						if e.Kind == EventPlayerJoined {
 							_, _ = s.SpawnFor(e.Conn, rtype.ArchetypePlayerBlue, 150, 150, 0)
@@ -229,7 +233,7 @@ func TestUDP_8_3_ServeConnEndsTheGame(t *testing.T) {
 						left = append(left, e)
 					}
 				}
-				if len(left) != 1 || left[0].Close != CloseShutdown || left[0].Stats.Sent == 0 || left[0].Stats.Acked == 0 {
+				if len(left) != 1 || left[0].Close != CloseShutdown || lastStats.Sent == 0 || lastStats.Acked == 0 {
 					t.Errorf("last events %+v, want one EventPlayerLeft with CloseShutdown and the connection's counters", left)
 				}
 			} else {

@@ -141,17 +141,19 @@ func (g *Server) Step(s *session.Server, now time.Time) {
 func (g *Server) handle(s *session.Server, ev session.Event) {
 	switch ev.Kind {
 	case session.EventPlayerJoined:
+		p, _ := s.Player(ev.Conn)
 		slot, ok := g.world.Join(game.PlayerID(ev.Conn))
 		if !ok {
-			g.log.Warn("join without a free slot", "conn", ev.Conn, "addr", ev.Addr)
+			g.log.Warn("join without a free slot", "conn", ev.Conn, "addr", p.Addr)
 			return
 		}
-		g.log.Info("player joined", "conn", ev.Conn, "addr", ev.Addr, "slot", slot,
+		g.log.Info("player joined", "conn", ev.Conn, "addr", p.Addr, "slot", slot,
 			"ship", game.ShipArchetype(slot).String(), "players", g.world.Players())
 	case session.EventPlayerLeft:
 		g.world.Leave(game.PlayerID(ev.Conn))
-		g.keep(ev.Conn, Departure{Stats: ev.Stats, Close: ev.Close, Disconnect: ev.Disconnect})
-		attrs := []any{"conn", ev.Conn, "addr", ev.Addr, "close", ev.Close.String(), "players", g.world.Players()}
+		final, _ := s.Departed(ev.Conn)
+		g.keep(ev.Conn, Departure{Stats: final, Close: ev.Close, Disconnect: ev.Disconnect})
+		attrs := []any{"conn", ev.Conn, "addr", final.Addr, "close", ev.Close.String(), "players", g.world.Players()}
 		if ev.Close == session.CloseDisconnect {
 			attrs = append(attrs, "reason", ev.Disconnect.String())
 		}

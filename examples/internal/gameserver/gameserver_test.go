@@ -153,11 +153,13 @@ func TestSpec10_SnapshotsMoveShips(t *testing.T) {
 	l.seen[0] = nil
 	l.run(60, func(int, int) rtype.Actions { return rtype.ActionDown })
 	var ticks []uint32
+	for _, ev := range l.events(0, session.EventSnapshot) {
+		ticks = append(ticks, ev.Tick)
+	}
 	var lastY float64
-	for _, ev := range l.events(0, session.EventEntityMoved) {
-		if ev.Entity.Archetype == rtype.ArchetypePlayerBlue {
-			ticks = append(ticks, ev.Tick)
-			lastY = ev.Entity.Y
+	for e := range l.clients[0].Entities() {
+		if e.Archetype == rtype.ArchetypePlayerBlue {
+			lastY = e.Y
 		}
 	}
 	if len(ticks) < 19 || len(ticks) > 21 {

@@ -1,0 +1,85 @@
+package session
+
+// idIndex maps network ids to positions in the entity store: an
+// open-addressing table with linear probing, since ids are never 0 (§8.2)
+// and 0 can mark a free slot. A Snapshot looks up every id it lists
+// (§8.1), and this costs a multiplication and, mostly, one probe, a few
+// times cheaper than a Go map. It grows, by doubling, to stay at most half
+// full: memory follows the entities held, which MaxEntities bounds.
+type idIndex struct {
+	slots []idSlot
+	shift uint8 // 32 − log2(len(slots))
+	n     int
+}
+
+type idSlot struct {
+	id  uint32 // 0: free
+	pos int32
+}
+
+func newIDIndex() idIndex { return idIndex{slots: make([]idSlot, 128), shift: 32 - 7} }
+
+// home is the slot id hashes to (Fibonacci hashing: the high bits of the
+// product).
+func (x *idIndex) home(id uint32) int { return int((id * 0x9E3779B1) >> x.shift) }
+
+func (x *idIndex) next(i int) int { return (i + 1) & (len(x.slots) - 1) }
+
+// get returns the position of id.
+func (x *idIndex) get(id uint32) (int32, bool) {
+	for i := x.home(id); ; i = x.next(i) {
+		switch x.slots[i].id {
+		case id:
+			return x.slots[i].pos, true
+		case 0:
+			return 0, false
+		}
+	}
+}
+
+// set records id at pos, adding it if it is new.
+func (x *idIndex) set(id uint32, pos int32) {
+	if 2*(x.n+1) > len(x.slots) {
+		x.grow()
+	}
+	i := x.home(id)
+	for x.slots[i].id != 0 && x.slots[i].id != id {
+		i = x.next(i)
+	}
+	if x.slots[i].id == 0 {
+		x.n++
+	}
+	x.slots[i] = idSlot{id, pos}
+}
+
+// remove takes id out, moving back the entries that probed past its slot
+// so that every lookup still finds them.
+func (x *idIndex) remove(id uint32) {
+	i := x.home(id)
+	for x.slots[i].id != id {
+		if x.slots[i].id == 0 {
+			return
+		}
+		i = x.next(i)
+	}
+	x.n--
+	for j := x.next(i); x.slots[j].id != 0; j = x.next(j) {
+		// The entry at j may fill the hole at i unless its home lies
+		// cyclically in (i, j].
+		if h := x.home(x.slots[j].id); (j-h)&(len(x.slots)-1) >= (j-i)&(len(x.slots)-1) {
+			x.slots[i] = x.slots[j]
+			i = j
+		}
+	}
+	x.slots[i] = idSlot{}
+}
+
+func (x *idIndex) grow() {
+	old := x.slots
+	x.slots, x.shift, x.n = make([]idSlot, 2*len(old)), x.shift-1, 0
+	for _, s := range old {
+		if s.id != 0 {
+			x.set(s.id, s.pos)
+		}
+	}
+}

@@ -1,0 +1,32 @@
+package session
+
+// departures keeps the final counters of the connections that closed
+// last, for the game to read once it polls their EventPlayerLeft (§7.3,
+// §13.3): a fixed ring, so that connections that anyone can open and close
+// (§12) cost bounded memory.
+type departures struct {
+	ring []ConnStats
+	next int
+}
+
+func newDepartures(n int) departures { return departures{ring: make([]ConnStats, n)} }
+
+func (d *departures) add(cs ConnStats) {
+	d.ring[d.next] = cs
+	d.next = (d.next + 1) % len(d.ring)
+}
+
+// Departed returns the address and counters that connection id had when it
+// closed: packets sent, acknowledged and lost, resends, round-trip time
+// (§5.2, §13.4). The server keeps those of the last 2×MaxPlayers
+// connections to close, so a game that reads each [EventPlayerLeft] before
+// twice as many more players leave finds them; false means id is no
+// connection that closed recently.
+func (s *Server) Departed(id uint32) (ConnStats, bool) {
+	for i := range s.departed.ring {
+		if cs := s.departed.ring[i]; cs.Conn == id && id != 0 {
+			return cs, true
+		}
+	}
+	return ConnStats{}, false
+}
