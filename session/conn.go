@@ -27,9 +27,9 @@ type conn struct {
 	lastInput uint32
 	gotInput  bool
 
-	sent       sentRing
-	building   sentPacket // the entity messages of the packet being built
-	unresolved int        // entity messages in the sent ring, not resolved yet
+	sent     sentRing
+	entities entityRing   // the packets with entity messages, unresolved
+	building entityPacket // the entity messages of the packet being built
 	// owes is set when a replica of the connection's slot may have become
 	// owed a message, so that a Tick with nothing to send skips the world.
 	owes bool
@@ -83,7 +83,7 @@ func (c *conn) forget(w *world) {
 	for i := range w.ents {
 		*w.rep(i, c.slot) = replica{}
 	}
-	c.sent, c.building, c.unresolved = sentRing{}, sentPacket{}, 0
+	c.sent, c.entities, c.building = sentRing{}, entityRing{}, entityPacket{}
 }
 
 // closeConn closes c at once, reports it to the game with the

@@ -16,7 +16,10 @@ package session
 // one are ignored, nothing else) ends with the server's world: once a
 // CreateEntity went out, the entity's DestroyEntity is sent until a copy is
 // acknowledged, and again if the acks then show a creation copy arriving,
-// which may have overtaken it.
+// which may have overtaken it, or if a creation copy's fate is known only
+// by inference (it left the window unacknowledged, while the acks that
+// would have shown it may have been lost). Only a client that loses
+// maxDestroyTries copies of one DestroyEntity is given up on.
 
 // repPhase is where one entity stands with one client.
 type repPhase uint8
@@ -55,9 +58,24 @@ type replica struct {
 	echo bool
 	// creates and destroys count the packets in flight with a copy.
 	creates, destroys uint8
+	// tries counts the DestroyEntity copies lost: past maxDestroyTries the
+	// server gives up on a client that loses them all (§12).
+	tries uint8
 	// last is the packet that carried the latest copy.
 	last uint32
+	// fence is the first packet whose DestroyEntity settles the entity: a
+	// CreateEntity copy lost only by inference (the acks never showed it,
+	// but they could have been lost too) may have been processed, even
+	// after an earlier DestroyEntity, until the client's highest passed it
+	// by 32 (§5.2); a DestroyEntity sent after that comes after it.
+	fence uint32
 }
+
+// maxDestroyTries is how many DestroyEntity copies a client may lose
+// before the server stops sending them: at 20% loss, all 16 are lost once
+// in about 10¹¹ destructions, while a client that acknowledges all but
+// those packets cannot keep destroyed entities in the table for ever.
+const maxDestroyTries = 16
 
 // owed reports whether the client is owed a message now: a pending
 // creation, a copy due, or the echo of a DestroyEntity.
@@ -128,24 +146,31 @@ func (r *replica) ackedCreate() {
 	}
 }
 
-// lostCreate: a packet with a CreateEntity copy was lost. The creation is
-// sent again once no copy is in flight; a destroyed entity with nothing in
-// flight is done.
-func (r *replica) lostCreate() {
+// lostCreate: the packet seq with a CreateEntity copy can no longer be
+// processed, and the acks never showed it received. The creation is sent
+// again once no copy is in flight. A destroyed entity is sent its
+// DestroyEntity again, in a packet past the fence, since that copy may
+// have been processed all the same.
+func (r *replica) lostCreate(seq uint32) {
 	r.creates = dec(r.creates)
-	switch {
-	case r.creates > 0:
-	case r.phase == repCreating:
-		r.due = true
-	case r.phase == repDestroyed:
-		r.phase = repAbsent
+	r.fence = max(r.fence, seq+ackWindow+1)
+	switch r.phase {
+	case repCreating:
+		r.due = r.due || r.creates == 0
+	case repDestroying, repDestroyed:
+		r.phase, r.due = repDestroying, true
 	}
 }
 
-// ackedDestroy: a packet with a DestroyEntity copy arrived; done unless a
-// creation copy is still in flight.
-func (r *replica) ackedDestroy() {
+// ackedDestroy: the packet seq with a DestroyEntity copy arrived; done
+// unless a creation copy is still in flight, or may have been processed
+// after it (fence).
+func (r *replica) ackedDestroy(seq uint32) {
 	r.destroys = dec(r.destroys)
+	if seq < r.fence {
+		r.due = r.due || r.phase == repDestroying && r.destroys == 0
+		return
+	}
 	if r.phase == repDestroying {
 		r.phase, r.due, r.echo = repDestroyed, false, false
 	}
@@ -155,12 +180,18 @@ func (r *replica) ackedDestroy() {
 }
 
 // lostDestroy: a packet with a DestroyEntity copy was lost: it is sent
-// again once no copy is in flight.
+// again once no copy is in flight, unless the client lost so many that
+// the server gives up.
 func (r *replica) lostDestroy() {
 	r.destroys = dec(r.destroys)
-	if r.phase == repDestroying && r.destroys == 0 {
-		r.due = true
+	if r.phase != repDestroying {
+		return
 	}
+	if r.tries++; r.tries >= maxDestroyTries {
+		r.phase, r.due, r.echo = repAbsent, false, false
+		return
+	}
+	r.due = r.due || r.destroys == 0
 }
 
 // suspect: the acks show a later packet than seq received and seq not yet

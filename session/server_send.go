@@ -1,19 +1,10 @@
 package session
 
 import (
-	"net/netip"
 	"time"
 
 	"github.com/rtypeproto/rtype"
 )
-
-func (s *Server) transmit(to netip.AddrPort, b []byte) {
-	s.stats.PacketsOut++
-	s.stats.BytesOut += uint64(len(b))
-	if s.cfg.Hooks.sending(to, b) {
-		s.send(to, b)
-	}
-}
 
 // begin starts a packet to c with the next sequence (§5.2) and the current
 // acks.
@@ -97,9 +88,19 @@ func (s *Server) sendTick(c *conn, snap bool, now time.Time) {
 		return
 	}
 	c.probeDue = false
-	open, waiting := s.sendEntities(c, now)
+	// The client acknowledges the 33 packets up to its highest (§5.1):
+	// entity messages followed by a Snapshot of more packets than that
+	// would never be shown received, so after a large one they come last.
+	late := snap && len(s.states) > ackWindow/2*rtype.MaxSnapshotStates
+	var open, waiting bool
+	if !late {
+		open, waiting = s.sendEntities(c, false, now)
+	}
 	if snap {
 		open = s.sendSnapshot(c, open, now)
+	}
+	if late {
+		open, waiting = s.sendEntities(c, open, now)
 	}
 	if !open && waiting && s.tick-c.lastSent >= probeTicks {
 		// Copies wait for acks, and acks only move when the client
@@ -118,11 +119,11 @@ func (s *Server) sendTick(c *conn, snap bool, now time.Time) {
 // §8.3, §13.4): a CreateEntity with the entity's current position and a
 // DestroyEntity, both stamped with the tick at sending time, a copy whose
 // packet seems lost, and the echo of a DestroyEntity sent at an earlier
-// Tick. It reports whether a packet is open, and whether copies are in
-// flight, waiting for acks.
-func (s *Server) sendEntities(c *conn, now time.Time) (open, waiting bool) {
+// Tick, in the packet open if open is set. It reports whether a packet is
+// open, and whether copies are in flight, waiting for acks.
+func (s *Server) sendEntities(c *conn, open bool, now time.Time) (bool, bool) {
 	if !c.owes {
-		return false, c.unresolved > 0
+		return open, c.entities.used > 0
 	}
 	reliable := !s.cfg.DisableReliableEvents
 	before := c.seq // packets of earlier Ticks
@@ -145,7 +146,7 @@ func (s *Server) sendEntities(c *conn, now time.Time) (open, waiting bool) {
 		still = still || r.owed()
 	}
 	c.owes = still
-	return open, c.unresolved > 0
+	return open, c.entities.used > 0
 }
 
 // sendEntity puts the message e's replica r is owed in c's packet.
@@ -158,7 +159,9 @@ func (s *Server) sendEntity(c *conn, e *serverEntity, r *replica, open, reliable
 		m := e.gone
 		m.ServerTick = s.tick
 		open = put(s, c, m, open, now)
-		c.record(entityRef{id: e.id, destroy: true}, reliable)
+		if reliable {
+			c.record(entityRef{id: e.id, destroy: true})
+		}
 		r.sentDestroy(c.seq, reliable)
 		if echo {
 			c.cs.RedundantDestroys++
@@ -166,7 +169,9 @@ func (s *Server) sendEntity(c *conn, e *serverEntity, r *replica, open, reliable
 		}
 	} else {
 		open = put(s, c, e.create(s.tick), open, now)
-		c.record(entityRef{id: e.id}, reliable)
+		if reliable {
+			c.record(entityRef{id: e.id})
+		}
 		r.sentCreate(c.seq, reliable)
 	}
 	if resend {
@@ -174,13 +179,6 @@ func (s *Server) sendEntity(c *conn, e *serverEntity, r *replica, open, reliable
 		s.stats.Resends++
 	}
 	return open
-}
-
-// roomForEntities reports whether entity messages may go in c's next
-// packet: within sentSlots of the highest the client acknowledged, so that
-// the ring still holds the packet when the acks resolve it.
-func (s *Server) roomForEntities(c *conn) bool {
-	return c.seq+1-c.ackTop < sentSlots
 }
 
 // sendSnapshot sends the Snapshot of the world, split into messages of at

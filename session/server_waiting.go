@@ -81,6 +81,14 @@ func (s *Server) unqueue(w *waiter) {
 	}
 }
 
+// leaveQueue forgets a waiting client that quit, went silent or was told
+// Rejected, and remembers its id as closed, so that a late packet of it
+// does not queue it again (§5.2 reorders, §7.3).
+func (s *Server) leaveQueue(w *waiter, now time.Time) {
+	s.closed.add(w.addr, w.id, now)
+	s.unqueue(w)
+}
+
 // oldest returns the client that has waited longest, or nil.
 func (s *Server) oldest() *waiter {
 	var o *waiter
@@ -129,10 +137,10 @@ func (s *Server) waitPacket(w *waiter, p rtype.PacketBytes, now time.Time) {
 	}
 	switch {
 	case s.disconnects(p):
-		s.unqueue(w)
+		s.leaveQueue(w, now)
 	case s.shutdown:
 		a := w.addr
-		s.unqueue(w)
+		s.leaveQueue(w, now)
 		s.reject(a)
 	default:
 		w.seq++
@@ -173,7 +181,7 @@ func (s *Server) expireWaiting(now time.Time) {
 	limit := s.waitTimeout()
 	for i := range s.waiting {
 		if w := &s.waiting[i]; w.state == waiterQueued && now.Sub(w.lastHeard) >= limit {
-			s.unqueue(w)
+			s.leaveQueue(w, now)
 		}
 	}
 }

@@ -1,0 +1,159 @@
+package session
+
+import "github.com/rtypeproto/rtype"
+
+// The packets that carry entity messages (§13.4) are kept apart from the
+// ring of every packet sent, which a large world's Snapshots run through
+// in less than a round trip: each stays in a ring of its own until an ack
+// shows it received, or shows it can no longer be (the client's highest
+// more than 32 above it, §5.2). Entity messages go only into packets that
+// find a free place there, so that none is forgotten unresolved.
+
+// entityRef is an entity message a packet carried: a CreateEntity, or a
+// DestroyEntity when destroy is set.
+type entityRef struct {
+	id      uint32
+	destroy bool
+}
+
+// maxRefs is the most entity messages one packet holds: DestroyEntity, the
+// smallest, takes 13 of the 532 bytes of a message area (§2.2, §5.3, §8.3).
+const maxRefs = rtype.MaxMessageArea / (rtype.MessageHeaderSize + rtype.DestroyEntitySize)
+
+// entitySlots is how many packets with entity messages may be unresolved
+// at once. One ack shows the 33 packets up to the client's highest (§5.1):
+// 16 of them, with a Snapshot of up to 16 packets after them (a larger one
+// goes first, sendTick), stay within what the client's next packet
+// acknowledges. It bounds what a stalled client costs, too: at most 16 × 40
+// entity messages in flight.
+const entitySlots = 16
+
+// entityPacket is a packet with entity messages, unresolved; seq 0 marks a
+// free place.
+type entityPacket struct {
+	seq       uint32
+	suspected bool // a later packet was acknowledged first
+	n         uint8
+	refs      [maxRefs]entityRef
+}
+
+type entityRing struct {
+	p    [entitySlots]entityPacket
+	used int
+}
+
+// roomForEntities reports whether an entity message may go in c's next
+// packet: the packet being built, when it carries some already, needs a
+// place, and so does the next one, should the message not fit.
+func (s *Server) roomForEntities(c *conn) bool {
+	building := 0
+	if c.building.n > 0 {
+		building = 1
+	}
+	return c.entities.used+building < entitySlots
+}
+
+// record notes that the packet being built for c carries an entity
+// message, to be resolved by the acks.
+func (c *conn) record(ref entityRef) {
+	if c.building.n < maxRefs {
+		c.building.refs[c.building.n] = ref
+		c.building.n++
+	}
+}
+
+// keepEntityPacket moves the entity messages of the packet just sent, c.seq,
+// to a free place of the ring; roomForEntities made sure there is one.
+func (s *Server) keepEntityPacket(c *conn) {
+	r := &c.entities
+	for i := range r.p {
+		if r.p[i].seq == 0 {
+			p := &r.p[i]
+			p.seq, p.suspected, p.n = c.seq, false, c.building.n
+			copy(p.refs[:p.n], c.building.refs[:p.n])
+			r.used++
+			c.building.n = 0
+			return
+		}
+	}
+	// Unreachable, given roomForEntities: the copies count as lost.
+	c.building.seq = c.seq
+	s.resolve(c, &c.building, false, true)
+	s.resolve(c, &c.building, false, false)
+	c.building.n = 0
+}
+
+// ackEntities resolves the entity packets that ack and ackBits show
+// received, destructions first, since a creation that shows up in the same
+// ack may have arrived after them; those the client can no longer process
+// are resolved as lost, and those the acks show missing below a received
+// one are suspected: their copies may be lost (§5.1, §5.2).
+func (s *Server) ackEntities(c *conn, ack, bits uint32) {
+	r := &c.entities
+	if r.used == 0 {
+		return
+	}
+	var fresh uint64
+	for i := range r.p {
+		p := &r.p[i]
+		switch {
+		case p.seq == 0:
+		case acked(p.seq, ack, bits):
+			fresh |= 1 << i
+			s.resolve(c, p, true, true)
+		case gone(p.seq, ack):
+			s.resolve(c, p, false, true)
+			s.resolve(c, p, false, false)
+			s.free(c, p)
+		case p.seq < ack && !p.suspected:
+			p.suspected = true
+			s.suspect(c, p)
+		}
+	}
+	for i := range r.p {
+		if fresh&(1<<i) != 0 {
+			s.resolve(c, &r.p[i], true, false)
+			s.free(c, &r.p[i])
+		}
+	}
+}
+
+func (s *Server) free(c *conn, p *entityPacket) {
+	p.seq, p.n = 0, 0
+	c.entities.used--
+}
+
+// resolve applies to the replicas what the acks showed of the messages of
+// one kind that p carried.
+func (s *Server) resolve(c *conn, p *entityPacket, arrived, destroys bool) {
+	for _, ref := range p.refs[:p.n] {
+		if ref.destroy != destroys {
+			continue
+		}
+		r, ok := s.replicaOf(c, ref.id)
+		if !ok {
+			continue
+		}
+		c.owes = true
+		switch {
+		case destroys && arrived:
+			r.ackedDestroy(p.seq)
+		case destroys:
+			r.lostDestroy()
+		case arrived:
+			r.ackedCreate()
+		default:
+			r.lostCreate(p.seq)
+		}
+	}
+}
+
+// suspect tells the replicas of p's messages that their copy may be lost.
+func (s *Server) suspect(c *conn, p *entityPacket) {
+	for _, ref := range p.refs[:p.n] {
+		if r, ok := s.replicaOf(c, ref.id); ok {
+			r.suspect(p.seq)
+			c.owes = true
+		}
+	}
+}
