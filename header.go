@@ -1,9 +1,6 @@
 package rtype
 
-import (
-	"encoding/binary"
-	"iter"
-)
+import "encoding/binary"
 
 // PacketHeader is the 16-byte header that starts every connected packet, in
 // both directions (§5.1). The zero value is not a valid header: connection
@@ -63,74 +60,3 @@ func headerAt(b []byte) PacketHeader {
 		AckBits:      binary.BigEndian.Uint32(b[12:16]),
 	}
 }
-
-// Packet is a connected packet whose framing has been checked (§5.1, §5.3).
-// It is a small value that refers to the datagram it was parsed from and
-// copies none of it: the caller must not change those bytes while the
-// Packet or its messages are in use. The zero value holds no message.
-// [CheckPacket] reads the same datagrams without building a Packet.
-type Packet struct {
-	// Header is the packet header (§5.1).
-	Header PacketHeader
-	// area is the message area: every message in it was checked to be
-	// complete when the Packet was parsed.
-	area []byte
-}
-
-// RawMessage is one message of a packet (§5.3): its type and its payload,
-// which aliases the datagram. A receiver must ignore a type it does not know
-// (§6); the payload of a known type is decoded with its UnmarshalBinary.
-type RawMessage struct {
-	Type    MessageType
-	Payload []byte
-}
-
-// MessageType returns m.Type, the type written in the message header (§5.3).
-func (m RawMessage) MessageType() MessageType { return m.Type }
-
-// Len returns the payload's size, the size field of the message header (§5.3).
-func (m RawMessage) Len() int { return len(m.Payload) }
-
-// AppendBinary appends the payload as it is, so that a RawMessage can be
-// sent with [AppendMessage] or [Add] (§5.3).
-func (m RawMessage) AppendBinary(b []byte) ([]byte, error) {
-	return append(b, m.Payload...), nil
-}
-
-// ParsePacket parses a whole connected-packet datagram. It checks the
-// 548-byte limit (§2.2), the 16-byte header (§5.4) and that the connection id
-// is not 0 (§4.3), then walks the message area once and fails, as §5.3
-// requires for the whole packet, if a message header is truncated, if a size
-// runs past the end of the datagram, or if bytes remain after the last
-// complete message. Payloads are not checked here: that is each message's
-// UnmarshalBinary. A packet with no message is valid.
-func ParsePacket(b []byte) (Packet, error) {
-	pb, err := CheckPacket(b)
-	if err != nil {
-		return Packet{}, err
-	}
-	return Packet{Header: headerAt(pb), area: pb[PacketHeaderSize:]}, nil
-}
-
-// Len returns the number of messages in the packet (§5.3). It counts them,
-// which costs a few nanoseconds per message.
-func (p Packet) Len() int {
-	n := 0
-	for _, rest, ok := SplitMessage(p.area); ok; _, rest, ok = SplitMessage(rest) {
-		n++
-	}
-	return n
-}
-
-// Size returns the size of the datagram the packet was parsed from, at most
-// 548 bytes (§2.2), or 0 for the zero Packet.
-func (p Packet) Size() int {
-	if p.Header.ConnectionID == 0 { // never true of a parsed packet
-		return 0
-	}
-	return PacketHeaderSize + len(p.area)
-}
-
-// Messages returns the packet's messages in order, unknown types included,
-// so that a receiver can skip those and keep processing the others (§6).
-func (p Packet) Messages() iter.Seq[RawMessage] { return messages(p.area) }
