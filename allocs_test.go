@@ -46,13 +46,11 @@ func hotPaths(tb testing.TB) []hotPath {
 		{"Decode/InputPacket", func(tb testing.TB) { must(tb, decodeInputPacket(inputPkt, &h, &in)) }},
 		{"Decode/SnapshotPacket", func(tb testing.TB) { must(tb, decodeSnapshotPacket(snapPkt, &h, &snap)) }},
 		{"Decode/SnapshotPacketShuffled", func(tb testing.TB) { must(tb, decodeSnapshotPacket(shuffledPkt, &h, &snap)) }},
-		{"Decode/InputPacket/Packet", func(tb testing.TB) { must(tb, decodeInputPacketValue(inputPkt, &h, &in)) }},
-		{"Decode/SnapshotPacket/Packet", func(tb testing.TB) { must(tb, decodeSnapshotPacketValue(snapPkt, &h, &snap)) }},
-		{"Packet.Len", func(tb testing.TB) {
+		{"Packet.Messages", func(tb testing.TB) {
 			p, err := ParsePacket(snapPkt)
 			must(tb, err)
-			if p.Len() != 2 {
-				tb.Fatalf("Len = %d, want 2", p.Len())
+			if n := messageCount(p); n != 2 {
+				tb.Fatalf("%d messages, want 2", n)
 			}
 		}},
 		decodePath[Input]("Decode/Input", mustHex("0000002A 0000012C 11")),
@@ -78,9 +76,9 @@ func hotPaths(tb testing.TB) []hotPath {
 			buf, err = PacketHeader{ConnectionID: 1, Sequence: 2}.AppendBinary(buf[:0])
 			must(tb, err)
 		}},
-		{"Builder/AddRaw", func(tb testing.TB) {
+		{"Builder/RawMessage", func(tb testing.TB) {
 			must(tb, bld.Reset(PacketHeader{ConnectionID: 1}))
-			must(tb, bld.AddRaw(0x7E, inputPkt[:8]))
+			must(tb, Add(&bld, RawMessage{Type: 0x7E, Payload: inputPkt[:8]}))
 		}},
 		{"Builder/InputPacket", func(tb testing.TB) {
 			must(tb, bld.Reset(PacketHeader{ConnectionID: 1, Sequence: 5}))

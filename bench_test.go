@@ -40,7 +40,7 @@ func snapshotPacket(shuffle bool) []byte {
 	if err := Add(&bld, Snapshot{ServerTick: 600, States: states}); err != nil {
 		panic(err)
 	}
-	if err := bld.AddRaw(0x00FF, []byte{0}); err != nil {
+	if err := Add(&bld, RawMessage{Type: 0x00FF, Payload: []byte{0}}); err != nil {
 		panic(err)
 	}
 	if bld.Len() != MaxDatagramSize {
@@ -50,36 +50,16 @@ func snapshotPacket(shuffle bool) []byte {
 }
 
 // decodeSnapshotPacket is the checked path: framing, then every rule of
-// §8.1, through CheckPacket and SplitMessage.
+// §8.1, through ParsePacket and SplitMessage.
 //
 //go:noinline
 func decodeSnapshotPacket(b []byte, h *PacketHeader, snap *Snapshot) error {
-	p, err := CheckPacket(b)
+	p, err := ParsePacket(b)
 	if err != nil {
 		return err
 	}
 	*h = p.Header()
 	for m, rest, ok := SplitMessage(p.MessageArea()); ok; m, rest, ok = SplitMessage(rest) {
-		if m.Type == TypeSnapshot {
-			if err := snap.UnmarshalBinary(m.Payload); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// decodeSnapshotPacketValue is the same path through ParsePacket and the
-// Packet's iterator.
-//
-//go:noinline
-func decodeSnapshotPacketValue(b []byte, h *PacketHeader, snap *Snapshot) error {
-	p, err := ParsePacket(b)
-	if err != nil {
-		return err
-	}
-	*h = p.Header
-	for m := range p.Messages() {
 		if m.Type == TypeSnapshot {
 			if err := snap.UnmarshalBinary(m.Payload); err != nil {
 				return err
@@ -160,36 +140,16 @@ func binaryReadSnapshotPacket(b []byte, states *[]wireState) error {
 }
 
 // decodeInputPacket is the checked path for the §11.3 packet: framing,
-// then the rules of §7.1, through CheckPacket and SplitMessage.
+// then the rules of §7.1, through ParsePacket and SplitMessage.
 //
 //go:noinline
 func decodeInputPacket(b []byte, h *PacketHeader, in *Input) error {
-	p, err := CheckPacket(b)
+	p, err := ParsePacket(b)
 	if err != nil {
 		return err
 	}
 	*h = p.Header()
 	for m, rest, ok := SplitMessage(p.MessageArea()); ok; m, rest, ok = SplitMessage(rest) {
-		if m.Type == TypeInput {
-			if err := in.UnmarshalBinary(m.Payload); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// decodeInputPacketValue is the same path through ParsePacket and the
-// Packet's iterator.
-//
-//go:noinline
-func decodeInputPacketValue(b []byte, h *PacketHeader, in *Input) error {
-	p, err := ParsePacket(b)
-	if err != nil {
-		return err
-	}
-	*h = p.Header
-	for m := range p.Messages() {
 		if m.Type == TypeInput {
 			if err := in.UnmarshalBinary(m.Payload); err != nil {
 				return err
@@ -247,16 +207,6 @@ func BenchmarkSnapshotPacket(b *testing.B) {
 				}
 			}
 		})
-		b.Run(order.name+"/rtype.Packet", func(b *testing.B) {
-			var h PacketHeader
-			snap := Snapshot{States: make([]EntityState, 0, MaxSnapshotStates)}
-			b.SetBytes(int64(len(pkt)))
-			for b.Loop() {
-				if err := decodeSnapshotPacketValue(pkt, &h, &snap); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
 		b.Run(order.name+"/unchecked", func(b *testing.B) {
 			var h PacketHeader
 			snap := Snapshot{States: make([]EntityState, 0, MaxSnapshotStates)}
@@ -285,16 +235,6 @@ func BenchmarkInputPacket(b *testing.B) {
 		b.SetBytes(int64(len(pkt)))
 		for b.Loop() {
 			if err := decodeInputPacket(pkt, &h, &in); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
-	b.Run("rtype.Packet", func(b *testing.B) {
-		var h PacketHeader
-		var in Input
-		b.SetBytes(int64(len(pkt)))
-		for b.Loop() {
-			if err := decodeInputPacketValue(pkt, &h, &in); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -33,29 +33,31 @@ func (b *Builder) Bytes() []byte {
 	return b.buf[:b.n:b.n]
 }
 
-// Len returns the size of the datagram built so far, never above 548 (§2.2).
+// Len returns the size in bytes of the datagram built so far, never above
+// 548 (§2.2).
 func (b *Builder) Len() int { return b.n }
 
 // Count returns the number of messages added since Reset (§5.3).
 func (b *Builder) Count() int { return b.count }
 
 // Available returns the largest payload that the next message can carry,
-// after its 4-byte header (§5.3); -1 before Reset or when not even a header
-// fits.
+// after its 4-byte header (§5.3): 528 in an empty packet, down to 0 when only
+// a header fits. It returns -1 before Reset and when fewer than 4 bytes are
+// left, so that no payload size is ever at most Available then.
 func (b *Builder) Available() int {
 	if b.n == 0 {
 		return -1
 	}
-	return MaxDatagramSize - b.n - MessageHeaderSize
+	return max(MaxDatagramSize-b.n-MessageHeaderSize, -1)
 }
 
 // Add appends message m, with its message header (§5.3), to the packet b is
-// building. It refuses, leaving the
-// packet as it was, any message before Reset and a message that does not fit
-// in the room left with [ErrNoRoom], a payload over 528 bytes, which no
-// packet can hold, with [ErrPayloadTooLarge] (as [AppendMessage] does), and
-// whatever m's own encoder refuses with that encoder's error. It never
-// allocates.
+// building; a [RawMessage] sends a type this package does not know (§6). It
+// refuses, leaving the packet as it was, any message before Reset and a
+// message that does not fit in the room left with [ErrNoRoom], a payload
+// over 528 bytes, which no packet can hold, with [ErrPayloadTooLarge], type
+// 0 with [ErrMessageType] (as [AppendMessage] does), and whatever m's own
+// encoder refuses with that encoder's error. It never allocates.
 func Add[M Message](b *Builder, m M) error {
 	switch n := m.Len(); {
 	case b.n == 0:
@@ -78,11 +80,4 @@ func Add[M Message](b *Builder, m M) error {
 	b.n = len(out)
 	b.count++
 	return nil
-}
-
-// AddRaw appends a message of type t with payload as it is, for types this
-// package does not know (§6). It refuses type 0 with [ErrMessageType] and a
-// message that does not fit with [ErrNoRoom].
-func (b *Builder) AddRaw(t MessageType, payload []byte) error {
-	return Add(b, RawMessage{Type: t, Payload: payload})
 }

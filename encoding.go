@@ -6,8 +6,8 @@ import "math"
 // wire with the bytes actually received (§12): it reports false, and
 // returns nothing, when fewer than n remain. It takes and returns slices by
 // value so that walking a payload stays in registers. The two framing
-// functions, CheckPacket and SplitMessage, make the same comparison inline
-// instead: going through take would push CheckPacket over the compiler's
+// functions, ParsePacket and SplitMessage, make the same comparison inline
+// instead: going through take would push ParsePacket over the compiler's
 // inlining budget and add a reslice to every message split.
 func take(b []byte, n int) (head, rest []byte, ok bool) {
 	if uint(n) > uint(len(b)) { // also catches n < 0

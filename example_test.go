@@ -6,15 +6,15 @@ import (
 	"github.com/rtypeproto/rtype"
 )
 
-// The receive path with no Packet value: CheckPacket checks the framing
-// and is inlined into the caller, and SplitMessage keeps the loop's state in
-// local variables. The datagram is the packet of §11.3.
-func ExampleCheckPacket() {
+// The receive path of a server that counts nanoseconds: ParsePacket is
+// inlined into the caller, and SplitMessage keeps the loop's state in local
+// variables. The datagram is the packet of §11.3.
+func ExampleSplitMessage() {
 	datagram := []byte{
 		0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x05, 0x00, 0x00, 0x00, 0x78, 0xFF, 0xFF, 0xFF, 0xFF,
 		0x00, 0x02, 0x00, 0x09, 0x00, 0x00, 0x00, 0x2A, 0x00, 0x00, 0x01, 0x2C, 0x11,
 	}
-	p, err := rtype.CheckPacket(datagram)
+	p, err := rtype.ParsePacket(datagram)
 	if err != nil {
 		return // drop the whole datagram silently (§5.3)
 	}
@@ -49,7 +49,8 @@ func ExampleParsePacket() {
 	if err != nil {
 		return // drop the whole datagram silently (§5.3)
 	}
-	fmt.Printf("connection %d, sequence %d\n", p.Header.ConnectionID, p.Header.Sequence)
+	h := p.Header()
+	fmt.Printf("connection %d, sequence %d\n", h.ConnectionID, h.Sequence)
 	for m := range p.Messages() {
 		switch m.Type {
 		case rtype.TypeInput:

@@ -72,11 +72,11 @@ func fuzzSeeds() map[string][][]byte {
 	var bld Builder
 	_ = bld.Reset(PacketHeader{ConnectionID: 2, Sequence: 9, Ack: 7, AckBits: 0b101})
 	_ = Add(&bld, Snapshot{ServerTick: 3, States: seedStates(47, true)})
-	_ = bld.AddRaw(0x00FF, []byte{1}) // fills the packet to 548 bytes
+	_ = Add(&bld, RawMessage{Type: 0x00FF, Payload: []byte{1}}) // fills the packet to 548 bytes
 	full := bytes.Clone(bld.Bytes())
 	_ = bld.Reset(PacketHeader{ConnectionID: 3, Sequence: 1})
 	_ = Add(&bld, Ping{Timestamp: 123456})
-	_ = bld.AddRaw(0x0042, []byte{1, 2, 3})
+	_ = Add(&bld, RawMessage{Type: 0x0042, Payload: []byte{1, 2, 3}})
 	_ = Add(&bld, Disconnect{Reason: DisconnectClientQuit})
 	_ = Add(&bld, QueryEntity{NetworkID: 1005})
 	mixed := bytes.Clone(bld.Bytes())
@@ -388,103 +388,98 @@ func FuzzParsePacket(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		p, err := ParsePacket(b)
 		wantMsgs, wantErr := specParsePacket(b)
-		if err != wantErr {
-			t.Fatalf("ParsePacket(% x) = %v, want %v", b, err, wantErr)
+		if err != wantErr || (err == nil) != (p != nil) {
+			t.Fatalf("ParsePacket(% x) = %d bytes, %v; the spec says %v", b, len(p), err, wantErr)
 		}
-		checkPacketAgrees(t, b, wantMsgs, wantErr)
 		if err == nil {
-			got := slices.Collect(p.Messages())
-			if !slices.EqualFunc(wantMsgs, got, equalRaw) {
-				t.Fatalf("messages differ (-spec +parsed):\n%s", cmp.Diff(wantMsgs, got, equateEmpty))
-			}
-			if p.Len() != len(got) || p.Size() != len(b) {
-				t.Fatalf("Len() = %d, Size() = %d; want %d, %d", p.Len(), p.Size(), len(got), len(b))
-			}
-			for range p.Messages() {
-				break // an iterator stopped early must not panic
-			}
-			rebuilt, err := p.Header.AppendBinary(nil)
-			if err != nil {
-				t.Fatalf("AppendBinary(%+v): %v", p.Header, err)
-			}
-			for _, m := range got {
-				if rebuilt, err = AppendMessage(rebuilt, m); err != nil && !(m.Type == 0 && err == ErrMessageType) {
-					t.Fatalf("AppendMessage(%v, %d bytes): %v", m.Type, len(m.Payload), err)
-				}
-				if err != nil { // type 0 is never sent (§6): frame it by hand
-					rebuilt = append(rebuilt, 0, 0, byte(len(m.Payload)>>8), byte(len(m.Payload)))
-					rebuilt = append(rebuilt, m.Payload...)
-				}
-				decodeKnown(t, m)
-			}
-			if !bytes.Equal(rebuilt, b) {
-				t.Fatalf("ParsePacket(% x) then re-encode = % x", b, rebuilt)
-			}
+			checkParsed(t, b, p, wantMsgs)
 		}
-
-		// What the Builder emits parses back: cut the input into raw
-		// messages and add them while they fit.
-		var bld Builder
-		h := PacketHeader{ConnectionID: 1, Sequence: uint32(len(b))}
-		if err := bld.Reset(h); err != nil {
-			t.Fatal(err)
-		}
-		var added []RawMessage
-		for rest := b; len(rest) > 0; {
-			n := min(len(rest), 1+int(rest[0])%64)
-			m := RawMessage{Type: MessageType(rest[0])<<8 | MessageType(n) | 1, Payload: rest[:n]}
-			rest = rest[n:]
-			switch err := Add(&bld, m); {
-			case err == ErrNoRoom && bld.Len()+MessageHeaderSize+n > MaxDatagramSize:
-			case err != nil:
-				t.Fatalf("Add(%v, %d bytes) with %d used: %v", m.Type, n, bld.Len(), err)
-			default:
-				added = append(added, m)
-			}
-		}
-		p, err = ParsePacket(bld.Bytes())
-		if err != nil {
-			t.Fatalf("ParsePacket(Builder output % x): %v", bld.Bytes(), err)
-		}
-		if got := slices.Collect(p.Messages()); p.Header != h || !slices.EqualFunc(added, got, equalRaw) {
-			t.Fatalf("Builder output parsed to %+v, messages (-added +parsed):\n%s", p.Header, cmp.Diff(added, got, equateEmpty))
-		}
+		checkBuilderParses(t, b)
 	})
 }
 
-// checkPacketAgrees checks CheckPacket against the plain reading of the
-// spec (specParsePacket): the same error, the header as its 16 bytes say,
-// and, through SplitMessage and through PacketBytes.Messages, the spec's
-// messages.
-func checkPacketAgrees(t *testing.T, b []byte, wantMsgs []RawMessage, wantErr error) {
+// checkParsed checks a packet ParsePacket accepted against the plain
+// reading of the spec (specParsePacket): the datagram itself, the header as
+// its 16 bytes say, the spec's messages through SplitMessage and through
+// Messages, and a re-encoding byte for byte.
+func checkParsed(t *testing.T, b []byte, p Packet, wantMsgs []RawMessage) {
 	t.Helper()
-	pb, err := CheckPacket(b)
-	if err != wantErr || (err == nil) != (pb != nil) {
-		t.Fatalf("CheckPacket(% x) = %d bytes, %v; the spec says %v", b, len(pb), err, wantErr)
-	}
-	if err != nil {
-		return
+	if len(p) != len(b) || &p[0] != &b[0] {
+		t.Fatalf("ParsePacket(% x) returned other bytes, % x", b, p)
 	}
 	be := binary.BigEndian
-	if want := (PacketHeader{be.Uint32(b), be.Uint32(b[4:]), be.Uint32(b[8:]), be.Uint32(b[12:])}); pb.Header() != want {
-		t.Fatalf("CheckPacket(% x).Header() = %+v, want %+v", b, pb.Header(), want)
+	h := p.Header()
+	if want := (PacketHeader{be.Uint32(b), be.Uint32(b[4:]), be.Uint32(b[8:]), be.Uint32(b[12:])}); h != want {
+		t.Fatalf("ParsePacket(% x).Header() = %+v, want %+v", b, h, want)
 	}
 	var split []RawMessage
-	for m, rest, ok := SplitMessage(pb.MessageArea()); ok; m, rest, ok = SplitMessage(rest) {
+	for m, rest, ok := SplitMessage(p.MessageArea()); ok; m, rest, ok = SplitMessage(rest) {
 		split = append(split, m)
 	}
 	if !slices.EqualFunc(wantMsgs, split, equalRaw) {
 		t.Fatalf("SplitMessage differs from the spec (-spec +split):\n%s", cmp.Diff(wantMsgs, split, equateEmpty))
 	}
-	if got := slices.Collect(pb.Messages()); !slices.EqualFunc(wantMsgs, got, equalRaw) {
-		t.Fatalf("PacketBytes.Messages differs from the spec (-spec +bytes):\n%s", cmp.Diff(wantMsgs, got, equateEmpty))
+	got := slices.Collect(p.Messages())
+	if !slices.EqualFunc(wantMsgs, got, equalRaw) {
+		t.Fatalf("Messages differs from the spec (-spec +parsed):\n%s", cmp.Diff(wantMsgs, got, equateEmpty))
+	}
+	for range p.Messages() {
+		break // an iterator stopped early must not panic
+	}
+	rebuilt, err := h.AppendBinary(nil)
+	if err != nil {
+		t.Fatalf("AppendBinary(%+v): %v", h, err)
+	}
+	for _, m := range got {
+		if rebuilt, err = AppendMessage(rebuilt, m); err != nil && !(m.Type == 0 && err == ErrMessageType) {
+			t.Fatalf("AppendMessage(%v, %d bytes): %v", m.Type, len(m.Payload), err)
+		}
+		if err != nil { // type 0 is never sent (§6): frame it by hand
+			rebuilt = append(rebuilt, 0, 0, byte(len(m.Payload)>>8), byte(len(m.Payload)))
+			rebuilt = append(rebuilt, m.Payload...)
+		}
+		decodeKnown(t, m)
+	}
+	if !bytes.Equal(rebuilt, b) {
+		t.Fatalf("ParsePacket(% x) then re-encode = % x", b, rebuilt)
+	}
+}
+
+// checkBuilderParses checks that what the Builder emits parses back: it
+// cuts b into raw messages and adds them while they fit.
+func checkBuilderParses(t *testing.T, b []byte) {
+	t.Helper()
+	var bld Builder
+	h := PacketHeader{ConnectionID: 1, Sequence: uint32(len(b))}
+	if err := bld.Reset(h); err != nil {
+		t.Fatal(err)
+	}
+	var added []RawMessage
+	for rest := b; len(rest) > 0; {
+		n := min(len(rest), 1+int(rest[0])%64)
+		m := RawMessage{Type: MessageType(rest[0])<<8 | MessageType(n) | 1, Payload: rest[:n]}
+		rest = rest[n:]
+		switch err := Add(&bld, m); {
+		case err == ErrNoRoom && bld.Len()+MessageHeaderSize+n > MaxDatagramSize:
+		case err != nil:
+			t.Fatalf("Add(%v, %d bytes) with %d used: %v", m.Type, n, bld.Len(), err)
+		default:
+			added = append(added, m)
+		}
+	}
+	p, err := ParsePacket(bld.Bytes())
+	if err != nil {
+		t.Fatalf("ParsePacket(Builder output % x): %v", bld.Bytes(), err)
+	}
+	if got := slices.Collect(p.Messages()); p.Header() != h || !slices.EqualFunc(added, got, equalRaw) {
+		t.Fatalf("Builder output parsed to %+v, messages (-added +parsed):\n%s", p.Header(), cmp.Diff(added, got, equateEmpty))
 	}
 }
 
 // FuzzSplitMessage splits arbitrary message areas (§5.3): what it accepts
 // is a message header, its payload and the rest, in that order and nothing
 // else; a payload cannot be extended over the rest by append; a refusal
-// leaves the area whole. PacketBytes made by conversion, unchecked, must not
+// leaves the area whole. A Packet made by conversion, unchecked, must not
 // panic either.
 func FuzzSplitMessage(f *testing.F) {
 	addSeeds(f)
@@ -505,13 +500,13 @@ func FuzzSplitMessage(f *testing.F) {
 				t.Fatalf("payload capacity %d reaches past its %d bytes", cap(m.Payload), len(m.Payload))
 			}
 		}
-		// Converted without CheckPacket: nothing may panic, and on a
+		// Converted without ParsePacket: nothing may panic, and on a
 		// datagram the spec accepts it yields the spec's messages.
-		pb := PacketBytes(area)
-		_ = pb.Header()
-		got := slices.Collect(pb.Messages())
+		p := Packet(area)
+		_ = p.Header()
+		got := slices.Collect(p.Messages())
 		if want, err := specParsePacket(area); err == nil && !slices.EqualFunc(want, got, equalRaw) {
-			t.Fatalf("PacketBytes(% x).Messages() (-spec +got):\n%s", area, cmp.Diff(want, got, equateEmpty))
+			t.Fatalf("Packet(% x).Messages() (-spec +got):\n%s", area, cmp.Diff(want, got, equateEmpty))
 		}
 	})
 }

@@ -45,7 +45,7 @@ func TestSpec11_3_InputPacket(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantHeader := PacketHeader{ConnectionID: 1, Sequence: 5, Ack: 120, AckBits: 0xFFFFFFFF}
-	if diff := cmp.Diff(wantHeader, p.Header); diff != "" {
+	if diff := cmp.Diff(wantHeader, p.Header()); diff != "" {
 		t.Errorf("header (-spec +got):\n%s", diff)
 	}
 	var got []Input

@@ -55,3 +55,12 @@ func encodeHandshake(t HandshakeType, id uint32) []byte {
 	}
 	return nil
 }
+
+// messageCount counts the messages of a packet.
+func messageCount(p Packet) int {
+	n := 0
+	for range p.Messages() {
+		n++
+	}
+	return n
+}

@@ -7,9 +7,9 @@ import (
 )
 
 // TestHotPathInlines checks that the receive path the README measures is
-// inlined: that CheckPacket and SplitMessage (and the helpers the decoders
+// inlined: that ParsePacket and SplitMessage (and the helpers the decoders
 // use) are inlinable, and that the session package's receive functions, a
-// caller in another package, do inline them. CheckPacket sits just under
+// caller in another package, do inline them. ParsePacket sits just under
 // the compiler's inlining budget, and a change that pushes it over costs a
 // function call on every datagram without failing any other test.
 func TestHotPathInlines(t *testing.T) {
@@ -31,7 +31,7 @@ func TestHotPathInlines(t *testing.T) {
 
 	out := build("-gcflags=-m", ".")
 	for _, fn := range []string{
-		"CheckPacket", "SplitMessage", "PacketBytes.Header", "PacketBytes.MessageArea",
+		"ParsePacket", "SplitMessage", "Packet.Header", "Packet.MessageArea",
 		"(*Input).UnmarshalBinary", "take",
 	} {
 		if !strings.Contains(out, "can inline "+fn+"\n") {
@@ -41,7 +41,7 @@ func TestHotPathInlines(t *testing.T) {
 
 	out = build("-gcflags=github.com/rtypeproto/rtype/session=-m", "./session")
 	for _, site := range []string{"session/server.go", "session/client.go"} {
-		for _, fn := range []string{"rtype.CheckPacket", "rtype.SplitMessage"} {
+		for _, fn := range []string{"rtype.ParsePacket", "rtype.SplitMessage"} {
 			if !containsLine(out, site, "inlining call to "+fn+"\n") {
 				t.Errorf("%s no longer inlines %s", site, fn)
 			}

@@ -66,7 +66,7 @@ func (t MessageType) FromServer() bool { return 0x80 <= t && t <= 0xFF }
 type Message interface {
 	// MessageType returns the type written in the message header.
 	MessageType() MessageType
-	// Len returns the size of the payload AppendBinary appends.
+	// Len returns the size in bytes of the payload AppendBinary appends.
 	Len() int
 	// AppendBinary appends the payload alone, without the message header,
 	// or returns an error and leaves the slice's length as it was.

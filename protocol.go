@@ -14,10 +14,11 @@
 // id of 0, a DestroyEntity reason above 4, a Snapshot with more than 47 or
 // duplicate states, a datagram over 548 bytes.
 //
-// A connected packet is read in one of two ways with the same checks:
-// [ParsePacket] gives a [Packet] value whose Messages method iterates, and
-// [CheckPacket] with [SplitMessage] is the receive path with no value built
-// and no function call, for servers that count nanoseconds per datagram.
+// A connected packet is read one way: [ParsePacket] checks its framing and
+// returns the datagram itself as a [Packet], with no copy and, being
+// inlined, no function call. Its Messages method iterates over the
+// messages; [SplitMessage] walks them with the loop's state in the caller's
+// variables, for servers that count nanoseconds per datagram.
 package rtype
 
 // Protocol constants (§2.2, §4.1, §5.1, §5.3, §8.1 and the summary table).

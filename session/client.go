@@ -321,7 +321,7 @@ func packetDrop(err error) DropReason {
 
 // receivePacket applies §5 and §8 to a connected packet.
 func (c *Client) receivePacket(b []byte, now time.Time) {
-	p, err := rtype.CheckPacket(b)
+	p, err := rtype.ParsePacket(b)
 	if err != nil {
 		r := packetDrop(err)
 		if r == DropUnknownConnection {

@@ -187,7 +187,7 @@ func ExampleHooks() {
 			if err != nil {
 				return true
 			}
-			seen = append(seen, fmt.Sprint("packet ", p.Header.Sequence))
+			seen = append(seen, fmt.Sprint("packet ", p.Header().Sequence))
 			for m := range p.Messages() {
 				if m.Type == rtype.TypeCreateEntity && !lost {
 					lost = true

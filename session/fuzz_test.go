@@ -90,7 +90,7 @@ func fuzzServer(t *testing.T, data []byte) {
 			// anything.
 			valid := isHello(d)
 			if p, err := rtype.ParsePacket(d); err == nil {
-				id := p.Header.ConnectionID
+				id := p.Header().ConnectionID
 				cn, w := s.byAddr(from), s.waiterByAddr(from)
 				switch {
 				case cn != nil || w != nil:

@@ -92,7 +92,7 @@ func messages(t testing.TB, b []byte) (rtype.PacketHeader, []rtype.RawMessage) {
 	for m := range p.Messages() {
 		ms = append(ms, m)
 	}
-	return p.Header, ms
+	return p.Header(), ms
 }
 
 // ofType returns the messages of type mt in the datagrams.

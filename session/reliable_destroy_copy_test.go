@@ -61,7 +61,7 @@ func TestServer_8_3_13_4_DestroyEntitySentTwice(t *testing.T) {
 							if err != nil {
 								t.Fatal(err)
 							}
-							seqs = append(seqs, p.Header.Sequence)
+							seqs = append(seqs, p.Header().Sequence)
 						}
 					}
 				}

@@ -180,7 +180,7 @@ func (s *Server) Receive(datagram []byte, from netip.AddrPort, now time.Time) {
 // receivePacket applies §5.2, §5.3, §5.4 and §7 to a packet from c's
 // address.
 func (s *Server) receivePacket(c *conn, b []byte, now time.Time) {
-	p, err := rtype.CheckPacket(b)
+	p, err := rtype.ParsePacket(b)
 	if err != nil {
 		s.drop(packetDrop(err))
 		return

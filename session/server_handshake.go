@@ -16,7 +16,7 @@ func (s *Server) receiveHandshake(b []byte, from netip.AddrPort, now time.Time) 
 	t, _, err := rtype.ParseHandshake(b)
 	if err != nil {
 		if len(b) >= rtype.PacketHeaderSize {
-			if p, perr := rtype.CheckPacket(b); perr == nil {
+			if p, perr := rtype.ParsePacket(b); perr == nil {
 				s.receiveFirst(p, from, now)
 				return
 			}
@@ -97,7 +97,7 @@ func (s *Server) welcomeID(a netip.AddrPort, now time.Time) uint32 {
 // carried in the current or the previous window (§4.2, §12), its sequence
 // is small enough to be a first packet, and it is not a connection of that
 // address that closed recently.
-func (s *Server) receiveFirst(p rtype.PacketBytes, from netip.AddrPort, now time.Time) {
+func (s *Server) receiveFirst(p rtype.Packet, from netip.AddrPort, now time.Time) {
 	h := p.Header()
 	switch {
 	case s.byID(h.ConnectionID) != nil:
@@ -117,7 +117,7 @@ func (s *Server) receiveFirst(p rtype.PacketBytes, from netip.AddrPort, now time
 // joins at once when it can and nobody waits before it; otherwise it
 // waits, or, with the queue full or the game ending, is told Rejected
 // (§4.4), 6 bytes for the 16 or more it sent.
-func (s *Server) validated(p rtype.PacketBytes, from netip.AddrPort, now time.Time) {
+func (s *Server) validated(p rtype.Packet, from netip.AddrPort, now time.Time) {
 	id := p.Header().ConnectionID
 	if s.nWaiting == 0 && s.canJoin() {
 		s.receivePacket(s.join(id, from, now), p, now)

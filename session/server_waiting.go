@@ -103,7 +103,7 @@ func (s *Server) oldest() *waiter {
 // receiveWaiting handles a datagram from a waiting client's address: a
 // connected packet, as the client believes itself connected (§3).
 func (s *Server) receiveWaiting(w *waiter, b []byte, now time.Time) {
-	p, err := rtype.CheckPacket(b)
+	p, err := rtype.ParsePacket(b)
 	if err != nil {
 		s.drop(packetDrop(err))
 		return
@@ -118,7 +118,7 @@ func (s *Server) receiveWaiting(w *waiter, b []byte, now time.Time) {
 // waitPacket applies §5.2 to a packet of w and answers it with one empty
 // packet; a Disconnect removes w without an answer (§7.3), and a server
 // shutting down tells it Rejected (§4.4).
-func (s *Server) waitPacket(w *waiter, p rtype.PacketBytes, now time.Time) {
+func (s *Server) waitPacket(w *waiter, p rtype.Packet, now time.Time) {
 	h := p.Header()
 	lost := w.window.lost
 	switch w.window.receive(h.Sequence) {
@@ -152,7 +152,7 @@ func (s *Server) waitPacket(w *waiter, p rtype.PacketBytes, now time.Time) {
 
 // disconnects reports whether p carries a valid Disconnect (§7.3). The
 // other messages of a waiting client are not the game's yet.
-func (s *Server) disconnects(p rtype.PacketBytes) bool {
+func (s *Server) disconnects(p rtype.Packet) bool {
 	for m, rest, ok := rtype.SplitMessage(p.MessageArea()); ok; m, rest, ok = rtype.SplitMessage(rest) {
 		if m.Type != rtype.TypeDisconnect {
 			continue

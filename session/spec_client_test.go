@@ -21,10 +21,10 @@ func newSpecClient() *specClient { return &specClient{ents: map[uint32]bool{}} }
 // connected packet.
 func (c *specClient) receive(b []byte) {
 	p, err := rtype.ParsePacket(b)
-	if err != nil || c.conn != 0 && p.Header.ConnectionID != c.conn {
+	if err != nil || c.conn != 0 && p.Header().ConnectionID != c.conn {
 		return
 	}
-	switch c.win.Receive(p.Header.Sequence) {
+	switch c.win.Receive(p.Header().Sequence) {
 	case rtype.SeqDuplicate, rtype.SeqTooOld:
 		return
 	}

@@ -84,10 +84,10 @@ func (s *specServer) receive(b []byte, from netip.AddrPort) {
 		return
 	}
 	p, err := rtype.ParsePacket(b)
-	if err != nil || p.Header.ConnectionID != c.id {
+	if err != nil || p.Header().ConnectionID != c.id {
 		return
 	}
-	switch c.win.Receive(p.Header.Sequence) {
+	switch c.win.Receive(p.Header().Sequence) {
 	case rtype.SeqDuplicate, rtype.SeqTooOld:
 		return
 	}

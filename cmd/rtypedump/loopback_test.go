@@ -79,7 +79,7 @@ func (x *exchange) send(from, to *endpoint, b []byte, want wantDatagram) []byte 
 		x.t.Fatalf("loopback delivered %x from %v, sent %x from %v", got, addr, b, from.conn.LocalAddr())
 	}
 	if p, err := rtype.ParsePacket(got); err == nil && !to.deaf && to.id != 0 && want.kind == "packet" {
-		to.window.Receive(p.Header.Sequence)
+		to.window.Receive(p.Header().Sequence)
 	}
 	x.log = append(x.log, captured{
 		time: captureEpoch.Add(time.Duration(len(x.log)) * time.Millisecond),

@@ -34,8 +34,7 @@ func decodePacket(b []byte) decoded {
 		}
 		return d
 	}
-	d.header = p.Header
-	d.messages = make([]decodedMessage, 0, p.Len())
+	d.header = p.Header()
 	var states []rtype.EntityState
 	for m := range p.Messages() {
 		d.messages = append(d.messages, decodeMessage(m, &states))

@@ -24,7 +24,7 @@ func TestGroupWaitingBotGivesUp(t *testing.T) {
 			return nil
 		}
 		seq++
-		out, _ := rtype.PacketHeader{ConnectionID: 3, Sequence: seq, Ack: p.Header.Sequence}.AppendBinary(nil)
+		out, _ := rtype.PacketHeader{ConnectionID: 3, Sequence: seq, Ack: p.Header().Sequence}.AppendBinary(nil)
 		return out
 	})
 	g := NewGroup()

@@ -53,7 +53,7 @@ func TestBotWaitingForTheWorld(t *testing.T) {
 			return nil
 		}
 		seq++
-		h := rtype.PacketHeader{ConnectionID: id, Sequence: seq, Ack: p.Header.Sequence}
+		h := rtype.PacketHeader{ConnectionID: id, Sequence: seq, Ack: p.Header().Sequence}
 		out, _ := h.AppendBinary(nil)
 		return out
 	})
@@ -88,7 +88,7 @@ func TestBotExpiresUnlisted(t *testing.T) {
 			return nil
 		}
 		seq++
-		out, _ := rtype.PacketHeader{ConnectionID: id, Sequence: seq, Ack: p.Header.Sequence}.AppendBinary(nil)
+		out, _ := rtype.PacketHeader{ConnectionID: id, Sequence: seq, Ack: p.Header().Sequence}.AppendBinary(nil)
 		if seq == 1 {
 			for _, n := range []uint32{1, 2} {
 				out, _ = rtype.AppendMessage(out, rtype.CreateEntity{ServerTick: 3, NetworkID: n, EntityType: rtype.ArchetypeEnemyBidos})
