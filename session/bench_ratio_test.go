@@ -43,7 +43,7 @@ func snapshotDelivery(t testing.TB) (deliver func(), datagram []byte) {
 // decodeSnapshot is the codec's share of the same work: check the
 // datagram, split its message, decode the Snapshot (§5.3, §8.1).
 func decodeSnapshot(b []byte, s *rtype.Snapshot) error {
-	p, err := rtype.CheckPacket(b)
+	p, err := rtype.ParsePacket(b)
 	if err != nil {
 		return err
 	}
