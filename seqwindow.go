@@ -102,14 +102,21 @@ func (w *SeqWindow) Ack() (ack, ackBits uint32) {
 // Received reports whether seq was received, as far as the window
 // remembers: the highest and the 32 below it (§5.1, §5.2).
 func (w *SeqWindow) Received(seq uint32) bool {
+	return w.received && (seq == w.highest || Acked(seq, w.highest, w.bits))
+}
+
+// Acked reports whether the ack and ackBits fields of a packet header show
+// sequence seq received (§5.1): seq is ack itself, or one of the 32 below
+// it whose bit, ack − 1 − seq, is set. An ack of 0 shows nothing.
+func Acked(seq, ack, ackBits uint32) bool {
 	switch {
-	case !w.received || seq > w.highest:
+	case ack == 0 || seq > ack:
 		return false
-	case seq == w.highest:
+	case seq == ack:
 		return true
 	}
-	d := w.highest - seq
-	return d <= 32 && w.bits&(1<<(d-1)) != 0
+	d := ack - seq
+	return d <= 32 && ackBits&(1<<(d-1)) != 0
 }
 
 // SequenceNewer reports whether a is newer than b when both are counters

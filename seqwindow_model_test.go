@@ -316,3 +316,32 @@ func TestSpec7_1_SequenceNewer(t *testing.T) {
 		}
 	}
 }
+
+// TestSpec5_1_Acked checks which sequences a header's ack and ackBits show
+// received: ack itself, and ack − 1 − i for every bit i set (§5.1), with
+// the header of §11.3 (ack 120, all 32 bits set) among the vectors.
+func TestSpec5_1_Acked(t *testing.T) {
+	tests := []struct {
+		seq, ack, bits uint32
+		want           bool
+	}{
+		{120, 120, 0xFFFFFFFF, true},
+		{119, 120, 0xFFFFFFFF, true},
+		{88, 120, 0xFFFFFFFF, true},
+		{87, 120, 0xFFFFFFFF, false}, // 33 below: no bit for it
+		{121, 120, 0xFFFFFFFF, false},
+		{120, 120, 0, true},
+		{119, 120, 0, false},
+		{119, 120, 1, true},  // bit 0: ack − 1
+		{118, 120, 1, false}, // bit 1 clear
+		{88, 120, 1 << 31, true},
+		{1, 2, 1, true},
+		{0, 0, 0xFFFFFFFF, false}, // ack 0: nothing received
+		{5, 0, 0xFFFFFFFF, false},
+	}
+	for _, tt := range tests {
+		if got := Acked(tt.seq, tt.ack, tt.bits); got != tt.want {
+			t.Errorf("Acked(%d, %d, %#x) = %v, want %v", tt.seq, tt.ack, tt.bits, got, tt.want)
+		}
+	}
+}

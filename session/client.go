@@ -30,8 +30,7 @@ type Client struct {
 	giveUpAt  time.Time
 	lastHeard time.Time
 
-	window     receiveWindow
-	seq        uint32
+	link       // the packets' numbering both ways (§5.2)
 	inputSeq   uint32
 	clientTick uint32
 
@@ -39,12 +38,11 @@ type Client struct {
 	pings    pingRing
 	srtt     time.Duration
 
-	ents      entityTable
-	bld       rtype.Builder
-	bldActive bool
-	snap      rtype.Snapshot
-	events    eventQueue
-	stats     Stats
+	ents   entityTable
+	asm    assembler
+	snap   rtype.Snapshot
+	events eventQueue
+	stats  Stats
 }
 
 // NewClient returns a client that will connect to server and hand its
@@ -172,7 +170,7 @@ func (c *Client) SendInput(actions rtype.Actions, now time.Time) error {
 	c.clientTick++
 	add(c, rtype.Input{InputSequence: c.inputSeq, ClientTick: c.clientTick, Actions: actions})
 	c.addDue(now)
-	c.flushPacket()
+	c.flush()
 	return nil
 }
 
@@ -185,7 +183,7 @@ func (c *Client) Flush(now time.Time) error {
 		return ErrNotConnected
 	}
 	c.addDue(now)
-	c.flushPacket()
+	c.flush()
 	return nil
 }
 
@@ -197,7 +195,7 @@ func (c *Client) Close(now time.Time) {
 	switch c.state {
 	case Waiting, Playing:
 		add(c, rtype.Disconnect{Reason: rtype.DisconnectClientQuit})
-		c.flushPacket()
+		c.flush()
 	case Closed:
 		return
 	}
@@ -224,30 +222,16 @@ func (c *Client) addDue(now time.Time) {
 
 // add appends m to the packet being built, sending the packet first when m
 // does not fit.
-func add[M rtype.Message](c *Client, m M) {
-	if !c.bldActive {
-		c.begin()
-	}
-	if rtype.Add(&c.bld, m) == rtype.ErrNoRoom {
-		c.flushPacket()
-		c.begin()
-		_ = rtype.Add(&c.bld, m)
-	}
-}
+func add[M rtype.Message](c *Client, m M) { put(c, &c.asm, m) }
 
-func (c *Client) begin() {
-	c.seq++
-	ack, bits := c.window.ack()
-	_ = c.bld.Reset(rtype.PacketHeader{ConnectionID: c.id, Sequence: c.seq, Ack: ack, AckBits: bits})
-	c.bldActive = true
-}
+// begin numbers and begins the next packet (§5.2).
+func (c *Client) begin() { c.asm.begin(c.next(c.id)) }
 
-func (c *Client) flushPacket() {
-	if !c.bldActive {
-		return
+// flush sends the packet being built, if any.
+func (c *Client) flush() {
+	if c.asm.open {
+		c.transmit(c.asm.finish())
 	}
-	c.bldActive = false
-	c.transmit(c.bld.Bytes())
 }
 
 // Receive processes one datagram received from from at time now. Whatever
@@ -335,12 +319,8 @@ func (c *Client) receivePacket(b []byte, now time.Time) {
 		c.drop(DropWrongConnection)
 		return
 	}
-	switch c.window.receive(h.Sequence) {
-	case rtype.SeqDuplicate:
-		c.drop(DropDuplicate)
-		return
-	case rtype.SeqTooOld:
-		c.drop(DropTooOld)
+	if r, ok := c.accept(h.Sequence); !ok {
+		c.drop(r)
 		return
 	}
 	c.lastHeard = now

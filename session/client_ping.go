@@ -69,7 +69,7 @@ func (c *Client) addPing(now time.Time) {
 }
 
 // pong measures the round trip of the Ping that carried ts (§7.2, §8.4),
-// folds it into the smoothed RTT (weight 1/8, as TCP's SRTT) and reports it
+// folds it into the smoothed RTT and reports it
 // with [EventPong]. It returns false for a Pong that matches no Ping.
 func (c *Client) pong(ts uint32, now time.Time) bool {
 	sent, ok := c.pings.match(ts)
@@ -77,12 +77,19 @@ func (c *Client) pong(ts uint32, now time.Time) bool {
 		return false
 	}
 	rtt := max(now.Sub(sent), 0)
-	if c.srtt == 0 {
-		c.srtt = rtt
-	} else {
-		c.srtt += (rtt - c.srtt) / 8
-	}
+	smoothRTT(&c.srtt, rtt)
 	c.stats.Pongs++
 	c.events.push(Event{Kind: EventPong, RTT: rtt, At: now})
 	return true
+}
+
+// smoothRTT folds a round-trip sample into a smoothed RTT with weight 1/8,
+// as TCP's SRTT does; the first sample is taken as it is. The client
+// measures with Ping and Pong (§7.2), the server from acks (§5.1).
+func smoothRTT(srtt *time.Duration, sample time.Duration) {
+	if *srtt == 0 {
+		*srtt = sample
+		return
+	}
+	*srtt += (sample - *srtt) / 8
 }

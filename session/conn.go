@@ -15,12 +15,10 @@ type conn struct {
 	addr      netip.AddrPort
 	lastHeard time.Time
 
-	window   receiveWindow
-	seq      uint32 // last sequence sent (§5.2)
+	// link numbers the packets both ways (§5.2); the send budget counts
+	// from its ackTop.
+	link
 	lastSent uint32 // tick of the last packet sent by Tick
-	// ackTop is the highest of the server's sequences the client has
-	// acknowledged (§5.1), 0 before any: the send budget counts from it.
-	ackTop uint32
 	// probeDue is set by each valid packet that got no answer: a
 	// connection over its send budget gets one empty packet for it.
 	probeDue  bool

@@ -37,7 +37,7 @@ type Server struct {
 	world  world
 	states []rtype.EntityState
 
-	bld      rtype.Builder
+	asm      assembler // the packet being built
 	events   eventQueue
 	departed departures // the last connections closed
 	stats    Stats
@@ -191,12 +191,8 @@ func (s *Server) receivePacket(c *conn, b []byte, now time.Time) {
 		return
 	}
 	lost := c.window.lost
-	switch c.window.receive(h.Sequence) {
-	case rtype.SeqDuplicate:
-		s.drop(DropDuplicate)
-		return
-	case rtype.SeqTooOld:
-		s.drop(DropTooOld)
+	if r, ok := c.accept(h.Sequence); !ok {
+		s.drop(r)
 		return
 	}
 	s.stats.PacketsAccepted++
@@ -204,7 +200,6 @@ func (s *Server) receivePacket(c *conn, b []byte, now time.Time) {
 	c.lastHeard = now
 	s.ack(c, h.Ack, h.AckBits, now)
 
-	replying := false
 	for m, rest, ok := rtype.SplitMessage(p.MessageArea()); ok; m, rest, ok = rtype.SplitMessage(rest) {
 		switch m.Type {
 		case rtype.TypeInput:
@@ -225,14 +220,16 @@ func (s *Server) receivePacket(c *conn, b []byte, now time.Time) {
 				continue
 			}
 			// §7.2: the Pong carries the Ping's timestamp, its only field.
-			replying = put(s, c, rtype.Pong(ping), replying, now)
+			put(toConn{s, c, now}, &s.asm, rtype.Pong(ping))
 		case rtype.TypeDisconnect:
 			var d rtype.Disconnect
 			if d.UnmarshalBinary(m.Payload) != nil {
 				s.drop(DropDisconnect)
 				continue
 			}
-			// §7.3: close at once; nothing more is sent to this address.
+			// §7.3: close at once; nothing more is sent to this
+			// address, not even the answers of this packet.
+			s.asm.discard()
 			s.closeConn(c, CloseDisconnect, d.Reason, now)
 			return
 		case rtype.TypeQueryEntity:
@@ -243,14 +240,14 @@ func (s *Server) receivePacket(c *conn, b []byte, now time.Time) {
 			}
 			s.events.pushDroppable(Event{Kind: EventQueryEntity, Conn: c.id, Slot: uint8(c.slot), Entity: Entity{ID: q.NetworkID}, At: now})
 			if e, ok := s.world.get(q.NetworkID); ok {
-				replying = put(s, c, e.create(s.tick), replying, now)
+				put(toConn{s, c, now}, &s.asm, e.create(s.tick))
 				s.sentAnswer(c, e.id)
 			}
 		default:
 			s.drop(DropUnknownMessage)
 		}
 	}
-	if replying {
+	if s.asm.open {
 		s.flush(c, now)
 	} else {
 		c.probeDue = true

@@ -3,6 +3,8 @@ package session
 import (
 	"net/netip"
 	"time"
+
+	"github.com/rtypeproto/rtype"
 )
 
 // sentPacket remembers when a packet was sent and what the acks showed of
@@ -29,10 +31,9 @@ func (r *sentRing) slot(seq uint32) *sentPacket { return &r.p[seq%sentSlots] }
 // ack applies the client's ack and ackBits (§5.1) to c: round-trip time,
 // loss, and the entity messages of the packets they resolve (§13.4).
 func (s *Server) ack(c *conn, ack, bits uint32, now time.Time) {
-	if ack == 0 || ack > c.seq {
+	if !c.acked(ack) {
 		return // nothing received yet, or an ack for a packet never sent
 	}
-	c.ackTop = max(c.ackTop, ack)
 	s.ackReceived(c, ack, bits, now)
 	s.ackLeftWindow(c, ack)
 	s.ackEntities(c, ack, bits)
@@ -41,9 +42,8 @@ func (s *Server) ack(c *conn, ack, bits uint32, now time.Time) {
 // ackReceived marks the packets ack and ackBits show received for the first
 // time, and measures the round trip of the newest.
 func (s *Server) ackReceived(c *conn, ack, bits uint32, now time.Time) {
-	for d := uint32(0); d <= ackWindow && d < ack; d++ {
-		seq := ack - d
-		if d > 0 && bits&(1<<(d-1)) == 0 {
+	for seq := ack; seq > 0 && ack-seq <= ackWindow; seq-- {
+		if !rtype.Acked(seq, ack, bits) {
 			continue
 		}
 		sp := c.sent.slot(seq)
@@ -58,13 +58,8 @@ func (s *Server) ackReceived(c *conn, ack, bits uint32, now time.Time) {
 		}
 		sp.acked = true
 		c.cs.Acked++
-		if d == 0 {
-			rtt := now.Sub(sp.at)
-			if c.cs.SRTT == 0 {
-				c.cs.SRTT = rtt
-			} else {
-				c.cs.SRTT += (rtt - c.cs.SRTT) / 8
-			}
+		if seq == ack {
+			smoothRTT(&c.cs.SRTT, now.Sub(sp.at))
 		}
 	}
 }
@@ -104,18 +99,6 @@ func (s *Server) sentNow(c *conn, now time.Time) {
 	if c.building.n > 0 {
 		s.keepEntityPacket(c)
 	}
-}
-
-// acked reports whether packet seq is marked received in ack and ackBits
-// (§5.1).
-func acked(seq, ack, bits uint32) bool {
-	switch {
-	case seq == ack:
-		return true
-	case seq > ack || ack-seq > ackWindow:
-		return false
-	}
-	return bits&(1<<(ack-seq-1)) != 0
 }
 
 // gone reports whether packet seq can no longer be processed: the client's

@@ -98,7 +98,7 @@ func (s *Server) ackEntities(c *conn, ack, bits uint32) {
 		p := &r.p[i]
 		switch {
 		case p.seq == 0:
-		case acked(p.seq, ack, bits):
+		case rtype.Acked(p.seq, ack, bits):
 			fresh |= 1 << i
 			s.resolve(c, p, true, true)
 		case gone(p.seq, ack):

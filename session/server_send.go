@@ -6,33 +6,24 @@ import (
 	"github.com/rtypeproto/rtype"
 )
 
-// begin starts a packet to c with the next sequence (§5.2) and the current
-// acks.
-func (s *Server) begin(c *conn) {
-	c.seq++
-	ack, bits := c.window.ack()
-	_ = s.bld.Reset(rtype.PacketHeader{ConnectionID: c.id, Sequence: c.seq, Ack: ack, AckBits: bits})
+// toConn is the end of the packets the server builds for c (packetEnd):
+// numbered on c's link, recorded and sent to c's address at now.
+type toConn struct {
+	s   *Server
+	c   *conn
+	now time.Time
 }
 
-// flush sends the packet being built to c.
+func (e toConn) begin() { e.s.asm.begin(e.c.next(e.c.id)) }
+func (e toConn) flush() { e.s.flush(e.c, e.now) }
+
+// flush sends the packet being built to c, if any, and records it.
 func (s *Server) flush(c *conn, now time.Time) {
+	if !s.asm.open {
+		return
+	}
 	s.sentNow(c, now)
-	s.transmit(c.addr, s.bld.Bytes())
-}
-
-// put adds m to the packet being built for c, starting one if open is
-// false, and sending it to start another when m does not fit: no datagram
-// exceeds 548 bytes (§2.2). It returns true: a packet is open.
-func put[M rtype.Message](s *Server, c *conn, m M, open bool, now time.Time) bool {
-	if !open {
-		s.begin(c)
-	}
-	if rtype.Add(&s.bld, m) == rtype.ErrNoRoom {
-		s.flush(c, now)
-		s.begin(c)
-		_ = rtype.Add(&s.bld, m)
-	}
-	return true
+	s.transmit(c.addr, s.asm.finish())
 }
 
 // Tick advances the server tick, closes the connections silent for
@@ -82,7 +73,7 @@ func (s *Server) sendTick(c *conn, snap bool, now time.Time) {
 		if c.probeDue {
 			c.probeDue = false
 			c.lastSent = s.tick
-			s.begin(c)
+			toConn{s, c, now}.begin()
 			s.flush(c, now)
 		}
 		return
@@ -92,24 +83,23 @@ func (s *Server) sendTick(c *conn, snap bool, now time.Time) {
 	// entity messages followed by a Snapshot of more packets than that
 	// would never be shown received, so after a large one they come last.
 	late := snap && len(s.states) > ackWindow/2*rtype.MaxSnapshotStates
-	var open, waiting bool
+	end := toConn{s, c, now}
 	if !late {
-		open, waiting = s.sendEntities(c, false, now)
+		s.sendEntities(end)
 	}
 	if snap {
-		open = s.sendSnapshot(c, open, now)
+		s.sendSnapshot(end)
 	}
 	if late {
-		open, waiting = s.sendEntities(c, open, now)
+		s.sendEntities(end)
 	}
-	if !open && waiting && s.tick-c.lastSent >= probeTicks {
+	if !s.asm.open && c.entities.used > 0 && s.tick-c.lastSent >= probeTicks {
 		// Copies wait for acks, and acks only move when the client
 		// receives something newer: without Snapshots, an empty packet
 		// (valid, §5.3) makes the client's next ack show what was lost.
-		s.begin(c)
-		open = true
+		end.begin()
 	}
-	if open {
+	if s.asm.open {
 		c.lastSent = s.tick
 		s.flush(c, now)
 	}
@@ -119,11 +109,11 @@ func (s *Server) sendTick(c *conn, snap bool, now time.Time) {
 // §8.3, §13.4): a CreateEntity with the entity's current position and a
 // DestroyEntity, both stamped with the tick at sending time, a copy whose
 // packet seems lost, and the echo of a DestroyEntity sent at an earlier
-// Tick, in the packet open if open is set. It reports whether a packet is
-// open, and whether copies are in flight, waiting for acks.
-func (s *Server) sendEntities(c *conn, open bool, now time.Time) (bool, bool) {
+// Tick, after what the open packet holds.
+func (s *Server) sendEntities(end toConn) {
+	c := end.c
 	if !c.owes {
-		return open, c.entities.used > 0
+		return
 	}
 	reliable := !s.cfg.DisableReliableEvents
 	before := c.seq // packets of earlier Ticks
@@ -142,15 +132,15 @@ func (s *Server) sendEntities(c *conn, open bool, now time.Time) (bool, bool) {
 			still = true
 			break
 		}
-		open = s.sendEntity(c, &w.ents[i], r, open, reliable, now)
+		s.sendEntity(end, &w.ents[i], r, reliable)
 		still = still || r.owed()
 	}
 	c.owes = still
-	return open, c.entities.used > 0
 }
 
 // sendEntity puts the message e's replica r is owed in c's packet.
-func (s *Server) sendEntity(c *conn, e *serverEntity, r *replica, open, reliable bool, now time.Time) bool {
+func (s *Server) sendEntity(end toConn, e *serverEntity, r *replica, reliable bool) {
+	c := end.c
 	// A copy due after the first one went is a resend; a DestroyEntity
 	// owed without being due is its echo.
 	resend := r.due && (r.phase == repCreating || r.last != 0)
@@ -158,7 +148,7 @@ func (s *Server) sendEntity(c *conn, e *serverEntity, r *replica, open, reliable
 		echo := !r.due
 		m := e.gone
 		m.ServerTick = s.tick
-		open = put(s, c, m, open, now)
+		put(end, &s.asm, m)
 		if reliable {
 			c.record(entityRef{id: e.id, destroy: true})
 		}
@@ -168,7 +158,7 @@ func (s *Server) sendEntity(c *conn, e *serverEntity, r *replica, open, reliable
 			s.stats.RedundantDestroys++
 		}
 	} else {
-		open = put(s, c, e.create(s.tick), open, now)
+		put(end, &s.asm, e.create(s.tick))
 		if reliable {
 			c.record(entityRef{id: e.id})
 		}
@@ -178,30 +168,23 @@ func (s *Server) sendEntity(c *conn, e *serverEntity, r *replica, open, reliable
 		c.cs.Resends++
 		s.stats.Resends++
 	}
-	return open
 }
 
 // sendSnapshot sends the Snapshot of the world, split into messages of at
 // most 47 states, each in its own packet (§8.1); the first one shares the
 // open packet when it fits.
-func (s *Server) sendSnapshot(c *conn, open bool, now time.Time) bool {
+func (s *Server) sendSnapshot(end toConn) {
 	states := s.states
 	for first := true; first || len(states) > 0; first = false {
 		n := min(len(states), rtype.MaxSnapshotStates)
 		m := rtype.Snapshot{ServerTick: s.tick, States: states[:n:n]}
 		states = states[n:]
-		if open && (!first || m.Len() > s.bld.Available()) {
-			s.flush(c, now)
-			open = false
+		if !first {
+			end.flush()
 		}
-		if !open {
-			s.begin(c)
-			open = true
-		}
-		_ = rtype.Add(&s.bld, m)
+		put(end, &s.asm, m)
 		s.stats.Snapshots++
 	}
-	return open
 }
 
 // overBudget reports whether c acknowledged none of the last SendBudget

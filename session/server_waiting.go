@@ -37,9 +37,7 @@ type waiter struct {
 	id        uint32
 	addr      netip.AddrPort
 	lastHeard time.Time
-	window    receiveWindow // the client's packets (§5.2)
-	seq       uint32        // last sequence sent (§5.2)
-	ackTop    uint32        // highest of seq the client acknowledged
+	link      // the answers' numbering and the client's acks (§5.2)
 }
 
 // waiterByAddr returns the waiting client bound to a, or nil.
@@ -121,20 +119,14 @@ func (s *Server) receiveWaiting(w *waiter, b []byte, now time.Time) {
 func (s *Server) waitPacket(w *waiter, p rtype.Packet, now time.Time) {
 	h := p.Header()
 	lost := w.window.lost
-	switch w.window.receive(h.Sequence) {
-	case rtype.SeqDuplicate:
-		s.drop(DropDuplicate)
-		return
-	case rtype.SeqTooOld:
-		s.drop(DropTooOld)
+	if r, ok := w.accept(h.Sequence); !ok {
+		s.drop(r)
 		return
 	}
 	s.stats.PacketsAccepted++
 	s.stats.PacketsLost += w.window.lost - lost
 	w.lastHeard = now
-	if h.Ack <= w.seq {
-		w.ackTop = max(w.ackTop, h.Ack)
-	}
+	w.acked(h.Ack)
 	switch {
 	case s.disconnects(p):
 		s.leaveQueue(w, now)
@@ -143,10 +135,8 @@ func (s *Server) waitPacket(w *waiter, p rtype.Packet, now time.Time) {
 		s.leaveQueue(w, now)
 		s.reject(a)
 	default:
-		w.seq++
-		ack, bits := w.window.ack()
-		_ = s.bld.Reset(rtype.PacketHeader{ConnectionID: w.id, Sequence: w.seq, Ack: ack, AckBits: bits})
-		s.transmit(w.addr, s.bld.Bytes())
+		s.asm.begin(w.next(w.id))
+		s.transmit(w.addr, s.asm.finish())
 	}
 }
 
@@ -193,9 +183,9 @@ func (s *Server) expireWaiting(now time.Time) {
 func (s *Server) admit(now time.Time) {
 	for s.nWaiting > 0 && s.canJoin() {
 		w := s.oldest()
-		id, addr, win, seq, ackTop := w.id, w.addr, w.window, w.seq, w.ackTop
+		id, addr, l := w.id, w.addr, w.link
 		s.unqueue(w)
 		c := s.join(id, addr, now)
-		c.window, c.seq, c.ackTop = win, seq, ackTop
+		c.link = l
 	}
 }

@@ -170,11 +170,9 @@ func (s *stats) add(c *connStats, dir int, hasDir bool, welcomed uint32, d decod
 		ds.send(d.header.Sequence)
 		// This packet's ack fields report on the other direction.
 		other := &c.dir[1-dir]
-		if d.header.Ack != 0 {
-			other.acked(d.header.Ack, true)
-			for i := uint32(0); i < 32 && i < d.header.Ack-1; i++ {
-				other.acked(d.header.Ack-1-i, d.header.AckBits&(1<<i) != 0)
-			}
+		ack, bits := d.header.Ack, d.header.AckBits
+		for seq := ack; seq > 0 && ack-seq <= 32; seq-- {
+			other.acked(seq, rtype.Acked(seq, ack, bits))
 		}
 	}
 	for _, m := range d.messages {
