@@ -32,26 +32,26 @@ type world struct {
 	ents   []serverEntity
 	reps   []replica // reps[i*slots+k]: entity i as the client of slot k holds it
 	slots  int
-	index  map[uint32]int
+	index  idIndex // id → position in ents
 	nextID uint32
 	live   int // entities not dead
 	dead   int
 }
 
-func newWorld(slots int) world { return world{slots: slots, index: make(map[uint32]int)} }
+func newWorld(slots int) world { return world{slots: slots, index: newIDIndex()} }
 
 // rep returns entity i as the client of slot k holds it.
 func (w *world) rep(i, k int) *replica { return &w.reps[i*w.slots+k] }
 
 // find returns the index of entity id, dead or alive.
 func (w *world) find(id uint32) (int, bool) {
-	i, ok := w.index[id]
-	return i, ok
+	i, ok := w.index.get(id)
+	return int(i), ok
 }
 
 // get returns the live entity id.
 func (w *world) get(id uint32) (*serverEntity, bool) {
-	i, ok := w.index[id]
+	i, ok := w.index.get(id)
 	if !ok || w.ents[i].dead {
 		return nil, false
 	}
@@ -61,7 +61,7 @@ func (w *world) get(id uint32) (*serverEntity, bool) {
 func (w *world) newID() uint32 {
 	for {
 		w.nextID++
-		if _, used := w.index[w.nextID]; w.nextID != 0 && !used {
+		if _, used := w.index.get(w.nextID); w.nextID != 0 && !used {
 			return w.nextID
 		}
 	}
@@ -70,7 +70,7 @@ func (w *world) newID() uint32 {
 // add appends e with the replicas of every slot settled.
 func (w *world) add(e serverEntity) int {
 	i := len(w.ents)
-	w.index[e.id] = i
+	w.index.set(e.id, int32(i))
 	w.ents = append(w.ents, e)
 	for range w.slots {
 		w.reps = append(w.reps, replica{})
@@ -92,11 +92,11 @@ func (w *world) remove(i int) {
 	if i != last {
 		w.ents[i] = w.ents[last]
 		copy(w.reps[i*w.slots:(i+1)*w.slots], w.reps[last*w.slots:])
-		w.index[w.ents[i].id] = i
+		w.index.set(w.ents[i].id, int32(i))
 	}
 	w.ents = w.ents[:last]
 	w.reps = w.reps[:last*w.slots]
-	delete(w.index, id)
+	w.index.remove(id)
 }
 
 // purge removes the dead entities that every client is done with.

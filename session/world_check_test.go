@@ -6,13 +6,13 @@ import "fmt"
 // slot, the live and dead counts, the index, and that a dead entity is kept
 // only while some client may hold it or has a copy in flight (§13.4).
 func (w *world) check() error {
-	if len(w.reps) != len(w.ents)*w.slots || len(w.index) != len(w.ents) {
-		return fmt.Errorf("%d entities, %d replicas for %d slots, %d indexed", len(w.ents), len(w.reps), w.slots, len(w.index))
+	if len(w.reps) != len(w.ents)*w.slots || w.index.n != len(w.ents) {
+		return fmt.Errorf("%d entities, %d replicas for %d slots, %d indexed", len(w.ents), len(w.reps), w.slots, w.index.n)
 	}
 	live, dead := 0, 0
 	for i := range w.ents {
 		e := &w.ents[i]
-		if j, ok := w.index[e.id]; !ok || j != i || e.id == 0 {
+		if j, ok := w.index.get(e.id); !ok || int(j) != i || e.id == 0 {
 			return fmt.Errorf("entity %d at %d indexed at %d", e.id, i, j)
 		}
 		if !e.dead {

@@ -1,11 +1,12 @@
 package session
 
-// idIndex maps network ids to positions in the entity store: an
-// open-addressing table with linear probing, since ids are never 0 (§8.2)
-// and 0 can mark a free slot. A Snapshot looks up every id it lists
-// (§8.1), and this costs a multiplication and, mostly, one probe, a few
+// idIndex maps network ids to positions in an entity table, the client's
+// and the server's world: an open-addressing table with linear probing,
+// since ids are never 0 (§8.2) and 0 can mark a free slot. A Snapshot
+// looks up every id it lists (§8.1), the game moves every entity each
+// tick, and this costs a multiplication and, mostly, one probe, a few
 // times cheaper than a Go map. It grows, by doubling, to stay at most half
-// full: memory follows the entities held, which MaxEntities bounds.
+// full: memory follows the entities held.
 type idIndex struct {
 	slots []idSlot
 	shift uint8 // 32 − log2(len(slots))
