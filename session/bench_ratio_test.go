@@ -15,7 +15,7 @@ import (
 // the next copy of it (a new sequence, a new serverTick) and drains the
 // events, as a game does every frame.
 func snapshotDelivery(t testing.TB) (deliver func(), datagram []byte) {
-	c := NewClient(serverAddr, ClientConfig{PingInterval: -1}, discard)
+	c := NewClient(serverAddr, ClientConfig{}, discard)
 	c.Update(t0)
 	c.Receive(rtype.AppendWelcome(nil, 5), serverAddr, t0)
 	states := make([]rtype.EntityState, rtype.MaxSnapshotStates)
@@ -28,14 +28,13 @@ func snapshotDelivery(t testing.TB) (deliver func(), datagram []byte) {
 	}
 	snap := packet(t, rtype.PacketHeader{ConnectionID: 5}, rtype.Snapshot{ServerTick: 3, States: states})
 	tick := uint32(3)
-	var e Event
 	return func() {
 		seq++
 		tick += 3
 		binary.BigEndian.PutUint32(snap[4:8], seq)
 		binary.BigEndian.PutUint32(snap[20:24], tick)
 		c.Receive(snap, serverAddr, t0)
-		for c.events.popInto(&e) {
+		for range c.Events() {
 		}
 	}, slices.Clone(snap)
 }

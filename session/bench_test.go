@@ -40,10 +40,7 @@ func serverReceiveWith(t testing.TB, cfg ServerConfig) func() {
 		binary.BigEndian.PutUint32(p[4:8], seq)
 		binary.BigEndian.PutUint32(p[20:24], seq)
 		s.Receive(p, addrA, now)
-		for {
-			if _, ok := s.Poll(); !ok {
-				break
-			}
+		for range s.Events() {
 		}
 	}
 }
@@ -132,10 +129,7 @@ func clientReceiving(t testing.TB, cfg ClientConfig) (*Client, func()) {
 		seq++
 		binary.BigEndian.PutUint32(snap[4:8], seq)
 		c.Receive(snap, serverAddr, now)
-		for {
-			if _, ok := c.Poll(); !ok {
-				break
-			}
+		for range c.Events() {
 		}
 		c.Update(now)
 		_ = c.SendInput(rtype.ActionShoot, now)
@@ -212,9 +206,9 @@ func TestStatsDoNotAllocate(t *testing.T) {
 	var sink uint64
 	n := testing.AllocsPerRun(100, func() {
 		st := s.Stats()
-		p, _ := s.Player(a)
+		p, _ := s.ConnStats(a)
 		sink += st.Drops.Total() + p.Sent + c.Stats().PacketsIn + uint64(p.Loss())
-		for p := range s.Players() {
+		for p := range s.AllConnStats() {
 			sink += p.Acked
 		}
 	})

@@ -43,6 +43,10 @@ type Client struct {
 	snap   rtype.Snapshot
 	events eventQueue
 	stats  Stats
+
+	// pingEvery is pingInterval; tests alone set 0, never, to keep
+	// Pings out of the packets they read.
+	pingEvery time.Duration
 }
 
 // NewClient returns a client that will connect to server and hand its
@@ -55,6 +59,8 @@ func NewClient(server netip.AddrPort, cfg ClientConfig, send SendFunc) *Client {
 		send:   send,
 		events: newEventQueue(cfg.EventQueue, 0),
 		snap:   rtype.Snapshot{States: make([]rtype.EntityState, 0, rtype.MaxSnapshotStates)},
+
+		pingEvery: pingInterval,
 	}
 	c.ents.init(cfg)
 	return c
@@ -97,18 +103,12 @@ func (c *Client) Stats() Stats {
 	return s
 }
 
-// Poll returns the oldest event not read yet, and false when there is none.
-func (c *Client) Poll() (e Event, ok bool) {
-	ok = c.events.popInto(&e)
-	return e, ok
-}
-
 // Events returns the events not read yet, oldest first, removing each as it
-// is yielded.
+// is yielded: the one way to read them. Ranging over it allocates nothing.
 func (c *Client) Events() iter.Seq[Event] { return c.events.all() }
 
 // Update runs the client's timers at time now: while Connecting it sends
-// Hello every HelloInterval and gives up after GiveUp (§4.2); Waiting or
+// Hello every second and gives up after GiveUp (§4.2); Waiting or
 // Playing, it closes the connection when the server has been silent for
 // ServerTimeout and forgets the QueryEntity ids no Snapshot lists any more
 // (§7.4). Pings go out with SendInput and Flush. Call it once per frame.
@@ -125,7 +125,7 @@ func (c *Client) Update(now time.Time) {
 			c.timeOut(CloseGaveUp, now)
 			return
 		}
-		if c.cfg.HelloInterval > 0 && !now.Before(c.nextHello) {
+		if !now.Before(c.nextHello) {
 			c.sendHello(now)
 		}
 	case Waiting, Playing:
@@ -139,7 +139,7 @@ func (c *Client) Update(now time.Time) {
 
 func (c *Client) sendHello(now time.Time) {
 	var b [rtype.HandshakeHeaderSize]byte
-	c.nextHello = now.Add(c.cfg.HelloInterval)
+	c.nextHello = now.Add(helloInterval)
 	c.transmit(rtype.AppendHello(b[:0]))
 }
 
@@ -204,8 +204,8 @@ func (c *Client) Close(now time.Time) {
 
 // addDue adds the Ping and the QueryEntity messages that are due.
 func (c *Client) addDue(now time.Time) {
-	if c.cfg.PingInterval > 0 && !now.Before(c.nextPing) {
-		c.nextPing = now.Add(c.cfg.PingInterval)
+	if c.pingEvery > 0 && !now.Before(c.nextPing) {
+		c.nextPing = now.Add(c.pingEvery)
 		c.addPing(now)
 	}
 	if c.ents.full() {

@@ -76,10 +76,10 @@ func (t *entityTable) init(cfg ClientConfig) {
 }
 
 // recentlyDestroyed returns the remembered destruction of id, if it is not
-// older than DestroyedMemory.
+// older than destroyedMemory.
 func (t *entityTable) recentlyDestroyed(id uint32, now time.Time) (destroyedID, bool) {
 	for _, d := range t.destroyed {
-		if d.id == id && (t.cfg.DestroyedMemory < 0 || now.Sub(d.at) < t.cfg.DestroyedMemory) {
+		if d.id == id && now.Sub(d.at) < destroyedMemory {
 			return d, true
 		}
 	}
@@ -158,16 +158,11 @@ func (t *entityTable) unknown(id uint32, now time.Time) {
 }
 
 // expireQueries forgets the queries for ids no Snapshot listed for a while: the
-// server does not answer for an entity that no longer exists (§7.4). A
-// negative DestroyedMemory keeps destroyed ids, not queries.
+// server does not answer for an entity that no longer exists (§7.4).
 func (t *entityTable) expireQueries(now time.Time) {
-	memory := t.cfg.DestroyedMemory
-	if memory < 0 {
-		memory = DefaultDestroyedMemory
-	}
 	keep := t.queries[:0]
 	for _, q := range t.queries {
-		if now.Sub(q.lastSeen) < memory {
+		if now.Sub(q.lastSeen) < destroyedMemory {
 			keep = append(keep, q)
 		}
 	}

@@ -64,7 +64,6 @@ type expired struct {
 // expirations reported, the QueryEntity ids sent and the entities held.
 func runExpiry(t *testing.T, cfg ClientConfig, ss []expStep) (exp []expired, queries, known []uint32) {
 	t.Helper()
-	cfg.PingInterval = -1
 	c, cp := connectedClient(t, cfg)
 	for i, s := range ss {
 		now := t0.Add(time.Duration(s.ms) * time.Millisecond)
@@ -199,7 +198,7 @@ func interleave(a, b []expStep) []expStep {
 // listed, so that one expires per round once the first second is over.
 func clientExpiring(t testing.TB) (*Client, func()) {
 	const world = 100
-	c := NewClient(serverAddr, ClientConfig{ExpireUnlisted: time.Second, PingInterval: -1}, discard)
+	c := NewClient(serverAddr, ClientConfig{ExpireUnlisted: time.Second}, discard)
 	c.Update(t0)
 	c.Receive(rtype.AppendWelcome(nil, 5), serverAddr, t0)
 	seq := uint32(0)
@@ -244,10 +243,7 @@ func clientExpiring(t testing.TB) (*Client, func()) {
 			}
 			deliver(p, now)
 		}
-		for {
-			if _, ok := c.Poll(); !ok {
-				break
-			}
+		for range c.Events() {
 		}
 		c.Update(now)
 		_ = c.SendInput(0, now)

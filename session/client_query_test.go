@@ -46,7 +46,6 @@ func TestClient_7_4_QueryEntityOnce(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			tt.cfg.PingInterval = -1
 			c, cp := connectedClient(t, tt.cfg)
 			var queries []uint32
 			for i, s := range tt.steps {

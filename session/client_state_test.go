@@ -216,7 +216,7 @@ func TestClient_4_4_WaitingThenPlayingOrRejected(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, cp := newClient(ClientConfig{PingInterval: -1})
+			c, cp := noPings(newClient(ClientConfig{}))
 			c.Update(t0)
 			c.Receive(rtype.AppendWelcome(nil, 5), serverAddr, t0)
 			const frame = time.Second / 60

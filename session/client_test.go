@@ -14,6 +14,13 @@ func newClient(cfg ClientConfig) (*Client, *capture) {
 	return NewClient(serverAddr, cfg, cp.send), cp
 }
 
+// noPings keeps Pings out of the packets c sends, for a test that reads
+// them message by message.
+func noPings(c *Client, cp *capture) (*Client, *capture) {
+	c.pingEvery = 0
+	return c, cp
+}
+
 // connectedClient returns a client that accepted Welcome with id 5 at t0.
 func connectedClient(t *testing.T, cfg ClientConfig) (*Client, *capture) {
 	t.Helper()
@@ -28,7 +35,7 @@ func connectedClient(t *testing.T, cfg ClientConfig) (*Client, *capture) {
 	return c, cp
 }
 
-// §4.2: Hello every HelloInterval until Welcome or Rejected, give up after
+// §4.2: Hello every second until Welcome or Rejected, give up after
 // GiveUp.
 func TestClient_4_2_SendsHelloUntilGiveUp(t *testing.T) {
 	tests := []struct {
@@ -37,7 +44,7 @@ func TestClient_4_2_SendsHelloUntilGiveUp(t *testing.T) {
 		gaveUpAtLeast time.Duration
 	}{
 		{ClientConfig{}, 10, 10 * time.Second},
-		{ClientConfig{HelloInterval: 250 * time.Millisecond, GiveUp: 2 * time.Second}, 8, 2 * time.Second},
+		{ClientConfig{GiveUp: 2500 * time.Millisecond}, 3, 2500 * time.Millisecond},
 	}
 	for _, tt := range tests {
 		c, cp := newClient(tt.cfg)
@@ -170,7 +177,7 @@ func TestClient_5_4_DropsPackets(t *testing.T) {
 // §5.2, §7.1: outgoing sequences and inputSequence start at 1; ack and
 // ackBits describe the server packets received, in every packet.
 func TestClient_5_2_NumbersAndAcks(t *testing.T) {
-	c, cp := connectedClient(t, ClientConfig{PingInterval: -1})
+	c, cp := noPings(connectedClient(t, ClientConfig{}))
 	if err := c.SendInput(0, t0); err != nil {
 		t.Fatal(err)
 	}
@@ -231,7 +238,7 @@ func TestClient_7_2_MeasuresRTT(t *testing.T) {
 	}
 	c.SendInput(0, t0.Add(200*time.Millisecond))
 	if n := len(ofType(t, cp.take(), rtype.TypePing)); n != 0 {
-		t.Errorf("Ping sent again before PingInterval")
+		t.Errorf("Ping sent again within a second")
 	}
 }
 
@@ -275,7 +282,7 @@ func TestClient_8_EntityTable(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, cp := connectedClient(t, ClientConfig{PingInterval: -1})
+			c, cp := noPings(connectedClient(t, ClientConfig{}))
 			var kinds []EventKind
 			var queries []uint32
 			for i, s := range tt.steps {
@@ -346,7 +353,7 @@ func TestClient_13_3_ServerTimeout(t *testing.T) {
 // and is reported by one EventSnapshot with its serverTick, whatever the
 // number of states; entities it does not list keep theirs.
 func TestClient_8_1_SnapshotEventAndPositions(t *testing.T) {
-	c, _ := connectedClient(t, ClientConfig{PingInterval: -1})
+	c, _ := noPings(connectedClient(t, ClientConfig{}))
 	c.Receive(srv(t, 1, create(1, 1), create(2, 1), create(3, 1)), serverAddr, t0)
 	c.Receive(srv(t, 2, snapshot(7, 1, 3, 9)), serverAddr, t0)
 	var got []Event

@@ -15,27 +15,21 @@ import (
 // in-memory Example do.
 type SendFunc func(to netip.AddrPort, datagram []byte)
 
-// Defaults used for the zero fields of [ClientConfig] and [ServerConfig].
+// Defaults used for the zero fields of [ClientConfig], [ServerConfig] and
+// [RunOptions].
 const (
-	// DefaultHelloInterval is how often a client resends Hello (§4.2).
-	DefaultHelloInterval = time.Second
 	// DefaultGiveUp is how long a client keeps sending Hello (§4.2).
 	DefaultGiveUp = 10 * time.Second
 	// DefaultTimeout is how long a peer may stay silent before its
 	// connection is closed (§13.3).
 	DefaultTimeout = 10 * time.Second
-	// DefaultPingInterval is how often a client sends Ping (§7.2).
-	DefaultPingInterval = time.Second
 	// DefaultQueryRetry is a QueryRetry for a client that opts in to
 	// asking again about an id whose QueryEntity or answer was lost (§7.4);
-	// a zero QueryRetry asks once, as §7.4 says a client SHOULD.
+	// the default QueryRetry asks once, as §7.4 says a client SHOULD.
 	DefaultQueryRetry = 500 * time.Millisecond
-	// DefaultDestroyedMemory is how long a client remembers a destroyed id
-	// so that a late Snapshot does not make it query that id (§8.3).
-	DefaultDestroyedMemory = 2 * time.Second
 	// DefaultMaxEntities bounds a client's entity table.
 	DefaultMaxEntities = 4096
-	// DefaultEventQueue bounds the events waiting to be polled.
+	// DefaultEventQueue bounds the events waiting to be read.
 	DefaultEventQueue = 4096
 	// DefaultMaxPlayers is the number of player slots of §10.
 	DefaultMaxPlayers = 4
@@ -47,63 +41,63 @@ const (
 	// the world (§12): a conforming client acknowledges with every packet,
 	// far sooner.
 	DefaultSendBudget = 64
-	// DefaultFrameInterval is the frame time of the UDP bindings: 60 client
+	// DefaultInterval is the frame time of the UDP bindings: 60 client
 	// frames or server ticks per second (§10).
-	DefaultFrameInterval = time.Second / 60
-	// DefaultShutdownGrace is how long [ServeConn] keeps running, once its
-	// context is done, for every player to acknowledge the end of the game
-	// (§8.3).
+	DefaultInterval = time.Second / 60
+	// DefaultShutdownGrace is how long [RunServerConn] keeps running, once
+	// its context is done, for every player to acknowledge the end of the
+	// game (§8.3).
 	DefaultShutdownGrace = 500 * time.Millisecond
 )
 
-// ClientConfig tunes a [Client]. The zero value gives the defaults above;
-// a negative duration switches the corresponding timer off, as each field
-// says.
+// Fixed timings: the spec's, or too deep inside the protocol for a game to
+// have a reason to change them.
+const (
+	// helloInterval is the time between two Hellos (§4.2: every second).
+	helloInterval = time.Second
+	// pingInterval is the time between two Pings (§7.2).
+	pingInterval = time.Second
+	// destroyedMemory is how long a destroyed id is remembered so that a
+	// late Snapshot does not make the client query it (§8.3), and how long
+	// a QueryEntity is remembered once no Snapshot lists its id (§7.4).
+	destroyedMemory = 2 * time.Second
+)
+
+// ClientConfig holds the protocol and game policy of a [Client]; how a
+// loop drives it is the business of [RunOptions].
+//
+// One rule gives every field its meaning: 0 means the default. A negative
+// value switches the feature off where off has a meaning, as the field
+// says; a field that has no off, a bound such as MaxEntities, takes a
+// negative value as out of range and uses the default, as for 0.
 type ClientConfig struct {
-	// HelloInterval is the time between two Hello datagrams while
-	// connecting; 0 means 1 s (§4.2), negative sends Hello once and never
-	// again.
-	HelloInterval time.Duration
 	// GiveUp is how long after the first Hello the client stops trying and
-	// reports [EventTimedOut]; 0 means 10 s (§4.2), negative never.
+	// reports [EventTimedOut]; 0 means 10 s (§4.2), negative never. Hello
+	// is sent every second meanwhile (§4.2).
 	GiveUp time.Duration
 	// ServerTimeout closes a connected client that has received no valid
 	// packet for that long, with [EventTimedOut]; 0 means 10 s, negative
 	// never.
 	ServerTimeout time.Duration
-	// PingInterval is the time between two Pings (§7.2); 0 means 1 s,
-	// negative never.
-	PingInterval time.Duration
 	// QueryRetry, when positive, is how long the client waits for the
 	// CreateEntity that answers a QueryEntity before a Snapshot that still
 	// lists the unknown id may make it ask again, which repairs a lost
-	// query or answer ([DefaultQueryRetry] is a sensible value). 0 or
-	// negative asks once per id, as §7.4 says a client SHOULD: the id is
-	// asked about again only once no Snapshot listed it for
-	// DestroyedMemory. Whatever its value, a client whose entity table
-	// holds MaxEntities entities asks nothing, since it would drop the
-	// answer.
+	// query or answer ([DefaultQueryRetry] is a sensible value). The
+	// default, 0, is off, as is negative: the client asks once per id, as
+	// §7.4 says a client SHOULD, and asks again only once no Snapshot
+	// listed the id for 2 s. Whatever its value, a client whose entity
+	// table holds MaxEntities entities asks nothing, since it would drop
+	// the answer.
 	QueryRetry time.Duration
-	// DestroyedMemory is how long a destroyed id is remembered so that it
-	// is not queried again when a late Snapshot lists it (§8.3), and how
-	// long a QueryEntity is remembered once no Snapshot lists its id; 0
-	// means 2 s. Negative never forgets a destroyed id by time (only the
-	// 256 most recent are kept), while queries are still forgotten after
-	// 2 s.
-	DestroyedMemory time.Duration
 	// MaxEntities bounds the entity table: a CreateEntity past it is
 	// dropped; 0 means 4096.
 	MaxEntities int
-	// EventQueue bounds the events waiting for Poll: past it the oldest
-	// EventSnapshot is lost first, since the entity table holds what it
-	// reported and the next Snapshot reports again (§8.1), and only a
-	// queue without one loses its oldest event; each is counted in
-	// [Stats].EventsLost; 0 means 4096.
+	// EventQueue bounds the events waiting to be read with
+	// [Client.Events]: past it the oldest EventSnapshot is lost first,
+	// since the entity table holds what it reported and the next Snapshot
+	// reports again (§8.1), and only a queue without one loses its oldest
+	// event; each is counted in [Stats].EventsLost; 0 means 4096.
 	EventQueue int
-	// FrameInterval is the frame time [RunClient] calls its frame
-	// function at; 0 or negative means 1/60 s. The sans-I/O Client
-	// ignores it.
-	FrameInterval time.Duration
 	// Hooks, when not nil, see every datagram the client receives and
 	// sends, and may drop it (§3).
 	Hooks *Hooks
@@ -122,18 +116,21 @@ type ClientConfig struct {
 	// round (§8.1), and under loss an entity that exists may miss a few
 	// rounds in a row: give it many Snapshot intervals; 1 s, 20 rounds, is
 	// a sensible value. An expired id is remembered like a destroyed one,
-	// for DestroyedMemory, so that a late Snapshot does not make the
-	// client query it (§8.3); a Snapshot newer than its last listing shows
-	// it still exists, and QueryEntity brings it back (§7.4). 0 or
-	// negative keeps every entity until the server destroys it, as §1 says
-	// a client MUST NOT assume a disappearance the server did not state;
-	// switching expiry on reads the Snapshots, which carry the replicated
-	// entities of each tick (§8.1), as stating it.
+	// for 2 s, so that a late Snapshot does not make the client query it
+	// (§8.3); a Snapshot newer than its last listing shows it still
+	// exists, and QueryEntity brings it back (§7.4). The default, 0, is
+	// off, as is negative: every entity is kept until the server destroys
+	// it, as §1 says a client MUST NOT assume a disappearance the server
+	// did not state; switching expiry on reads the Snapshots, which carry
+	// the replicated entities of each tick (§8.1), as stating it.
 	ExpireUnlisted time.Duration
 }
 
-// ServerConfig tunes a [Server]. The zero value gives the defaults above
-// and every §13 improvement switched on.
+// ServerConfig holds the protocol and game policy of a [Server]; how a
+// loop drives it is the business of [RunOptions]. The zero value gives the
+// defaults and every §13 improvement switched on; every field follows the
+// rule of [ClientConfig]: 0 means the default, negative off where the
+// field says what off means, and the default for a bound.
 type ServerConfig struct {
 	// MaxPlayers bounds the open connections (§10); 0 means 4, more than
 	// 255 means 255. A connection opens, and its player joins, with the
@@ -157,11 +154,11 @@ type ServerConfig struct {
 	// Snapshots (§8.1); 0 means 3, negative never.
 	SnapshotInterval int
 	// EventQueue bounds the EventInput and EventQueryEntity events waiting
-	// for Poll: past it a new one is lost and counted in
-	// [Stats].EventsLost, so that one player's flood of Inputs cannot
-	// push the others' EventPlayerJoined and EventPlayerLeft out, which
-	// have 2×MaxPlayers more slots of their own and are never lost: while
-	// the queue has no room for a join and the leave of every open
+	// to be read with [Server.Events]: past it a new one is lost and
+	// counted in [Stats].EventsLost, so that one player's flood of Inputs
+	// cannot push the others' EventPlayerJoined and EventPlayerLeft out,
+	// which have 2×MaxPlayers more slots of their own and are never lost:
+	// while the queue has no room for a join and the leave of every open
 	// connection, a new player waits, as for a free slot, and joins at the
 	// first Tick with room; 0 means 4096.
 	EventQueue int
@@ -177,9 +174,6 @@ type ServerConfig struct {
 	// packet of a validated client that finds every player slot and the
 	// waiting queue taken, or the game ending.
 	DisableRejected bool
-	// TickInterval is the time between two ticks in [RunServer]; 0 or
-	// negative means 1/60 s. The sans-I/O Server ignores it.
-	TickInterval time.Duration
 	// Hooks, when not nil, see every datagram the server receives and
 	// sends, and may drop it (§3).
 	Hooks *Hooks
@@ -190,14 +184,6 @@ type ServerConfig struct {
 	// deterministic tests, since whoever knows it can forge connections
 	// from any address.
 	ValidationKey []byte
-	// ShutdownGrace is how long [ServeConn], once its context is done and
-	// it has called [Server.Shutdown], keeps receiving and ticking so that
-	// the DestroyEntity messages of the game's end (§8.3) reach every
-	// player, resent when lost (§13.4); it stops as soon as every player
-	// acknowledged them. 0 means 500 ms; negative skips the shutdown: the
-	// server returns at once and the clients keep the world until they time
-	// out. The sans-I/O Server ignores it.
-	ShutdownGrace time.Duration
 	// SendBudget is how many packets in a row a connection may leave
 	// unacknowledged before the server stops sending it Snapshots,
 	// CreateEntity and DestroyEntity (§12: a spoofed address never
@@ -211,54 +197,66 @@ type ServerConfig struct {
 	SendBudget int
 }
 
+// RunOptions tunes the UDP bindings [RunServer], [RunServerConn],
+// [RunClient] and [RunClientConn]: how often they drive the sans-I/O side
+// and how long a server takes to stop, which is no protocol policy and so
+// not in [ServerConfig] or [ClientConfig]. The zero value gives the
+// defaults, by the same rule.
+type RunOptions struct {
+	// Interval is the time between two calls of the tick or frame
+	// function; 0 means 1/60 s (§10). A loop has no off: negative means
+	// the default too.
+	Interval time.Duration
+	// ShutdownGrace is how long [RunServerConn], once its context is done
+	// and it has called [Server.Shutdown], keeps receiving and ticking so
+	// that the DestroyEntity messages of the game's end (§8.3) reach every
+	// player, resent when lost (§13.4); it stops as soon as every player
+	// acknowledged them. 0 means 500 ms; negative skips the shutdown: the
+	// server returns at once and the clients keep the world until they
+	// time out. A client has no grace: [RunClientConn] ignores it.
+	ShutdownGrace time.Duration
+}
+
 // maxPlayers bounds MaxPlayers: a slot is a uint8 in events.
 const maxPlayers = 255
 
-func orDuration(d, def time.Duration) time.Duration {
-	if d == 0 {
+// orDefault is the rule for a field with an off: 0 is def, and a
+// negative value is kept, meaning off.
+func orDefault[T time.Duration | int](v, def T) T {
+	if v == 0 {
 		return def
 	}
-	return d
+	return v
 }
 
-// orPositive is orDuration for the durations that cannot be switched off.
-func orPositive(d, def time.Duration) time.Duration {
-	if d <= 0 {
+// positiveOr is the rule for a field without an off: 0 and negative are
+// def.
+func positiveOr[T time.Duration | int](v, def T) T {
+	if v <= 0 {
 		return def
 	}
-	return d
-}
-
-func orInt(n, def int) int {
-	if n <= 0 {
-		return def
-	}
-	return n
+	return v
 }
 
 func (c ClientConfig) withDefaults() ClientConfig {
-	c.HelloInterval = orDuration(c.HelloInterval, DefaultHelloInterval)
-	c.GiveUp = orDuration(c.GiveUp, DefaultGiveUp)
-	c.ServerTimeout = orDuration(c.ServerTimeout, DefaultTimeout)
-	c.PingInterval = orDuration(c.PingInterval, DefaultPingInterval)
-	c.DestroyedMemory = orDuration(c.DestroyedMemory, DefaultDestroyedMemory)
-	c.MaxEntities = orInt(c.MaxEntities, DefaultMaxEntities)
-	c.EventQueue = orInt(c.EventQueue, DefaultEventQueue)
-	c.FrameInterval = orPositive(c.FrameInterval, DefaultFrameInterval)
+	c.GiveUp = orDefault(c.GiveUp, DefaultGiveUp)
+	c.ServerTimeout = orDefault(c.ServerTimeout, DefaultTimeout)
+	c.MaxEntities = positiveOr(c.MaxEntities, DefaultMaxEntities)
+	c.EventQueue = positiveOr(c.EventQueue, DefaultEventQueue)
 	return c
 }
 
 func (c ServerConfig) withDefaults() ServerConfig {
-	c.MaxPlayers = min(orInt(c.MaxPlayers, DefaultMaxPlayers), maxPlayers)
-	c.InactivityTimeout = orDuration(c.InactivityTimeout, DefaultTimeout)
-	if c.SnapshotInterval == 0 {
-		c.SnapshotInterval = DefaultSnapshotInterval
-	}
-	c.EventQueue = orInt(c.EventQueue, DefaultEventQueue)
-	c.TickInterval = orPositive(c.TickInterval, DefaultFrameInterval)
-	c.ShutdownGrace = orDuration(c.ShutdownGrace, DefaultShutdownGrace)
-	if c.SendBudget == 0 {
-		c.SendBudget = DefaultSendBudget
-	}
+	c.MaxPlayers = min(positiveOr(c.MaxPlayers, DefaultMaxPlayers), maxPlayers)
+	c.InactivityTimeout = orDefault(c.InactivityTimeout, DefaultTimeout)
+	c.SnapshotInterval = orDefault(c.SnapshotInterval, DefaultSnapshotInterval)
+	c.EventQueue = positiveOr(c.EventQueue, DefaultEventQueue)
+	c.SendBudget = orDefault(c.SendBudget, DefaultSendBudget)
 	return c
+}
+
+func (o RunOptions) withDefaults() RunOptions {
+	o.Interval = positiveOr(o.Interval, DefaultInterval)
+	o.ShutdownGrace = orDefault(o.ShutdownGrace, DefaultShutdownGrace)
+	return o
 }

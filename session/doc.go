@@ -13,18 +13,32 @@
 //
 // Decoded events for the game (a player joined, an Input was accepted, an
 // entity was created, moved or destroyed, a Pong measured a round trip …)
-// are queued and read with Poll or Events. In steady state neither
-// receiving nor sending allocates. [Hooks] see every datagram either side
+// are queued and read by ranging over Events. In steady state neither
+// receiving nor sending nor reading events allocates. [Hooks] see every datagram either side
 // receives or sends, for tools that count, log or capture traffic, or
 // simulate loss.
 //
 // A [SendFunc] and the hooks run inside the method that sends or receives:
 // they must not call back into the same Client or Server.
 //
+// # Configuration
+//
+// [ClientConfig] and [ServerConfig] hold protocol and game policy only;
+// [RunOptions] holds what the UDP bindings need, the tick or frame time
+// and the shutdown grace. The zero value of each is the default, and one
+// rule gives every field its meaning: 0 means the default; a negative
+// value switches the feature off where off has a meaning, as each field
+// says (GiveUp, ServerTimeout, InactivityTimeout, SnapshotInterval,
+// SendBudget, ShutdownGrace; QueryRetry and ExpireUnlisted are off by
+// default); a field that has no off, a bound such as MaxPlayers,
+// MaxEntities or EventQueue, or the Interval of a loop, takes a negative
+// value as out of range and uses the default, as for 0. What the spec
+// fixes, such as a Hello every second (§4.2), is no knob.
+//
 // # Ending the game
 //
 // [Server.Shutdown] destroys every entity with DestroyEntity reason 4, game
-// ended (§8.3), and [ServeConn] runs it when its context is done, so that
+// ended (§8.3), and [RunServerConn] runs it when its context is done, so that
 // no client keeps a world that no longer exists. Each [EventPlayerLeft]
 // carries the connection's final counters.
 //

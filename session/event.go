@@ -116,7 +116,7 @@ const (
 	CloseRejected
 	// CloseKicked: the game called [Server.Kick].
 	CloseKicked
-	// CloseShutdown: the server stopped ([Server.Close], [ServeConn]
+	// CloseShutdown: the server stopped ([Server.Close], [RunServerConn]
 	// once its context is done).
 	CloseShutdown
 )

@@ -14,7 +14,7 @@ import (
 func ExampleRunClient() {
 	ctx, stop := context.WithTimeout(context.Background(), 30*time.Second)
 	defer stop()
-	err := session.RunClient(ctx, "127.0.0.1:4242", session.ClientConfig{}, func(c *session.Client, now time.Time) bool {
+	err := session.RunClient(ctx, "127.0.0.1:4242", session.ClientConfig{}, session.RunOptions{}, func(c *session.Client, now time.Time) bool {
 		for ev := range c.Events() {
 			switch ev.Kind {
 			case session.EventConnected:
@@ -32,7 +32,7 @@ func ExampleRunClient() {
 		c.SendInput(actions, now) // ErrNotConnected until Welcome: harmless
 		return true               // false sends Disconnect and returns
 	})
-	log.Println("session ended:", err) // nil, ErrRejected or ErrTimedOut
+	log.Println("session ended:", err) // nil, ErrRejected, ErrTimedOut or ErrSocket
 }
 
 // A server: a ship per player at its §10 spawn position, moved by its
@@ -44,7 +44,7 @@ func ExampleRunServer() {
 		x, y float64
 	}
 	ships := map[uint32]*ship{} // by connection id
-	err := session.RunServer(context.Background(), ":4242", session.ServerConfig{}, func(s *session.Server, now time.Time) {
+	err := session.RunServer(context.Background(), ":4242", session.ServerConfig{}, session.RunOptions{}, func(s *session.Server, now time.Time) {
 		for ev := range s.Events() {
 			switch ev.Kind {
 			case session.EventPlayerJoined: // spawn position of slot n (§10)

@@ -2,6 +2,7 @@ package session
 
 import (
 	"bytes"
+	"iter"
 	"net/netip"
 	"testing"
 	"time"
@@ -137,24 +138,21 @@ func connect(t testing.TB, s *Server, cp *capture, addr netip.AddrPort, now time
 	t.Helper()
 	id := join(t, s, cp, addr, now)
 	s.Receive(packet(t, rtype.PacketHeader{ConnectionID: id, Sequence: 1}), addr, now)
-	if _, ok := s.Player(id); !ok {
+	if _, ok := s.ConnStats(id); !ok {
 		t.Fatalf("connection %d from %v not open after its first packet", id, addr)
 	}
 	return id
 }
 
 // events drains the events of kind k (every kind when k is 0).
-func events(s interface{ Poll() (Event, bool) }, k EventKind) []Event {
+func events(s interface{ Events() iter.Seq[Event] }, k EventKind) []Event {
 	var out []Event
-	for {
-		e, ok := s.Poll()
-		if !ok {
-			return out
-		}
+	for e := range s.Events() {
 		if k == 0 || e.Kind == k {
 			out = append(out, e)
 		}
 	}
+	return out
 }
 
 func decodeCreate(t testing.TB, m rtype.RawMessage) rtype.CreateEntity {

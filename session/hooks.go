@@ -5,7 +5,7 @@ import "net/netip"
 // Hooks see every datagram a [Client] or [Server] receives or sends, of
 // both kinds of §3 (handshake datagrams and connected packets), valid or
 // not, so that a tool or a bot can count, log or capture traffic without
-// running its own UDP loop around [RunClientConn] or [ServeConn]. Set them
+// running its own UDP loop around [RunClientConn] or [RunServerConn]. Set them
 // in [ClientConfig].Hooks or [ServerConfig].Hooks; a nil function is
 // skipped.
 //

@@ -57,13 +57,14 @@ func kind(b []byte) string {
 }
 
 // hookPair runs a client and a server with hooks on an in-memory link for
-// 60 frames of 50 ms, the client resending Hello every 500 ms, as often as
-// the server resends Welcome (§13.2), and sending an Input every frame; it
-// returns how many datagrams each SendFunc was handed.
+// 60 frames of 200 ms, past the client's 10 s GiveUp, the client resending
+// Hello every second, each answered by a Welcome (§13.2), and sending an
+// Input every frame; it returns how many datagrams each SendFunc was
+// handed.
 func hookPair(cli, srv *tap) (c *Client, s *Server, cliSent, srvSent int) {
 	var toSrv, toCli [][]byte
 	s = NewServer(ServerConfig{Hooks: srv.hooks()}, func(_ netip.AddrPort, b []byte) { toCli = append(toCli, slices.Clone(b)) })
-	c = NewClient(serverAddr, ClientConfig{Hooks: cli.hooks(), HelloInterval: 500 * time.Millisecond, GiveUp: 2500 * time.Millisecond},
+	c = NewClient(serverAddr, ClientConfig{Hooks: cli.hooks()},
 		func(_ netip.AddrPort, b []byte) { toSrv = append(toSrv, slices.Clone(b)) })
 	now := t0
 	for range 60 {
@@ -80,7 +81,7 @@ func hookPair(cli, srv *tap) (c *Client, s *Server, cliSent, srvSent int) {
 			c.Receive(b, serverAddr, now)
 		}
 		toCli = nil
-		now = now.Add(50 * time.Millisecond)
+		now = now.Add(200 * time.Millisecond)
 	}
 	return c, s, cliSent, srvSent
 }

@@ -84,7 +84,7 @@ func TestReliable_13_4_LateCopyOfCreation(t *testing.T) {
 			if cl.ents[id] {
 				t.Errorf("the client still holds entity %d (%d copies sent)", id, copies)
 			}
-			if p, _ := s.Player(a); p.Pending != 0 {
+			if p, _ := s.ConnStats(a); p.Pending != 0 {
 				t.Errorf("%d events still pending", p.Pending)
 			}
 		})

@@ -104,13 +104,13 @@ func TestServer_8_3_13_4_DestroyEntitySentTwice(t *testing.T) {
 					t.Errorf("DestroyEntity again in packets %v", more)
 				}
 			}
-			st, _ := s.Player(a)
+			st, _ := s.ConnStats(a)
 			want := ConnStats{Resends: map[bool]uint64{true: 1}[tt.wantResend], RedundantDestroys: map[bool]uint64{true: 1}[tt.wantCopy]}
 			if st.Resends != want.Resends || st.RedundantDestroys != want.RedundantDestroys {
 				t.Errorf("%d resends, %d redundant; want %d, %d", st.Resends, st.RedundantDestroys, want.Resends, want.RedundantDestroys)
 			}
 			// The server counts every connection's: B's too.
-			stB, _ := s.Player(b)
+			stB, _ := s.ConnStats(b)
 			if sv := s.Stats(); sv.Resends != st.Resends+stB.Resends || sv.RedundantDestroys != st.RedundantDestroys+stB.RedundantDestroys {
 				t.Errorf("server stats: %d resends, %d redundant; connections %+v, %+v", sv.Resends, sv.RedundantDestroys, st, stB)
 			}

@@ -60,7 +60,7 @@ func TestReliable_8_3_NoCreationAfterDestruction(t *testing.T) {
 			if cl.ents[id] {
 				t.Errorf("the client still holds entity %d", id)
 			}
-			if p, _ := s.Player(a); p.Pending != 0 {
+			if p, _ := s.ConnStats(a); p.Pending != 0 {
 				t.Errorf("%d events still pending", p.Pending)
 			}
 		})

@@ -74,7 +74,7 @@ func TestReliable_13_4_CreationOvertakenByDestruction(t *testing.T) {
 			if cl.ents[id] {
 				t.Errorf("the client still holds entity %d", id)
 			}
-			if p, _ := s.Player(a); p.Pending != 0 {
+			if p, _ := s.ConnStats(a); p.Pending != 0 {
 				t.Errorf("%d events still pending", p.Pending)
 			}
 		})

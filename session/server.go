@@ -74,14 +74,8 @@ func (s *Server) Config() ServerConfig { return s.cfg }
 // DestroyEntity queued by Spawn and Destroy before it.
 func (s *Server) ServerTick() uint32 { return s.tick }
 
-// Poll returns the oldest event not read yet, and false when there is none.
-func (s *Server) Poll() (e Event, ok bool) {
-	ok = s.events.popInto(&e)
-	return e, ok
-}
-
 // Events returns the events not read yet, oldest first, removing each as it
-// is yielded.
+// is yielded: the one way to read them. Ranging over it allocates nothing.
 func (s *Server) Events() iter.Seq[Event] { return s.events.all() }
 
 // NumPlayers returns the number of open connections: clients that sent a
@@ -108,8 +102,9 @@ func (s *Server) Stats() Stats {
 	return st
 }
 
-// Players returns the counters of every open connection.
-func (s *Server) Players() iter.Seq[ConnStats] {
+// AllConnStats returns the counters of every open connection; those of a
+// closed one are [Server.Departed]'s.
+func (s *Server) AllConnStats() iter.Seq[ConnStats] {
 	return func(yield func(ConnStats) bool) {
 		for i := range s.conns {
 			if c := &s.conns[i]; c.active && !yield(c.stats(&s.world)) {
@@ -119,8 +114,10 @@ func (s *Server) Players() iter.Seq[ConnStats] {
 	}
 }
 
-// Player returns the counters of connection id.
-func (s *Server) Player(id uint32) (ConnStats, bool) {
+// ConnStats returns the counters of open connection id, and false when no
+// open connection has that id; once it closed, [Server.Departed] gives its
+// final ones.
+func (s *Server) ConnStats(id uint32) (ConnStats, bool) {
 	for i := range s.conns {
 		if c := &s.conns[i]; c.active && c.id == id {
 			return c.stats(&s.world), true

@@ -32,7 +32,7 @@ func TestServer_13_4_BigWorldLosslessSettles(t *testing.T) {
 			}
 		})
 	}
-	cs, _ := d.srv.Player(d.cli.ConnectionID())
+	cs, _ := d.srv.ConnStats(d.cli.ConnectionID())
 	ghosts := 0
 	for _, id := range ids {
 		if _, ok := d.cli.Entity(id); ok {

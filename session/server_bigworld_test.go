@@ -29,7 +29,7 @@ func TestServer_8_2_NewPlayerGetsAnyWorld(t *testing.T) {
 			if diff := cmp.Diff(d.serverIDs(), d.clientIDs()); diff != "" {
 				t.Errorf("%d entities: client entities (-server +client):\n%s", n, diff)
 			}
-			if p, _ := d.srv.Player(d.cli.ConnectionID()); p.Pending != 0 {
+			if p, _ := d.srv.ConnStats(d.cli.ConnectionID()); p.Pending != 0 {
 				t.Errorf("%d entities: %d still pending", n, p.Pending)
 			}
 		})

@@ -147,7 +147,7 @@ func TestServer_12_FirstPacketMustVerify(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			s, cp := newServer(ServerConfig{ValidationKey: testKey})
 			s.Receive(packet(t, rtype.PacketHeader{ConnectionID: tt.id, Sequence: tt.seq}, rtype.Ping{Timestamp: 1}), addrA, t0.Add(tt.at))
-			_, ok := s.Player(tt.id)
+			_, ok := s.ConnStats(tt.id)
 			if ok != tt.opens {
 				t.Fatalf("opened = %v, want %v (drops %v)", ok, tt.opens, s.Stats().Drops)
 			}
@@ -185,7 +185,7 @@ func TestServer_4_3_IDCollision(t *testing.T) {
 		t.Fatalf("the taken id: %d players, drops %v", s.NumPlayers(), s.Stats().Drops)
 	}
 	s.Receive(packet(t, rtype.PacketHeader{ConnectionID: id, Sequence: 1}), addrB, t0)
-	if c, ok := s.Player(id); !ok || c.Addr != addrB || s.NumPlayers() != 2 {
+	if c, ok := s.ConnStats(id); !ok || c.Addr != addrB || s.NumPlayers() != 2 {
 		t.Errorf("second candidate: %+v, %v, %d players", c, ok, s.NumPlayers())
 	}
 }

@@ -76,7 +76,7 @@ func TestServer_12_HelloFloodDoesNotLockOut(t *testing.T) {
 				}
 				for e := range srv.Events() {
 					if e.Kind == EventPlayerJoined {
-						p, _ := srv.Player(e.Conn)
+						p, _ := srv.ConnStats(e.Conn)
 						joined[p.Addr] = true
 						_, _ = srv.SpawnFor(e.Conn, rtype.ArchetypePlayerBlue+rtype.Archetype(e.Slot), 150, 150, 0)
 					}

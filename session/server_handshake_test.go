@@ -87,7 +87,7 @@ func TestServer_4_2_WelcomesValidHello(t *testing.T) {
 	}
 	var got []joined
 	for _, e := range events(s, EventPlayerJoined) {
-		p, _ := s.Player(e.Conn)
+		p, _ := s.ConnStats(e.Conn)
 		got = append(got, joined{e.Kind, e.Conn, p.Addr, e.Slot})
 	}
 	if d := cmp.Diff(want, got, cmp.Comparer(func(a, b netip.AddrPort) bool { return a == b })); d != "" {
@@ -144,7 +144,7 @@ func TestServer_12_HellosLeaveNoState(t *testing.T) {
 		t.Errorf("Hellos left state: %d connections, %d waiting, %d closed, %d events", s.nConns, s.nWaiting, s.closed.count(t0), s.events.n)
 	}
 	s.Receive(packet(t, rtype.PacketHeader{ConnectionID: id, Sequence: 1}), addrA, t0.Add(time.Second))
-	if _, ok := s.Player(id); !ok {
+	if _, ok := s.ConnStats(id); !ok {
 		t.Errorf("the Welcome sent before the flood no longer opens its connection")
 	}
 }

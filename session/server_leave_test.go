@@ -46,7 +46,7 @@ func TestServer_7_3_LeaverEntitiesGo(t *testing.T) {
 					t.Errorf("entity %d not owned by the player who left was destroyed", id)
 				}
 			}
-			if _, ok := s.Player(ids[addrB]); !ok || s.NumPlayers() != 2 {
+			if _, ok := s.ConnStats(ids[addrB]); !ok || s.NumPlayers() != 2 {
 				t.Errorf("B open %v, %d players", ok, s.NumPlayers())
 			}
 			if err := s.world.check(); err != nil {

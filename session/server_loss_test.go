@@ -65,7 +65,7 @@ func TestServer_5_2_ConnStatsLostLeavesWindow(t *testing.T) {
 			for i, p := range tt.acks {
 				s.Receive(packet(t, rtype.PacketHeader{ConnectionID: a, Sequence: uint32(2 + i), Ack: p.ack, AckBits: p.bits}), addrA, t0.Add(time.Millisecond))
 			}
-			st, _ := s.Player(a)
+			st, _ := s.ConnStats(a)
 			if got := fmt.Sprintf("%d acked, %d lost", st.Acked, st.Lost); got != tt.want {
 				t.Errorf("%s, want %s", got, tt.want)
 			}

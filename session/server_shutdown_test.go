@@ -100,7 +100,7 @@ func TestServer_8_3_ShutdownEndsTheGame(t *testing.T) {
 			bits := []uint32{0b11, 0b01, 0b00}[tt.lost]
 			s.Receive(packet(t, rtype.PacketHeader{ConnectionID: a, Sequence: 3, Ack: later, AckBits: bits}), addrA, now)
 			s.Receive(packet(t, rtype.PacketHeader{ConnectionID: b, Sequence: 3, Ack: s.conns[1].seq, AckBits: 0b11}), addrB, now)
-			// Done when every player acknowledged the end (what ServeConn
+			// Done when every player acknowledged the end (what RunServerConn
 			// waits for), or at once without reliable events.
 			if done := s.pending() == 0; done != (!tt.resentToA) {
 				t.Errorf("%d entity events pending after the acks", s.pending())
@@ -115,7 +115,7 @@ func TestServer_8_3_ShutdownEndsTheGame(t *testing.T) {
 			} else if len(again) != 0 {
 				t.Errorf("sent A again %v", again)
 			}
-			st, _ := s.Player(a)
+			st, _ := s.ConnStats(a)
 			wantRS := map[bool]uint64{true: 3}[tt.resentToA]
 			wantRD := map[bool]uint64{true: 3}[tt.copyToA]
 			if st.Resends != wantRS || st.RedundantDestroys != wantRD {
@@ -174,7 +174,7 @@ func TestServer_7_3_PlayerLeftCarriesFinalStats(t *testing.T) {
 			now = now.Add(30 * time.Millisecond)
 			s.Receive(packet(t, rtype.PacketHeader{ConnectionID: a, Sequence: 2, Ack: 5, AckBits: 0b101}), addrA, now)
 			cp.take()
-			before, ok := s.Player(a)
+			before, ok := s.ConnStats(a)
 			if !ok || before.Sent != 5 || before.Acked != 3 || before.SRTT != 30*time.Millisecond {
 				t.Fatalf("before the close: %+v", before)
 			}
@@ -192,7 +192,7 @@ func TestServer_7_3_PlayerLeftCarriesFinalStats(t *testing.T) {
 			if got := mustDeparted(t, s, a); got != before {
 				t.Errorf("Event.Stats\n got %+v\nwant %+v", got, before)
 			}
-			if _, ok := s.Player(a); ok {
+			if _, ok := s.ConnStats(a); ok {
 				t.Errorf("Player(%d) still answers after the close", a)
 			}
 		})

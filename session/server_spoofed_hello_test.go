@@ -92,7 +92,7 @@ func TestServer_13_1_SpoofedHellosDoNotLockOut(t *testing.T) {
 			}
 			_, id, _ := rtype.ParseHandshake(ws[0].b)
 			s.Receive(packet(t, rtype.PacketHeader{ConnectionID: id, Sequence: 1}), addrA, t0.Add(tt.after))
-			if _, ok := s.Player(id); !ok || s.NumPlayers() != tt.open+1 {
+			if _, ok := s.ConnStats(id); !ok || s.NumPlayers() != tt.open+1 {
 				t.Errorf("addrA not a player after its first packet: %d players", s.NumPlayers())
 			}
 		})

@@ -88,7 +88,7 @@ func TestServer_13_4_StallLosesNothing(t *testing.T) {
 			if err := d.srv.world.check(); err != nil {
 				t.Error(err)
 			}
-			if p, _ := d.srv.Player(d.cli.ConnectionID()); p.Pending != 0 {
+			if p, _ := d.srv.ConnStats(d.cli.ConnectionID()); p.Pending != 0 {
 				t.Errorf("%d entities still pending after a quiet second", p.Pending)
 			}
 		})

@@ -30,7 +30,7 @@ func TestServer_5_2_7_3_WaiterDisconnectOvertaken(t *testing.T) {
 	// A leaves; B's phantom takes the slot.
 	s.Receive(packet(t, rtype.PacketHeader{ConnectionID: a, Sequence: 2}, rtype.Disconnect{Reason: rtype.DisconnectClientQuit}), addrA, now)
 	s.Tick(now)
-	if _, ok := s.Player(b); ok || s.NumWaiting() != 0 {
+	if _, ok := s.ConnStats(b); ok || s.NumWaiting() != 0 {
 		t.Errorf("client %d that quit is back: player %v, waiting %d", b, ok, s.NumWaiting())
 	}
 }
@@ -42,7 +42,7 @@ func TestServer_5_2_7_3_PlayerDisconnectOvertaken(t *testing.T) {
 	late := packet(t, rtype.PacketHeader{ConnectionID: a, Sequence: 2}, rtype.Input{InputSequence: 1, ClientTick: 1})
 	s.Receive(packet(t, rtype.PacketHeader{ConnectionID: a, Sequence: 3}, rtype.Disconnect{Reason: rtype.DisconnectClientQuit}), addrA, t0)
 	s.Receive(late, addrA, t0)
-	if _, ok := s.Player(a); ok {
+	if _, ok := s.ConnStats(a); ok {
 		t.Errorf("player reopened")
 	}
 }

@@ -57,7 +57,7 @@ func TestServer_4_4_WaitingQueueThenRejected(t *testing.T) {
 			var got []string
 			for i, a := range addrs {
 				out := first(t, s, cp, ids[i], 1, a, t0)
-				_, isPlayer := s.Player(ids[i])
+				_, isPlayer := s.ConnStats(ids[i])
 				switch {
 				case isPlayer && len(out) == 0:
 					got = append(got, "player")
@@ -244,7 +244,7 @@ func TestServer_10_OldestWaitingJoins(t *testing.T) {
 			first(t, s, cp, ids[2], 1, addrC, t0.Add(time.Millisecond)) // C waits first
 			first(t, s, cp, ids[1], 1, addrB, t0.Add(2*time.Millisecond))
 			for _, id := range ids[1:3] {
-				if _, ok := s.Player(id); ok {
+				if _, ok := s.ConnStats(id); ok {
 					t.Errorf("Player(%d) sees a waiting client", id)
 				}
 				if s.Kick(id, t0) != ErrNoPlayer {
@@ -252,7 +252,7 @@ func TestServer_10_OldestWaitingJoins(t *testing.T) {
 				}
 			}
 			n := 0
-			for range s.Players() {
+			for range s.AllConnStats() {
 				n++
 			}
 			if s.NumPlayers() != 2 || n != 2 || s.NumWaiting() != 2 {
@@ -275,7 +275,7 @@ func TestServer_10_OldestWaitingJoins(t *testing.T) {
 				first(t, s, cp, ids[1], 3, addrB, now.Add(-time.Millisecond))
 				first(t, s, cp, ids[3], 2, addrD, now.Add(-time.Millisecond))
 			}
-			if _, ok := s.Player(ids[2]); ok && how != "timeout" {
+			if _, ok := s.ConnStats(ids[2]); ok && how != "timeout" {
 				t.Fatalf("joined inside closeConn, before the Tick")
 			}
 			cp.take()
@@ -306,7 +306,7 @@ func TestServer_10_OldestWaitingJoins(t *testing.T) {
 			if len(creates) != 1 || decodeCreate(t, creates[0]).NetworkID != ent {
 				t.Errorf("the joined client got %d CreateEntity, want the world's one", len(creates))
 			}
-			if p, _ := s.Player(ids[2]); p.Addr != addrC {
+			if p, _ := s.ConnStats(ids[2]); p.Addr != addrC {
 				t.Errorf("connection bound to %v", p.Addr)
 			}
 		})
@@ -340,7 +340,7 @@ func TestServer_10_WaitsForEventRoom(t *testing.T) {
 		t.Errorf("%d events, want 2 joins and 2 leaves", got)
 	}
 	s.Tick(t0.Add(time.Second / 60))
-	if _, ok := s.Player(ids[2]); !ok || s.NumWaiting() != 0 {
+	if _, ok := s.ConnStats(ids[2]); !ok || s.NumWaiting() != 0 {
 		t.Errorf("after the poll: %d players, %d waiting", s.NumPlayers(), s.NumWaiting())
 	}
 }

@@ -53,7 +53,7 @@ func TestServer_13_2_WelcomePerHello(t *testing.T) {
 				t.Errorf("%d ids, Welcomes %d, BytesOut %d; want %d ids, one 10-byte Welcome per Hello", len(seen), st.Welcomes, st.BytesOut, tt.ids)
 			}
 			s.Receive(packet(t, rtype.PacketHeader{ConnectionID: first, Sequence: 1}), addrA, t0.Add(tt.open))
-			if _, ok := s.Player(first); ok != tt.opens {
+			if _, ok := s.ConnStats(first); ok != tt.opens {
 				t.Errorf("first id opens = %v, want %v", ok, tt.opens)
 			}
 			if !tt.opens && s.Stats().Drops[tt.dropped] != 1 {

@@ -189,7 +189,7 @@ func runSimWith(t testing.TB, su simSetup, cfg ServerConfig, ccfg ClientConfig, 
 				r.askedQ++
 			}
 			if e.Kind == EventPlayerJoined {
-				p, _ := srv.Player(e.Conn)
+				p, _ := srv.ConnStats(e.Conn)
 				if i := slices.Index(addrs, p.Addr); i >= 0 {
 					r.joined[i] = now
 				}
@@ -319,7 +319,7 @@ func TestSim_13_4_ReliableEventsUnderLoss(t *testing.T) {
 	if st.Resends == 0 || len(r.destroyed) < 300 {
 		t.Errorf("the run did not exercise loss: %d resends, %d destroyed", st.Resends, len(r.destroyed))
 	}
-	for p := range r.server.Players() {
+	for p := range r.server.AllConnStats() {
 		if l := p.Loss(); l < 0.1 || l > 0.3 {
 			t.Errorf("player %d: measured loss %.2f, want about 0.2", p.Conn, l)
 		}

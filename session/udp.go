@@ -3,18 +3,22 @@ package session
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"net/netip"
 	"time"
 )
 
-// Errors that end [RunClient] when the client stops by itself.
+// Errors that end the UDP bindings other than by their context.
 var (
 	// ErrRejected: the server answered Rejected (§4.4).
 	ErrRejected = errors.New("session: rejected by the server")
 	// ErrTimedOut: no Welcome within GiveUp (§4.2), or the server fell
 	// silent.
 	ErrTimedOut = errors.New("session: timed out")
+	// ErrSocket: the UDP socket could not be opened, or was closed while
+	// the binding ran; the error wraps the cause.
+	ErrSocket = errors.New("session: socket")
 )
 
 // datagram is one received datagram waiting in a buffer of the pool.
@@ -36,10 +40,15 @@ type udpLoop struct {
 	free chan int
 	quit chan struct{}
 	done chan struct{}
+	// failed is closed once the socket can no longer be read, err set
+	// before.
+	failed chan struct{}
+	err    error
 }
 
 func startLoop(conn *net.UDPConn) *udpLoop {
-	l := &udpLoop{conn: conn, full: make(chan datagram, 64), free: make(chan int, 64), quit: make(chan struct{}), done: make(chan struct{})}
+	l := &udpLoop{conn: conn, full: make(chan datagram, 64), free: make(chan int, 64),
+		quit: make(chan struct{}), done: make(chan struct{}), failed: make(chan struct{})}
 	for i := range l.bufs {
 		l.free <- i
 	}
@@ -59,8 +68,13 @@ func (l *udpLoop) read() {
 		n, from, err := l.conn.ReadFromUDPAddrPort(l.bufs[i][:])
 		if err != nil {
 			if errors.Is(err, net.ErrClosed) {
+				// By stop, or by someone else: then the binding ends.
+				l.err = fmt.Errorf("%w: %w", ErrSocket, err)
+				close(l.failed)
 				return
 			}
+			// Some systems report here the ICMP errors of earlier sends:
+			// a lost datagram, not a broken socket.
 			l.free <- i
 			continue
 		}
@@ -86,48 +100,53 @@ func (l *udpLoop) stop() {
 }
 
 // RunServer listens for UDP on addr (for example ":4242", §1) and runs a
-// Server there until ctx is done, then ends the game cleanly; see
-// [ServeConn].
-func RunServer(ctx context.Context, addr string, cfg ServerConfig, tick func(s *Server, now time.Time)) error {
+// Server there; see [RunServerConn].
+func RunServer(ctx context.Context, addr string, cfg ServerConfig, opts RunOptions, tick func(s *Server, now time.Time)) error {
 	ua, err := net.ResolveUDPAddr("udp", addr)
 	if err != nil {
-		return err
+		return fmt.Errorf("%w: %w", ErrSocket, err)
 	}
 	conn, err := net.ListenUDP("udp", ua)
 	if err != nil {
-		return err
+		return fmt.Errorf("%w: %w", ErrSocket, err)
 	}
-	return ServeConn(ctx, conn, cfg, tick)
+	return RunServerConn(ctx, conn, cfg, opts, tick)
 }
 
-// ServeConn runs a Server on conn until ctx is done, then closes conn.
+// RunServerConn runs a Server on conn until ctx is done, then closes conn.
 // Every datagram received is passed to Receive as it arrives; every
-// TickInterval the function tick is called, where the game reads the
+// opts.Interval the function tick is called, where the game reads the
 // events and moves the world, then [Server.Tick] sends what changed. All
-// calls happen on the goroutine that called ServeConn.
+// calls happen on the goroutine that called RunServerConn.
 //
-// Once ctx is done, ServeConn ends the game cleanly: [Server.Shutdown]
+// Once ctx is done, RunServerConn ends the game cleanly: [Server.Shutdown]
 // destroys every entity with reason 4, game ended (§8.3), and for at most
-// ShutdownGrace the server keeps receiving and ticking, without calling
-// tick, until every player acknowledged those messages (§13.4). Then
-// [Server.Close] closes every connection and tick is called one last time,
-// with [Server.ShuttingDown] true, so that the game reads the last events,
-// such as the EventPlayerLeft of each player, whose final counters
-// [Server.Departed] gives;
-// nothing is sent after it. A negative ShutdownGrace skips all of this.
-func ServeConn(ctx context.Context, conn *net.UDPConn, cfg ServerConfig, tick func(s *Server, now time.Time)) error {
+// opts.ShutdownGrace the server keeps receiving and ticking, without
+// calling tick, until every player acknowledged those messages (§13.4).
+// Then [Server.Close] closes every connection and tick is called one last
+// time, with [Server.ShuttingDown] true, so that the game reads the last
+// events, such as the EventPlayerLeft of each player, whose final counters
+// [Server.Departed] gives; nothing is sent after it. A negative
+// ShutdownGrace skips all of this.
+//
+// It returns nil once it stopped for ctx, and an error wrapping
+// [ErrSocket] when conn was closed under it.
+func RunServerConn(ctx context.Context, conn *net.UDPConn, cfg ServerConfig, opts RunOptions, tick func(s *Server, now time.Time)) error {
+	opts = opts.withDefaults()
 	l := startLoop(conn)
 	defer l.stop()
 	s := NewServer(cfg, l.send)
-	t := time.NewTicker(s.cfg.TickInterval)
+	t := time.NewTicker(opts.Interval)
 	defer t.Stop()
 	for {
 		select {
 		case <-ctx.Done():
-			if s.cfg.ShutdownGrace > 0 {
-				shutdown(s, l, t, tick)
+			if opts.ShutdownGrace < 0 {
+				return nil
 			}
-			return nil
+			return shutdown(s, l, t, opts.ShutdownGrace, tick)
+		case <-l.failed:
+			return l.err
 		case d := <-l.full:
 			s.Receive(l.bufs[d.buf][:d.n], d.from, time.Now())
 			l.free <- d.buf
@@ -140,15 +159,21 @@ func ServeConn(ctx context.Context, conn *net.UDPConn, cfg ServerConfig, tick fu
 	}
 }
 
-// shutdown ends the game of a server that ServeConn runs: see ServeConn.
-func shutdown(s *Server, l *udpLoop, t *time.Ticker, tick func(s *Server, now time.Time)) {
+// shutdown ends the game of a server that RunServerConn runs: see
+// RunServerConn. A socket that fails meanwhile still lets the game read
+// the last events.
+func shutdown(s *Server, l *udpLoop, t *time.Ticker, grace time.Duration, tick func(s *Server, now time.Time)) error {
 	s.Shutdown(time.Now())
-	grace := time.NewTimer(s.cfg.ShutdownGrace)
-	defer grace.Stop()
+	timer := time.NewTimer(grace)
+	defer timer.Stop()
+	var err error
 drain:
 	for s.pending() > 0 {
 		select {
-		case <-grace.C:
+		case <-timer.C:
+			break drain
+		case <-l.failed:
+			err = l.err
 			break drain
 		case d := <-l.full:
 			s.Receive(l.bufs[d.buf][:d.n], d.from, time.Now())
@@ -162,17 +187,18 @@ drain:
 	if tick != nil {
 		tick(s, now)
 	}
+	return err
 }
 
 // RunClient connects to the server at addr (for example
 // "127.0.0.1:4242") from a new UDP socket and runs a Client; see
 // [RunClientConn].
-func RunClient(ctx context.Context, addr string, cfg ClientConfig, frame func(c *Client, now time.Time) bool) error {
+func RunClient(ctx context.Context, addr string, cfg ClientConfig, opts RunOptions, frame func(c *Client, now time.Time) bool) error {
 	server, err := netip.ParseAddrPort(addr)
 	if err != nil {
 		ua, rerr := net.ResolveUDPAddr("udp4", addr)
 		if rerr != nil {
-			return rerr
+			return fmt.Errorf("%w: %w", ErrSocket, rerr)
 		}
 		server = ua.AddrPort()
 	}
@@ -182,23 +208,25 @@ func RunClient(ctx context.Context, addr string, cfg ClientConfig, frame func(c 
 	}
 	conn, err := net.ListenUDP(network, nil)
 	if err != nil {
-		return err
+		return fmt.Errorf("%w: %w", ErrSocket, err)
 	}
-	return RunClientConn(ctx, conn, server, cfg, frame)
+	return RunClientConn(ctx, conn, server, cfg, opts, frame)
 }
 
 // RunClientConn runs a Client of server on conn, then closes conn. Every
 // datagram received is passed to Receive as it arrives; every
-// FrameInterval the client's timers run ([Client.Update]) and frame is
+// opts.Interval the client's timers run ([Client.Update]) and frame is
 // called, where the game reads the events and sends its Input. It returns
 // nil after sending Disconnect (§7.3) when frame returns false or ctx is
-// done, and [ErrRejected] or [ErrTimedOut] when the client stopped by
-// itself, after frame has seen the event.
-func RunClientConn(ctx context.Context, conn *net.UDPConn, server netip.AddrPort, cfg ClientConfig, frame func(c *Client, now time.Time) bool) error {
+// done; [ErrRejected] or [ErrTimedOut] when the client stopped by itself,
+// after frame has seen the event; and an error wrapping [ErrSocket] when
+// conn was closed under it.
+func RunClientConn(ctx context.Context, conn *net.UDPConn, server netip.AddrPort, cfg ClientConfig, opts RunOptions, frame func(c *Client, now time.Time) bool) error {
+	opts = opts.withDefaults()
 	l := startLoop(conn)
 	defer l.stop()
 	c := NewClient(server, cfg, l.send)
-	t := time.NewTicker(c.cfg.FrameInterval)
+	t := time.NewTicker(opts.Interval)
 	defer t.Stop()
 	c.Update(time.Now())
 	for {
@@ -206,6 +234,8 @@ func RunClientConn(ctx context.Context, conn *net.UDPConn, server netip.AddrPort
 		case <-ctx.Done():
 			c.Close(time.Now())
 			return nil
+		case <-l.failed:
+			return l.err
 		case d := <-l.full:
 			c.Receive(l.bufs[d.buf][:d.n], d.from, time.Now())
 			l.free <- d.buf

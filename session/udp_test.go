@@ -68,10 +68,11 @@ func TestUDP_2_2_FourClientsOnLoopback(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 
-	var joined, left, inputs int
+	var joined, inputs int
+	var left atomic.Int64
 	serverDone := make(chan error, 1)
 	go func() {
-		serverDone <- ServeConn(ctx, srvConn, ServerConfig{}, func(s *Server, now time.Time) {
+		serverDone <- RunServerConn(ctx, srvConn, ServerConfig{}, RunOptions{}, func(s *Server, now time.Time) {
 			for e := range s.Events() {
 				switch e.Kind {
 				case EventPlayerJoined:
@@ -79,7 +80,7 @@ func TestUDP_2_2_FourClientsOnLoopback(t *testing.T) {
 					_, _ = s.SpawnFor(e.Conn, rtype.ArchetypePlayerBlue, 150, 150+100*float64(e.Slot), 0)
 				case EventPlayerLeft:
 					if e.Close == CloseDisconnect && e.Disconnect == rtype.DisconnectClientQuit {
-						left++
+						left.Add(1)
 					}
 				case EventInput:
 					inputs++
@@ -106,7 +107,7 @@ func TestUDP_2_2_FourClientsOnLoopback(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			var start time.Time
-			errs[i] = RunClientConn(ctx, cliConn, p.conn.LocalAddr().(*net.UDPAddr).AddrPort(), ClientConfig{}, func(c *Client, now time.Time) bool {
+			errs[i] = RunClientConn(ctx, cliConn, p.conn.LocalAddr().(*net.UDPAddr).AddrPort(), ClientConfig{}, RunOptions{}, func(c *Client, now time.Time) bool {
 				for e := range c.Events() {
 					if e.Kind == EventConnected {
 						start = now
@@ -121,7 +122,9 @@ func TestUDP_2_2_FourClientsOnLoopback(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	time.Sleep(100 * time.Millisecond) // let the Disconnects arrive
+	for deadline := time.Now().Add(5 * time.Second); left.Load() < 4 && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond) // the Disconnects are on their way
+	}
 	cancel()
 	if err := <-serverDone; err != nil {
 		t.Fatal(err)
@@ -129,8 +132,8 @@ func TestUDP_2_2_FourClientsOnLoopback(t *testing.T) {
 	if err := errors.Join(errs...); err != nil {
 		t.Fatal(err)
 	}
-	if joined != 4 || left != 4 || inputs < 4*100 {
-		t.Errorf("server saw %d joins, %d Disconnects, %d inputs", joined, left, inputs)
+	if joined != 4 || left.Load() != 4 || inputs < 4*100 {
+		t.Errorf("server saw %d joins, %d Disconnects, %d inputs", joined, left.Load(), inputs)
 	}
 	for i, p := range proxies {
 		if n := p.largest.Load(); n > rtype.MaxDatagramSize || n == 0 {
@@ -143,12 +146,12 @@ func TestUDP_2_2_FourClientsOnLoopback(t *testing.T) {
 	}
 }
 
-// §8.3 reason 4 over real sockets: once its context is done, ServeConn
+// §8.3 reason 4 over real sockets: once its context is done, RunServerConn
 // destroys every entity with reason 4 and waits for the client to
 // acknowledge it, then closes the connection and lets the game read its
 // last events; with a negative ShutdownGrace it returns at once, as a
 // version 1 server would, and the client keeps its world.
-func TestUDP_8_3_ServeConnEndsTheGame(t *testing.T) {
+func TestUDP_8_3_RunServerConnEndsTheGame(t *testing.T) {
 	tests := []struct {
 		name  string
 		grace time.Duration
@@ -168,7 +171,7 @@ func TestUDP_8_3_ServeConnEndsTheGame(t *testing.T) {
 			var lastStats ConnStats // the counters of the connection that left
 			serverDone := make(chan error, 1)
 			go func() {
-				serverDone <- ServeConn(srvCtx, srvConn, ServerConfig{ShutdownGrace: tt.grace}, func(s *Server, now time.Time) {
+				serverDone <- RunServerConn(srvCtx, srvConn, ServerConfig{}, RunOptions{ShutdownGrace: tt.grace}, func(s *Server, now time.Time) {
 					for e := range s.Events() {
 						if s.ShuttingDown() {
 							last = append(last, e)
@@ -191,7 +194,7 @@ func TestUDP_8_3_ServeConnEndsTheGame(t *testing.T) {
 			clientDone := make(chan error, 1)
 			cliConn := listenLoopback(t) // t.Fatal only on the test goroutine
 			go func() {
-				clientDone <- RunClientConn(cliCtx, cliConn, server, ClientConfig{ServerTimeout: -1}, func(c *Client, now time.Time) bool {
+				clientDone <- RunClientConn(cliCtx, cliConn, server, ClientConfig{ServerTimeout: -1}, RunOptions{}, func(c *Client, now time.Time) bool {
 					mu.Lock()
 					defer mu.Unlock()
 					for e := range c.Events() {
@@ -224,7 +227,7 @@ func TestUDP_8_3_ServeConnEndsTheGame(t *testing.T) {
 				t.Fatal(err)
 			}
 			if tt.ended {
-				// The client acknowledged the end before ServeConn returned,
+				// The client acknowledged the end before RunServerConn returned,
 				// unless the grace ran out; either way it arrives.
 				waitFor("reason 4 for both entities", func() bool { return ended == 2 && known == 0 })
 				var left []Event
@@ -249,5 +252,54 @@ func TestUDP_8_3_ServeConnEndsTheGame(t *testing.T) {
 				t.Fatal(err)
 			}
 		})
+	}
+}
+
+// A binding whose socket is closed under it returns an error wrapping
+// ErrSocket and the cause, instead of running on deaf; one that cannot
+// open its socket says so the same way. One stopped by its context
+// returns nil, as the tests above check.
+func TestUDP_SocketFailureEndsTheBinding(t *testing.T) {
+	for _, side := range []string{"server", "client"} {
+		t.Run(side, func(t *testing.T) {
+			t.Parallel()
+			conn := listenLoopback(t)
+			peer := listenLoopback(t) // hears the client's Hellos, answers nothing
+			defer peer.Close()
+			running := make(chan struct{})
+			var once sync.Once
+			started := func() { once.Do(func() { close(running) }) }
+			done := make(chan error, 1)
+			go func() {
+				if side == "server" {
+					done <- RunServerConn(context.Background(), conn, ServerConfig{}, RunOptions{}, func(*Server, time.Time) { started() })
+					return
+				}
+				to := peer.LocalAddr().(*net.UDPAddr).AddrPort()
+				done <- RunClientConn(context.Background(), conn, to, ClientConfig{}, RunOptions{}, func(*Client, time.Time) bool { started(); return true })
+			}()
+			select {
+			case <-running:
+			case <-time.After(5 * time.Second):
+				t.Fatal("no tick within 5 s")
+			}
+			conn.Close()
+			select {
+			case err := <-done:
+				if !errors.Is(err, ErrSocket) || !errors.Is(err, net.ErrClosed) {
+					t.Errorf("returned %v, want ErrSocket wrapping net.ErrClosed", err)
+				}
+			case <-time.After(5 * time.Second):
+				t.Fatal("still running 5 s after its socket closed")
+			}
+		})
+	}
+	const bad = "127.0.0.1:99999" // no such port: fails without a lookup
+	ctx := context.Background()
+	if err := RunServer(ctx, bad, ServerConfig{}, RunOptions{}, nil); !errors.Is(err, ErrSocket) {
+		t.Errorf("RunServer(%q): %v, want ErrSocket", bad, err)
+	}
+	if err := RunClient(ctx, bad, ClientConfig{}, RunOptions{}, func(*Client, time.Time) bool { return true }); !errors.Is(err, ErrSocket) {
+		t.Errorf("RunClient(%q): %v, want ErrSocket", bad, err)
 	}
 }

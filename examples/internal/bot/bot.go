@@ -111,7 +111,7 @@ func (b *Bot) Run(ctx context.Context) Result {
 	cfg := SessionConfig(b.cfg.Session)
 	cfg.Hooks = &session.Hooks{OnReceive: r.receiving, OnSend: r.sending}
 	var last *session.Client
-	err = session.RunClientConn(ctx, conn, b.cfg.Server, cfg, func(c *session.Client, now time.Time) bool {
+	err = session.RunClientConn(ctx, conn, b.cfg.Server, cfg, session.RunOptions{}, func(c *session.Client, now time.Time) bool {
 		last = c
 		more := r.play(c, now)
 		if r.frame%6 == 0 || !more {

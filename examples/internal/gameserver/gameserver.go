@@ -93,7 +93,7 @@ func (g *Server) World() *game.World { return g.world }
 // the players to acknowledge it, and closes conn.
 func (g *Server) Serve(ctx context.Context, conn *net.UDPConn) error {
 	g.log.Info("listening", "addr", conn.LocalAddr().String())
-	err := session.ServeConn(ctx, conn, g.cfg.Session, g.Step)
+	err := session.RunServerConn(ctx, conn, g.cfg.Session, session.RunOptions{}, g.Step)
 	g.log.Info("stopped")
 	return err
 }
@@ -141,7 +141,7 @@ func (g *Server) Step(s *session.Server, now time.Time) {
 func (g *Server) handle(s *session.Server, ev session.Event) {
 	switch ev.Kind {
 	case session.EventPlayerJoined:
-		p, _ := s.Player(ev.Conn)
+		p, _ := s.ConnStats(ev.Conn)
 		slot, ok := g.world.Join(game.PlayerID(ev.Conn))
 		if !ok {
 			g.log.Warn("join without a free slot", "conn", ev.Conn, "addr", p.Addr)
