@@ -1,5 +1,7 @@
 package session
 
+import "math/rand/v2"
+
 // idIndex maps network ids to positions in an entity table, the client's
 // and the server's world: an open-addressing table with linear probing,
 // since ids are never 0 (§8.2) and 0 can mark a free slot. A Snapshot
@@ -9,7 +11,8 @@ package session
 // full: memory follows the entities held.
 type idIndex struct {
 	slots []idSlot
-	shift uint8 // 32 − log2(len(slots))
+	mul   uint32 // odd, random: a peer cannot pick ids that all collide (§12)
+	shift uint8  // 32 − log2(len(slots))
 	n     int
 }
 
@@ -18,11 +21,13 @@ type idSlot struct {
 	pos int32
 }
 
-func newIDIndex() idIndex { return idIndex{slots: make([]idSlot, 128), shift: 32 - 7} }
+func newIDIndex() idIndex {
+	return idIndex{slots: make([]idSlot, 128), mul: rand.Uint32() | 1, shift: 32 - 7}
+}
 
-// home is the slot id hashes to (Fibonacci hashing: the high bits of the
-// product).
-func (x *idIndex) home(id uint32) int { return int((id * 0x9E3779B1) >> x.shift) }
+// home is the slot id hashes to: the high bits of the product with a
+// random odd multiplier (multiply-shift hashing).
+func (x *idIndex) home(id uint32) int { return int((id * x.mul) >> x.shift) }
 
 func (x *idIndex) next(i int) int { return (i + 1) & (len(x.slots) - 1) }
 
@@ -40,17 +45,24 @@ func (x *idIndex) get(id uint32) (int32, bool) {
 
 // set records id at pos, adding it if it is new.
 func (x *idIndex) set(id uint32, pos int32) {
-	if 2*(x.n+1) > len(x.slots) {
-		x.grow()
+	i := x.find(id)
+	if x.slots[i].id == 0 {
+		if 2*(x.n+1) > len(x.slots) {
+			x.grow()
+			i = x.find(id)
+		}
+		x.n++
 	}
+	x.slots[i] = idSlot{id, pos}
+}
+
+// find returns the slot of id, or the free slot where it would go.
+func (x *idIndex) find(id uint32) int {
 	i := x.home(id)
 	for x.slots[i].id != 0 && x.slots[i].id != id {
 		i = x.next(i)
 	}
-	if x.slots[i].id == 0 {
-		x.n++
-	}
-	x.slots[i] = idSlot{id, pos}
+	return i
 }
 
 // remove takes id out, moving back the entries that probed past its slot

@@ -46,3 +46,45 @@ func TestIDIndexMatchesMap(t *testing.T) {
 	}, gen.SliceOf(gen.UInt16())))
 	p.TestingRun(t)
 }
+
+// Updating the position of an id already present, as a swap-remove does,
+// neither grows the table nor allocates, even when it is half full.
+func TestIDIndexUpdateDoesNotGrow(t *testing.T) {
+	x := newIDIndex()
+	for id := uint32(1); id <= 64; id++ {
+		x.set(id, int32(id))
+	}
+	before := len(x.slots)
+	if n := testing.AllocsPerRun(10, func() { x.set(1, 99) }); len(x.slots) != before || n != 0 {
+		t.Errorf("updating id 1: table %d -> %d slots, %v allocations", before, len(x.slots), n)
+	}
+}
+
+// §12: a hostile peer cannot choose ids that share a slot: ids that all
+// hash to one slot under a fixed multiplier spread out under the index's
+// random one, so no lookup probes far.
+func TestIDIndexResistsChosenCollisions(t *testing.T) {
+	const fixed = 0x9E3779B1
+	inv := uint32(fixed) // the inverse of fixed modulo 2³², by Newton's method
+	for range 5 {
+		inv *= 2 - fixed*inv
+	}
+	x := newIDIndex()
+	var ids []uint32
+	for j := range uint32(4000) {
+		id := (5<<19 | (j + 1)) * inv // (id*fixed)>>shift is the same for all
+		ids = append(ids, id)
+		x.set(id, int32(j))
+	}
+	worst := 0
+	for _, id := range ids {
+		probes := 0
+		for i := x.home(id); x.slots[i].id != id; i = x.next(i) {
+			probes++
+		}
+		worst = max(worst, probes)
+	}
+	if worst > 64 {
+		t.Errorf("a lookup probes %d slots among 4000 chosen ids", worst)
+	}
+}

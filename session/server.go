@@ -236,7 +236,7 @@ func (s *Server) receivePacket(c *conn, b []byte, now time.Time) {
 				continue
 			}
 			s.events.pushDroppable(Event{Kind: EventQueryEntity, Conn: c.id, Slot: uint8(c.slot), Entity: Entity{ID: q.NetworkID}, At: now})
-			if e, ok := s.world.get(q.NetworkID); ok {
+			if e, ok := s.world.get(q.NetworkID); ok && s.canAnswer(c) {
 				put(toConn{s, c, now}, &s.asm, e.create(s.tick))
 				s.sentAnswer(c, e.id)
 			}

@@ -123,10 +123,17 @@ func (s *Server) sentAnswer(c *conn, id uint32) {
 	case !ok:
 	case s.cfg.DisableReliableEvents:
 		r.sentCreate(c.seq, false)
-	case s.roomForEntities(c):
+	default:
 		c.record(entityRef{id: id})
 		r.sentCreate(c.seq, true)
 	}
-	// Otherwise the answer is an extra copy nobody tracks: the replica
-	// goes on as it was.
+}
+
+// canAnswer reports whether a QueryEntity of c can be answered now (§7.4):
+// with reliable events its CreateEntity must be tracked like any other,
+// or a destruction could leave the client a ghost. When the packets in
+// flight leave no room, the client is owed the creation anyway, and it
+// goes as soon as there is room.
+func (s *Server) canAnswer(c *conn) bool {
+	return s.cfg.DisableReliableEvents || s.roomForEntities(c)
 }

@@ -23,8 +23,11 @@ func (d *departures) add(cs ConnStats) {
 // twice as many more players leave finds them; false means id is no
 // connection that closed recently.
 func (s *Server) Departed(id uint32) (ConnStats, bool) {
-	for i := range s.departed.ring {
-		if cs := s.departed.ring[i]; cs.Conn == id && id != 0 {
+	// Newest first: a client reconnecting from the same address within a
+	// validation window may get an id it had before (§4.3).
+	n := len(s.departed.ring)
+	for k := 1; k <= n; k++ {
+		if cs := s.departed.ring[(s.departed.next-k+n)%n]; cs.Conn == id && id != 0 {
 			return cs, true
 		}
 	}
