@@ -238,3 +238,230 @@ func TestServer_13_3_InactivityTimeout(t *testing.T) {
 		})
 	}
 }
+
+// §13.2, §4.3, §12: a stateless server cannot tell a repeated Hello from a
+// first one, so every valid Hello from an address without a connection is
+// answered with exactly one 10-byte Welcome, never more: a flood of 6-byte
+// Hellos gets as many Welcomes, each 10 bytes, and no other datagram.
+// Within a validation window the id is the same; the id of an earlier
+// Welcome keeps working while its window or the next holds.
+func TestServer_13_2_WelcomePerHello(t *testing.T) {
+	tests := []struct {
+		name    string
+		hellos  []time.Duration // after t0, the start of a window
+		open    time.Duration   // when the first packet, with the first id, arrives
+		ids     int             // distinct ids in the Welcomes
+		opens   bool
+		dropped DropReason
+	}{
+		{"one Hello", []time.Duration{0}, 100 * time.Millisecond, 1, true, 0},
+		{"client resends every second", []time.Duration{0, time.Second, 2 * time.Second}, 2100 * time.Millisecond, 1, true, 0},
+		{"100 Hellos in 10 ms", every(0, 100*time.Microsecond, 100), 20 * time.Millisecond, 1, true, 0},
+		{"resends across a window", []time.Duration{4 * time.Second, 5 * time.Second, 6 * time.Second}, 6100 * time.Millisecond, 2, true, 0},
+		{"first id in the next window", []time.Duration{4900 * time.Millisecond}, 9999 * time.Millisecond, 1, true, 0},
+		{"first id two windows later", []time.Duration{4900 * time.Millisecond}, 10 * time.Second, 1, false, DropUnknownConnection},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, cp := newServer(ServerConfig{ValidationKey: testKey})
+			var first uint32
+			seen := map[uint32]bool{}
+			for i, at := range tt.hellos {
+				s.Receive(hello(), addrA, t0.Add(at))
+				out := cp.take()
+				if len(out) != 1 || out[0].to != addrA || len(out[0].b) != rtype.WelcomeSize {
+					t.Fatalf("Hello %d answered %v, want one 10-byte Welcome", i, out)
+				}
+				_, id, err := rtype.ParseHandshake(out[0].b)
+				if err != nil || id == 0 {
+					t.Fatalf("Hello %d answered % x", i, out[0].b)
+				}
+				if i == 0 {
+					first = id
+				}
+				seen[id] = true
+			}
+			if st := s.Stats(); len(seen) != tt.ids || st.Welcomes != uint64(len(tt.hellos)) || st.BytesOut != 10*uint64(len(tt.hellos)) {
+				t.Errorf("%d ids, Welcomes %d, BytesOut %d; want %d ids, one 10-byte Welcome per Hello", len(seen), st.Welcomes, st.BytesOut, tt.ids)
+			}
+			s.Receive(packet(t, rtype.PacketHeader{ConnectionID: first, Sequence: 1}), addrA, t0.Add(tt.open))
+			if _, ok := s.ConnStats(first); ok != tt.opens {
+				t.Errorf("first id opens = %v, want %v", ok, tt.opens)
+			}
+			if !tt.opens && s.Stats().Drops[tt.dropped] != 1 {
+				t.Errorf("drops %v, want one %v", s.Stats().Drops, tt.dropped)
+			}
+		})
+	}
+}
+
+// every returns n times, step apart, starting at from.
+func every(from, step time.Duration, n int) []time.Duration {
+	var at []time.Duration
+	for i := range n {
+		at = append(at, from+time.Duration(i)*step)
+	}
+	return at
+}
+
+// §12, §13.1: a Hello proves nothing about its source address, so a
+// welcomed address takes neither a player slot nor an event nor a place
+// in the waiting queue: the player joins (EventPlayerJoined, §10) with its
+// first valid connected packet. However many spoofed Hellos come first, a
+// real client's Hello gets its Welcome, and only open connections make the
+// server full.
+func TestServer_12_HelloTakesNoSlot(t *testing.T) {
+	tests := []struct {
+		name      string
+		cfg       ServerConfig
+		open      int           // players that complete the handshake first
+		spoof     int           // Hellos from addresses that never answer
+		every     time.Duration // time between two spoofed Hellos
+		want      string        // answer to addrA's Hello, sent after them
+		wantJoins int           // EventPlayerJoined once addrA sent a packet
+	}{
+		{"flood of spoofed Hellos", ServerConfig{}, 0, 300, 10 * time.Millisecond, "welcome", 1},
+		{"spoofed Hellos at once", ServerConfig{}, 0, 100, 0, "welcome", 1},
+		{"3 open, spoofed", ServerConfig{}, 3, 50, time.Millisecond, "welcome", 4},
+		{"4 open", ServerConfig{}, 4, 0, 0, "rejected", 4},
+		{"4 open, spoofed", ServerConfig{}, 4, 20, 0, "rejected", 4},
+		{"4 open, Rejected off", ServerConfig{DisableRejected: true}, 4, 0, 0, "", 4},
+		{"1 player slot, spoofed", ServerConfig{MaxPlayers: 1}, 0, 70, 0, "welcome", 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, cp := newServer(tt.cfg)
+			now := t0
+			for _, a := range spoofed(tt.open) {
+				connect(t, s, cp, a, now)
+			}
+			for i := range tt.spoof {
+				now = now.Add(tt.every)
+				a := spoofed(tt.open + tt.spoof)[tt.open+i]
+				s.Receive(hello(), a, now)
+				s.Tick(now)
+			}
+			if got := len(events(s, EventPlayerJoined)); got != tt.open || s.NumWaiting() != 0 {
+				t.Errorf("%d EventPlayerJoined and %d waiting before addrA sent a packet, want %d and 0 (the open players only)", got, s.NumWaiting(), tt.open)
+			}
+			cp.take()
+			s.Receive(hello(), addrA, now)
+			ws := cp.to(addrA)
+			got := ""
+			if len(ws) == 1 {
+				typ, id, err := rtype.ParseHandshake(ws[0].b)
+				switch {
+				case err == nil && typ == rtype.HandshakeWelcome:
+					got = "welcome"
+					s.Receive(packet(t, rtype.PacketHeader{ConnectionID: id, Sequence: 1}), addrA, now)
+				case err == nil && typ == rtype.HandshakeRejected:
+					got = "rejected"
+				default:
+					t.Fatalf("answered % x", ws[0].b)
+				}
+			} else if len(ws) > 1 {
+				t.Fatalf("%d datagrams in answer to one Hello", len(ws))
+			}
+			if got != tt.want {
+				t.Fatalf("Hello answered %q, want %q", got, tt.want)
+			}
+			if got := len(events(s, EventPlayerJoined)) + tt.open; got != tt.wantJoins {
+				t.Errorf("%d players joined in all, want %d", got, tt.wantJoins)
+			}
+			if s.NumPlayers() != tt.wantJoins {
+				t.Errorf("NumPlayers = %d, want %d", s.NumPlayers(), tt.wantJoins)
+			}
+		})
+	}
+}
+
+// spoofed returns n addresses no real client uses.
+func spoofed(n int) []netip.AddrPort {
+	out := make([]netip.AddrPort, n)
+	for i := range out {
+		out[i] = netip.AddrPortFrom(netip.AddrFrom4([4]byte{203, 0, 113, byte(i + 1)}), uint16(40000+i))
+	}
+	return out
+}
+
+// answer names the one handshake datagram in ws: "welcome", "rejected", or
+// "" when there is none.
+func answer(t *testing.T, ws []wire) string {
+	t.Helper()
+	if len(ws) == 0 {
+		return ""
+	}
+	if len(ws) > 1 {
+		t.Fatalf("%d datagrams in answer to one Hello", len(ws))
+	}
+	typ, _, err := rtype.ParseHandshake(ws[0].b)
+	switch {
+	case err != nil:
+		t.Fatalf("answered % x", ws[0].b)
+	case typ == rtype.HandshakeWelcome:
+		return "welcome"
+	case typ == rtype.HandshakeRejected:
+		return "rejected"
+	}
+	return typ.String()
+}
+
+// §4.4, §12, §13.1: Rejected makes a client stop for good, so it answers a
+// Hello only when open connections fill MaxPlayers. Spoofed Hellos leave
+// nothing behind (stateless address validation): a real Hello is welcomed
+// at once and later, however many came first and whatever
+// InactivityTimeout says.
+func TestServer_13_1_SpoofedHellosDoNotLockOut(t *testing.T) {
+	tests := []struct {
+		name       string
+		cfg        ServerConfig
+		open       int           // real players that complete the handshake first
+		spoof      int           // Hellos from addresses that never answer
+		after      time.Duration // when addrA sends its second Hello
+		wantFirst  string        // answer to addrA's first Hello
+		wantSecond string        // answer to addrA's Hello after `after`
+	}{
+		{"4 spoofed", ServerConfig{}, 0, 4, time.Second, "welcome", "welcome"},
+		{"1000 spoofed, next window", ServerConfig{}, 0, 1000, 6 * time.Second, "welcome", "welcome"},
+		{"4 spoofed, inactivity off", ServerConfig{InactivityTimeout: -1}, 0, 4, 3 * time.Second, "welcome", "welcome"},
+		{"3 open, 200 spoofed", ServerConfig{}, 3, 200, 3 * time.Second, "welcome", "welcome"},
+		{"4 open", ServerConfig{}, 4, 0, 3 * time.Second, "rejected", "rejected"},
+		{"1 slot, 200 spoofed", ServerConfig{MaxPlayers: 1}, 0, 200, 3 * time.Second, "welcome", "welcome"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, cp := newServer(tt.cfg)
+			var ids []uint32
+			for _, a := range spoofed(tt.open) {
+				ids = append(ids, connect(t, s, cp, a, t0))
+			}
+			for _, a := range spoofed(tt.open + tt.spoof)[tt.open:] {
+				s.Receive(hello(), a, t0)
+			}
+			cp.take()
+			s.Receive(hello(), addrA, t0)
+			if got := answer(t, cp.to(addrA)); got != tt.wantFirst {
+				t.Errorf("first Hello answered %q, want %q", got, tt.wantFirst)
+			}
+			// The open players keep talking; the spoofed ones never do.
+			for i, a := range spoofed(tt.open) {
+				s.Receive(packet(t, rtype.PacketHeader{ConnectionID: ids[i], Sequence: 2}), a, t0.Add(tt.after))
+			}
+			s.Tick(t0.Add(tt.after))
+			cp.take()
+			s.Receive(hello(), addrA, t0.Add(tt.after))
+			ws := cp.to(addrA)
+			if got := answer(t, ws); got != tt.wantSecond {
+				t.Fatalf("Hello after %v answered %q, want %q", tt.after, got, tt.wantSecond)
+			}
+			if tt.wantSecond != "welcome" {
+				return
+			}
+			_, id, _ := rtype.ParseHandshake(ws[0].b)
+			s.Receive(packet(t, rtype.PacketHeader{ConnectionID: id, Sequence: 1}), addrA, t0.Add(tt.after))
+			if _, ok := s.ConnStats(id); !ok || s.NumPlayers() != tt.open+1 {
+				t.Errorf("addrA not a player after its first packet: %d players", s.NumPlayers())
+			}
+		})
+	}
+}

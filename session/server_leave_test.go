@@ -3,7 +3,9 @@ package session
 import (
 	"net/netip"
 	"testing"
+	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/rtypeproto/rtype"
 )
 
@@ -54,4 +56,204 @@ func TestServer_7_3_LeaverEntitiesGo(t *testing.T) {
 			}
 		})
 	}
+}
+
+// destroys returns the DestroyEntity messages in ws: network id → reason.
+func destroys(t *testing.T, ws []wire) map[uint32]rtype.DestroyReason {
+	out := map[uint32]rtype.DestroyReason{}
+	for _, m := range ofType(t, ws, rtype.TypeDestroyEntity) {
+		d := decodeDestroy(t, m)
+		if _, twice := out[d.NetworkID]; twice {
+			t.Errorf("DestroyEntity %d twice", d.NetworkID)
+		}
+		out[d.NetworkID] = d.Reason
+	}
+	return out
+}
+
+// §8.3 reason 4: Shutdown destroys every entity, players' ships included,
+// with reason 4, game ended, and sends it to every player at once; with
+// reliable events each DestroyEntity goes a second time at the next Tick,
+// and what both copies lost is sent again (§13.4); a Hello afterwards is
+// answered Rejected (§4.4).
+func TestServer_8_3_ShutdownEndsTheGame(t *testing.T) {
+	tests := []struct {
+		name string
+		cfg  ServerConfig
+		// lost: of the packet Shutdown sent A and the one of the next
+		// Tick, how many A's client does not acknowledge, the first
+		// one first, while it acknowledges a later packet.
+		lost        int
+		copyToA     bool // the next Tick sends A the DestroyEntity again
+		resentToA   bool
+		helloAnswer string // "Rejected" or "" for dropped
+	}{
+		{"reliable, nothing lost", ServerConfig{}, 0, true, false, "Rejected"},
+		{"reliable, the packet to A lost, its copy arrived", ServerConfig{}, 1, true, false, "Rejected"},
+		{"reliable, the packet to A and its copy lost", ServerConfig{}, 2, true, true, "Rejected"},
+		{"v1 events, the packet to A lost", ServerConfig{DisableReliableEvents: true}, 1, false, false, "Rejected"},
+		{"Rejected disabled", ServerConfig{DisableRejected: true}, 0, true, false, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.cfg.SnapshotInterval = 1
+			s, cp, a, b := connected(t, tt.cfg)
+			ship, err := s.SpawnFor(a, rtype.ArchetypePlayerBlue, 150, 150, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e1 := s.Spawn(rtype.ArchetypeEnemyBidos, 2000, 300, 0)
+			e2 := s.Spawn(rtype.ArchetypeBullet, 200, 150, 0)
+			now := t0.Add(time.Second)
+			s.Tick(now)
+			// Both players acknowledge the creations.
+			s.Receive(packet(t, rtype.PacketHeader{ConnectionID: a, Sequence: 2, Ack: s.conns[0].seq}), addrA, now)
+			s.Receive(packet(t, rtype.PacketHeader{ConnectionID: b, Sequence: 2, Ack: s.conns[1].seq}), addrB, now)
+			cp.take()
+			tick := s.ServerTick()
+
+			s.Shutdown(now)
+			want := map[uint32]rtype.DestroyReason{ship: rtype.DestroyGameEnded, e1: rtype.DestroyGameEnded, e2: rtype.DestroyGameEnded}
+			toA, toB := cp.split(addrA)
+			for name, ws := range map[string][]wire{"A": toA, "B": toB} {
+				if len(ws) != 1 {
+					t.Fatalf("Shutdown sent %d packets to %s, want 1", len(ws), name)
+				}
+				if d := cmp.Diff(want, destroys(t, ws)); d != "" {
+					t.Errorf("DestroyEntity to %s (-want +got):\n%s", name, d)
+				}
+				if n := len(ofType(t, ws, rtype.TypeSnapshot)); n != 0 {
+					t.Errorf("Shutdown sent %s %d Snapshots", name, n)
+				}
+			}
+			if s.NumEntities() != 0 || s.ServerTick() != tick || !s.ShuttingDown() || s.NumPlayers() != 2 {
+				t.Errorf("%d entities, tick %d (was %d), shutting down %v, %d players", s.NumEntities(), s.ServerTick(), tick, s.ShuttingDown(), s.NumPlayers())
+			}
+			if ev := events(s, EventPlayerLeft); len(ev) != 0 {
+				t.Errorf("players left at Shutdown: %v", ev)
+			}
+
+			// The next Tick sends the copy, without an ack.
+			s.Tick(now)
+			copies := destroys(t, cp.to(addrA))
+			if tt.copyToA {
+				if d := cmp.Diff(want, copies); d != "" {
+					t.Errorf("copy to A at the next Tick (-want +got):\n%s", d)
+				}
+			} else if len(copies) != 0 {
+				t.Errorf("sent A again %v", copies)
+			}
+			// The Tick after: A acknowledges it, and the two before it
+			// but the lost ones.
+			s.Tick(now)
+			later := s.conns[0].seq
+			bits := []uint32{0b11, 0b01, 0b00}[tt.lost]
+			s.Receive(packet(t, rtype.PacketHeader{ConnectionID: a, Sequence: 3, Ack: later, AckBits: bits}), addrA, now)
+			s.Receive(packet(t, rtype.PacketHeader{ConnectionID: b, Sequence: 3, Ack: s.conns[1].seq, AckBits: 0b11}), addrB, now)
+			// Done when every player acknowledged the end (what RunServerConn
+			// waits for), or at once without reliable events.
+			if done := s.pending() == 0; done != (!tt.resentToA) {
+				t.Errorf("%d entity events pending after the acks", s.pending())
+			}
+			cp.take()
+			s.Tick(now)
+			again := destroys(t, cp.to(addrA))
+			if tt.resentToA {
+				if d := cmp.Diff(want, again); d != "" {
+					t.Errorf("resent to A (-want +got):\n%s", d)
+				}
+			} else if len(again) != 0 {
+				t.Errorf("sent A again %v", again)
+			}
+			st, _ := s.ConnStats(a)
+			wantRS := map[bool]uint64{true: 3}[tt.resentToA]
+			wantRD := map[bool]uint64{true: 3}[tt.copyToA]
+			if st.Resends != wantRS || st.RedundantDestroys != wantRD {
+				t.Errorf("A: %d resends, %d redundant DestroyEntity; want %d, %d", st.Resends, st.RedundantDestroys, wantRS, wantRD)
+			}
+
+			s.Receive(hello(), addrC, now)
+			answer := ""
+			for _, w := range cp.to(addrC) {
+				typ, _, err := rtype.ParseHandshake(w.b)
+				if err != nil {
+					t.Fatal(err)
+				}
+				answer = typ.String()
+			}
+			if answer != tt.helloAnswer || s.NumPlayers() != 2 {
+				t.Errorf("Hello during shutdown answered %q, %d players; want %q, 2", answer, s.NumPlayers(), tt.helloAnswer)
+			}
+		})
+	}
+}
+
+// §7.3, §13.3, §13.4: however a connection closes, its EventPlayerLeft
+// carries the counters it had, which Server.Player no longer returns.
+func TestServer_7_3_PlayerLeftCarriesFinalStats(t *testing.T) {
+	tests := []struct {
+		name  string
+		close func(t *testing.T, s *Server, a uint32, now time.Time)
+		why   CloseReason
+	}{
+		{"Disconnect", func(t *testing.T, s *Server, a uint32, now time.Time) {
+			s.Receive(packet(t, rtype.PacketHeader{ConnectionID: a, Sequence: 9}, rtype.Disconnect{Reason: rtype.DisconnectClientQuit}), addrA, now)
+		}, CloseDisconnect},
+		{"inactivity timeout", func(t *testing.T, s *Server, a uint32, now time.Time) {
+			s.Tick(now.Add(DefaultTimeout))
+		}, CloseTimeout},
+		{"kicked", func(t *testing.T, s *Server, a uint32, now time.Time) {
+			if err := s.Kick(a, now); err != nil {
+				t.Fatal(err)
+			}
+		}, CloseKicked},
+		{"server closed", func(t *testing.T, s *Server, a uint32, now time.Time) {
+			s.Close(now)
+		}, CloseShutdown},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, cp, a, _ := connected(t, ServerConfig{SnapshotInterval: 1})
+			now := t0
+			for range 5 {
+				now = now.Add(time.Second / 60)
+				s.Tick(now)
+			}
+			// A acknowledges packets 5, 4 and 2 of the 5 it was sent, 30 ms
+			// after the last.
+			now = now.Add(30 * time.Millisecond)
+			s.Receive(packet(t, rtype.PacketHeader{ConnectionID: a, Sequence: 2, Ack: 5, AckBits: 0b101}), addrA, now)
+			cp.take()
+			before, ok := s.ConnStats(a)
+			if !ok || before.Sent != 5 || before.Acked != 3 || before.SRTT != 30*time.Millisecond {
+				t.Fatalf("before the close: %+v", before)
+			}
+			events(s, 0)
+			tt.close(t, s, a, now)
+			var left []Event
+			for _, e := range events(s, EventPlayerLeft) {
+				if e.Conn == a {
+					left = append(left, e)
+				}
+			}
+			if len(left) != 1 || left[0].Conn != a || left[0].Close != tt.why {
+				t.Fatalf("EventPlayerLeft %+v, want one for %d with %v", left, a, tt.why)
+			}
+			if got := mustDeparted(t, s, a); got != before {
+				t.Errorf("Event.Stats\n got %+v\nwant %+v", got, before)
+			}
+			if _, ok := s.ConnStats(a); ok {
+				t.Errorf("Player(%d) still answers after the close", a)
+			}
+		})
+	}
+}
+
+func mustDeparted(t *testing.T, s *Server, id uint32) ConnStats {
+	t.Helper()
+	cs, ok := s.Departed(id)
+	if !ok {
+		t.Fatalf("Departed(%d): no counters", id)
+	}
+	return cs
 }

@@ -70,6 +70,7 @@ func TestUDP_2_2_FourClientsOnLoopback(t *testing.T) {
 
 	var joined, inputs int
 	var left atomic.Int64
+	allLeft := make(chan struct{}) // closed on the fourth Disconnect
 	serverDone := make(chan error, 1)
 	go func() {
 		serverDone <- RunServerConn(ctx, srvConn, ServerConfig{}, RunOptions{}, func(s *Server, now time.Time) {
@@ -79,8 +80,8 @@ func TestUDP_2_2_FourClientsOnLoopback(t *testing.T) {
 					joined++
 					_, _ = s.SpawnFor(e.Conn, rtype.ArchetypePlayerBlue, 150, 150+100*float64(e.Slot), 0)
 				case EventPlayerLeft:
-					if e.Close == CloseDisconnect && e.Disconnect == rtype.DisconnectClientQuit {
-						left.Add(1)
+					if e.Close == CloseDisconnect && e.Disconnect == rtype.DisconnectClientQuit && left.Add(1) == 4 {
+						close(allLeft)
 					}
 				case EventInput:
 					inputs++
@@ -122,8 +123,9 @@ func TestUDP_2_2_FourClientsOnLoopback(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	for deadline := time.Now().Add(5 * time.Second); left.Load() < 4 && time.Now().Before(deadline); {
-		time.Sleep(10 * time.Millisecond) // the Disconnects are on their way
+	select {
+	case <-allLeft: // the Disconnects were on their way
+	case <-time.After(5 * time.Second): // reported below
 	}
 	cancel()
 	if err := <-serverDone; err != nil {
@@ -189,34 +191,62 @@ func TestUDP_8_3_RunServerConnEndsTheGame(t *testing.T) {
 
 			var mu sync.Mutex
 			known, ended := 0, 0
+			// probed: the client received the probe datagram below; settled:
+			// a frame has read its events since.
+			probed, settled := false, false
+			probe := []byte("probe")
+			// changed is signalled by the client's frame when what it saw
+			// changed.
+			changed := make(chan struct{}, 1)
 			cliCtx, stopClient := context.WithCancel(context.Background())
 			defer stopClient()
 			clientDone := make(chan error, 1)
 			cliConn := listenLoopback(t) // t.Fatal only on the test goroutine
 			go func() {
-				clientDone <- RunClientConn(cliCtx, cliConn, server, ClientConfig{ServerTimeout: -1}, RunOptions{}, func(c *Client, now time.Time) bool {
+				hooks := &Hooks{OnReceive: func(_ netip.AddrPort, b []byte) bool {
+					if string(b) != string(probe) {
+						return true
+					}
 					mu.Lock()
-					defer mu.Unlock()
+					probed = true
+					mu.Unlock()
+					return false
+				}}
+				clientDone <- RunClientConn(cliCtx, cliConn, server, ClientConfig{ServerTimeout: -1, Hooks: hooks}, RunOptions{}, func(c *Client, now time.Time) bool {
+					mu.Lock()
+					wasKnown, wasEnded, wasSettled := known, ended, settled
 					for e := range c.Events() {
 						if e.Kind == EventEntityDestroyed && e.Destroy == rtype.DestroyGameEnded {
 							ended++
 						}
 					}
 					known = c.NumEntities()
+					settled = probed
+					if known != wasKnown || ended != wasEnded || settled != wasSettled {
+						select {
+						case changed <- struct{}{}:
+						default:
+						}
+					}
+					mu.Unlock()
 					_ = c.SendInput(0, now)
 					return true
 				})
 			}()
 			waitFor := func(what string, ok func() bool) {
 				t.Helper()
-				for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+				deadline := time.NewTimer(5 * time.Second)
+				defer deadline.Stop()
+				for {
 					mu.Lock()
 					done := ok()
 					mu.Unlock()
 					if done {
 						return
 					}
-					if time.Now().After(deadline) {
+					select {
+					case <-changed:
+					case <-deadline.C:
 						t.Fatalf("no %s within 5 s", what)
 					}
 				}
@@ -240,7 +270,17 @@ func TestUDP_8_3_RunServerConnEndsTheGame(t *testing.T) {
 					t.Errorf("last events %+v, want one EventPlayerLeft with CloseShutdown and the connection's counters", left)
 				}
 			} else {
-				time.Sleep(100 * time.Millisecond) // what would have come has come
+				// RunServerConn closed its socket on returning: anything it
+				// sent is already in the client's socket, ahead of a probe
+				// sent now on the loopback. Once a frame has read the events
+				// of the datagrams before the probe, a reason-4 destroy would
+				// have shown.
+				prober := listenLoopback(t)
+				defer prober.Close()
+				if _, err := prober.WriteToUDPAddrPort(probe, cliConn.LocalAddr().(*net.UDPAddr).AddrPort()); err != nil {
+					t.Fatal(err)
+				}
+				waitFor("frame after the probe", func() bool { return settled })
 				mu.Lock()
 				if ended != 0 || known != 2 || len(last) != 0 {
 					t.Errorf("server skipped the shutdown, yet the client saw %d reason-4 destroys and knows %d entities; the game read %d more events", ended, known, len(last))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net"
+	"net/netip"
 	"testing"
 	"time"
 
@@ -14,20 +15,36 @@ import (
 
 func startServer(t *testing.T) (*net.UDPConn, context.CancelFunc, chan error) {
 	t.Helper()
+	return startServerWith(t, gameserver.Config{})
+}
+
+func startServerWith(t *testing.T, cfg gameserver.Config) (*net.UDPConn, context.CancelFunc, chan error) {
+	t.Helper()
 	conn, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- gameserver.New(gameserver.Config{}).Serve(ctx, conn) }()
+	go func() { done <- gameserver.New(cfg).Serve(ctx, conn) }()
 	return conn, cancel, done
 }
 
 // A bot whose server goes silent loses its session (§13.3) and says so.
 func TestBotLosesSessionWhenServerStops(t *testing.T) {
 	t.Parallel()
-	conn, stop, done := startServer(t)
+	// heard is signalled on every datagram the server receives from the
+	// bot, one Input a frame once connected.
+	heard := make(chan struct{}, 1)
+	conn, stop, done := startServerWith(t, gameserver.Config{Session: session.ServerConfig{Hooks: &session.Hooks{
+		OnReceive: func(netip.AddrPort, []byte) bool {
+			select {
+			case heard <- struct{}{}:
+			default:
+			}
+			return true
+		},
+	}}})
 	b := New(Config{
 		Server:   conn.LocalAddr().(*net.UDPAddr).AddrPort(),
 		Name:     "b",
@@ -36,12 +53,17 @@ func TestBotLosesSessionWhenServerStops(t *testing.T) {
 	})
 	res := make(chan Result, 1)
 	go func() { res <- b.Run(context.Background()) }()
-	deadline := time.Now().Add(3 * time.Second)
+	// Look again at each datagram the server hears: a connected bot sends
+	// an Input every frame and publishes its counters every few frames, so
+	// once they show a Snapshot, a later Input wakes the loop to see it.
+	deadline := time.NewTimer(3 * time.Second)
+	defer deadline.Stop()
 	for b.Live().Client.Snapshots == 0 {
-		if time.Now().After(deadline) {
+		select {
+		case <-heard:
+		case <-deadline.C:
 			t.Fatal("no snapshot within 3 s")
 		}
-		time.Sleep(20 * time.Millisecond)
 	}
 	stop()
 	<-done

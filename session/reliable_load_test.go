@@ -1,6 +1,7 @@
 package session
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -90,6 +91,101 @@ func TestServer_13_4_StallLosesNothing(t *testing.T) {
 			}
 			if p, _ := d.srv.ConnStats(d.cli.ConnectionID()); p.Pending != 0 {
 				t.Errorf("%d entities still pending after a quiet second", p.Pending)
+			}
+		})
+	}
+}
+
+// §8.2, §10, §13.4: a new player is sent a CreateEntity for every entity of
+// the world, streamed from the world table as the acks let it, however
+// large the world: no log of messages to outgrow, no Rejected because of
+// the world's size.
+func TestServer_8_2_NewPlayerGetsAnyWorld(t *testing.T) {
+	for _, n := range []int{0, 1, 47, 1025, 2500} {
+		t.Run(fmt.Sprint(n, " entities"), func(t *testing.T) {
+			d := newDuplex(t, ServerConfig{}, ClientConfig{}, 10*time.Millisecond)
+			for i := range n {
+				d.srv.Spawn(rtype.ArchetypeEnemyBidos, float64(i%2000), float64(i/2000), 0)
+			}
+			for range 60 {
+				d.step(nil)
+			}
+			if d.cli.State() != Playing || d.srv.NumPlayers() != 1 {
+				t.Fatalf("client %v, %d players", d.cli.State(), d.srv.NumPlayers())
+			}
+			if diff := cmp.Diff(d.serverIDs(), d.clientIDs()); diff != "" {
+				t.Errorf("%d entities: client entities (-server +client):\n%s", n, diff)
+			}
+			if p, _ := d.srv.ConnStats(d.cli.ConnectionID()); p.Pending != 0 {
+				t.Errorf("%d entities: %d still pending", n, p.Pending)
+			}
+		})
+	}
+}
+
+// §13.4: a world of 1000 entities on a loss-free link 50 ms away: more
+// packets than the ack window in flight per round trip, yet every entity
+// message is resolved by its ack, nothing is resent, and destroyed
+// entities are purged.
+func TestServer_13_4_BigWorldLosslessSettles(t *testing.T) {
+	d := newDuplex(t, ServerConfig{}, ClientConfig{}, 50*time.Millisecond)
+	for range 1000 {
+		d.srv.Spawn(rtype.ArchetypeLowGround, 10, 10, 0)
+	}
+	for range 600 {
+		d.step(nil)
+	}
+	var ids []uint32
+	for i := range 50 {
+		ids = append(ids, d.srv.world.ents[i*7].id)
+	}
+	for i := range 1200 { // 20 s
+		d.step(func(s *Server) {
+			if i == 0 {
+				for _, id := range ids {
+					_ = s.Destroy(id, rtype.DestroyGameplay)
+				}
+			}
+		})
+	}
+	cs, _ := d.srv.ConnStats(d.cli.ConnectionID())
+	ghosts := 0
+	for _, id := range ids {
+		if _, ok := d.cli.Entity(id); ok {
+			ghosts++
+		}
+	}
+	if d.srv.world.dead > 0 || cs.Pending > 0 || cs.Resends > 0 || ghosts > 0 {
+		t.Errorf("lossless link: %d dead entities never purged, %d replicas pending, %d resends, %d ghosts after 20 s", d.srv.world.dead, cs.Pending, cs.Resends, ghosts)
+	}
+}
+
+// §12, §13.4: SendBudget raised for a big world, as its doc says, or off
+// (negative): a healthy client 50 ms away sent more than 63 packets per
+// round trip still gets its entity messages, and a destruction reaches it.
+func TestServer_12_13_4_BigWorldAnyBudget(t *testing.T) {
+	for _, budget := range []int{0, 1024, -1} {
+		t.Run("", func(t *testing.T) {
+			d := newDuplex(t, ServerConfig{SendBudget: budget, DisableRejected: true}, ClientConfig{QueryRetry: -1}, 50*time.Millisecond)
+			for range 3200 {
+				d.srv.Spawn(rtype.ArchetypeLowGround, 10, 10, 0)
+			}
+			for range 300 { // 5 s to connect and receive the world
+				d.step(nil)
+			}
+			id := d.srv.world.ents[5].id
+			if _, ok := d.cli.Entity(id); !ok {
+				t.Fatal("setup")
+			}
+			for i := range 300 {
+				d.step(func(s *Server) {
+					if i == 0 {
+						_ = s.Destroy(id, rtype.DestroyGameplay)
+					}
+				})
+			}
+			if _, ghost := d.cli.Entity(id); ghost {
+				t.Errorf("budget %d: DestroyEntity never sent to a healthy client: ghost", budget)
 			}
 		})
 	}
