@@ -43,3 +43,17 @@ func (l *link) acked(ack uint32) bool {
 	l.ackTop = max(l.ackTop, ack)
 	return true
 }
+
+// accept applies §5.2 to a packet the server received on l, counting it
+// in the server's Stats: accepted, or dropped, and the peer's packets it
+// shows lost.
+func (s *Server) accept(l *link, seq uint32) bool {
+	lost := l.window.lost
+	if r, ok := l.accept(seq); !ok {
+		s.drop(r)
+		return false
+	}
+	s.stats.PacketsAccepted++
+	s.stats.PacketsLost += l.window.lost - lost
+	return true
+}

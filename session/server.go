@@ -187,13 +187,9 @@ func (s *Server) receivePacket(c *conn, b []byte, now time.Time) {
 		s.dropForeign(h.ConnectionID)
 		return
 	}
-	lost := c.window.lost
-	if r, ok := c.accept(h.Sequence); !ok {
-		s.drop(r)
+	if !s.accept(&c.link, h.Sequence) {
 		return
 	}
-	s.stats.PacketsAccepted++
-	s.stats.PacketsLost += c.window.lost - lost
 	c.lastHeard = now
 	s.ack(c, h.Ack, h.AckBits, now)
 

@@ -118,13 +118,9 @@ func (s *Server) receiveWaiting(w *waiter, b []byte, now time.Time) {
 // shutting down tells it Rejected (§4.4).
 func (s *Server) waitPacket(w *waiter, p rtype.Packet, now time.Time) {
 	h := p.Header()
-	lost := w.window.lost
-	if r, ok := w.accept(h.Sequence); !ok {
-		s.drop(r)
+	if !s.accept(&w.link, h.Sequence) {
 		return
 	}
-	s.stats.PacketsAccepted++
-	s.stats.PacketsLost += w.window.lost - lost
 	w.lastHeard = now
 	w.acked(h.Ack)
 	switch {
