@@ -7,23 +7,14 @@ import (
 	"github.com/rtypeproto/rtype"
 )
 
-// Expiry of unlisted entities (ClientConfig.ExpireUnlisted, §8.1, §13.4).
-//
-// A version 1 server sends each DestroyEntity once (§13.4): when it is
-// lost, the client keeps a ghost that no Snapshot lists any more. Time is
-// counted in server ticks, from the serverTick of the Snapshots received,
-// not from the clock, and only while Snapshots keep arriving: the gap
-// between two rounds counts at most maxGap ticks, so that a link that
-// stalls, or a server that pauses, expires nothing, neither during the
-// stall nor in the first rounds after it.
-//
-// The Snapshot messages of one round share a serverTick (§8.1), each in
-// its own packet, and any of them may be lost or late. A round is
-// therefore judged only once it is over, when a Snapshot with a newer
-// serverTick begins the next one. Under loss an entity that exists may
-// miss several rounds in a row; the timeout, a duration, absorbs that.
-// Counting starts with the first round: an entity created before it
-// counts from it.
+// Expiry of unlisted entities (ClientConfig.ExpireUnlisted, §8.1, §13.4):
+// the ghosts a lost DestroyEntity of a version 1 server leaves. Time counts
+// in server ticks from the Snapshots' serverTick, and a gap between two
+// rounds counts at most maxGap, so a stalled link or a paused server
+// expires nothing, during the stall or in the first rounds after it. The
+// Snapshots of one round share a serverTick (§8.1), each in its own packet,
+// any of them lost or late: a round is judged once a newer serverTick
+// begins the next. An entity created before the first round counts from it.
 
 // ticksPerSecond is the server tick rate of §10.
 const ticksPerSecond = 60
@@ -51,10 +42,9 @@ type snapshotRounds struct {
 	// the rounds received, each counted at most maxGap. Entities record
 	// it when listed, and expire once it moved on by the limit.
 	heard uint32
-	// maxGap is half the limit, and at least the Snapshot interval of
-	// §8.1: a longer gap between two rounds is a stall, not loss, and
-	// leaves an entity at least half the limit of rounds received to be
-	// listed again.
+	// maxGap is half the limit, at least the Snapshot interval (§8.1): a
+	// longer gap is a stall, not loss, and leaves an entity at least half
+	// the limit of rounds received to be listed again.
 	maxGap uint32
 	// oldest is a lower bound of the heard of every known entity: while
 	// the round just over is less than the limit past it, nothing can
@@ -126,11 +116,10 @@ func (t *entityTable) created(tick uint32) listing {
 	return l
 }
 
-// expireUnlisted removes the entities last listed the limit or more
-// before the round just over, of heard count over, with
-// EventEntityExpired, and remembers their ids as destroyed at their last
-// listing, so that only a Snapshot newer than it brings them back
-// through QueryEntity (§7.4, §8.3).
+// expireUnlisted removes, with EventEntityExpired, the entities last listed
+// the limit or more before over, the heard count of the round just over,
+// and remembers them as destroyed at their last listing, so only a newer
+// Snapshot brings them back through QueryEntity (§7.4, §8.3).
 func (t *entityTable) expireUnlisted(c *Client, over uint32, now time.Time) {
 	if t.unlisted == 0 || int32(over-t.rounds.oldest) < t.unlisted {
 		return

@@ -22,20 +22,15 @@ const (
 	// Connecting: sending Hello until Welcome or Rejected (§4.2).
 	Connecting State = iota
 	// Waiting: a Welcome was accepted and the client sends connected
-	// packets (§4.3), but the server has sent no world yet: no valid
-	// Snapshot, CreateEntity or DestroyEntity. A server that follows the
-	// spec sends it at once (§10); one whose player slots are all taken
-	// may keep the client waiting, answering its packets with empty ones,
-	// until a slot frees, or tell it Rejected.
-	//
-	// While Waiting, a datagram from the server that is exactly a valid
-	// Rejected (§4.4) closes the client with [EventRejected]; every other
-	// datagram is a connected packet (§3). Since a connected packet is at
-	// least 16 bytes (§5.4), a 6-byte datagram can never be one: accepting
-	// a Rejected here changes nothing for a server that sends only what §3
-	// allows. A Rejected with extra bytes, or one that comes from another
-	// address, is dropped as §4.4 and §3 say. Once Playing, a 6-byte
-	// datagram is only a short packet and is dropped.
+	// packets (§4.3), but no valid Snapshot, CreateEntity or DestroyEntity
+	// came yet. A conforming server sends the world at once (§10); a full
+	// one may keep the client waiting, answering its packets with empty
+	// ones, until a slot frees, or send Rejected. While Waiting, a datagram
+	// from the server that is exactly a valid Rejected (§4.4) closes the
+	// client with [EventRejected]; this is safe, since a connected packet
+	// is at least 16 bytes (§5.4, §3). A Rejected with extra bytes or from
+	// another address is dropped (§4.4, §3); once Playing, a 6-byte
+	// datagram is a short packet and is dropped.
 	Waiting
 	// Playing: the server sends the world (§8).
 	Playing
