@@ -9,11 +9,9 @@ import (
 )
 
 // Client is the client side of one connection (§3, §4, §5, §7, §8, §10):
-// it connects with Hello, numbers its packets and acknowledges the server's
-// (§5.2), sends Input, Ping and QueryEntity, keeps the table of entities the
-// server described, and reports what happened as events.
-//
-// A Client is not safe for concurrent use; [RunClient] drives one from a
+// it connects with Hello, numbers and acknowledges packets (§5.2), sends
+// Input, Ping and QueryEntity, keeps the server's entity table and reports
+// events. It is not safe for concurrent use; [RunClient] drives one from a
 // single goroutine.
 type Client struct {
 	cfg    ClientConfig
@@ -88,10 +86,8 @@ func (c *Client) CloseReason() CloseReason { return c.reason }
 // before it.
 func (c *Client) ConnectionID() uint32 { return c.id }
 
-// RTT returns the smoothed round-trip time measured with Ping and Pong
-// (§7.2), or 0 before the first Pong. Each sample is the time between the
-// send of a Ping and the receipt of its Pong, as precise as the times the
-// caller passes; [EventPong] reports every sample.
+// RTT returns the smoothed round-trip time of Ping and Pong (§7.2), or 0
+// before the first Pong; [EventPong] reports every sample.
 func (c *Client) RTT() time.Duration { return c.srtt }
 
 // Stats returns the client's counters.
@@ -107,11 +103,11 @@ func (c *Client) Stats() Stats {
 // is yielded: the one way to read them. Ranging over it allocates nothing.
 func (c *Client) Events() iter.Seq[Event] { return c.events.all() }
 
-// Update runs the client's timers at time now: while Connecting it sends
-// Hello every second and gives up after GiveUp (§4.2); Waiting or
-// Playing, it closes the connection when the server has been silent for
-// ServerTimeout and forgets the QueryEntity ids no Snapshot lists any more
-// (§7.4). Pings go out with SendInput and Flush. Call it once per frame.
+// Update runs the client's timers; call it once per frame. Connecting, it
+// sends Hello every second and gives up after GiveUp (§4.2); Waiting or
+// Playing, it closes after ServerTimeout of server silence and forgets the
+// QueryEntity ids no Snapshot lists any more (§7.4). Pings go out with
+// SendInput and Flush.
 func (c *Client) Update(now time.Time) {
 	switch c.state {
 	case Connecting:
@@ -151,14 +147,12 @@ func (c *Client) transmit(b []byte) {
 	}
 }
 
-// SendInput sends one packet carrying an Input with the actions held this
-// frame (§7.1), numbered from 1, together with any QueryEntity and Ping
-// that are due. The client should call it once per frame, also when nothing
-// is held (§7.1), and also while Waiting: each packet tells the server the
-// client is still there, and a server that keeps it waiting answers each
-// one, which keeps ServerTimeout from closing the client. It fails with [ErrNotConnected] while Connecting and
-// once Closed, and with rtype.ErrReservedActions when a reserved bit is
-// set.
+// SendInput sends one packet with an Input of the actions held this frame
+// (§7.1), numbered from 1, and any QueryEntity and Ping due. Call it every
+// frame, with nothing held too (§7.1) and while Waiting, when a waiting
+// server's answers keep ServerTimeout from firing. It fails with
+// [ErrNotConnected] while Connecting or Closed, and with
+// rtype.ErrReservedActions when a reserved bit is set.
 func (c *Client) SendInput(actions rtype.Actions, now time.Time) error {
 	if !c.state.Connected() {
 		return ErrNotConnected
@@ -174,10 +168,9 @@ func (c *Client) SendInput(actions rtype.Actions, now time.Time) error {
 	return nil
 }
 
-// Flush sends the QueryEntity and Ping messages that are due, in a packet
-// without Input; with none due it sends nothing. A client that sends Input
-// every frame never needs it. It fails with [ErrNotConnected] while
-// Connecting and once Closed.
+// Flush sends the QueryEntity and Ping messages due, if any, in a packet
+// without Input; a client sending Input every frame never needs it. It
+// fails with [ErrNotConnected] while Connecting or Closed.
 func (c *Client) Flush(now time.Time) error {
 	if !c.state.Connected() {
 		return ErrNotConnected
@@ -187,10 +180,9 @@ func (c *Client) Flush(now time.Time) error {
 	return nil
 }
 
-// Close ends the session: a Waiting or Playing client sends Disconnect with
-// reason 1, client quit (§7.3); a Connecting one has no connection to end
-// and sends nothing. The client is then Closed with CloseDisconnect;
-// closing a Closed client does nothing and keeps its CloseReason.
+// Close ends the session: a Waiting or Playing client sends Disconnect
+// reason 1, client quit (§7.3), a Connecting one nothing; the client is then
+// Closed with CloseDisconnect. Closing a Closed client keeps its CloseReason.
 func (c *Client) Close(now time.Time) {
 	switch c.state {
 	case Waiting, Playing:
