@@ -1,25 +1,21 @@
 package session
 
 // Reliable entity state (§5.2, §13.4). Version 1 sends CreateEntity and
-// DestroyEntity once, so a lost destruction leaves a ghost on the client.
-// §5.2 lets a sender use ack and ackBits to retransmit important messages;
-// rather than keeping a log of messages, the server keeps, for every entity
-// and every connection, what that client is known to hold against what the
-// world holds, and sends what differs (state synchronization against
-// acknowledged state). Memory is then bounded by the world, not by the
-// rate of spawns and destructions: a stall loses nothing, an entity created
-// and destroyed before its CreateEntity went out costs nothing, and a new
-// player's world streams from the world table however large it is.
+// DestroyEntity once; a lost destruction leaves a ghost. Using ack and
+// ackBits as §5.2 allows, the server keeps no message log but, per entity
+// and connection, what the client is known to hold, and sends what differs
+// from the world: memory follows the world, not the spawn rate, and an
+// entity created and destroyed before its CreateEntity went out costs
+// nothing.
 //
-// The wire format is unchanged, and a client that follows only §8.2 and
-// §8.3 (a CreateEntity for a known id and a DestroyEntity for an unknown
-// one are ignored, nothing else) ends with the server's world: once a
-// CreateEntity went out, the entity's DestroyEntity is sent until a copy is
+// A client following only §8.2 and §8.3 (ignore a CreateEntity for a known
+// id and a DestroyEntity for an unknown one) ends with the server's world:
+// once a CreateEntity went out, the DestroyEntity is sent until a copy is
 // acknowledged, and again if the acks then show a creation copy arriving,
-// which may have overtaken it, or if a creation copy's fate is known only
-// by inference (it left the window unacknowledged, while the acks that
-// would have shown it may have been lost). Only a client that loses
-// maxDestroyTries copies of one DestroyEntity is given up on.
+// which may have overtaken it, or if a creation copy is lost only by
+// inference (it left the window unacknowledged, but the acks that would
+// show it may be lost). Only a client losing maxDestroyTries copies of one
+// DestroyEntity is given up on.
 
 // repPhase is where one entity stands with one client.
 type repPhase uint8
@@ -27,8 +23,7 @@ type repPhase uint8
 const (
 	// repAbsent: the client does not hold the entity and is owed nothing.
 	repAbsent repPhase = iota
-	// repPending: the entity is in the world and no CreateEntity was sent
-	// yet.
+	// repPending: the entity is in the world, no CreateEntity sent yet.
 	repPending
 	// repCreating: CreateEntity copies were sent, none is known to have
 	// arrived.
@@ -64,10 +59,9 @@ type replica struct {
 	// last is the packet that carried the latest copy.
 	last uint32
 	// fence is the first packet whose DestroyEntity settles the entity: a
-	// CreateEntity copy lost only by inference (the acks never showed it,
-	// but they could have been lost too) may have been processed, even
-	// after an earlier DestroyEntity, until the client's highest passed it
-	// by 32 (§5.2); a DestroyEntity sent after that comes after it.
+	// CreateEntity copy lost only by inference may be processed, even after
+	// an earlier DestroyEntity, until the client's highest passes it by 32
+	// (§5.2).
 	fence uint32
 }
 
@@ -146,11 +140,10 @@ func (r *replica) ackedCreate() {
 	}
 }
 
-// lostCreate: the packet seq with a CreateEntity copy can no longer be
-// processed, and the acks never showed it received. The creation is sent
-// again once no copy is in flight. A destroyed entity is sent its
-// DestroyEntity again, in a packet past the fence, since that copy may
-// have been processed all the same.
+// lostCreate: packet seq, with a CreateEntity copy, left the window never
+// acknowledged. The creation is resent once no copy is in flight; a
+// destroyed entity gets its DestroyEntity again past the fence, since the
+// copy may have been processed all the same.
 func (r *replica) lostCreate(seq uint32) {
 	r.creates = dec(r.creates)
 	r.fence = max(r.fence, seq+ackWindow+1)
