@@ -8,16 +8,12 @@ import (
 	"github.com/rtypeproto/rtype"
 )
 
-// Server is the authoritative side (§3, §4, §5.4, §7, §8, §10). It binds
-// connections to addresses, applies every check of §5.4 and §7, answers
-// Ping and QueryEntity, and owns the wire for the world the game describes:
-// the game spawns, moves and destroys entities, and each [Server.Tick]
-// sends the CreateEntity, DestroyEntity and Snapshot messages every player
-// needs, in datagrams of at most 548 bytes (§2.2).
-//
-// Nothing is ever sent in answer to an invalid datagram (§12). A Server is
-// not safe for concurrent use; [RunServer] drives one from a single
-// goroutine.
+// Server is the authoritative side (§3, §4, §5.4, §7, §8, §10): it binds
+// connections to addresses, applies the checks of §5.4 and §7, answers Ping
+// and QueryEntity, and each [Server.Tick] sends every player the messages
+// for the world the game spawns, moves and destroys. It never answers an
+// invalid datagram (§12). It is not safe for concurrent use; [RunServer]
+// drives one from a single goroutine.
 type Server struct {
 	cfg  ServerConfig
 	send SendFunc
@@ -44,10 +40,9 @@ type Server struct {
 	shutdown bool
 }
 
-// NewServer returns a server that hands its datagrams to send. All the
-// memory its connections, its waiting queue and its table of closed
-// connections need is allocated here, and the key of the connection ids is
-// drawn from crypto/rand unless cfg.ValidationKey gives one.
+// NewServer returns a server that hands its datagrams to send. It allocates
+// all the memory of its connections, waiting queue and closed table, and
+// draws the id key from crypto/rand unless cfg.ValidationKey gives one.
 func NewServer(cfg ServerConfig, send SendFunc) *Server {
 	cfg = cfg.withDefaults()
 	s := &Server{
@@ -68,19 +63,17 @@ func NewServer(cfg ServerConfig, send SendFunc) *Server {
 func (s *Server) Config() ServerConfig { return s.cfg }
 
 // ServerTick returns the number of Tick calls so far: the serverTick of
-// the last Snapshot and of every message sent since, such as the answer to
-// a QueryEntity (§8.1–§8.3). Messages carry the tick at sending time: the
-// next Tick sends with ServerTick()+1, also the CreateEntity and
-// DestroyEntity queued by Spawn and Destroy before it.
+// every message sent since the last Tick, such as a QueryEntity answer
+// (§8.1–§8.3). The next Tick sends with ServerTick()+1, also what Spawn and
+// Destroy queued before it.
 func (s *Server) ServerTick() uint32 { return s.tick }
 
 // Events returns the events not read yet, oldest first, removing each as it
 // is yielded: the one way to read them. Ranging over it allocates nothing.
 func (s *Server) Events() iter.Seq[Event] { return s.events.all() }
 
-// NumPlayers returns the number of open connections: clients that sent a
-// valid connected packet after their Welcome (§4.3, §12) and got a player
-// slot, at once or after waiting ([Server.NumWaiting]).
+// NumPlayers returns the number of open connections: clients whose valid
+// connected packet after their Welcome (§4.3, §12) got a player slot.
 func (s *Server) NumPlayers() int { return s.nConns }
 
 // Stats returns the server's counters; SRTT is the mean over the open
@@ -114,9 +107,8 @@ func (s *Server) AllConnStats() iter.Seq[ConnStats] {
 	}
 }
 
-// ConnStats returns the counters of open connection id, and false when no
-// open connection has that id; once it closed, [Server.Departed] gives its
-// final ones.
+// ConnStats returns the counters of open connection id, or false; once it
+// closed, [Server.Departed] gives its final ones.
 func (s *Server) ConnStats(id uint32) (ConnStats, bool) {
 	for i := range s.conns {
 		if c := &s.conns[i]; c.active && c.id == id {
@@ -146,11 +138,10 @@ func (s *Server) byID(id uint32) *conn {
 	return nil
 }
 
-// Receive processes one datagram received from from at time now (§3): from
-// an address with a connection, or waiting for a player slot, it is a
-// connected packet; otherwise a handshake datagram, or the first packet
-// after a Welcome. Whatever it holds, Receive never panics; what the spec
-// says to drop is dropped silently and counted in Stats().Drops.
+// Receive processes one datagram from from at time now (§3): a connected
+// packet from an address with a connection or a waiting place, otherwise a
+// handshake datagram or a first packet after a Welcome. It never panics;
+// what the spec drops is dropped silently and counted in Stats().Drops.
 func (s *Server) Receive(datagram []byte, from netip.AddrPort, now time.Time) {
 	if !s.cfg.Hooks.received(from, datagram) {
 		return
@@ -220,8 +211,7 @@ func (s *Server) receivePacket(c *conn, b []byte, now time.Time) {
 				s.drop(DropDisconnect)
 				continue
 			}
-			// §7.3: close at once; nothing more is sent to this
-			// address, not even the answers of this packet.
+			// §7.3: close at once, not even answering this packet.
 			s.asm.discard()
 			s.closeConn(c, CloseDisconnect, d.Reason, now)
 			return

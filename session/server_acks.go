@@ -16,10 +16,9 @@ type sentPacket struct {
 	lost  bool // counted in Lost: it left the window unacknowledged
 }
 
-// sentSlots is how many packets the ring remembers: more than the 32 of
-// the ack window (§5.1). A packet is counted lost when an ack more than 32
-// above it shows it unacknowledged (§5.2); one whose slot is reused
-// before any such ack came is counted then.
+// sentSlots is how many packets the ring remembers, more than the ack
+// window (§5.1). A packet is counted lost when an ack more than 32 above it
+// shows it unacknowledged (§5.2), or when its slot is reused before that.
 const sentSlots = 64
 
 type sentRing struct {
@@ -51,8 +50,7 @@ func (s *Server) ackReceived(c *conn, ack, bits uint32, now time.Time) {
 			continue
 		}
 		if sp.lost {
-			// A client packet overtaken by a newer one: the packet did
-			// arrive after all.
+			// An ack overtaken by a newer one: the packet arrived after all.
 			sp.lost = false
 			c.cs.Lost--
 		}
@@ -64,9 +62,8 @@ func (s *Server) ackReceived(c *conn, ack, bits uint32, now time.Time) {
 	}
 }
 
-// ackLeftWindow counts lost the packets more than 32 below ack that were
-// never acknowledged: only a late client packet could still show them
-// (§5.2).
+// ackLeftWindow counts lost the unacknowledged packets more than 32 below
+// ack: only a late client packet could still show them (§5.2).
 func (s *Server) ackLeftWindow(c *conn, ack uint32) {
 	from := uint32(1)
 	if c.seq > sentSlots {
@@ -114,9 +111,8 @@ func (s *Server) replicaOf(c *conn, id uint32) (*replica, bool) {
 	return s.world.rep(i, c.slot), true
 }
 
-// sentAnswer records the CreateEntity that answered a QueryEntity (§7.4)
-// as any creation sent: if the entity is destroyed while the answer is on
-// its way, its destruction must not be overtaken by it (§8.3).
+// sentAnswer records a QueryEntity's CreateEntity answer (§7.4) as any
+// creation, so a destruction sent meanwhile is not overtaken by it (§8.3).
 func (s *Server) sentAnswer(c *conn, id uint32) {
 	r, ok := s.replicaOf(c, id)
 	switch {
@@ -130,10 +126,9 @@ func (s *Server) sentAnswer(c *conn, id uint32) {
 }
 
 // canAnswer reports whether a QueryEntity of c can be answered now (§7.4):
-// with reliable events its CreateEntity must be tracked like any other,
-// or a destruction could leave the client a ghost. When the packets in
-// flight leave no room, the client is owed the creation anyway, and it
-// goes as soon as there is room.
+// with reliable events the CreateEntity must be tracked, or a destruction
+// could leave a ghost. Without room in flight, the creation is owed and goes
+// once there is room.
 func (s *Server) canAnswer(c *conn) bool {
 	return s.cfg.DisableReliableEvents || s.roomForEntities(c)
 }
