@@ -62,8 +62,8 @@ func NewServer(cfg ServerConfig, send SendFunc) *Server {
 // Config returns the configuration in force, defaults filled in.
 func (s *Server) Config() ServerConfig { return s.cfg }
 
-// ServerTick returns the number of Tick calls so far: the serverTick of
-// every message sent since the last Tick, such as a QueryEntity answer
+// ServerTick returns the number of Tick calls so far: the serverTick of the
+// last Snapshot and of every message since, such as a QueryEntity answer
 // (§8.1–§8.3). The next Tick sends with ServerTick()+1, also what Spawn and
 // Destroy queued before it.
 func (s *Server) ServerTick() uint32 { return s.tick }

@@ -6,21 +6,17 @@ import (
 	"github.com/rtypeproto/rtype"
 )
 
-// Ending the game. Version 1 has no message that closes a connection from
-// the server side, but it has DestroyEntity reason 4, "Game ended" (§8.3):
-// a server that stops destroys every entity with it, so that no client is
-// left showing a world that no longer exists, then goes quiet and the
-// clients time out.
+// Ending the game. Version 1 cannot close a connection from the server, but
+// DestroyEntity reason 4, "Game ended" (§8.3), clears every client's world
+// before the server goes quiet and the clients time out.
 
-// Shutdown ends the game: every entity of the world is destroyed with
-// DestroyEntity reason 4, game ended (§8.3), and every player is sent at
-// once the DestroyEntity messages and whatever else it was waiting for,
-// without a Snapshot and without advancing the server tick. The
-// connections stay open so that, with reliable events, the next Ticks
-// repeat what the network lost (§13.4); from now on a valid Hello is
-// answered with Rejected (§4.4), or dropped with DisableRejected. Entities
-// spawned afterwards are sent as usual; calling Shutdown again destroys
-// them too.
+// Shutdown ends the game: it destroys every entity with DestroyEntity
+// reason 4, game ended (§8.3), and sends every player at once what it is
+// owed, without a Snapshot or advancing the tick. Connections stay open so
+// that, with reliable events, the next Ticks repeat what was lost (§13.4);
+// from now on a valid Hello gets Rejected (§4.4), or is dropped with
+// DisableRejected. Entities spawned afterwards are sent as usual, and a
+// second Shutdown destroys them too.
 func (s *Server) Shutdown(now time.Time) {
 	s.now = now
 	s.shutdown = true
@@ -39,12 +35,11 @@ func (s *Server) Shutdown(now time.Time) {
 // ShuttingDown reports whether [Server.Shutdown] was called.
 func (s *Server) ShuttingDown() bool { return s.shutdown }
 
-// Close closes every connection at once, as a server does when it stops:
-// each gets an [EventPlayerLeft] with [CloseShutdown], its last counters
-// kept for [Server.Departed], and the entities the players owned are destroyed with
-// reason 3 (§7.3), though nobody is left to be told, and the clients
-// waiting for a slot are forgotten. Nothing is sent:
-// version 1 has no message for it, and the clients time out.
+// Close closes every connection at once: each gets an [EventPlayerLeft]
+// with [CloseShutdown] and its last counters kept for [Server.Departed];
+// owned entities are destroyed with reason 3 (§7.3) and waiting clients
+// forgotten. Nothing is sent, as version 1 has no message for it; the
+// clients time out.
 func (s *Server) Close(now time.Time) {
 	s.now = now
 	for i := range s.conns {
