@@ -17,7 +17,7 @@ func (d *departures) add(cs ConnStats) {
 
 // Departed returns the address and counters (§5.2, §13.4) connection id
 // had when it closed, kept for the last 2×MaxPlayers connections to close;
-// false means id closed no recent connection.
+// false means no recent connection had id.
 func (s *Server) Departed(id uint32) (ConnStats, bool) {
 	// Newest first: a client reconnecting from the same address within a
 	// validation window may get an id it had before (§4.3).
