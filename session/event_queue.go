@@ -65,8 +65,8 @@ func (q *eventQueue) remove(k int) {
 	q.n--
 }
 
-// roomForJoin reports whether a join fits with room left for the leaves of
-// the open connections; a join has at most one leave, so none is lost.
+// roomForJoin reports whether a join, its leave and the leaves of open
+// connections fit; a join has at most one leave, so none is ever lost.
 func (q *eventQueue) roomForJoin(open int) bool {
 	return q.kept+open+2 <= len(q.buf)
 }
