@@ -2,8 +2,7 @@ package session
 
 import "github.com/rtypeproto/rtype"
 
-// assembler builds the packet a side is about to send (§5.1, §5.3); a
-// Server builds one at a time for all its connections.
+// assembler builds the one packet a side is about to send (§5.1, §5.3).
 type assembler struct {
 	bld  rtype.Builder
 	open bool

@@ -42,8 +42,7 @@ type Client struct {
 	events eventQueue
 	stats  Stats
 
-	// pingEvery is pingInterval; tests alone set 0, never, to keep
-	// Pings out of the packets they read.
+	// pingEvery is pingInterval; tests set 0, never, to keep Pings out.
 	pingEvery time.Duration
 }
 
@@ -64,8 +63,7 @@ func NewClient(server netip.AddrPort, cfg ClientConfig, send SendFunc) *Client {
 	return c
 }
 
-// unmap makes an IPv4 address received on a dual-stack socket compare equal
-// to the same address written as IPv4.
+// unmap makes an IPv4-mapped address from a dual-stack socket plain IPv4.
 func unmap(a netip.AddrPort) netip.AddrPort {
 	if a.Addr().Is4In6() {
 		return netip.AddrPortFrom(a.Addr().Unmap(), a.Port())
@@ -82,8 +80,7 @@ func (c *Client) State() State { return c.state }
 // CloseReason returns why the client is Closed, or CloseNone.
 func (c *Client) CloseReason() CloseReason { return c.reason }
 
-// ConnectionID returns the id the server gave in Welcome (§4.3), or 0
-// before it.
+// ConnectionID returns the id the server gave in Welcome (§4.3), or 0.
 func (c *Client) ConnectionID() uint32 { return c.id }
 
 // RTT returns the smoothed round-trip time of Ping and Pong (§7.2), or 0
@@ -212,8 +209,7 @@ func (c *Client) addDue(now time.Time) {
 	}
 }
 
-// add appends m to the packet being built, sending the packet first when m
-// does not fit.
+// add appends m to the packet being built, sending that first if m won't fit.
 func add[M rtype.Message](c *Client, m M) { put(c, &c.asm, m) }
 
 // begin numbers and begins the next packet (§5.2).
@@ -253,8 +249,7 @@ func (c *Client) Receive(datagram []byte, from netip.AddrPort, now time.Time) {
 
 func (c *Client) drop(r DropReason) { c.stats.Drops[r]++ }
 
-// receiveHandshake applies §4.3 and §4.4 to a datagram received before
-// Welcome.
+// receiveHandshake applies §4.3 and §4.4 to a datagram before Welcome.
 func (c *Client) receiveHandshake(b []byte, now time.Time) {
 	t, id, err := rtype.ParseHandshake(b)
 	if err != nil {
@@ -357,8 +352,7 @@ func (c *Client) handle(m rtype.RawMessage, now time.Time) {
 	}
 }
 
-// Entity returns the entity with network id id, as the server last
-// described it.
+// Entity returns entity id as the server last described it.
 func (c *Client) Entity(id uint32) (Entity, bool) {
 	e, ok := c.ents.store.get(id)
 	if !ok {

@@ -6,8 +6,7 @@ import (
 	"github.com/rtypeproto/rtype"
 )
 
-// clientEntity is the client's copy of an entity, in wire values: exactly
-// what the server sent.
+// clientEntity is an entity in wire values, exactly as the server sent it.
 type clientEntity struct {
 	id   uint32
 	arch rtype.Archetype
@@ -51,8 +50,8 @@ const (
 	maxQueries   = 64
 )
 
-// entityTable is the client side of §8.1–§8.3: the entities, the ids
-// recently destroyed and the outstanding QueryEntity messages.
+// entityTable is the client side of §8.1–§8.3: entities, ids recently
+// destroyed, outstanding QueryEntity messages.
 type entityTable struct {
 	cfg       ClientConfig
 	store     entityStore
@@ -186,8 +185,8 @@ func (t *entityTable) create(c *Client, m rtype.CreateEntity, now time.Time) {
 	c.events.push(Event{Kind: EventEntityCreated, Entity: e.entity(), Tick: m.ServerTick, At: now})
 }
 
-// destroy applies a valid DestroyEntity (§8.3), remembering the id so a
-// late Snapshot does not query it.
+// destroy applies a valid DestroyEntity (§8.3), remembering the id lest a
+// late Snapshot query it.
 func (t *entityTable) destroy(c *Client, m rtype.DestroyEntity, now time.Time) {
 	t.remember(destroyedID{id: m.NetworkID, tick: m.ServerTick, at: now})
 	t.forgetQuery(m.NetworkID)

@@ -56,8 +56,7 @@ func newSnapshotRounds(limit int32) snapshotRounds {
 	return snapshotRounds{maxGap: uint32(max(limit/2, DefaultSnapshotInterval))}
 }
 
-// newer reports whether a is after b, for ticks and heard counts, which
-// wrap as sequence numbers do.
+// newer reports whether tick or heard count a is after b, wrapping.
 func newer(a, b uint32) bool { return rtype.SequenceNewer(a, b) }
 
 // begin follows the serverTick of a valid Snapshot. It returns the heard
@@ -95,8 +94,7 @@ type listing struct {
 	heard uint32
 }
 
-// update records a listing, unless it is older than the one recorded,
-// as a late Snapshot of an earlier round is.
+// update records a listing unless older, as a late Snapshot's is.
 func (l *listing) update(tick, heard uint32) {
 	if newer(tick, l.tick) {
 		l.tick = tick

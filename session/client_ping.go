@@ -11,8 +11,7 @@ import (
 // with the send time it keeps per timestamp, as precise as the times the
 // caller passes.
 
-// pingSlots is the number of Pings awaiting their Pong: at one a second, a
-// Pong 8 s late is of no use.
+// pingSlots bounds the Pings awaiting a Pong: one 8 s late is of no use.
 const pingSlots = 8
 
 // sentPing is one Ping awaiting its Pong; ts 0 marks a free slot.

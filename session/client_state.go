@@ -53,8 +53,7 @@ func (s State) String() string {
 // receives connected packets (§3, §5).
 func (s State) Connected() bool { return s == Waiting || s == Playing }
 
-// welcome makes a Connecting client Waiting: the server accepted it with
-// connection id id (§4.3).
+// welcome makes a Connecting client Waiting with connection id id (§4.3).
 func (c *Client) welcome(id uint32, now time.Time) {
 	c.state, c.id = Waiting, id
 	c.lastHeard, c.nextPing = now, now
@@ -73,16 +72,14 @@ func (c *Client) play(now time.Time) {
 	}
 }
 
-// reject closes a Connecting or Waiting client that the server answered
-// with Rejected (§4.4): it must stop trying.
+// reject closes a Connecting or Waiting client on Rejected (§4.4).
 func (c *Client) reject(now time.Time) {
 	c.stats.Rejected++
 	c.close(CloseRejected)
 	c.events.push(Event{Kind: EventRejected, Close: CloseRejected, At: now})
 }
 
-// timeOut closes the client with why, CloseGaveUp while Connecting (§4.2)
-// or CloseTimeout once connected.
+// timeOut closes the client with why: CloseGaveUp (§4.2) or CloseTimeout.
 func (c *Client) timeOut(why CloseReason, now time.Time) {
 	c.close(why)
 	c.events.push(Event{Kind: EventTimedOut, Close: why, At: now})

@@ -14,13 +14,11 @@ import (
 // the in-memory Example do.
 type SendFunc func(to netip.AddrPort, datagram []byte)
 
-// Defaults used for the zero fields of [ClientConfig], [ServerConfig] and
-// [RunOptions].
+// Defaults of the zero fields of [ClientConfig], [ServerConfig], [RunOptions].
 const (
 	// DefaultGiveUp is how long a client keeps sending Hello (§4.2).
 	DefaultGiveUp = 10 * time.Second
-	// DefaultTimeout is how long a peer may stay silent before its
-	// connection is closed (§13.3).
+	// DefaultTimeout is how long a silent peer keeps its connection (§13.3).
 	DefaultTimeout = 10 * time.Second
 	// DefaultQueryRetry is a sensible QueryRetry for a client that opts in
 	// to asking again about an id whose QueryEntity or answer was lost (§7.4).
@@ -31,15 +29,14 @@ const (
 	DefaultEventQueue = 4096
 	// DefaultMaxPlayers is the number of player slots of §10.
 	DefaultMaxPlayers = 4
-	// DefaultSnapshotInterval is the number of ticks between two Snapshots
-	// (§8.1, §10: one every 3 ticks).
+	// DefaultSnapshotInterval is the number of ticks between Snapshots
+	// (§8.1, §10).
 	DefaultSnapshotInterval = 3
 	// DefaultSendBudget is how many unacknowledged packets a server sends a
 	// connection before it stops sending it the world (§12); a conforming
 	// client acknowledges far sooner, with every packet.
 	DefaultSendBudget = 64
-	// DefaultInterval is the frame time of the UDP bindings: 60 client
-	// frames or server ticks per second (§10).
+	// DefaultInterval is the UDP bindings' frame or tick time (§10: 60/s).
 	DefaultInterval = time.Second / 60
 	// DefaultShutdownGrace is how long [RunServerConn] keeps running after
 	// its context is done, for every player to acknowledge the end of the
@@ -47,8 +44,7 @@ const (
 	DefaultShutdownGrace = 500 * time.Millisecond
 )
 
-// Fixed timings: the spec's, or too deep inside the protocol for a game to
-// have a reason to change them.
+// Fixed timings: the spec's, or too deep for a game to want to change.
 const (
 	// helloInterval is the time between two Hellos (§4.2: every second).
 	helloInterval = time.Second
@@ -81,8 +77,8 @@ type ClientConfig struct {
 	// A client whose table holds MaxEntities entities asks nothing, since it
 	// would drop the answer.
 	QueryRetry time.Duration
-	// MaxEntities bounds the entity table: a CreateEntity past it is
-	// dropped; 0 means 4096.
+	// MaxEntities bounds the entity table, dropping CreateEntity past it;
+	// 0 means 4096.
 	MaxEntities int
 	// EventQueue bounds the events waiting in [Client.Events]; 0 means 4096.
 	// Past it the oldest EventSnapshot is lost first, since the entity table
@@ -90,8 +86,7 @@ type ClientConfig struct {
 	// only a queue without one loses its oldest event; each loss counts in
 	// [Stats].EventsLost.
 	EventQueue int
-	// Hooks, when not nil, see every datagram the client receives and
-	// sends, and may drop it (§3).
+	// Hooks, if not nil, see and may drop every datagram (§3).
 	Hooks *Hooks
 	// ExpireUnlisted, when positive, removes a known entity that no Snapshot
 	// listed for that long, reporting [EventEntityExpired]: it repairs the
@@ -154,8 +149,7 @@ type ServerConfig struct {
 	// every slot and the waiting queue taken, or the game ending, instead of
 	// answering Rejected.
 	DisableRejected bool
-	// Hooks, when not nil, see every datagram the server receives and
-	// sends, and may drop it (§3).
+	// Hooks, if not nil, see and may drop every datagram (§3).
 	Hooks *Hooks
 	// ValidationKey keys the HMAC-SHA256 that derives a Welcome's connection
 	// id from the client's address and a 5-second time window (§4.2, §12).
@@ -196,8 +190,7 @@ type RunOptions struct {
 // maxPlayers bounds MaxPlayers: a slot is a uint8 in events.
 const maxPlayers = 255
 
-// orDefault is the rule for a field with an off: 0 is def, and a
-// negative value is kept, meaning off.
+// orDefault is the rule for a field with an off: 0 is def, negative kept.
 func orDefault[T time.Duration | int](v, def T) T {
 	if v == 0 {
 		return def

@@ -62,8 +62,7 @@ func (s *Server) openConn(slot int, id uint32, addr netip.AddrPort, now time.Tim
 	return c
 }
 
-// pending counts the entities whose message c's client is owed or has not
-// acknowledged (§13.4).
+// pending counts the entities c's client is owed or has not acked (§13.4).
 func (c *conn) pending(w *world) int {
 	n := 0
 	for i := range w.ents {

@@ -12,8 +12,7 @@ type EventKind uint8
 
 // Events of a [Client].
 const (
-	// EventConnected: a valid Welcome arrived (§4.3); the client is
-	// [Waiting] and ConnectionID() is set.
+	// EventConnected: a valid Welcome (§4.3); [Waiting], ConnectionID() set.
 	EventConnected EventKind = iota + 1
 	// EventRejected: the server answered Rejected (§4.4) to a Connecting
 	// or [Waiting] client, now Closed with CloseRejected.
@@ -21,8 +20,7 @@ const (
 	// EventTimedOut: no Welcome within GiveUp (§4.2), CloseGaveUp, or the
 	// server silent for ServerTimeout, CloseTimeout.
 	EventTimedOut
-	// EventEntityCreated: a CreateEntity for a new id (§8.2); Event.Entity
-	// and Event.Tick are set.
+	// EventEntityCreated: a CreateEntity for a new id (§8.2); Entity, Tick set.
 	EventEntityCreated
 	// EventSnapshot: a valid Snapshot moved the entities it lists (§8.1);
 	// Event.Tick is its serverTick. Read the positions with [Client.Entity]
@@ -31,8 +29,7 @@ const (
 	// EventEntityDestroyed: a DestroyEntity removed a known entity (§8.3);
 	// Event.Entity, Event.Tick and Event.Destroy are set.
 	EventEntityDestroyed
-	// EventPong: a Pong answered one of the client's Pings (§7.2, §8.4);
-	// Event.RTT is that round trip, one sample per Pong.
+	// EventPong: a Pong answered a Ping (§7.2, §8.4); Event.RTT is one sample.
 	EventPong
 	// EventPlaying: the first valid Snapshot, CreateEntity or
 	// DestroyEntity arrived and the client is [Playing] (§10); it comes
@@ -142,8 +139,7 @@ type Event struct {
 	Close CloseReason
 	// Destroy is why the entity was removed (EventEntityDestroyed).
 	Destroy rtype.DestroyReason
-	// Disconnect is the client's Disconnect reason (§7.3), for a server's
-	// CloseDisconnect.
+	// Disconnect is the client's reason for a server's CloseDisconnect (§7.3).
 	Disconnect rtype.DisconnectReason
 	// Slot is the player slot, 0 to MaxPlayers−1, lowest free first (§10).
 	Slot uint8

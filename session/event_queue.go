@@ -80,8 +80,7 @@ func (q *eventQueue) pushDroppable(e Event) {
 	q.push(e)
 }
 
-// popInto moves the oldest event, if any, into the caller's *e, avoiding
-// copies through temporaries.
+// popInto moves the oldest event, if any, into *e, without temporaries.
 func (q *eventQueue) popInto(e *Event) bool {
 	if q.n == 0 {
 		return false
@@ -97,8 +96,7 @@ func (q *eventQueue) popInto(e *Event) bool {
 	return true
 }
 
-// at is the index of the k-th oldest event, 0 ≤ k ≤ len(buf), wrapped by
-// subtraction, not division.
+// at indexes the k-th oldest event, 0 ≤ k ≤ len(buf), wrapping by subtraction.
 func (q *eventQueue) at(k int) int {
 	i := q.head + k
 	if i >= len(q.buf) {

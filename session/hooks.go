@@ -14,11 +14,9 @@ import "net/netip"
 // §13.4): dropped on receive, it is not counted in PacketsIn; dropped on
 // send, it is counted in PacketsOut and never reaches the [SendFunc].
 type Hooks struct {
-	// OnReceive is called with every datagram passed to Receive and the
-	// address it came from, before any check.
+	// OnReceive sees each datagram passed to Receive, before any check.
 	OnReceive func(from netip.AddrPort, datagram []byte) bool
-	// OnSend is called with every datagram the side sends and the address
-	// it goes to, before the SendFunc.
+	// OnSend sees each datagram sent, before the SendFunc.
 	OnSend func(to netip.AddrPort, datagram []byte) bool
 }
 

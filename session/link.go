@@ -2,16 +2,15 @@ package session
 
 import "github.com/rtypeproto/rtype"
 
-// link is one side's numbering of a connection (§5.1, §5.2), for a Client,
-// a server connection and a waiting client.
+// link is one side's numbering of a connection (§5.1, §5.2), shared by a
+// Client, a server connection and a waiting client.
 type link struct {
 	seq    uint32        // last sequence sent, 0 before the first
 	window receiveWindow // the peer's packets
 	ackTop uint32        // highest of seq the peer acknowledged, 0 before any
 }
 
-// next returns the header of the next packet on connection id: sequence
-// from 1, current acks (§5.1, §5.2).
+// next returns the next packet's header on id: sequence from 1, acks (§5.1, §5.2).
 func (l *link) next(id uint32) rtype.PacketHeader {
 	l.seq++
 	ack, bits := l.window.ack()

@@ -25,8 +25,7 @@ const (
 	repAbsent repPhase = iota
 	// repPending: the entity is in the world, no CreateEntity sent yet.
 	repPending
-	// repCreating: CreateEntity copies were sent, none is known to have
-	// arrived.
+	// repCreating: CreateEntity copies sent, none known to have arrived.
 	repCreating
 	// repHeld: a CreateEntity arrived: the client holds the entity.
 	repHeld
@@ -77,14 +76,12 @@ func (r *replica) owed() bool {
 	return r.phase == repPending || r.due || r.echo && r.phase == repDestroying
 }
 
-// settled reports whether nothing about the entity is owed to the client
-// or in flight to it.
+// settled reports whether nothing about the entity is owed or in flight.
 func (r *replica) settled() bool {
 	return r.phase == repAbsent && r.creates == 0 && r.destroys == 0
 }
 
-// spawned: the entity entered the world, or the client joined a world
-// holding it (§8.2, §10).
+// spawned: the entity entered the world, or its client joined (§8.2, §10).
 func (r *replica) spawned() { *r = replica{phase: repPending} }
 
 // killed: the entity left the world. A client never sent its CreateEntity
@@ -99,8 +96,7 @@ func (r *replica) killed() {
 	}
 }
 
-// sentCreate: a CreateEntity copy went in packet seq. Without reliable
-// events it is taken as arrived, as version 1 does.
+// sentCreate: a CreateEntity copy went in seq; unreliable (v1), it is held.
 func (r *replica) sentCreate(seq uint32, reliable bool) {
 	r.due = false
 	switch {

@@ -76,8 +76,7 @@ func (s *Server) Events() iter.Seq[Event] { return s.events.all() }
 // connected packet after their Welcome (§4.3, §12) got a player slot.
 func (s *Server) NumPlayers() int { return s.nConns }
 
-// Stats returns the server's counters; SRTT is the mean over the open
-// connections that measured one.
+// Stats returns the server's counters; SRTT averages the open connections'.
 func (s *Server) Stats() Stats {
 	st := s.stats
 	st.EventsLost = s.events.lost
@@ -95,8 +94,7 @@ func (s *Server) Stats() Stats {
 	return st
 }
 
-// AllConnStats returns the counters of every open connection; those of a
-// closed one are [Server.Departed]'s.
+// AllConnStats returns every open connection's counters; see [Server.Departed].
 func (s *Server) AllConnStats() iter.Seq[ConnStats] {
 	return func(yield func(ConnStats) bool) {
 		for i := range s.conns {
@@ -107,8 +105,7 @@ func (s *Server) AllConnStats() iter.Seq[ConnStats] {
 	}
 }
 
-// ConnStats returns the counters of open connection id, or false; once it
-// closed, [Server.Departed] gives its final ones.
+// ConnStats returns open connection id's counters, or false; see [Server.Departed].
 func (s *Server) ConnStats(id uint32) (ConnStats, bool) {
 	for i := range s.conns {
 		if c := &s.conns[i]; c.active && c.id == id {
@@ -165,8 +162,7 @@ func (s *Server) Receive(datagram []byte, from netip.AddrPort, now time.Time) {
 	s.receiveHandshake(datagram, from, now)
 }
 
-// receivePacket applies §5.2, §5.3, §5.4 and §7 to a packet from c's
-// address.
+// receivePacket applies §5.2, §5.3, §5.4 and §7 to a packet from c's address.
 func (s *Server) receivePacket(c *conn, b []byte, now time.Time) {
 	p, err := rtype.ParsePacket(b)
 	if err != nil {

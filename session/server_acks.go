@@ -7,8 +7,7 @@ import (
 	"github.com/rtypeproto/rtype"
 )
 
-// sentPacket remembers when a packet was sent and what the acks showed of
-// it, for the round-trip time and the loss (§5.2).
+// sentPacket remembers a packet's send time and acks, for RTT and loss (§5.2).
 type sentPacket struct {
 	seq   uint32
 	at    time.Time
@@ -38,8 +37,7 @@ func (s *Server) ack(c *conn, ack, bits uint32, now time.Time) {
 	s.ackEntities(c, ack, bits)
 }
 
-// ackReceived marks the packets ack and ackBits show received for the first
-// time, and measures the round trip of the newest.
+// ackReceived marks newly acked packets, measuring the newest's round trip.
 func (s *Server) ackReceived(c *conn, ack, bits uint32, now time.Time) {
 	for seq := ack; seq > 0 && ack-seq <= ackWindow; seq-- {
 		if !rtype.Acked(seq, ack, bits) {
@@ -85,8 +83,7 @@ func (s *Server) transmit(to netip.AddrPort, b []byte) {
 	}
 }
 
-// sentNow records the packet just sent: in the ring of every packet, and,
-// when it carries entity messages, in the ring of those (§13.4).
+// sentNow records the packet just sent, and its entity messages (§13.4).
 func (s *Server) sentNow(c *conn, now time.Time) {
 	if old := c.sent.slot(c.seq); old.seq != 0 && !old.acked && !old.lost {
 		c.cs.Lost++
@@ -98,8 +95,7 @@ func (s *Server) sentNow(c *conn, now time.Time) {
 	}
 }
 
-// gone reports whether packet seq can no longer be processed: the client's
-// highest is more than 32 above it, and §5.2 drops it as too old.
+// gone reports whether seq is over 32 below the client's highest: too old (§5.2).
 func gone(seq, ack uint32) bool { return seq < ack && ack-seq > ackWindow }
 
 // replicaOf returns entity id as c's client holds it.

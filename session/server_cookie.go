@@ -74,8 +74,7 @@ func (j *cookieJar) id(a netip.AddrPort, w uint64, k uint8) uint32 {
 	return 1 // all 256 bits zero: never seen, but 0 is not an id
 }
 
-// verify reports whether id is a candidate for a of the current or the
-// previous window at now, so one a Welcome may have carried.
+// verify reports whether id is a's candidate in now's or the previous window.
 func (j *cookieJar) verify(id uint32, a netip.AddrPort, now time.Time) bool {
 	w := window(now)
 	for _, win := range [2]uint64{w, w - 1} {

@@ -8,8 +8,7 @@ import "github.com/rtypeproto/rtype"
 // highest over 32 above it, §5.2); entity messages go only into packets
 // with a free place there, so none is forgotten unresolved.
 
-// entityRef is an entity message a packet carried: a CreateEntity, or a
-// DestroyEntity when destroy is set.
+// entityRef is a packet's CreateEntity, or DestroyEntity if destroy is set.
 type entityRef struct {
 	id      uint32
 	destroy bool

@@ -139,8 +139,7 @@ func (s *Server) join(id uint32, addr netip.AddrPort, now time.Time) *conn {
 	return s.openConn(slot, id, addr, now)
 }
 
-// dropForeign counts a packet whose id is not the one bound to its
-// sender's address (§5.4).
+// dropForeign counts a packet whose id is not its sender's (§5.4).
 func (s *Server) dropForeign(id uint32) {
 	if s.byID(id) != nil {
 		s.drop(DropWrongAddress)
@@ -161,8 +160,8 @@ func (s *Server) Kick(id uint32, now time.Time) error {
 	return nil
 }
 
-// expire closes the connections and forgets the waiting clients silent for
-// InactivityTimeout (§13.3).
+// expire closes the connections and forgets the waiting clients silent too
+// long (§13.3).
 func (s *Server) expire(now time.Time) {
 	s.expireWaiting(now)
 	if s.cfg.InactivityTimeout <= 0 {

@@ -133,8 +133,7 @@ func (s *Server) sendEntities(end toConn) {
 // sendEntity puts the message e's replica r is owed in c's packet.
 func (s *Server) sendEntity(end toConn, e *serverEntity, r *replica, reliable bool) {
 	c := end.c
-	// A copy due after the first is a resend; a DestroyEntity owed but not
-	// due is its echo.
+	// A due copy after the first is a resend; owed but not due, an echo.
 	resend := r.due && (r.phase == repCreating || r.last != 0)
 	if e.dead {
 		echo := !r.due

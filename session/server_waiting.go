@@ -89,8 +89,8 @@ func (s *Server) oldest() *waiter {
 	return o
 }
 
-// receiveWaiting handles a datagram from a waiting client's address: a
-// connected packet, as the client believes itself connected (§3).
+// receiveWaiting handles a waiting client's datagram as a connected packet,
+// since the client believes itself connected (§3).
 func (s *Server) receiveWaiting(w *waiter, b []byte, now time.Time) {
 	p, err := rtype.ParsePacket(b)
 	if err != nil {

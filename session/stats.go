@@ -134,8 +134,7 @@ type Stats struct {
 	// Welcomes counts the Welcomes a server sent, one per valid Hello from
 	// an address without a connection while not full (§4.3, §13.2).
 	Welcomes uint64
-	// Waited counts the validated clients that found no player slot and
-	// entered the waiting queue (§4.3, §10).
+	// Waited counts the validated clients queued for a slot (§4.3, §10).
 	Waited uint64
 	// Rejected counts Rejected sent (server) or received (client) (§4.4).
 	Rejected uint64
@@ -151,8 +150,7 @@ type Stats struct {
 	// Snapshots counts the Snapshot messages a client accepted or a server
 	// sent (§8.1): several per serverTick beyond 47 states.
 	Snapshots uint64
-	// PacketsAccepted counts the peer's connected packets that passed the
-	// checks of §5.2 and §5.4 and were processed.
+	// PacketsAccepted counts the peer's packets processed (§5.2, §5.4).
 	PacketsAccepted uint64
 	// PacketsLost counts the peer's packets that never arrived: sequences
 	// that left the §5.2 window (the highest and the 32 below) unreceived,

@@ -84,8 +84,7 @@ func (l *udpLoop) read() {
 }
 
 func (l *udpLoop) send(to netip.AddrPort, b []byte) {
-	// A failed write is a lost datagram, which the protocol copes with
-	// (§5.2, §13).
+	// A failed write is a lost datagram, which the protocol copes with (§5.2, §13).
 	_, _ = l.conn.WriteToUDPAddrPort(b, to)
 }
 
@@ -96,8 +95,7 @@ func (l *udpLoop) stop() {
 	<-l.done
 }
 
-// RunServer listens for UDP on addr (for example ":4242", §1) and runs a
-// Server there; see [RunServerConn].
+// RunServer runs a Server on UDP addr (e.g. ":4242", §1); see [RunServerConn].
 func RunServer(ctx context.Context, addr string, cfg ServerConfig, opts RunOptions, tick func(s *Server, now time.Time)) error {
 	ua, err := net.ResolveUDPAddr("udp", addr)
 	if err != nil {
