@@ -7,14 +7,9 @@ import (
 	"github.com/rtypeproto/rtype"
 )
 
-// Expiry of unlisted entities (ClientConfig.ExpireUnlisted, §8.1, §13.4):
-// the ghosts a lost DestroyEntity of a version 1 server leaves. Time counts
-// in server ticks from the Snapshots' serverTick, and a gap between two
-// rounds counts at most maxGap, so a stalled link or a paused server
-// expires nothing, during the stall or in the first rounds after it. The
-// Snapshots of one round share a serverTick (§8.1), each in its own packet,
-// any of them lost or late: a round is judged once a newer serverTick
-// begins the next. An entity created before the first round counts from it.
+// Expiry of unlisted entities, as ClientConfig.ExpireUnlisted says (§8.1,
+// §13.4); a paused server, like a stalled link, expires nothing. An entity
+// created before the first round counts from it.
 
 // ticksPerSecond is the server tick rate of §10.
 const ticksPerSecond = 60

@@ -5,13 +5,11 @@ import (
 	"time"
 )
 
-// SendFunc hands one datagram, at most 548 bytes (§2.2), to the network.
-// datagram is valid only during the call: copy it to keep it. SendFunc runs
-// inside the method that produced the datagram (Update, SendInput, Flush,
-// Close, Receive, Tick, Shutdown …) and must not call the same Client or
-// Server, which is not reentrant (it would corrupt the packet being built):
-// write to a socket or queue the datagram, as [RunClient], [RunServer] and
-// the in-memory Example do.
+// SendFunc hands one datagram, at most 548 bytes (§2.2), to the network;
+// datagram is valid only during the call. It runs inside the method that
+// produced it (Update, SendInput, Flush, Close, Receive, Tick, Shutdown …)
+// and must not call the same Client or Server, which is not reentrant (it
+// would corrupt the packet being built): write to a socket or a queue.
 type SendFunc func(to netip.AddrPort, datagram []byte)
 
 // Defaults of the zero fields of [ClientConfig], [ServerConfig], [RunOptions].
@@ -69,44 +67,38 @@ type ClientConfig struct {
 	// packet for that long, with [EventTimedOut]; 0 means 10 s, negative
 	// never.
 	ServerTimeout time.Duration
-	// QueryRetry, when positive, is how long the client waits for the
-	// answer to a QueryEntity before a Snapshot still listing the id may make
-	// it ask again, repairing a lost query or answer ([DefaultQueryRetry] is
-	// sensible). 0 or negative is off: the client asks once per id, as §7.4
-	// says it SHOULD, and again only once no Snapshot listed the id for 2 s.
-	// A client whose table holds MaxEntities entities asks nothing, since it
-	// would drop the answer.
+	// QueryRetry, when positive, is how long the client waits for a
+	// QueryEntity's answer before a Snapshot still listing the id may make
+	// it ask again, repairing a loss ([DefaultQueryRetry] is sensible). 0 or
+	// negative is off: it asks once per id, as §7.4 says it SHOULD, and
+	// again only after no Snapshot listed the id for 2 s. A client whose
+	// table holds MaxEntities entities asks nothing.
 	QueryRetry time.Duration
 	// MaxEntities bounds the entity table, dropping CreateEntity past it;
 	// 0 means 4096.
 	MaxEntities int
 	// EventQueue bounds the events waiting in [Client.Events]; 0 means 4096.
-	// Past it the oldest EventSnapshot is lost first, since the entity table
-	// holds what it reported and the next Snapshot reports again (§8.1), and
-	// only a queue without one loses its oldest event; each loss counts in
+	// Past it the oldest EventSnapshot goes first, as the entity table holds
+	// what it reported (§8.1), else the oldest event; each loss counts in
 	// [Stats].EventsLost.
 	EventQueue int
 	// Hooks, if not nil, see and may drop every datagram (§3).
 	Hooks *Hooks
-	// ExpireUnlisted, when positive, removes a known entity that no Snapshot
-	// listed for that long, reporting [EventEntityExpired]: it repairs the
-	// ghosts of a DestroyEntity lost and never resent (§13.4). Time counts in
-	// server ticks (60 per second, §10) from the Snapshots' serverTick, not
-	// the clock, and only while Snapshots arrive: the gap between two rounds
-	// counts at most half ExpireUnlisted, so a stalled link expires nothing,
-	// during the stall or just after it. A round, the Snapshots sharing a
-	// serverTick (§8.1), is judged once a newer one begins; the serverTick of
-	// an entity's CreateEntity counts as its first listing. A world of more
-	// than 47 entities spreads a round over several packets (§8.1), and under
-	// loss a live entity may miss a few rounds in a row: allow many Snapshot
-	// intervals; 1 s, 20 rounds, is sensible. An expired id is remembered
-	// like a destroyed one, for 2 s, so a late Snapshot does not make the
-	// client query it (§8.3); a Snapshot newer than its last listing shows it
-	// exists, and QueryEntity brings it back (§7.4). 0 or negative is off:
-	// every entity is kept until the server destroys it, as §1 says a client
-	// MUST NOT assume a disappearance the server did not state; expiry reads
-	// the Snapshots, which carry each tick's replicated entities (§8.1), as
-	// stating it.
+	// ExpireUnlisted, when positive, removes with [EventEntityExpired] a
+	// known entity no Snapshot listed for that long: the ghost of a
+	// DestroyEntity lost and never resent (§13.4). Time counts in server
+	// ticks (60 per second, §10) from the Snapshots' serverTick, and a gap
+	// between two rounds counts at most half ExpireUnlisted, so a stalled
+	// link expires nothing, during the stall or just after. A round (the
+	// Snapshots sharing a serverTick, §8.1) is judged once a newer one
+	// begins; an entity's CreateEntity counts as its first listing. Large
+	// worlds spread a round over several packets (§8.1) and loss skips
+	// rounds: 1 s, 20 rounds, is sensible. An expired id is remembered like
+	// a destroyed one, for 2 s (§8.3); a newer Snapshot listing it brings it
+	// back through QueryEntity (§7.4). 0 or negative is off: entities stay
+	// until destroyed, as §1 says a client MUST NOT assume an unstated
+	// disappearance; expiry reads Snapshots, which carry each tick's
+	// replicated entities (§8.1), as stating it.
 	ExpireUnlisted time.Duration
 }
 
@@ -114,13 +106,11 @@ type ClientConfig struct {
 // of [ClientConfig]; the zero value gives the defaults with every §13
 // improvement on.
 type ServerConfig struct {
-	// MaxPlayers bounds the open connections (§10); 0 means 4, more than
-	// 255 means 255. A player joins with its first valid connected packet
-	// after the Welcome, never with a Hello, which any address can spoof
-	// (§12). A valid Hello gets Rejected (§4.4) while MaxPlayers connections
-	// are open; a welcomed client whose first packet finds no slot waits in a
-	// queue of MaxPlayers entries and joins when a slot frees
-	// ([Server.NumWaiting]), or gets Rejected if the queue is full too.
+	// MaxPlayers bounds the open connections (§10); 0 means 4, over 255
+	// means 255. A valid Hello gets Rejected (§4.4) while MaxPlayers are
+	// open; a welcomed client whose first packet finds no slot waits in a
+	// queue of MaxPlayers entries ([Server.NumWaiting]), or gets Rejected
+	// if it is full too; see Admission in the package doc (§12).
 	MaxPlayers int
 	// InactivityTimeout closes a connection that sent no valid packet for
 	// that long, as if it had sent Disconnect (§13.3), and forgets a silent
@@ -132,11 +122,10 @@ type ServerConfig struct {
 	SnapshotInterval int
 	// EventQueue bounds the EventInput and EventQueryEntity events waiting
 	// in [Server.Events]; 0 means 4096. Past it a new one is lost, counted in
-	// [Stats].EventsLost, so one player's flood of Inputs cannot push out
-	// EventPlayerJoined and EventPlayerLeft, which have 2×MaxPlayers more
-	// slots and are never lost: while there is no room for a join and the
-	// leave of every open connection, a new player waits, as for a slot, and
-	// joins at the first Tick with room.
+	// [Stats].EventsLost, so an Input flood cannot push out joins and
+	// leaves: they have 2×MaxPlayers more slots and are never lost, a new
+	// player waiting, as for a slot, for a Tick with room for its join and
+	// every leave.
 	EventQueue int
 	// DisableReliableEvents sends each CreateEntity and DestroyEntity once,
 	// as version 1 does (§13.4), instead of resending to each player what
@@ -159,13 +148,11 @@ type ServerConfig struct {
 	ValidationKey []byte
 	// SendBudget is how many packets in a row a connection may leave
 	// unacknowledged before it gets no Snapshot, CreateEntity or
-	// DestroyEntity (§12: a spoofed address never acknowledges), only one
-	// empty packet per packet it sends and the Pong and CreateEntity that
-	// answer its Ping and QueryEntity; an ack of one of the last SendBudget
-	// packets resumes the world. 0 means 64, negative never (the v1
-	// behaviour). Conforming clients acknowledge every packet (§5.1); keep it
-	// above the packets sent in a round trip, which many Snapshot messages per
-	// tick raise.
+	// DestroyEntity (§12: a spoofed address never acks), only one empty
+	// packet per packet it sends and the answers to its Ping and
+	// QueryEntity, until an ack covers one of the last SendBudget. 0 means
+	// 64, negative never (v1). Conforming clients ack every packet (§5.1);
+	// keep it above the packets sent per round trip.
 	SendBudget int
 }
 
@@ -177,13 +164,12 @@ type RunOptions struct {
 	// Interval is the time between two calls of the tick or frame function;
 	// 0 or negative (a loop has no off) means 1/60 s (§10).
 	Interval time.Duration
-	// ShutdownGrace is how long [RunServerConn], after its context is done
-	// and it called [Server.Shutdown], keeps receiving and ticking so that
-	// the DestroyEntity messages of the game's end (§8.3) reach every player,
-	// resent when lost (§13.4); it stops once every player acknowledged them.
-	// 0 means 500 ms; negative skips the shutdown: the server returns at once
-	// and clients keep the world until they time out. [RunClientConn]
-	// ignores it.
+	// ShutdownGrace is how long [RunServerConn] keeps running after
+	// [Server.Shutdown] for the game-end DestroyEntity messages (§8.3) to
+	// reach every player, resent when lost (§13.4), stopping once all are
+	// acknowledged. 0 means 500 ms; negative skips the shutdown: the server
+	// returns at once, clients keeping the world until they time out.
+	// [RunClientConn] ignores it.
 	ShutdownGrace time.Duration
 }
 
