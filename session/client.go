@@ -9,10 +9,9 @@ import (
 )
 
 // Client is the client side of one connection (§3, §4, §5, §7, §8, §10):
-// it connects with Hello, numbers and acknowledges packets (§5.2), sends
-// Input, Ping and QueryEntity, keeps the server's entity table and reports
-// events. It is not safe for concurrent use; [RunClient] drives one from a
-// single goroutine.
+// it connects, numbers and acknowledges packets (§5.2), sends Input, Ping
+// and QueryEntity, keeps the entity table and reports events. It is not
+// safe for concurrent use; [RunClient] drives one from a single goroutine.
 type Client struct {
 	cfg    ClientConfig
 	server netip.AddrPort
@@ -101,10 +100,9 @@ func (c *Client) Stats() Stats {
 func (c *Client) Events() iter.Seq[Event] { return c.events.all() }
 
 // Update runs the client's timers; call it once per frame. Connecting, it
-// sends Hello every second and gives up after GiveUp (§4.2); Waiting or
-// Playing, it closes after ServerTimeout of server silence and forgets the
-// QueryEntity ids no Snapshot lists any more (§7.4). Pings go out with
-// SendInput and Flush.
+// sends Hello every second and gives up after GiveUp (§4.2); connected, it
+// closes after ServerTimeout of silence and forgets the QueryEntity ids no
+// Snapshot lists any more (§7.4). SendInput and Flush send the Pings.
 func (c *Client) Update(now time.Time) {
 	switch c.state {
 	case Connecting:
@@ -144,12 +142,11 @@ func (c *Client) transmit(b []byte) {
 	}
 }
 
-// SendInput sends one packet with an Input of the actions held this frame
-// (§7.1), numbered from 1, and any QueryEntity and Ping due. Call it every
-// frame, with nothing held too (§7.1) and while Waiting, when a waiting
-// server's answers keep ServerTimeout from firing. It fails with
-// [ErrNotConnected] while Connecting or Closed, and with
-// rtype.ErrReservedActions when a reserved bit is set.
+// SendInput sends one packet with an Input of the actions held (§7.1),
+// numbered from 1, and any QueryEntity and Ping due. Call it every frame,
+// with nothing held too (§7.1) and while Waiting, when the answers keep
+// ServerTimeout from firing. It fails with [ErrNotConnected] while
+// Connecting or Closed, and rtype.ErrReservedActions for a reserved bit.
 func (c *Client) SendInput(actions rtype.Actions, now time.Time) error {
 	if !c.state.Connected() {
 		return ErrNotConnected
@@ -222,9 +219,8 @@ func (c *Client) flush() {
 	}
 }
 
-// Receive processes one datagram received from from at time now. Whatever
-// it holds, Receive never panics; what the spec says to drop is dropped and
-// counted in Stats().Drops.
+// Receive processes one datagram from from at time now. It never panics;
+// what the spec drops is dropped and counted in Stats().Drops.
 func (c *Client) Receive(datagram []byte, from netip.AddrPort, now time.Time) {
 	if !c.cfg.Hooks.received(from, datagram) {
 		return
@@ -361,9 +357,8 @@ func (c *Client) Entity(id uint32) (Entity, bool) {
 	return e.entity(), true
 }
 
-// Entities returns every entity the client knows, in no particular order:
-// after an [EventSnapshot], the positions it gave (§8.1). The client must
-// not be called back from the loop.
+// Entities returns every entity the client knows, in no order, with the
+// positions of the last [EventSnapshot] (§8.1); do not call the client in it.
 func (c *Client) Entities() iter.Seq[Entity] {
 	return func(yield func(Entity) bool) {
 		for i := range c.ents.store.ents {

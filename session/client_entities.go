@@ -30,8 +30,7 @@ type destroyedID struct {
 }
 
 // relistedBy reports whether a Snapshot of tick listing the id shows it
-// exists: for an expired id, if newer than its last listing; never for a
-// destroyed one.
+// exists: only for an expired id, if tick is newer than its last listing.
 func (d destroyedID) relistedBy(tick uint32) bool {
 	return d.expired && rtype.SequenceNewer(tick, d.tick)
 }
@@ -101,9 +100,8 @@ func (t *entityTable) remember(d destroyedID) {
 	t.dNext = (t.dNext + 1) % maxDestroyed
 }
 
-// snapshot applies a valid Snapshot (§8.1): known entities take positions
-// and listing, an unknown id not recently destroyed is queried (§7.4), and
-// the round may expire entities.
+// snapshot applies a valid Snapshot (§8.1): positions and listings, queries
+// for unknown ids not recently destroyed (§7.4), then the round's expiry.
 func (t *entityTable) snapshot(c *Client, s *rtype.Snapshot, now time.Time) {
 	at, over, ended := t.rounds.begin(s.ServerTick)
 	for _, st := range s.States {
@@ -126,9 +124,8 @@ func (t *entityTable) snapshot(c *Client, s *rtype.Snapshot, now time.Time) {
 // full reports whether the table holds MaxEntities: answers would be dropped.
 func (t *entityTable) full() bool { return t.store.len() >= t.cfg.MaxEntities }
 
-// unknown schedules one QueryEntity (§7.4) for an id a Snapshot listed
-// without a CreateEntity, repeated after QueryRetry, if positive, without an
-// answer. A full table schedules nothing.
+// unknown schedules a QueryEntity (§7.4) for a listed id never created,
+// again after a positive QueryRetry unanswered; a full table schedules none.
 func (t *entityTable) unknown(id uint32, now time.Time) {
 	if t.full() {
 		return
@@ -161,11 +158,10 @@ func (t *entityTable) expireQueries(now time.Time) {
 	t.queries = keep
 }
 
-// create applies a valid CreateEntity (§8.2). It ignores an existing id
-// (§8.2), a creation older than a received destruction of the id (a resend
-// overtaken by its DestroyEntity), and a creation of an expired id not
-// newer than its last listing: a late copy, since a new QueryEntity's
-// answer is stamped later.
+// create applies a valid CreateEntity (§8.2), ignoring an existing id, a
+// creation older than a received destruction of the id (a resend overtaken
+// by its DestroyEntity) and one of an expired id not newer than its last
+// listing (a late copy: a new QueryEntity's answer is stamped later).
 func (t *entityTable) create(c *Client, m rtype.CreateEntity, now time.Time) {
 	if _, ok := t.store.get(m.NetworkID); ok {
 		c.drop(DropKnownEntity)

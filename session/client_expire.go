@@ -33,17 +33,15 @@ type snapshotRounds struct {
 	// latest is the serverTick of the newest round, once begun is set.
 	latest uint32
 	begun  bool
-	// heard counts the server ticks heard: the sum of the gaps between
-	// the rounds received, each counted at most maxGap. Entities record
-	// it when listed, and expire once it moved on by the limit.
+	// heard sums the gaps between rounds received, each at most maxGap; an
+	// entity records it when listed and expires once it moved by the limit.
 	heard uint32
 	// maxGap is half the limit, at least the Snapshot interval (§8.1): a
 	// longer gap is a stall, not loss, and leaves an entity at least half
 	// the limit of rounds received to be listed again.
 	maxGap uint32
-	// oldest is a lower bound of the heard of every known entity: while
-	// the round just over is less than the limit past it, nothing can
-	// expire and the table is not scanned.
+	// oldest bounds every known entity's heard from below: until a round
+	// ends the limit past it, nothing expires and no scan runs.
 	oldest uint32
 }
 
@@ -54,9 +52,8 @@ func newSnapshotRounds(limit int32) snapshotRounds {
 // newer reports whether tick or heard count a is after b, wrapping.
 func newer(a, b uint32) bool { return rtype.SequenceNewer(a, b) }
 
-// begin follows the serverTick of a valid Snapshot. It returns the heard
-// count its listings take, and, when the tick begins a new round, the
-// heard count of the round it ends.
+// begin follows a valid Snapshot's serverTick, returning the heard count of
+// its listings and, if it begins a round, the heard count of the one ended.
 func (r *snapshotRounds) begin(tick uint32) (at, over uint32, ended bool) {
 	switch {
 	case !r.begun:
@@ -81,9 +78,8 @@ func (r *snapshotRounds) heardAt(tick uint32) uint32 {
 	return r.heard - min(r.latest-tick, r.maxGap)
 }
 
-// listing is when a Snapshot, or a CreateEntity (§8.2), last listed an
-// entity: the serverTick, which events report, and the heard count,
-// which expiry reads.
+// listing is an entity's last listing by a Snapshot or CreateEntity (§8.2):
+// the serverTick, for events, and the heard count, for expiry.
 type listing struct {
 	tick  uint32
 	heard uint32

@@ -8,8 +8,7 @@ import (
 
 // Round trips (§7.2). A Ping's timestamp is any u32: this client sends
 // milliseconds since its first Update, for readable captures, but measures
-// with the send time it keeps per timestamp, as precise as the times the
-// caller passes.
+// with the send time kept per timestamp, as precise as the caller's times.
 
 // pingSlots bounds the Pings awaiting a Pong: one 8 s late is of no use.
 const pingSlots = 8
@@ -27,9 +26,8 @@ type pingRing struct {
 	lastTS uint32
 }
 
-// add records a Ping sent at now and returns its timestamp: milliseconds
-// since start plus one, never 0 and never the previous one, so each Pong
-// matches exactly one Ping.
+// add records a Ping sent at now and returns its timestamp, milliseconds
+// since start plus one, never 0 nor the last, so a Pong matches one Ping.
 func (r *pingRing) add(start, now time.Time) uint32 {
 	ts := uint32(now.Sub(start)/time.Millisecond) + 1
 	if ts == 0 || ts == r.lastTS {
@@ -64,9 +62,8 @@ func (c *Client) addPing(now time.Time) {
 	add(c, rtype.Ping{Timestamp: c.pings.add(c.start, now)})
 }
 
-// pong measures the round trip of the Ping that carried ts (§7.2, §8.4),
-// folds it into the SRTT and reports [EventPong]; false means no Ping
-// matched.
+// pong folds the round trip of the Ping that carried ts into the SRTT and
+// reports [EventPong] (§7.2, §8.4); false means no Ping matched.
 func (c *Client) pong(ts uint32, now time.Time) bool {
 	sent, ok := c.pings.match(ts)
 	if !ok {
@@ -79,9 +76,8 @@ func (c *Client) pong(ts uint32, now time.Time) bool {
 	return true
 }
 
-// smoothRTT folds a sample into srtt with weight 1/8, as TCP does; the
-// first sample is taken as is. Clients sample Pongs (§7.2), servers acks
-// (§5.1).
+// smoothRTT folds a sample into srtt with weight 1/8, as TCP does, the first
+// as is; clients sample Pongs (§7.2), servers acks (§5.1).
 func smoothRTT(srtt *time.Duration, sample time.Duration) {
 	if *srtt == 0 {
 		*srtt = sample

@@ -48,9 +48,8 @@ func (s State) String() string {
 	return "State(" + strconv.Itoa(int(s)) + ")"
 }
 
-// Connected reports whether the client accepted a Welcome and has not
-// stopped since: Waiting or Playing, the states in which it sends and
-// receives connected packets (§3, §5).
+// Connected reports whether the client is Waiting or Playing, the states
+// that send and receive connected packets (§3, §5).
 func (s State) Connected() bool { return s == Waiting || s == Playing }
 
 // welcome makes a Connecting client Waiting with connection id id (§4.3).

@@ -15,9 +15,8 @@ type eventQueue struct {
 	lost    uint64
 }
 
-// droppable reports whether a game can miss an event of kind k: a later one
-// supersedes it (an Input, a position, §8.1), or the session acted on it
-// (a QueryEntity answered).
+// droppable reports whether a game can miss kind k: a later event supersedes
+// it (Input, positions, §8.1) or the session acted on it (QueryEntity).
 func (k EventKind) droppable() bool {
 	return k == EventInput || k == EventQueryEntity || k == EventSnapshot
 }

@@ -52,8 +52,7 @@ func leftUnreceived(ack, ackBits, next, first uint32) uint64 {
 		n = uint64(d - ackWindow - 1)
 	}
 	// Bit i stands for ack-1-i; it leaves when ack-1-i <= next-33, that is
-	// i >= 32-d, and stands for a sequence that counts when
-	// ack-1-i >= first.
+	// i >= 32-d, and counts when ack-1-i >= first.
 	if ack <= first {
 		return n
 	}

@@ -37,18 +37,15 @@ const (
 	repDestroyed
 )
 
-// replica is one entity as one client is known to hold it. Besides the
-// phase it counts the packets in flight that carry a copy of each message,
-// resolved one by one as the acks show each packet received or lost.
+// replica is one entity as one client is known to hold it: its phase and
+// the packets in flight with a copy of each message, resolved by the acks.
 type replica struct {
 	phase repPhase
-	// due asks Tick for a copy of the phase's message: a CreateEntity
-	// (repCreating) or a DestroyEntity (repDestroying) whose last copy
-	// seems lost.
+	// due asks Tick for a copy of the phase's message, CreateEntity or
+	// DestroyEntity, whose last copy seems lost.
 	due bool
-	// echo asks for the redundant second copy of a DestroyEntity, sent
-	// once, in the next Tick's packet, without waiting for an ack: a lost
-	// destruction rarely needs a resend (§8.3).
+	// echo asks for a DestroyEntity's second copy at the next Tick, before
+	// any ack, so a lost destruction rarely needs a resend (§8.3).
 	echo bool
 	// creates and destroys count the packets in flight with a copy.
 	creates, destroys uint8
@@ -58,20 +55,17 @@ type replica struct {
 	// last is the packet that carried the latest copy.
 	last uint32
 	// fence is the first packet whose DestroyEntity settles the entity: a
-	// CreateEntity copy lost only by inference may be processed, even after
-	// an earlier DestroyEntity, until the client's highest passes it by 32
-	// (§5.2).
+	// CreateEntity lost only by inference may be processed, even after an
+	// earlier DestroyEntity, until the client's highest is 32 past it (§5.2).
 	fence uint32
 }
 
-// maxDestroyTries is how many DestroyEntity copies a client may lose
-// before the server stops sending them: at 20% loss, all 16 are lost once
-// in about 10¹¹ destructions, while a client that acknowledges all but
-// those packets cannot keep destroyed entities in the table for ever.
+// maxDestroyTries is how many DestroyEntity copies a client may lose before
+// the server gives up: at 20% loss, once in about 10¹¹ destructions, while a
+// client acking all but those cannot pin destroyed entities for ever.
 const maxDestroyTries = 16
 
-// owed reports whether the client is owed a message now: a pending
-// creation, a copy due, or the echo of a DestroyEntity.
+// owed reports whether a creation, a due copy or an echo is owed now.
 func (r *replica) owed() bool {
 	return r.phase == repPending || r.due || r.echo && r.phase == repDestroying
 }
