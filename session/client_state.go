@@ -22,15 +22,13 @@ const (
 	// Connecting: sending Hello until Welcome or Rejected (§4.2).
 	Connecting State = iota
 	// Waiting: a Welcome was accepted and the client sends connected
-	// packets (§4.3), but no valid Snapshot, CreateEntity or DestroyEntity
-	// came yet. A conforming server sends the world at once (§10); a full
-	// one may keep the client waiting, answering its packets with empty
-	// ones, until a slot frees, or send Rejected. While Waiting, a datagram
-	// from the server that is exactly a valid Rejected (§4.4) closes the
-	// client with [EventRejected]; this is safe, since a connected packet
-	// is at least 16 bytes (§5.4, §3). A Rejected with extra bytes or from
-	// another address is dropped (§4.4, §3); once Playing, a 6-byte
-	// datagram is a short packet and is dropped.
+	// packets (§4.3), but no world message came yet. A conforming server
+	// sends the world at once (§10); a full one may answer with empty
+	// packets until a slot frees, or send Rejected. While Waiting, an exact
+	// valid Rejected (§4.4) from the server closes the client with
+	// [EventRejected], safely, as a connected packet has at least 16 bytes
+	// (§5.4, §3); one with extra bytes or from another address is dropped
+	// (§4.4, §3), and once Playing, a 6-byte datagram is a short packet.
 	Waiting
 	// Playing: the server sends the world (§8).
 	Playing

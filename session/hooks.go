@@ -5,14 +5,13 @@ import "net/netip"
 // Hooks see every datagram, handshake or connected (§3), valid or not, that
 // a [Client] or [Server] receives or sends, so a tool can count, log or
 // capture traffic without its own loop around [RunClientConn] or
-// [RunServerConn]. Set them in [ClientConfig].Hooks or [ServerConfig].Hooks;
-// a nil function is skipped. A hook runs inside the calling method, on its
-// goroutine; the datagram is valid only during the call, and the hook must
-// not call the Client or Server it observes, which is not reentrant.
-//
-// A hook returning false drops the datagram as a lossy link would (§5.2,
-// §13.4): dropped on receive, it is not counted in PacketsIn; dropped on
-// send, it is counted in PacketsOut and never reaches the [SendFunc].
+// [RunServerConn]. Set them in [ClientConfig] or [ServerConfig]; a nil
+// function is skipped. A hook runs inside the calling method; the datagram
+// is valid only during the call, and the hook must not call the Client or
+// Server it observes, which is not reentrant. Returning false drops the
+// datagram as a lossy link would (§5.2, §13.4): on receive, uncounted in
+// PacketsIn; on send, counted in PacketsOut but never passed to the
+// [SendFunc].
 type Hooks struct {
 	// OnReceive sees each datagram passed to Receive, before any check.
 	OnReceive func(from netip.AddrPort, datagram []byte) bool

@@ -10,12 +10,11 @@ import (
 	"time"
 )
 
-// Stateless address validation (§4.2, §12), like TCP SYN cookies and QUIC
-// tokens: a Welcome's id is a MAC of the client's address and time window,
-// so a first packet whose id matches its source address for the current or
-// previous window proves its sender received that Welcome; an off-path
-// attacker cannot guess it (2⁻³² per try). Only the ids change: they are no
-// longer sequential as §12 describes.
+// Stateless address validation (§4.2, §12), like TCP SYN cookies: a
+// Welcome's id is a MAC of the client's address and time window, so a first
+// packet whose id matches its source for the current or previous window
+// proves it received that Welcome; an off-path guess wins 2⁻³². Ids are no
+// longer sequential as §12 describes; the wire is unchanged.
 
 // validationWindow is the time step of the MAC. An id verifies in its
 // window and the next, 5 to 10 s after its Welcome: longer than any round
@@ -23,11 +22,10 @@ import (
 // client keeps trying (§4.2), after which a sniffed id expires.
 const validationWindow = 5 * time.Second
 
-// idCandidates is the number of ids an address may get in one window. The
-// second (counter 1) serves when the first is an open connection's (a 2⁻³²
-// chance) or a recently closed one of this address, so a client
-// reconnecting from the same port gets a new id and old late packets stay
-// refused.
+// idCandidates is the number of ids an address may get in one window: the
+// second (counter 1) serves when the first is open (a 2⁻³² chance) or one of
+// the address's recently closed connections, so a client reconnecting from
+// the same port gets a new id and its old late packets stay refused.
 const idCandidates = 2
 
 // cookieInputSize is the MAC input: the IPv6 or IPv4-mapped address (16

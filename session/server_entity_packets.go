@@ -2,11 +2,10 @@ package session
 
 import "github.com/rtypeproto/rtype"
 
-// Packets with entity messages (§13.4) have their own ring, since a large
-// world's Snapshots run through the ring of sent packets within a round
-// trip. Each stays until an ack shows it received or too old (the client's
-// highest over 32 above it, §5.2); entity messages go only into packets
-// with a free place there, so none is forgotten unresolved.
+// Packets with entity messages (§13.4) have a ring apart from that of sent
+// packets, which a large world's Snapshots run through within a round trip:
+// each stays until acked or too old (§5.2), and entity messages go only into
+// packets with a free place there, so none is forgotten unresolved.
 
 // entityRef is a packet's CreateEntity, or DestroyEntity if destroy is set.
 type entityRef struct {
@@ -38,8 +37,7 @@ type entityRing struct {
 }
 
 // roomForEntities reports whether an entity message may go in c's next
-// packet: the one being built, if it carries some already, and the next,
-// should the message not fit, each need a place.
+// packet: a place for the one being built, if needed, and for the next.
 func (s *Server) roomForEntities(c *conn) bool {
 	building := 0
 	if c.building.n > 0 {
@@ -77,10 +75,9 @@ func (s *Server) keepEntityPacket(c *conn) {
 	c.building.n = 0
 }
 
-// ackEntities resolves the entity packets ack and ackBits show received,
-// destructions first, since a creation in the same ack may have arrived
-// after them; those too old are lost, and those missing below a received
-// one suspected (§5.1, §5.2).
+// ackEntities resolves the entity packets acked, destructions first, as a
+// creation in the same ack may have arrived after them; those too old are
+// lost, and those missing below a received one suspected (§5.1, §5.2).
 func (s *Server) ackEntities(c *conn, ack, bits uint32) {
 	r := &c.entities
 	if r.used == 0 {

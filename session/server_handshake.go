@@ -7,10 +7,9 @@ import (
 	"github.com/rtypeproto/rtype"
 )
 
-// receiveHandshake handles a datagram from an address with no connection
-// or waiting place (§3, §4.2): a valid Hello gets a Welcome, or Rejected
-// when full; a connected packet may be a first one; the rest is dropped
-// silently (§12).
+// receiveHandshake handles a datagram from an address with no connection or
+// waiting place (§3, §4.2): a valid Hello gets a Welcome, or Rejected when
+// full; a connected packet may be a first one; the rest is dropped (§12).
 func (s *Server) receiveHandshake(b []byte, from netip.AddrPort, now time.Time) {
 	t, _, err := rtype.ParseHandshake(b)
 	if err != nil {
@@ -40,9 +39,8 @@ func (s *Server) full() bool {
 	return s.nConns >= s.cfg.MaxPlayers || s.shutdown
 }
 
-// canJoin reports whether a validated client can become a player now: the
-// server is not full and the event queue has room for the join and every
-// open connection's leave (§10).
+// canJoin reports whether a validated client can join now: the server is not
+// full and the event queue has room for the join and every leave (§10).
 func (s *Server) canJoin() bool {
 	return !s.full() && s.events.roomForJoin(s.nConns)
 }
@@ -88,10 +86,9 @@ func (s *Server) welcomeID(a netip.AddrPort, now time.Time) uint32 {
 	return ids[len(ids)-1]
 }
 
-// receiveFirst handles a connected packet from an address with no
-// connection: it opens one only if the id verifies for that address (§4.2,
-// §12), the sequence is small enough for a first packet, and the id is not
-// one of the address's recently closed connections.
+// receiveFirst opens a connection for a connected packet from a new address
+// only if the id verifies for it (§4.2, §12), the sequence is small enough
+// for a first packet, and the id is none of the address's recently closed.
 func (s *Server) receiveFirst(p rtype.Packet, from netip.AddrPort, now time.Time) {
 	h := p.Header()
 	switch {
@@ -108,10 +105,9 @@ func (s *Server) receiveFirst(p rtype.Packet, from netip.AddrPort, now time.Time
 	}
 }
 
-// validated places a client whose first packet proved its address: it
-// joins if it can and nobody waits before it, else it waits, or, with the
-// queue full or the game ending, gets Rejected (§4.4), 6 bytes for 16 or
-// more.
+// validated places a client whose first packet proved its address: it joins
+// if it can and nobody waits before it, else waits, or, with the queue full
+// or the game ending, gets Rejected (§4.4), 6 bytes for 16 or more.
 func (s *Server) validated(p rtype.Packet, from netip.AddrPort, now time.Time) {
 	id := p.Header().ConnectionID
 	if s.nWaiting == 0 && s.canJoin() {

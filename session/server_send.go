@@ -97,11 +97,10 @@ func (s *Server) sendTick(c *conn, snap bool, now time.Time) {
 	}
 }
 
-// sendEntities puts in c's packets, after what the open one holds, every
-// entity message c is owed (§8.2, §8.3, §13.4), stamped with the tick at
-// sending time: CreateEntity with the current position, DestroyEntity, a
-// copy whose packet seems lost, and the echo of an earlier Tick's
-// DestroyEntity.
+// sendEntities puts in c's packets, after the open one's content, every
+// entity message c is owed (§8.2, §8.3, §13.4), stamped with the current
+// tick: CreateEntity at the current position, DestroyEntity, a copy whose
+// packet seems lost, the echo of an earlier Tick's DestroyEntity.
 func (s *Server) sendEntities(end toConn) {
 	c := end.c
 	if !c.owes {
@@ -178,8 +177,7 @@ func (s *Server) sendSnapshot(end toConn) {
 }
 
 // overBudget reports whether c acknowledged none of the last SendBudget
-// packets (§12): its address may be spoofed, so it gets no world until an
-// ack covers a recent packet.
+// packets (§12): a spoofed address, maybe, so no world until it does.
 func (s *Server) overBudget(c *conn) bool {
 	return s.cfg.SendBudget > 0 && c.seq-c.ackTop >= uint32(s.cfg.SendBudget)
 }

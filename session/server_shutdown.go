@@ -35,11 +35,10 @@ func (s *Server) Shutdown(now time.Time) {
 // ShuttingDown reports whether [Server.Shutdown] was called.
 func (s *Server) ShuttingDown() bool { return s.shutdown }
 
-// Close closes every connection at once: each gets an [EventPlayerLeft]
-// with [CloseShutdown] and its last counters kept for [Server.Departed];
-// owned entities are destroyed with reason 3 (§7.3) and waiting clients
-// forgotten. Nothing is sent, as version 1 has no message for it; the
-// clients time out.
+// Close closes every connection at once, each with an [EventPlayerLeft] of
+// [CloseShutdown] and its last counters kept for [Server.Departed]; owned
+// entities are destroyed with reason 3 (§7.3), waiting clients forgotten.
+// Nothing is sent, as version 1 has no message for it: clients time out.
 func (s *Server) Close(now time.Time) {
 	s.now = now
 	for i := range s.conns {
@@ -52,9 +51,8 @@ func (s *Server) Close(now time.Time) {
 	}
 }
 
-// pending returns the number of entity events waiting for a player or in
-// flight to it: once 0 after Shutdown, every player has its reason-4
-// DestroyEntity messages (§8.3, §13.4).
+// pending counts the entity events owed or in flight: 0 after Shutdown
+// means every player has its reason-4 DestroyEntity messages (§8.3, §13.4).
 func (s *Server) pending() int {
 	n := 0
 	for i := range s.conns {

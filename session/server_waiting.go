@@ -70,7 +70,7 @@ func (s *Server) unqueue(w *waiter) {
 	}
 }
 
-// leaveQueue forgets a waiting client that quit, went silent or was told
+// leaveQueue forgets a waiting client that quit, fell silent or got
 // Rejected, remembering its id as closed so a late packet does not queue it
 // again (§5.2 reorders, §7.3).
 func (s *Server) leaveQueue(w *waiter, now time.Time) {
@@ -104,9 +104,8 @@ func (s *Server) receiveWaiting(w *waiter, b []byte, now time.Time) {
 	s.waitPacket(w, p, now)
 }
 
-// waitPacket applies §5.2 to a packet of w and answers it with one empty
-// packet; a Disconnect removes w without an answer (§7.3), and a server
-// shutting down tells it Rejected (§4.4).
+// waitPacket applies §5.2 to w's packet and answers one empty packet; a
+// Disconnect removes w unanswered (§7.3), and Shutdown sends Rejected (§4.4).
 func (s *Server) waitPacket(w *waiter, p rtype.Packet, now time.Time) {
 	h := p.Header()
 	if !s.accept(&w.link, h.Sequence) {
@@ -143,9 +142,8 @@ func (s *Server) disconnects(p rtype.Packet) bool {
 	return false
 }
 
-// waitTimeout is how long a waiting client may stay silent: the
-// InactivityTimeout, or DefaultTimeout when that is off, lest dead entries
-// stay for ever.
+// waitTimeout is how long a waiting client may stay silent: InactivityTimeout,
+// or DefaultTimeout when that is off, lest dead entries stay for ever.
 func (s *Server) waitTimeout() time.Duration {
 	if s.cfg.InactivityTimeout > 0 {
 		return s.cfg.InactivityTimeout

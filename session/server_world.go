@@ -23,10 +23,9 @@ func (e *serverEntity) entity() Entity {
 	return Entity{ID: e.id, Archetype: e.arch, X: e.x.Pixels(), Y: e.y.Pixels(), Rotation: e.rot.Radians()}
 }
 
-// world is the entity table: a slice, so Snapshots list it without
-// allocating, an index by id, and per entity and slot what that client
-// holds (§13.4). A destroyed entity stays, dead, until no client may hold
-// it, so its id is not reused meanwhile.
+// world is the entity table: a slice Snapshots list without allocating, an
+// index by id, and per entity and slot what that client holds (§13.4). A
+// destroyed entity stays, dead, until no client may hold it, its id unused.
 type world struct {
 	ents   []serverEntity
 	reps   []replica // reps[i*slots+k]: entity i as the client of slot k holds it

@@ -140,9 +140,8 @@ type Stats struct {
 	Rejected uint64
 	// EventsLost counts events pushed out of a full event queue.
 	EventsLost uint64
-	// SRTT is the smoothed round-trip time: a client measures it with
-	// Ping and Pong (§7.2), a server from the acks of its packets (§5.2),
-	// averaged over its connections.
+	// SRTT is the smoothed round-trip time: a client's from Ping and Pong
+	// (§7.2), a server's from acks (§5.2), averaged over its connections.
 	SRTT time.Duration
 	// Pongs counts a client's Pongs matched with Pings, each an [EventPong]
 	// (§7.2, §8.4).
@@ -160,9 +159,8 @@ type Stats struct {
 	PacketsLost uint64
 }
 
-// Loss returns the fraction of the peer's packets that never arrived:
-// PacketsLost / (PacketsAccepted + PacketsLost), 0 before any packet. It
-// lags by the 33 packets a gap needs to become final.
+// Loss returns PacketsLost / (PacketsAccepted + PacketsLost), 0 before any
+// packet, lagging by the 33 packets a gap needs to become final.
 func (s Stats) Loss() float64 {
 	if s.PacketsAccepted+s.PacketsLost == 0 {
 		return 0

@@ -27,9 +27,8 @@ type datagram struct {
 	from netip.AddrPort
 }
 
-// udpLoop reads datagrams on a goroutine into a fixed pool of buffers for
-// the goroutine owning the Client or Server: no lock, no allocation per
-// datagram.
+// udpLoop reads datagrams on a goroutine into a fixed buffer pool for the
+// goroutine owning the Client or Server: no lock, no allocation per datagram.
 type udpLoop struct {
 	conn *net.UDPConn
 	// One byte over the largest datagram: a larger one reads as 549
