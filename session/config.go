@@ -30,15 +30,13 @@ const (
 	// DefaultSnapshotInterval is the number of ticks between Snapshots
 	// (§8.1, §10).
 	DefaultSnapshotInterval = 3
-	// DefaultSendBudget is how many unacknowledged packets a server sends a
-	// connection before it stops sending it the world (§12); a conforming
-	// client acknowledges far sooner, with every packet.
+	// DefaultSendBudget is how many unacknowledged packets a connection is
+	// sent before the world stops (§12); conforming clients ack every one.
 	DefaultSendBudget = 64
 	// DefaultInterval is the UDP bindings' frame or tick time (§10: 60/s).
 	DefaultInterval = time.Second / 60
-	// DefaultShutdownGrace is how long [RunServerConn] keeps running after
-	// its context is done, for every player to acknowledge the end of the
-	// game (§8.3).
+	// DefaultShutdownGrace is how long [RunServerConn] runs on after its
+	// context is done, for players to acknowledge the game's end (§8.3).
 	DefaultShutdownGrace = 500 * time.Millisecond
 )
 
@@ -54,10 +52,9 @@ const (
 	destroyedMemory = 2 * time.Second
 )
 
-// ClientConfig holds the protocol and game policy of a [Client]; [RunOptions]
-// holds how a loop drives it. A field's 0 means its default; a negative value
-// means off where the field says so, and the default for a bound such as
-// MaxEntities.
+// ClientConfig holds the protocol and game policy of a [Client]. A field's 0
+// means its default; a negative value means off where the field says so, and
+// the default for a bound such as MaxEntities.
 type ClientConfig struct {
 	// GiveUp is how long after the first Hello, sent every second (§4.2),
 	// the client stops trying and reports [EventTimedOut]; 0 means 10 s
@@ -156,10 +153,9 @@ type ServerConfig struct {
 	SendBudget int
 }
 
-// RunOptions tunes the UDP bindings [RunServer], [RunServerConn],
-// [RunClient] and [RunClientConn]: how often they drive the sans-I/O side
-// and how long a server takes to stop, which is no protocol policy. The zero
-// value gives the defaults, by the rule of [ClientConfig].
+// RunOptions tunes the UDP bindings ([RunServer], [RunServerConn],
+// [RunClient], [RunClientConn]), not the protocol: how often they drive the
+// sans-I/O side and how long a server takes to stop; 0 means the default.
 type RunOptions struct {
 	// Interval is the time between two calls of the tick or frame function;
 	// 0 or negative (a loop has no off) means 1/60 s (§10).

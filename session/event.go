@@ -36,10 +36,9 @@ const (
 	// before that message's events.
 	EventPlaying
 	// EventEntityExpired: ClientConfig.ExpireUnlisted removed an entity no
-	// newer Snapshot listed for that long, most likely destroyed with the
-	// DestroyEntity lost (§8.1, §13.4). Event.Entity is it as last
-	// described, Event.Tick its last listing. A newer Snapshot listing it
-	// again makes the client query it (§7.4), and EventEntityCreated follows.
+	// newer Snapshot listed for that long, likely its DestroyEntity lost
+	// (§8.1, §13.4); Event.Entity as last described, Event.Tick its last
+	// listing. Relisted later, it is queried (§7.4): EventEntityCreated.
 	EventEntityExpired
 )
 

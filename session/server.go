@@ -10,10 +10,9 @@ import (
 
 // Server is the authoritative side (§3, §4, §5.4, §7, §8, §10): it binds
 // connections to addresses, applies the checks of §5.4 and §7, answers Ping
-// and QueryEntity, and each [Server.Tick] sends every player the messages
-// for the world the game spawns, moves and destroys. It never answers an
-// invalid datagram (§12). It is not safe for concurrent use; [RunServer]
-// drives one from a single goroutine.
+// and QueryEntity, never an invalid datagram (§12), and each [Server.Tick]
+// sends players the world the game spawns, moves and destroys. It is not
+// safe for concurrent use; [RunServer] drives one from a single goroutine.
 type Server struct {
 	cfg  ServerConfig
 	send SendFunc

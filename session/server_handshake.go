@@ -62,12 +62,11 @@ func (s *Server) welcome(a netip.AddrPort, now time.Time) {
 	s.transmit(a, rtype.AppendWelcome(s.hs[:0], s.welcomeID(a, now)))
 }
 
-// welcomeID returns the first candidate of the window for a that is
-// neither open nor one of a's recently closed connections. If both are a's
-// closed ones (two reconnects within closedMemory), the fresh Hello clears
-// a's entries so the client gets in. If both are open (a 2⁻⁶⁴ chance), the
-// second is sent and its first packet refused, keeping open ids unique; a
-// Hello in another window gets other ids.
+// welcomeID returns a's first candidate of the window neither open nor one
+// of a's recently closed. If both are a's closed ones (two reconnects within
+// closedMemory), the Hello clears a's entries so the client gets in; if both
+// are open (2⁻⁶⁴), the second is sent and its first packet refused, keeping
+// ids unique, and a Hello in another window gets other ids.
 func (s *Server) welcomeID(a netip.AddrPort, now time.Time) uint32 {
 	w := window(now)
 	var ids [idCandidates]uint32

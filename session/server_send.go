@@ -26,15 +26,15 @@ func (s *Server) flush(c *conn, now time.Time) {
 	s.transmit(c.addr, s.asm.finish())
 }
 
-// Tick advances the server tick; call it once per game tick, after the
-// game moved the world. It closes the connections silent for
-// InactivityTimeout (§13.3) and sends each player, in datagrams of at most
-// 548 bytes (§2.2), the entity events it lacks: new ones and, with reliable
-// events, lost ones and a second copy of each DestroyEntity of the previous
-// Tick (§8.3, §13.4). Every SnapshotInterval ticks it sends a Snapshot of
-// the world in messages of at most 47 states sharing a serverTick, each in
-// its own packet (§8.1). A client gets the world once its first connected
-// packet arrives, and not while over its SendBudget (§12).
+// Tick advances the server tick; call it once per game tick, after the game
+// moved the world. It closes connections silent for InactivityTimeout
+// (§13.3) and sends each player, in datagrams of at most 548 bytes (§2.2),
+// the entity events it lacks: new ones and, with reliable events, lost ones
+// and a second copy of each DestroyEntity of the previous Tick (§8.3,
+// §13.4). Every SnapshotInterval ticks it sends the world's Snapshot in
+// messages of at most 47 states sharing a serverTick, each in its own packet
+// (§8.1). A client gets the world once its first connected packet arrives,
+// and not while over its SendBudget (§12).
 func (s *Server) Tick(now time.Time) {
 	s.now = now
 	s.tick++

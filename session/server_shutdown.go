@@ -12,11 +12,10 @@ import (
 
 // Shutdown ends the game: it destroys every entity with DestroyEntity
 // reason 4, game ended (§8.3), and sends every player at once what it is
-// owed, without a Snapshot or advancing the tick. Connections stay open so
-// that, with reliable events, the next Ticks repeat what was lost (§13.4);
-// from now on a valid Hello gets Rejected (§4.4), or is dropped with
-// DisableRejected. Entities spawned afterwards are sent as usual, and a
-// second Shutdown destroys them too.
+// owed, without a Snapshot or advancing the tick. Connections stay open for
+// the next Ticks to repeat what was lost (§13.4); a valid Hello now gets
+// Rejected (§4.4), or is dropped with DisableRejected. Later entities are
+// sent as usual; a second Shutdown destroys them too.
 func (s *Server) Shutdown(now time.Time) {
 	s.now = now
 	s.shutdown = true

@@ -109,8 +109,9 @@ func RunServer(ctx context.Context, addr string, cfg ServerConfig, opts RunOptio
 
 // RunServerConn runs a Server on conn until ctx is done, then closes conn.
 // Datagrams go to Receive as they arrive; every opts.Interval, tick runs
-// (the game reads events and moves the world), then [Server.Tick]. All
-// calls happen on the calling goroutine.
+// (the game reads events and moves the world), then [Server.Tick], all on
+// the calling goroutine. It returns nil once stopped for ctx, or an error
+// wrapping [ErrSocket] when conn was closed under it.
 //
 // Once ctx is done, [Server.Shutdown] destroys every entity with reason 4,
 // game ended (§8.3), and for at most opts.ShutdownGrace the server keeps
@@ -119,9 +120,6 @@ func RunServer(ctx context.Context, addr string, cfg ServerConfig, opts RunOptio
 // time, with [Server.ShuttingDown] true, to read the last events, such as
 // each EventPlayerLeft ([Server.Departed] has the counters); nothing is
 // sent after. A negative ShutdownGrace skips all this.
-//
-// It returns nil once stopped for ctx, or an error wrapping [ErrSocket]
-// when conn was closed under it.
 func RunServerConn(ctx context.Context, conn *net.UDPConn, cfg ServerConfig, opts RunOptions, tick func(s *Server, now time.Time)) error {
 	opts = opts.withDefaults()
 	l := startLoop(conn)
