@@ -358,7 +358,8 @@ func (c *Client) Entity(id uint32) (Entity, bool) {
 }
 
 // Entities returns every entity the client knows, in no order, with the
-// positions of the last [EventSnapshot] (§8.1); do not call the client in it.
+// positions of the last [EventSnapshot] (§8.1); do not call the client from
+// the loop.
 func (c *Client) Entities() iter.Seq[Entity] {
 	return func(yield func(Entity) bool) {
 		for i := range c.ents.store.ents {

@@ -40,8 +40,8 @@ type snapshotRounds struct {
 	// longer gap is a stall, not loss, and leaves an entity at least half
 	// the limit of rounds received to be listed again.
 	maxGap uint32
-	// oldest bounds every known entity's heard from below: until a round
-	// ends the limit past it, nothing expires and no scan runs.
+	// oldest bounds every known entity's heard from below: until the round
+	// just over is the limit past it, nothing expires and no scan runs.
 	oldest uint32
 }
 

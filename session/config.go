@@ -91,11 +91,11 @@ type ClientConfig struct {
 	// begins; an entity's CreateEntity counts as its first listing. Large
 	// worlds spread a round over several packets (§8.1) and loss skips
 	// rounds: 1 s, 20 rounds, is sensible. An expired id is remembered like
-	// a destroyed one, for 2 s (§8.3); a newer Snapshot listing it brings it
-	// back through QueryEntity (§7.4). 0 or negative is off: entities stay
-	// until destroyed, as §1 says a client MUST NOT assume an unstated
-	// disappearance; expiry reads Snapshots, which carry each tick's
-	// replicated entities (§8.1), as stating it.
+	// a destroyed one, for 2 s, lest a late Snapshot query it (§8.3); a newer
+	// Snapshot listing it brings it back through QueryEntity (§7.4). 0 or
+	// negative is off: entities stay until destroyed, as §1 says a client
+	// MUST NOT assume an unstated disappearance; expiry reads Snapshots,
+	// which carry each tick's replicated entities (§8.1), as stating it.
 	ExpireUnlisted time.Duration
 }
 

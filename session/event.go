@@ -36,9 +36,9 @@ const (
 	// before that message's events.
 	EventPlaying
 	// EventEntityExpired: ClientConfig.ExpireUnlisted removed an entity no
-	// newer Snapshot listed for that long, likely its DestroyEntity lost
-	// (§8.1, §13.4); Event.Entity as last described, Event.Tick its last
-	// listing. Relisted later, it is queried (§7.4): EventEntityCreated.
+	// newer Snapshot listed for that long, likely as its DestroyEntity was
+	// lost (§8.1, §13.4); Event.Entity is as last described, Event.Tick its
+	// last listing. If relisted, a query (§7.4) brings EventEntityCreated.
 	EventEntityExpired
 )
 

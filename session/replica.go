@@ -61,8 +61,9 @@ type replica struct {
 }
 
 // maxDestroyTries is how many DestroyEntity copies a client may lose before
-// the server gives up: at 20% loss, once in about 10¹¹ destructions, while a
-// client acking all but those cannot pin destroyed entities for ever.
+// the server gives up: at 20% loss all are lost once in about 10¹¹
+// destructions, while a client acking all but those cannot pin destroyed
+// entities for ever.
 const maxDestroyTries = 16
 
 // owed reports whether a creation, a due copy or an echo is owed now.

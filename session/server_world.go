@@ -25,7 +25,7 @@ func (e *serverEntity) entity() Entity {
 
 // world is the entity table: a slice Snapshots list without allocating, an
 // index by id, and per entity and slot what that client holds (§13.4). A
-// destroyed entity stays, dead, until no client may hold it, its id unused.
+// destroyed entity stays, dead, until no client may hold it: no id reuse.
 type world struct {
 	ents   []serverEntity
 	reps   []replica // reps[i*slots+k]: entity i as the client of slot k holds it

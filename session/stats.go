@@ -34,7 +34,8 @@ const (
 	DropShortPacket
 	// DropUnknownConnection: a connectionId of no open connection (§5.4);
 	// from an address without one, an id no Welcome to it carried in the
-	// last 5 to 10 s, or a sequence above 64, no first packet (§4.2, §12).
+	// last 5 to 10 s, or a sequence above 64, too high for a first packet
+	// (§4.2, §12).
 	DropUnknownConnection
 	// DropWrongAddress: the id's connection has another address (§5.4).
 	DropWrongAddress
