@@ -2,9 +2,7 @@ package session
 
 import "github.com/rtypeproto/rtype"
 
-// assembler builds the packet a side is about to send (§5.1, §5.3), the
-// same for a Client and for a Server, which builds one packet at a time
-// for all its connections.
+// assembler builds the one packet a side is about to send (§5.1, §5.3).
 type assembler struct {
 	bld  rtype.Builder
 	open bool
@@ -16,8 +14,7 @@ func (a *assembler) begin(h rtype.PacketHeader) {
 	a.open = true
 }
 
-// finish closes the packet and returns its bytes, valid until the next
-// begin.
+// finish closes the packet and returns its bytes, valid until next begin.
 func (a *assembler) finish() []byte {
 	a.open = false
 	return a.bld.Bytes()
@@ -26,16 +23,14 @@ func (a *assembler) finish() []byte {
 // discard drops the packet being built, unsent.
 func (a *assembler) discard() { a.open = false }
 
-// packetEnd is the side an assembler builds for: it numbers and begins
-// each packet, and sends it once full or done.
+// packetEnd numbers and begins each packet, and sends it when full or done.
 type packetEnd interface {
 	begin()
 	flush()
 }
 
-// put adds m to the open packet, beginning one when none is open and
-// sending the open one first when m does not fit: no datagram exceeds 548
-// bytes (§2.2).
+// put adds m to the open packet, beginning one if none, sending it first if
+// m does not fit: no datagram exceeds 548 bytes (§2.2).
 func put[E packetEnd, M rtype.Message](e E, a *assembler, m M) {
 	if a.open && m.Len() > a.bld.Available() {
 		e.flush()

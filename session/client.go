@@ -9,12 +9,9 @@ import (
 )
 
 // Client is the client side of one connection (§3, §4, §5, §7, §8, §10):
-// it connects with Hello, numbers its packets and acknowledges the server's
-// (§5.2), sends Input, Ping and QueryEntity, keeps the table of entities the
-// server described, and reports what happened as events.
-//
-// A Client is not safe for concurrent use; [RunClient] drives one from a
-// single goroutine.
+// it connects, numbers and acknowledges packets (§5.2), sends Input, Ping
+// and QueryEntity, keeps the entity table and reports events. It is not
+// safe for concurrent use; [RunClient] drives one from a single goroutine.
 type Client struct {
 	cfg    ClientConfig
 	server netip.AddrPort
@@ -44,8 +41,7 @@ type Client struct {
 	events eventQueue
 	stats  Stats
 
-	// pingEvery is pingInterval; tests alone set 0, never, to keep
-	// Pings out of the packets they read.
+	// pingEvery is pingInterval; tests set 0, never, to keep Pings out.
 	pingEvery time.Duration
 }
 
@@ -66,8 +62,7 @@ func NewClient(server netip.AddrPort, cfg ClientConfig, send SendFunc) *Client {
 	return c
 }
 
-// unmap makes an IPv4 address received on a dual-stack socket compare equal
-// to the same address written as IPv4.
+// unmap makes an IPv4-mapped address from a dual-stack socket plain IPv4.
 func unmap(a netip.AddrPort) netip.AddrPort {
 	if a.Addr().Is4In6() {
 		return netip.AddrPortFrom(a.Addr().Unmap(), a.Port())
@@ -84,14 +79,11 @@ func (c *Client) State() State { return c.state }
 // CloseReason returns why the client is Closed, or CloseNone.
 func (c *Client) CloseReason() CloseReason { return c.reason }
 
-// ConnectionID returns the id the server gave in Welcome (§4.3), or 0
-// before it.
+// ConnectionID returns the id the server gave in Welcome (§4.3), or 0.
 func (c *Client) ConnectionID() uint32 { return c.id }
 
-// RTT returns the smoothed round-trip time measured with Ping and Pong
-// (§7.2), or 0 before the first Pong. Each sample is the time between the
-// send of a Ping and the receipt of its Pong, as precise as the times the
-// caller passes; [EventPong] reports every sample.
+// RTT returns the smoothed round-trip time of Ping and Pong (§7.2), or 0
+// before the first Pong; [EventPong] reports every sample.
 func (c *Client) RTT() time.Duration { return c.srtt }
 
 // Stats returns the client's counters.
@@ -107,11 +99,10 @@ func (c *Client) Stats() Stats {
 // is yielded: the one way to read them. Ranging over it allocates nothing.
 func (c *Client) Events() iter.Seq[Event] { return c.events.all() }
 
-// Update runs the client's timers at time now: while Connecting it sends
-// Hello every second and gives up after GiveUp (§4.2); Waiting or
-// Playing, it closes the connection when the server has been silent for
-// ServerTimeout and forgets the QueryEntity ids no Snapshot lists any more
-// (§7.4). Pings go out with SendInput and Flush. Call it once per frame.
+// Update runs the client's timers; call it once per frame. Connecting, it
+// sends Hello every second and gives up after GiveUp (§4.2); connected, it
+// closes after ServerTimeout of silence and forgets the QueryEntity ids no
+// Snapshot lists any more (§7.4). SendInput and Flush send the Pings.
 func (c *Client) Update(now time.Time) {
 	switch c.state {
 	case Connecting:
@@ -151,14 +142,11 @@ func (c *Client) transmit(b []byte) {
 	}
 }
 
-// SendInput sends one packet carrying an Input with the actions held this
-// frame (§7.1), numbered from 1, together with any QueryEntity and Ping
-// that are due. The client should call it once per frame, also when nothing
-// is held (§7.1), and also while Waiting: each packet tells the server the
-// client is still there, and a server that keeps it waiting answers each
-// one, which keeps ServerTimeout from closing the client. It fails with [ErrNotConnected] while Connecting and
-// once Closed, and with rtype.ErrReservedActions when a reserved bit is
-// set.
+// SendInput sends one packet with an Input of the actions held (§7.1),
+// numbered from 1, and any QueryEntity and Ping due. Call it every frame,
+// with nothing held too (§7.1) and while Waiting, when the answers keep
+// ServerTimeout from firing. It fails with [ErrNotConnected] while
+// Connecting or Closed, and rtype.ErrReservedActions for a reserved bit.
 func (c *Client) SendInput(actions rtype.Actions, now time.Time) error {
 	if !c.state.Connected() {
 		return ErrNotConnected
@@ -174,10 +162,9 @@ func (c *Client) SendInput(actions rtype.Actions, now time.Time) error {
 	return nil
 }
 
-// Flush sends the QueryEntity and Ping messages that are due, in a packet
-// without Input; with none due it sends nothing. A client that sends Input
-// every frame never needs it. It fails with [ErrNotConnected] while
-// Connecting and once Closed.
+// Flush sends the QueryEntity and Ping messages due, if any, in a packet
+// without Input; a client sending Input every frame never needs it. It
+// fails with [ErrNotConnected] while Connecting or Closed.
 func (c *Client) Flush(now time.Time) error {
 	if !c.state.Connected() {
 		return ErrNotConnected
@@ -187,10 +174,9 @@ func (c *Client) Flush(now time.Time) error {
 	return nil
 }
 
-// Close ends the session: a Waiting or Playing client sends Disconnect with
-// reason 1, client quit (§7.3); a Connecting one has no connection to end
-// and sends nothing. The client is then Closed with CloseDisconnect;
-// closing a Closed client does nothing and keeps its CloseReason.
+// Close ends the session: a Waiting or Playing client sends Disconnect
+// reason 1, client quit (§7.3), a Connecting one nothing; the client is then
+// Closed with CloseDisconnect. Closing a Closed client keeps its CloseReason.
 func (c *Client) Close(now time.Time) {
 	switch c.state {
 	case Waiting, Playing:
@@ -220,8 +206,7 @@ func (c *Client) addDue(now time.Time) {
 	}
 }
 
-// add appends m to the packet being built, sending the packet first when m
-// does not fit.
+// add appends m to the packet being built, sending that first if m won't fit.
 func add[M rtype.Message](c *Client, m M) { put(c, &c.asm, m) }
 
 // begin numbers and begins the next packet (§5.2).
@@ -234,9 +219,8 @@ func (c *Client) flush() {
 	}
 }
 
-// Receive processes one datagram received from from at time now. Whatever
-// it holds, Receive never panics; what the spec says to drop is dropped and
-// counted in Stats().Drops.
+// Receive processes one datagram from from at time now. It never panics;
+// what the spec drops is dropped and counted in Stats().Drops.
 func (c *Client) Receive(datagram []byte, from netip.AddrPort, now time.Time) {
 	if !c.cfg.Hooks.received(from, datagram) {
 		return
@@ -261,8 +245,7 @@ func (c *Client) Receive(datagram []byte, from netip.AddrPort, now time.Time) {
 
 func (c *Client) drop(r DropReason) { c.stats.Drops[r]++ }
 
-// receiveHandshake applies §4.3 and §4.4 to a datagram received before
-// Welcome.
+// receiveHandshake applies §4.3 and §4.4 to a datagram before Welcome.
 func (c *Client) receiveHandshake(b []byte, now time.Time) {
 	t, id, err := rtype.ParseHandshake(b)
 	if err != nil {
@@ -365,8 +348,7 @@ func (c *Client) handle(m rtype.RawMessage, now time.Time) {
 	}
 }
 
-// Entity returns the entity with network id id, as the server last
-// described it.
+// Entity returns entity id as the server last described it.
 func (c *Client) Entity(id uint32) (Entity, bool) {
 	e, ok := c.ents.store.get(id)
 	if !ok {
@@ -375,9 +357,9 @@ func (c *Client) Entity(id uint32) (Entity, bool) {
 	return e.entity(), true
 }
 
-// Entities returns every entity the client knows, in no particular order:
-// after an [EventSnapshot], the positions it gave (§8.1). The client must
-// not be called back from the loop.
+// Entities returns every entity the client knows, in no order, with the
+// positions of the last [EventSnapshot] (§8.1); do not call the client from
+// the loop.
 func (c *Client) Entities() iter.Seq[Entity] {
 	return func(yield func(Entity) bool) {
 		for i := range c.ents.store.ents {

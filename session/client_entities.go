@@ -6,15 +6,13 @@ import (
 	"github.com/rtypeproto/rtype"
 )
 
-// clientEntity is the client's copy of a server entity, in wire values so
-// that what the game reads is exactly what the server sent.
+// clientEntity is an entity in wire values, exactly as the server sent it.
 type clientEntity struct {
 	id   uint32
 	arch rtype.Archetype
 	x, y rtype.Pos16
 	rot  rtype.Rot16
-	// listed is the newest Snapshot that listed the entity, at first its
-	// CreateEntity (client_expire.go).
+	// listed is the newest listing, at first the CreateEntity.
 	listed listing
 }
 
@@ -31,9 +29,8 @@ type destroyedID struct {
 	expired bool
 }
 
-// relistedBy reports whether a Snapshot of tick tick that lists the id
-// shows the entity still exists: it does for an expired id, when the
-// Snapshot is newer than its last listing; a destroyed id stays destroyed.
+// relistedBy reports whether a Snapshot of tick listing the id shows it
+// exists: only for an expired id, if tick is newer than its last listing.
 func (d destroyedID) relistedBy(tick uint32) bool {
 	return d.expired && rtype.SequenceNewer(tick, d.tick)
 }
@@ -46,16 +43,14 @@ type query struct {
 	lastSeen time.Time
 }
 
-// Bounds of the tables a server fills: a hostile server costs bounded
-// memory (§12).
+// Bounds of the tables a hostile server fills (§12).
 const (
 	maxDestroyed = 256
 	maxQueries   = 64
 )
 
-// entityTable is the client side of §8.1–§8.3: the entities the server
-// described, the ids recently destroyed and the QueryEntity messages
-// outstanding.
+// entityTable is the client side of §8.1–§8.3: entities, ids recently
+// destroyed, outstanding QueryEntity messages.
 type entityTable struct {
 	cfg       ClientConfig
 	store     entityStore
@@ -75,8 +70,7 @@ func (t *entityTable) init(cfg ClientConfig) {
 	t.queries = make([]query, 0, maxQueries)
 }
 
-// recentlyDestroyed returns the remembered destruction of id, if it is not
-// older than destroyedMemory.
+// recentlyDestroyed returns id's destruction if within destroyedMemory.
 func (t *entityTable) recentlyDestroyed(id uint32, now time.Time) (destroyedID, bool) {
 	for _, d := range t.destroyed {
 		if d.id == id && now.Sub(d.at) < destroyedMemory {
@@ -95,8 +89,7 @@ func (t *entityTable) forgetQuery(id uint32) {
 	}
 }
 
-// remember records a destroyed or expired id, in place of any older
-// record of the same id.
+// remember records a destroyed or expired id, replacing an older record.
 func (t *entityTable) remember(d destroyedID) {
 	for i := range t.destroyed {
 		if t.destroyed[i].id == d.id {
@@ -107,9 +100,8 @@ func (t *entityTable) remember(d destroyedID) {
 	t.dNext = (t.dNext + 1) % maxDestroyed
 }
 
-// snapshot applies a valid Snapshot (§8.1): known entities take the
-// positions and the listing, an unknown id not recently destroyed is
-// queried once (§7.4); then the round of its tick may expire entities.
+// snapshot applies a valid Snapshot (§8.1): positions and listings, queries
+// for unknown ids not recently destroyed (§7.4), then the round's expiry.
 func (t *entityTable) snapshot(c *Client, s *rtype.Snapshot, now time.Time) {
 	at, over, ended := t.rounds.begin(s.ServerTick)
 	for _, st := range s.States {
@@ -129,14 +121,11 @@ func (t *entityTable) snapshot(c *Client, s *rtype.Snapshot, now time.Time) {
 	}
 }
 
-// full reports whether the table holds MaxEntities entities: a
-// CreateEntity would be dropped, so asking for one is pointless.
+// full reports whether the table holds MaxEntities: answers would be dropped.
 func (t *entityTable) full() bool { return t.store.len() >= t.cfg.MaxEntities }
 
-// unknown records that a Snapshot listed id, which the client never
-// received a CreateEntity for, and schedules one QueryEntity for it (§7.4);
-// with a positive QueryRetry it asks again once that has passed without an
-// answer. A full table schedules nothing.
+// unknown schedules a QueryEntity (§7.4) for a listed id never created,
+// again after a positive QueryRetry unanswered; a full table schedules none.
 func (t *entityTable) unknown(id uint32, now time.Time) {
 	if t.full() {
 		return
@@ -157,8 +146,8 @@ func (t *entityTable) unknown(id uint32, now time.Time) {
 	}
 }
 
-// expireQueries forgets the queries for ids no Snapshot listed for a while: the
-// server does not answer for an entity that no longer exists (§7.4).
+// expireQueries forgets queries for ids no Snapshot listed for a while: no
+// answer comes for an entity that is gone (§7.4).
 func (t *entityTable) expireQueries(now time.Time) {
 	keep := t.queries[:0]
 	for _, q := range t.queries {
@@ -169,12 +158,10 @@ func (t *entityTable) expireQueries(now time.Time) {
 	t.queries = keep
 }
 
-// create applies a valid CreateEntity (§8.2). It ignores an id that exists,
-// as §8.2 requires, and a creation older than a destruction of the same id
-// that was already received, which a retransmitted CreateEntity overtaken
-// by its DestroyEntity would be; likewise a creation of an expired id not
-// newer than its last listing, a late copy: the answer to a new
-// QueryEntity is stamped later (§8.2).
+// create applies a valid CreateEntity (§8.2), ignoring an existing id, a
+// creation older than a received destruction of the id (a resend overtaken
+// by its DestroyEntity) and one of an expired id not newer than its last
+// listing (a late copy: a new QueryEntity's answer is stamped later).
 func (t *entityTable) create(c *Client, m rtype.CreateEntity, now time.Time) {
 	if _, ok := t.store.get(m.NetworkID); ok {
 		c.drop(DropKnownEntity)
@@ -194,8 +181,8 @@ func (t *entityTable) create(c *Client, m rtype.CreateEntity, now time.Time) {
 	c.events.push(Event{Kind: EventEntityCreated, Entity: e.entity(), Tick: m.ServerTick, At: now})
 }
 
-// destroy applies a valid DestroyEntity (§8.3) and remembers the id so that
-// a late Snapshot does not make the client query it.
+// destroy applies a valid DestroyEntity (§8.3), remembering the id lest a
+// late Snapshot query it.
 func (t *entityTable) destroy(c *Client, m rtype.DestroyEntity, now time.Time) {
 	t.remember(destroyedID{id: m.NetworkID, tick: m.ServerTick, at: now})
 	t.forgetQuery(m.NetworkID)

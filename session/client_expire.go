@@ -7,23 +7,9 @@ import (
 	"github.com/rtypeproto/rtype"
 )
 
-// Expiry of unlisted entities (ClientConfig.ExpireUnlisted, §8.1, §13.4).
-//
-// A version 1 server sends each DestroyEntity once (§13.4): when it is
-// lost, the client keeps a ghost that no Snapshot lists any more. Time is
-// counted in server ticks, from the serverTick of the Snapshots received,
-// not from the clock, and only while Snapshots keep arriving: the gap
-// between two rounds counts at most maxGap ticks, so that a link that
-// stalls, or a server that pauses, expires nothing, neither during the
-// stall nor in the first rounds after it.
-//
-// The Snapshot messages of one round share a serverTick (§8.1), each in
-// its own packet, and any of them may be lost or late. A round is
-// therefore judged only once it is over, when a Snapshot with a newer
-// serverTick begins the next one. Under loss an entity that exists may
-// miss several rounds in a row; the timeout, a duration, absorbs that.
-// Counting starts with the first round: an entity created before it
-// counts from it.
+// Expiry of unlisted entities, as ClientConfig.ExpireUnlisted says (§8.1,
+// §13.4); a paused server, like a stalled link, expires nothing. An entity
+// created before the first round counts from it.
 
 // ticksPerSecond is the server tick rate of §10.
 const ticksPerSecond = 60
@@ -47,18 +33,15 @@ type snapshotRounds struct {
 	// latest is the serverTick of the newest round, once begun is set.
 	latest uint32
 	begun  bool
-	// heard counts the server ticks heard: the sum of the gaps between
-	// the rounds received, each counted at most maxGap. Entities record
-	// it when listed, and expire once it moved on by the limit.
+	// heard sums the gaps between rounds received, each at most maxGap; an
+	// entity records it when listed and expires once it moved by the limit.
 	heard uint32
-	// maxGap is half the limit, and at least the Snapshot interval of
-	// §8.1: a longer gap between two rounds is a stall, not loss, and
-	// leaves an entity at least half the limit of rounds received to be
-	// listed again.
+	// maxGap is half the limit, at least the Snapshot interval (§8.1): a
+	// longer gap is a stall, not loss, and leaves an entity at least half
+	// the limit of rounds received to be listed again.
 	maxGap uint32
-	// oldest is a lower bound of the heard of every known entity: while
-	// the round just over is less than the limit past it, nothing can
-	// expire and the table is not scanned.
+	// oldest bounds every known entity's heard from below: until the round
+	// just over is the limit past it, nothing expires and no scan runs.
 	oldest uint32
 }
 
@@ -66,13 +49,11 @@ func newSnapshotRounds(limit int32) snapshotRounds {
 	return snapshotRounds{maxGap: uint32(max(limit/2, DefaultSnapshotInterval))}
 }
 
-// newer reports whether a is after b, for ticks and heard counts, which
-// wrap as sequence numbers do.
+// newer reports whether tick or heard count a is after b, wrapping.
 func newer(a, b uint32) bool { return rtype.SequenceNewer(a, b) }
 
-// begin follows the serverTick of a valid Snapshot. It returns the heard
-// count its listings take, and, when the tick begins a new round, the
-// heard count of the round it ends.
+// begin follows a valid Snapshot's serverTick, returning the heard count of
+// its listings and, if it begins a round, the heard count of the one ended.
 func (r *snapshotRounds) begin(tick uint32) (at, over uint32, ended bool) {
 	switch {
 	case !r.begun:
@@ -97,16 +78,14 @@ func (r *snapshotRounds) heardAt(tick uint32) uint32 {
 	return r.heard - min(r.latest-tick, r.maxGap)
 }
 
-// listing is when a Snapshot, or a CreateEntity (§8.2), last listed an
-// entity: the serverTick, which events report, and the heard count,
-// which expiry reads.
+// listing is an entity's last listing by a Snapshot or CreateEntity (§8.2):
+// the serverTick, for events, and the heard count, for expiry.
 type listing struct {
 	tick  uint32
 	heard uint32
 }
 
-// update records a listing, unless it is older than the one recorded,
-// as a late Snapshot of an earlier round is.
+// update records a listing unless older, as a late Snapshot's is.
 func (l *listing) update(tick, heard uint32) {
 	if newer(tick, l.tick) {
 		l.tick = tick
@@ -126,11 +105,10 @@ func (t *entityTable) created(tick uint32) listing {
 	return l
 }
 
-// expireUnlisted removes the entities last listed the limit or more
-// before the round just over, of heard count over, with
-// EventEntityExpired, and remembers their ids as destroyed at their last
-// listing, so that only a Snapshot newer than it brings them back
-// through QueryEntity (§7.4, §8.3).
+// expireUnlisted removes, with EventEntityExpired, the entities last listed
+// the limit or more before over, the heard count of the round just over,
+// and remembers them as destroyed at their last listing, so only a newer
+// Snapshot brings them back through QueryEntity (§7.4, §8.3).
 func (t *entityTable) expireUnlisted(c *Client, over uint32, now time.Time) {
 	if t.unlisted == 0 || int32(over-t.rounds.oldest) < t.unlisted {
 		return

@@ -6,16 +6,11 @@ import (
 	"github.com/rtypeproto/rtype"
 )
 
-// Round trips (§7.2). The timestamp of a Ping is any u32 the client
-// chooses: this one sends milliseconds since its first Update, so that a
-// capture reads naturally, but it does not measure with them. It keeps the
-// time it passed when it sent each Ping, keyed by the timestamp, in a small
-// fixed ring, and measures a round trip as the time passed with the
-// matching Pong minus that send time: as precise as the times the caller
-// passes, nanoseconds with time.Now.
+// Round trips (§7.2). A Ping's timestamp is any u32: this client sends
+// milliseconds since its first Update, for readable captures, but measures
+// with the send time kept per timestamp, as precise as the caller's times.
 
-// pingSlots is the number of Pings awaiting their Pong. At one Ping a
-// second, a Pong more than 8 s late is no use for a round trip anyway.
+// pingSlots bounds the Pings awaiting a Pong: one 8 s late is of no use.
 const pingSlots = 8
 
 // sentPing is one Ping awaiting its Pong; ts 0 marks a free slot.
@@ -31,9 +26,8 @@ type pingRing struct {
 	lastTS uint32
 }
 
-// add records a Ping sent at now and returns its timestamp: milliseconds
-// since start, plus one so that it is never 0, and always different from
-// the previous one so that each Pong matches exactly one Ping.
+// add records a Ping sent at now and returns its timestamp, milliseconds
+// since start plus one, never 0 nor the last, so a Pong matches one Ping.
 func (r *pingRing) add(start, now time.Time) uint32 {
 	ts := uint32(now.Sub(start)/time.Millisecond) + 1
 	if ts == 0 || ts == r.lastTS {
@@ -68,9 +62,8 @@ func (c *Client) addPing(now time.Time) {
 	add(c, rtype.Ping{Timestamp: c.pings.add(c.start, now)})
 }
 
-// pong measures the round trip of the Ping that carried ts (§7.2, §8.4),
-// folds it into the smoothed RTT and reports it
-// with [EventPong]. It returns false for a Pong that matches no Ping.
+// pong folds the round trip of the Ping that carried ts into the SRTT and
+// reports [EventPong] (§7.2, §8.4); false means no Ping matched.
 func (c *Client) pong(ts uint32, now time.Time) bool {
 	sent, ok := c.pings.match(ts)
 	if !ok {
@@ -83,9 +76,8 @@ func (c *Client) pong(ts uint32, now time.Time) bool {
 	return true
 }
 
-// smoothRTT folds a round-trip sample into a smoothed RTT with weight 1/8,
-// as TCP's SRTT does; the first sample is taken as it is. The client
-// measures with Ping and Pong (§7.2), the server from acks (§5.1).
+// smoothRTT folds a sample into srtt with weight 1/8, as TCP does, the first
+// as is; clients sample Pongs (§7.2), servers acks (§5.1).
 func smoothRTT(srtt *time.Duration, sample time.Duration) {
 	if *srtt == 0 {
 		*srtt = sample

@@ -22,20 +22,13 @@ const (
 	// Connecting: sending Hello until Welcome or Rejected (§4.2).
 	Connecting State = iota
 	// Waiting: a Welcome was accepted and the client sends connected
-	// packets (§4.3), but the server has sent no world yet: no valid
-	// Snapshot, CreateEntity or DestroyEntity. A server that follows the
-	// spec sends it at once (§10); one whose player slots are all taken
-	// may keep the client waiting, answering its packets with empty ones,
-	// until a slot frees, or tell it Rejected.
-	//
-	// While Waiting, a datagram from the server that is exactly a valid
-	// Rejected (§4.4) closes the client with [EventRejected]; every other
-	// datagram is a connected packet (§3). Since a connected packet is at
-	// least 16 bytes (§5.4), a 6-byte datagram can never be one: accepting
-	// a Rejected here changes nothing for a server that sends only what §3
-	// allows. A Rejected with extra bytes, or one that comes from another
-	// address, is dropped as §4.4 and §3 say. Once Playing, a 6-byte
-	// datagram is only a short packet and is dropped.
+	// packets (§4.3), but no world message came yet. A conforming server
+	// sends the world at once (§10); a full one may answer with empty
+	// packets until a slot frees, or send Rejected. While Waiting, an exact
+	// valid Rejected (§4.4) from the server closes the client with
+	// [EventRejected], safely, as a connected packet has at least 16 bytes
+	// (§5.4, §3); one with extra bytes or from another address is dropped
+	// (§4.4, §3), and once Playing, a 6-byte datagram is a short packet.
 	Waiting
 	// Playing: the server sends the world (§8).
 	Playing
@@ -53,13 +46,11 @@ func (s State) String() string {
 	return "State(" + strconv.Itoa(int(s)) + ")"
 }
 
-// Connected reports whether the client accepted a Welcome and has not
-// stopped since: Waiting or Playing, the states in which it sends and
-// receives connected packets (§3, §5).
+// Connected reports whether the client is Waiting or Playing, the states
+// that send and receive connected packets (§3, §5).
 func (s State) Connected() bool { return s == Waiting || s == Playing }
 
-// welcome makes a Connecting client Waiting: the server accepted it with
-// connection id id (§4.3).
+// welcome makes a Connecting client Waiting with connection id id (§4.3).
 func (c *Client) welcome(id uint32, now time.Time) {
 	c.state, c.id = Waiting, id
 	c.lastHeard, c.nextPing = now, now
@@ -78,16 +69,14 @@ func (c *Client) play(now time.Time) {
 	}
 }
 
-// reject closes a Connecting or Waiting client that the server answered
-// with Rejected (§4.4): it must stop trying.
+// reject closes a Connecting or Waiting client on Rejected (§4.4).
 func (c *Client) reject(now time.Time) {
 	c.stats.Rejected++
 	c.close(CloseRejected)
 	c.events.push(Event{Kind: EventRejected, Close: CloseRejected, At: now})
 }
 
-// timeOut closes the client with why, CloseGaveUp while Connecting (§4.2)
-// or CloseTimeout once connected.
+// timeOut closes the client with why: CloseGaveUp (§4.2) or CloseTimeout.
 func (c *Client) timeOut(why CloseReason, now time.Time) {
 	c.close(why)
 	c.events.push(Event{Kind: EventTimedOut, Close: why, At: now})

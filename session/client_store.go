@@ -1,8 +1,7 @@
 package session
 
-// entityStore holds the client's entities in a slice, indexed by id, so
-// that a Snapshot updates each listed entity in place with one lookup and
-// iteration walks a slice (§8.1).
+// entityStore holds the client's entities in a slice indexed by id: one
+// lookup per listed entity updates it in place (§8.1).
 type entityStore struct {
 	index idIndex
 	ents  []clientEntity

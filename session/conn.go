@@ -15,12 +15,11 @@ type conn struct {
 	addr      netip.AddrPort
 	lastHeard time.Time
 
-	// link numbers the packets both ways (§5.2); the send budget counts
-	// from its ackTop.
+	// link numbers packets both ways (§5.2); the budget counts from ackTop.
 	link
 	lastSent uint32 // tick of the last packet sent by Tick
-	// probeDue is set by each valid packet that got no answer: a
-	// connection over its send budget gets one empty packet for it.
+	// probeDue marks a valid packet left unanswered: over the send budget,
+	// the connection gets one empty packet for it.
 	probeDue  bool
 	lastInput uint32
 	gotInput  bool
@@ -28,8 +27,8 @@ type conn struct {
 	sent     sentRing
 	entities entityRing   // the packets with entity messages, unresolved
 	building entityPacket // the entity messages of the packet being built
-	// owes is set when a replica of the connection's slot may have become
-	// owed a message, so that a Tick with nothing to send skips the world.
+	// owes marks that a replica of the slot may be owed a message; without
+	// it, a Tick with nothing to send skips the world.
 	owes bool
 	cs   ConnStats
 }
@@ -63,8 +62,7 @@ func (s *Server) openConn(slot int, id uint32, addr netip.AddrPort, now time.Tim
 	return c
 }
 
-// pending returns the number of entities whose CreateEntity or
-// DestroyEntity c's client is owed or has not acknowledged yet (§13.4).
+// pending counts the entities c's client is owed or has not acked (§13.4).
 func (c *conn) pending(w *world) int {
 	n := 0
 	for i := range w.ents {
@@ -75,8 +73,7 @@ func (c *conn) pending(w *world) int {
 	return n
 }
 
-// forget settles every entity for c's slot: nobody holds them there any
-// more.
+// forget settles every entity for c's slot, which nobody holds any more.
 func (c *conn) forget(w *world) {
 	for i := range w.ents {
 		*w.rep(i, c.slot) = replica{}
@@ -84,9 +81,8 @@ func (c *conn) forget(w *world) {
 	c.sent, c.entities, c.building = sentRing{}, entityRing{}, entityPacket{}
 }
 
-// closeConn closes c at once, reports it to the game with the
-// connection's last counters, and destroys the entities the player owned,
-// with reason 3, for the other players (§7.3).
+// closeConn closes c at once, reports it with its last counters, and
+// destroys the player's entities with reason 3 for the others (§7.3).
 func (s *Server) closeConn(c *conn, why CloseReason, dr rtype.DisconnectReason, now time.Time) {
 	if !c.active {
 		return

@@ -2,11 +2,9 @@ package session
 
 import "errors"
 
-// Errors returned by the methods a game calls. A call that fails changes no
-// state.
+// Errors returned by the methods a game calls; a failed call changes nothing.
 var (
-	// ErrNotConnected: the Client has no connection yet or any more, so it
-	// cannot send connected packets (§5).
+	// ErrNotConnected: the Client has no connection to send on (§5).
 	ErrNotConnected = errors.New("session: not connected")
 	// ErrNoEntity: no entity in the world has this network id.
 	ErrNoEntity = errors.New("session: no such entity")

@@ -2,13 +2,10 @@ package session
 
 import "iter"
 
-// eventQueue is a fixed ring of events: a game that stops polling costs
-// bounded memory. Events come in two kinds (see droppable): those the game
-// can miss, such as a player's Inputs, and those it must not, such as
-// joins and leaves. A full queue loses the oldest event it can miss first.
-// Reserve slots are kept for the events the game must not miss: those
-// pushed with pushDroppable are lost on arrival once only the reserve is
-// left, so one player cannot push the others' joins and leaves out.
+// eventQueue is a fixed ring of events, so a game that stops polling costs
+// bounded memory. A full queue loses the oldest droppable event first;
+// pushDroppable loses its event once only the reserve slots are left, so
+// one player cannot push the others' joins and leaves out.
 type eventQueue struct {
 	buf     []Event
 	head    int
@@ -18,10 +15,8 @@ type eventQueue struct {
 	lost    uint64
 }
 
-// droppable reports whether a game can miss an event of kind k: a later
-// one of the same kind carries what it needs (an Input, a position the
-// next Snapshot gives again, §8.1), or the session has already acted on it
-// (a QueryEntity answered).
+// droppable reports whether a game can miss kind k: a later event supersedes
+// it (Input, positions, §8.1) or the session acted on it (QueryEntity).
 func (k EventKind) droppable() bool {
 	return k == EventInput || k == EventQueryEntity || k == EventSnapshot
 }
@@ -31,9 +26,8 @@ func newEventQueue(n, reserve int) eventQueue {
 	return eventQueue{buf: make([]Event, n+reserve), reserve: reserve}
 }
 
-// push queues e. In a full queue it loses the oldest droppable event, or
-// e itself when e is droppable and no other is; only a queue full of
-// events that are not droppable loses its oldest one.
+// push queues e. A full queue loses its oldest droppable event, or e if
+// only e is droppable, or, with none, its oldest event.
 func (q *eventQueue) push(e Event) {
 	if q.n == len(q.buf) {
 		k := 0
@@ -70,15 +64,13 @@ func (q *eventQueue) remove(k int) {
 	q.n--
 }
 
-// roomForJoin reports whether a join can be queued with room left for the
-// leave of every open connection, open counting those already open: each
-// join is followed by one leave at most, so neither is ever lost.
+// roomForJoin reports whether a join, its leave and the leaves of open
+// connections fit; a join has at most one leave, so none is ever lost.
 func (q *eventQueue) roomForJoin(open int) bool {
 	return q.kept+open+2 <= len(q.buf)
 }
 
-// pushDroppable queues e unless only the reserved slots are left, and
-// counts it lost otherwise.
+// pushDroppable queues e, or counts it lost if only the reserve is left.
 func (q *eventQueue) pushDroppable(e Event) {
 	if q.n >= len(q.buf)-q.reserve {
 		q.lost++
@@ -87,9 +79,7 @@ func (q *eventQueue) pushDroppable(e Event) {
 	q.push(e)
 }
 
-// popInto moves the oldest event into *e and reports whether there was
-// one, writing into the caller's Event rather than copying one through
-// temporaries.
+// popInto moves the oldest event, if any, into *e, without temporaries.
 func (q *eventQueue) popInto(e *Event) bool {
 	if q.n == 0 {
 		return false
@@ -105,8 +95,7 @@ func (q *eventQueue) popInto(e *Event) bool {
 	return true
 }
 
-// at is the index in buf of the k-th oldest event, 0 ≤ k ≤ len(buf),
-// wrapped by subtraction rather than division.
+// at indexes the k-th oldest event, 0 ≤ k ≤ len(buf), wrapping by subtraction.
 func (q *eventQueue) at(k int) int {
 	i := q.head + k
 	if i >= len(q.buf) {
@@ -115,8 +104,7 @@ func (q *eventQueue) at(k int) int {
 	return i
 }
 
-// all yields the events not read yet, oldest first, removing each as it is
-// yielded: the Events method of both sides.
+// all yields and removes the unread events, oldest first: both sides' Events.
 func (q *eventQueue) all() iter.Seq[Event] {
 	return func(yield func(Event) bool) {
 		var e Event

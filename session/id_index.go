@@ -2,13 +2,11 @@ package session
 
 import "math/rand/v2"
 
-// idIndex maps network ids to positions in an entity table, the client's
-// and the server's world: an open-addressing table with linear probing,
-// since ids are never 0 (§8.2) and 0 can mark a free slot. A Snapshot
-// looks up every id it lists (§8.1), the game moves every entity each
-// tick, and this costs a multiplication and, mostly, one probe, a few
-// times cheaper than a Go map. It grows, by doubling, to stay at most half
-// full: memory follows the entities held.
+// idIndex maps network ids to positions in an entity table (client or
+// server): linear probing, with 0 free since ids are never 0 (§8.2). Every
+// Snapshot id (§8.1) and every move looks up, so a multiplication and
+// mostly one probe beat a Go map several times. It doubles to stay at most
+// half full.
 type idIndex struct {
 	slots []idSlot
 	mul   uint32 // odd, random: a peer cannot pick ids that all collide (§12)
@@ -25,8 +23,7 @@ func newIDIndex() idIndex {
 	return idIndex{slots: make([]idSlot, 128), mul: rand.Uint32() | 1, shift: 32 - 7}
 }
 
-// home is the slot id hashes to: the high bits of the product with a
-// random odd multiplier (multiply-shift hashing).
+// home is id's slot by multiply-shift hashing with a random odd multiplier.
 func (x *idIndex) home(id uint32) int { return int((id * x.mul) >> x.shift) }
 
 func (x *idIndex) next(i int) int { return (i + 1) & (len(x.slots) - 1) }
@@ -65,8 +62,7 @@ func (x *idIndex) find(id uint32) int {
 	return i
 }
 
-// remove takes id out, moving back the entries that probed past its slot
-// so that every lookup still finds them.
+// remove takes id out, moving back the entries that probed past its slot.
 func (x *idIndex) remove(id uint32) {
 	i := x.home(id)
 	for x.slots[i].id != id {
@@ -77,8 +73,7 @@ func (x *idIndex) remove(id uint32) {
 	}
 	x.n--
 	for j := x.next(i); x.slots[j].id != 0; j = x.next(j) {
-		// The entry at j may fill the hole at i unless its home lies
-		// cyclically in (i, j].
+		// j may fill the hole at i unless its home is cyclically in (i, j].
 		if h := x.home(x.slots[j].id); (j-h)&(len(x.slots)-1) >= (j-i)&(len(x.slots)-1) {
 			x.slots[i] = x.slots[j]
 			i = j

@@ -6,16 +6,13 @@ import (
 	"github.com/rtypeproto/rtype"
 )
 
-// ackWindow is the number of sequences below the highest that ackBits
-// covers (§5.1).
+// ackWindow is how many sequences below the highest ackBits covers (§5.1).
 const ackWindow = 32
 
-// receiveWindow is the receive side of §5.2 with the loss it shows: a
-// sequence number that leaves the window (the highest received and the 32
-// below it) without having been received can no longer be processed, since
-// §5.2 drops it as too old, so that packet is lost for good. Counting it
-// then, and not at the first gap, keeps a packet that arrives out of order
-// from being counted lost.
+// receiveWindow is the receive side of §5.2 with its loss: a sequence that
+// leaves the window (the highest and the 32 below) unreceived would be
+// dropped as too old, so it is lost for good; counting it then, not at the
+// gap, never counts an out-of-order packet lost.
 type receiveWindow struct {
 	w        rtype.SeqWindow
 	accepted uint64 // packets processed: new or out of order
@@ -24,8 +21,7 @@ type receiveWindow struct {
 	first    uint32 // the first sequence received: none below it counts
 }
 
-// receive classifies seq as §5.2 does, records it, and counts what the
-// move of the window shows.
+// receive classifies seq (§5.2), records it and counts what the window shows.
 func (r *receiveWindow) receive(seq uint32) rtype.SeqClass {
 	ack, ackBits := r.w.Ack()
 	cls := r.w.Receive(seq)
@@ -34,8 +30,7 @@ func (r *receiveWindow) receive(seq uint32) rtype.SeqClass {
 		r.accepted++
 		switch {
 		case !r.started:
-			// Nothing before the first packet counts: one packet must
-			// not make the peer look as if it lost billions.
+			// Nothing below the first counts: one packet is not billions lost.
 			r.started, r.first = true, seq
 		case seq > ack:
 			// One jump counts at most a window, however far it goes.
@@ -47,10 +42,9 @@ func (r *receiveWindow) receive(seq uint32) rtype.SeqClass {
 	return cls
 }
 
-// leftUnreceived returns how many sequences leave the window unreceived
-// when its highest moves from ack to next: those from first up to ack
-// whose bit in ackBits is clear and that fall more than 32 below next, and
-// those between ack and next that fall out at once.
+// leftUnreceived counts the sequences leaving the window unreceived as its
+// highest moves from ack to next: those from first to ack, clear in ackBits,
+// over 32 below next, and those between ack and next that fall out at once.
 func leftUnreceived(ack, ackBits, next, first uint32) uint64 {
 	d := next - ack
 	var n uint64
@@ -58,8 +52,7 @@ func leftUnreceived(ack, ackBits, next, first uint32) uint64 {
 		n = uint64(d - ackWindow - 1)
 	}
 	// Bit i stands for ack-1-i; it leaves when ack-1-i <= next-33, that is
-	// i >= 32-d, and stands for a sequence that counts when
-	// ack-1-i >= first.
+	// i >= 32-d, and counts when ack-1-i >= first.
 	if ack <= first {
 		return n
 	}

@@ -1,25 +1,21 @@
 package session
 
 // Reliable entity state (§5.2, §13.4). Version 1 sends CreateEntity and
-// DestroyEntity once, so a lost destruction leaves a ghost on the client.
-// §5.2 lets a sender use ack and ackBits to retransmit important messages;
-// rather than keeping a log of messages, the server keeps, for every entity
-// and every connection, what that client is known to hold against what the
-// world holds, and sends what differs (state synchronization against
-// acknowledged state). Memory is then bounded by the world, not by the
-// rate of spawns and destructions: a stall loses nothing, an entity created
-// and destroyed before its CreateEntity went out costs nothing, and a new
-// player's world streams from the world table however large it is.
+// DestroyEntity once; a lost destruction leaves a ghost. Using ack and
+// ackBits as §5.2 allows, the server keeps no message log but, per entity
+// and connection, what the client is known to hold, and sends what differs
+// from the world: memory follows the world, not the spawn rate, and an
+// entity created and destroyed before its CreateEntity went out costs
+// nothing.
 //
-// The wire format is unchanged, and a client that follows only §8.2 and
-// §8.3 (a CreateEntity for a known id and a DestroyEntity for an unknown
-// one are ignored, nothing else) ends with the server's world: once a
-// CreateEntity went out, the entity's DestroyEntity is sent until a copy is
+// A client following only §8.2 and §8.3 (ignore a CreateEntity for a known
+// id and a DestroyEntity for an unknown one) ends with the server's world:
+// once a CreateEntity went out, the DestroyEntity is sent until a copy is
 // acknowledged, and again if the acks then show a creation copy arriving,
-// which may have overtaken it, or if a creation copy's fate is known only
-// by inference (it left the window unacknowledged, while the acks that
-// would have shown it may have been lost). Only a client that loses
-// maxDestroyTries copies of one DestroyEntity is given up on.
+// which may have overtaken it, or if a creation copy is lost only by
+// inference (it left the window unacknowledged, but the acks that would
+// show it may be lost). Only a client losing maxDestroyTries copies of one
+// DestroyEntity is given up on.
 
 // repPhase is where one entity stands with one client.
 type repPhase uint8
@@ -27,11 +23,9 @@ type repPhase uint8
 const (
 	// repAbsent: the client does not hold the entity and is owed nothing.
 	repAbsent repPhase = iota
-	// repPending: the entity is in the world and no CreateEntity was sent
-	// yet.
+	// repPending: the entity is in the world, no CreateEntity sent yet.
 	repPending
-	// repCreating: CreateEntity copies were sent, none is known to have
-	// arrived.
+	// repCreating: CreateEntity copies sent, none known to have arrived.
 	repCreating
 	// repHeld: a CreateEntity arrived: the client holds the entity.
 	repHeld
@@ -43,18 +37,15 @@ const (
 	repDestroyed
 )
 
-// replica is one entity as one client is known to hold it. Besides the
-// phase it counts the packets in flight that carry a copy of each message,
-// resolved one by one as the acks show each packet received or lost.
+// replica is one entity as one client is known to hold it: its phase and
+// the packets in flight with a copy of each message, resolved by the acks.
 type replica struct {
 	phase repPhase
-	// due asks Tick for a copy of the phase's message: a CreateEntity
-	// (repCreating) or a DestroyEntity (repDestroying) whose last copy
-	// seems lost.
+	// due asks Tick for a copy of the phase's message, CreateEntity or
+	// DestroyEntity, whose last copy seems lost.
 	due bool
-	// echo asks for the redundant second copy of a DestroyEntity, sent
-	// once, in the next Tick's packet, without waiting for an ack: a lost
-	// destruction rarely needs a resend (§8.3).
+	// echo asks for a DestroyEntity's second copy at the next Tick, before
+	// any ack, so a lost destruction rarely needs a resend (§8.3).
 	echo bool
 	// creates and destroys count the packets in flight with a copy.
 	creates, destroys uint8
@@ -64,33 +55,28 @@ type replica struct {
 	// last is the packet that carried the latest copy.
 	last uint32
 	// fence is the first packet whose DestroyEntity settles the entity: a
-	// CreateEntity copy lost only by inference (the acks never showed it,
-	// but they could have been lost too) may have been processed, even
-	// after an earlier DestroyEntity, until the client's highest passed it
-	// by 32 (§5.2); a DestroyEntity sent after that comes after it.
+	// CreateEntity lost only by inference may be processed, even after an
+	// earlier DestroyEntity, until the client's highest is 32 past it (§5.2).
 	fence uint32
 }
 
-// maxDestroyTries is how many DestroyEntity copies a client may lose
-// before the server stops sending them: at 20% loss, all 16 are lost once
-// in about 10¹¹ destructions, while a client that acknowledges all but
-// those packets cannot keep destroyed entities in the table for ever.
+// maxDestroyTries is how many DestroyEntity copies a client may lose before
+// the server gives up: at 20% loss all are lost once in about 10¹¹
+// destructions, while a client acking all but those cannot pin destroyed
+// entities for ever.
 const maxDestroyTries = 16
 
-// owed reports whether the client is owed a message now: a pending
-// creation, a copy due, or the echo of a DestroyEntity.
+// owed reports whether a creation, a due copy or an echo is owed now.
 func (r *replica) owed() bool {
 	return r.phase == repPending || r.due || r.echo && r.phase == repDestroying
 }
 
-// settled reports whether nothing about the entity is owed to the client
-// or in flight to it.
+// settled reports whether nothing about the entity is owed or in flight.
 func (r *replica) settled() bool {
 	return r.phase == repAbsent && r.creates == 0 && r.destroys == 0
 }
 
-// spawned: the entity entered the world, or the client joined a world
-// holding it (§8.2, §10).
+// spawned: the entity entered the world, or its client joined (§8.2, §10).
 func (r *replica) spawned() { *r = replica{phase: repPending} }
 
 // killed: the entity left the world. A client never sent its CreateEntity
@@ -105,8 +91,7 @@ func (r *replica) killed() {
 	}
 }
 
-// sentCreate: a CreateEntity copy went in packet seq. Without reliable
-// events it is taken as arrived, as version 1 does.
+// sentCreate: a CreateEntity copy went in seq; unreliable (v1), it is held.
 func (r *replica) sentCreate(seq uint32, reliable bool) {
 	r.due = false
 	switch {
@@ -146,11 +131,10 @@ func (r *replica) ackedCreate() {
 	}
 }
 
-// lostCreate: the packet seq with a CreateEntity copy can no longer be
-// processed, and the acks never showed it received. The creation is sent
-// again once no copy is in flight. A destroyed entity is sent its
-// DestroyEntity again, in a packet past the fence, since that copy may
-// have been processed all the same.
+// lostCreate: packet seq, with a CreateEntity copy, left the window never
+// acknowledged. The creation is resent once no copy is in flight; a
+// destroyed entity gets its DestroyEntity again past the fence, since the
+// copy may have been processed all the same.
 func (r *replica) lostCreate(seq uint32) {
 	r.creates = dec(r.creates)
 	r.fence = max(r.fence, seq+ackWindow+1)

@@ -8,16 +8,11 @@ import (
 	"github.com/rtypeproto/rtype"
 )
 
-// Server is the authoritative side (§3, §4, §5.4, §7, §8, §10). It binds
-// connections to addresses, applies every check of §5.4 and §7, answers
-// Ping and QueryEntity, and owns the wire for the world the game describes:
-// the game spawns, moves and destroys entities, and each [Server.Tick]
-// sends the CreateEntity, DestroyEntity and Snapshot messages every player
-// needs, in datagrams of at most 548 bytes (§2.2).
-//
-// Nothing is ever sent in answer to an invalid datagram (§12). A Server is
-// not safe for concurrent use; [RunServer] drives one from a single
-// goroutine.
+// Server is the authoritative side (§3, §4, §5.4, §7, §8, §10): it binds
+// connections to addresses, applies the checks of §5.4 and §7, answers Ping
+// and QueryEntity, never an invalid datagram (§12), and each [Server.Tick]
+// sends players the world the game spawns, moves and destroys. It is not
+// safe for concurrent use; [RunServer] drives one from a single goroutine.
 type Server struct {
 	cfg  ServerConfig
 	send SendFunc
@@ -44,10 +39,9 @@ type Server struct {
 	shutdown bool
 }
 
-// NewServer returns a server that hands its datagrams to send. All the
-// memory its connections, its waiting queue and its table of closed
-// connections need is allocated here, and the key of the connection ids is
-// drawn from crypto/rand unless cfg.ValidationKey gives one.
+// NewServer returns a server that hands its datagrams to send. It allocates
+// all the memory of its connections, waiting queue and closed table, and
+// draws the id key from crypto/rand unless cfg.ValidationKey gives one.
 func NewServer(cfg ServerConfig, send SendFunc) *Server {
 	cfg = cfg.withDefaults()
 	s := &Server{
@@ -67,24 +61,21 @@ func NewServer(cfg ServerConfig, send SendFunc) *Server {
 // Config returns the configuration in force, defaults filled in.
 func (s *Server) Config() ServerConfig { return s.cfg }
 
-// ServerTick returns the number of Tick calls so far: the serverTick of
-// the last Snapshot and of every message sent since, such as the answer to
-// a QueryEntity (§8.1–§8.3). Messages carry the tick at sending time: the
-// next Tick sends with ServerTick()+1, also the CreateEntity and
-// DestroyEntity queued by Spawn and Destroy before it.
+// ServerTick returns the number of Tick calls so far: the serverTick of the
+// last Snapshot and of every message since, such as a QueryEntity answer
+// (§8.1–§8.3). The next Tick sends with ServerTick()+1, also what Spawn and
+// Destroy queued before it.
 func (s *Server) ServerTick() uint32 { return s.tick }
 
 // Events returns the events not read yet, oldest first, removing each as it
 // is yielded: the one way to read them. Ranging over it allocates nothing.
 func (s *Server) Events() iter.Seq[Event] { return s.events.all() }
 
-// NumPlayers returns the number of open connections: clients that sent a
-// valid connected packet after their Welcome (§4.3, §12) and got a player
-// slot, at once or after waiting ([Server.NumWaiting]).
+// NumPlayers returns the number of open connections: clients whose valid
+// connected packet after their Welcome (§4.3, §12) got a player slot.
 func (s *Server) NumPlayers() int { return s.nConns }
 
-// Stats returns the server's counters; SRTT is the mean over the open
-// connections that measured one.
+// Stats returns the server's counters; SRTT averages the open connections'.
 func (s *Server) Stats() Stats {
 	st := s.stats
 	st.EventsLost = s.events.lost
@@ -102,8 +93,7 @@ func (s *Server) Stats() Stats {
 	return st
 }
 
-// AllConnStats returns the counters of every open connection; those of a
-// closed one are [Server.Departed]'s.
+// AllConnStats returns every open connection's counters; see [Server.Departed].
 func (s *Server) AllConnStats() iter.Seq[ConnStats] {
 	return func(yield func(ConnStats) bool) {
 		for i := range s.conns {
@@ -114,9 +104,7 @@ func (s *Server) AllConnStats() iter.Seq[ConnStats] {
 	}
 }
 
-// ConnStats returns the counters of open connection id, and false when no
-// open connection has that id; once it closed, [Server.Departed] gives its
-// final ones.
+// ConnStats returns open connection id's counters, or false; see [Server.Departed].
 func (s *Server) ConnStats(id uint32) (ConnStats, bool) {
 	for i := range s.conns {
 		if c := &s.conns[i]; c.active && c.id == id {
@@ -146,11 +134,10 @@ func (s *Server) byID(id uint32) *conn {
 	return nil
 }
 
-// Receive processes one datagram received from from at time now (§3): from
-// an address with a connection, or waiting for a player slot, it is a
-// connected packet; otherwise a handshake datagram, or the first packet
-// after a Welcome. Whatever it holds, Receive never panics; what the spec
-// says to drop is dropped silently and counted in Stats().Drops.
+// Receive processes one datagram from from at time now (§3): a connected
+// packet from an address with a connection or a waiting place, otherwise a
+// handshake datagram or a first packet after a Welcome. It never panics;
+// what the spec drops is dropped silently and counted in Stats().Drops.
 func (s *Server) Receive(datagram []byte, from netip.AddrPort, now time.Time) {
 	if !s.cfg.Hooks.received(from, datagram) {
 		return
@@ -174,8 +161,7 @@ func (s *Server) Receive(datagram []byte, from netip.AddrPort, now time.Time) {
 	s.receiveHandshake(datagram, from, now)
 }
 
-// receivePacket applies §5.2, §5.3, §5.4 and §7 to a packet from c's
-// address.
+// receivePacket applies §5.2, §5.3, §5.4 and §7 to a packet from c's address.
 func (s *Server) receivePacket(c *conn, b []byte, now time.Time) {
 	p, err := rtype.ParsePacket(b)
 	if err != nil {
@@ -220,8 +206,7 @@ func (s *Server) receivePacket(c *conn, b []byte, now time.Time) {
 				s.drop(DropDisconnect)
 				continue
 			}
-			// §7.3: close at once; nothing more is sent to this
-			// address, not even the answers of this packet.
+			// §7.3: close at once, not even answering this packet.
 			s.asm.discard()
 			s.closeConn(c, CloseDisconnect, d.Reason, now)
 			return

@@ -7,8 +7,7 @@ import (
 	"github.com/rtypeproto/rtype"
 )
 
-// sentPacket remembers when a packet was sent and what the acks showed of
-// it, for the round-trip time and the loss (§5.2).
+// sentPacket remembers a packet's send time and acks, for RTT and loss (§5.2).
 type sentPacket struct {
 	seq   uint32
 	at    time.Time
@@ -16,10 +15,9 @@ type sentPacket struct {
 	lost  bool // counted in Lost: it left the window unacknowledged
 }
 
-// sentSlots is how many packets the ring remembers: more than the 32 of
-// the ack window (§5.1). A packet is counted lost when an ack more than 32
-// above it shows it unacknowledged (§5.2); one whose slot is reused
-// before any such ack came is counted then.
+// sentSlots is how many packets the ring remembers, more than the ack
+// window (§5.1). A packet is counted lost when an ack more than 32 above it
+// shows it unacknowledged (§5.2), or when its slot is reused before that.
 const sentSlots = 64
 
 type sentRing struct {
@@ -39,8 +37,7 @@ func (s *Server) ack(c *conn, ack, bits uint32, now time.Time) {
 	s.ackEntities(c, ack, bits)
 }
 
-// ackReceived marks the packets ack and ackBits show received for the first
-// time, and measures the round trip of the newest.
+// ackReceived marks newly acked packets, measuring the newest's round trip.
 func (s *Server) ackReceived(c *conn, ack, bits uint32, now time.Time) {
 	for seq := ack; seq > 0 && ack-seq <= ackWindow; seq-- {
 		if !rtype.Acked(seq, ack, bits) {
@@ -51,8 +48,7 @@ func (s *Server) ackReceived(c *conn, ack, bits uint32, now time.Time) {
 			continue
 		}
 		if sp.lost {
-			// A client packet overtaken by a newer one: the packet did
-			// arrive after all.
+			// An ack overtaken by a newer one: the packet arrived after all.
 			sp.lost = false
 			c.cs.Lost--
 		}
@@ -64,9 +60,8 @@ func (s *Server) ackReceived(c *conn, ack, bits uint32, now time.Time) {
 	}
 }
 
-// ackLeftWindow counts lost the packets more than 32 below ack that were
-// never acknowledged: only a late client packet could still show them
-// (§5.2).
+// ackLeftWindow counts lost the unacknowledged packets more than 32 below
+// ack: only a late client packet could still show them (§5.2).
 func (s *Server) ackLeftWindow(c *conn, ack uint32) {
 	from := uint32(1)
 	if c.seq > sentSlots {
@@ -88,8 +83,7 @@ func (s *Server) transmit(to netip.AddrPort, b []byte) {
 	}
 }
 
-// sentNow records the packet just sent: in the ring of every packet, and,
-// when it carries entity messages, in the ring of those (§13.4).
+// sentNow records the packet just sent, and its entity messages (§13.4).
 func (s *Server) sentNow(c *conn, now time.Time) {
 	if old := c.sent.slot(c.seq); old.seq != 0 && !old.acked && !old.lost {
 		c.cs.Lost++
@@ -101,8 +95,7 @@ func (s *Server) sentNow(c *conn, now time.Time) {
 	}
 }
 
-// gone reports whether packet seq can no longer be processed: the client's
-// highest is more than 32 above it, and §5.2 drops it as too old.
+// gone reports whether seq is over 32 below the client's highest: too old (§5.2).
 func gone(seq, ack uint32) bool { return seq < ack && ack-seq > ackWindow }
 
 // replicaOf returns entity id as c's client holds it.
@@ -114,9 +107,8 @@ func (s *Server) replicaOf(c *conn, id uint32) (*replica, bool) {
 	return s.world.rep(i, c.slot), true
 }
 
-// sentAnswer records the CreateEntity that answered a QueryEntity (§7.4)
-// as any creation sent: if the entity is destroyed while the answer is on
-// its way, its destruction must not be overtaken by it (§8.3).
+// sentAnswer records a QueryEntity's CreateEntity answer (§7.4) as any
+// creation, so a destruction sent meanwhile is not overtaken by it (§8.3).
 func (s *Server) sentAnswer(c *conn, id uint32) {
 	r, ok := s.replicaOf(c, id)
 	switch {
@@ -130,10 +122,9 @@ func (s *Server) sentAnswer(c *conn, id uint32) {
 }
 
 // canAnswer reports whether a QueryEntity of c can be answered now (§7.4):
-// with reliable events its CreateEntity must be tracked like any other,
-// or a destruction could leave the client a ghost. When the packets in
-// flight leave no room, the client is owed the creation anyway, and it
-// goes as soon as there is room.
+// with reliable events the CreateEntity must be tracked, or a destruction
+// could leave a ghost. Without room in flight, the creation is owed and goes
+// once there is room.
 func (s *Server) canAnswer(c *conn) bool {
 	return s.cfg.DisableReliableEvents || s.roomForEntities(c)
 }

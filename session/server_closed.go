@@ -5,31 +5,25 @@ import (
 	"time"
 )
 
-// Recently closed connections (§7.3, §13.3). The id of a connection that
-// closed still verifies for its address until its validation window ends
-// (server_cookie.go), so a late or duplicated packet of that connection,
-// from an address that no longer has one, could open it again, for a
-// client that left. Two rules stop it: only a packet with a small sequence
-// opens a connection (maxFirstSequence), and the (address, id) pairs of
-// connections closed within the last two windows are refused.
+// Recently closed connections (§7.3, §13.3). A closed connection's id still
+// verifies for its address until its validation window ends, so a late
+// packet could reopen it for a client that left. Two rules stop it: only a
+// small sequence opens a connection (maxFirstSequence), and (address, id)
+// pairs closed within the last two windows are refused.
 
-// closedSize is the number of closed connections remembered: far more
-// than a game closes within closedMemory. Past it the oldest is forgotten
-// first; a late packet of that one could then open a connection bound to
-// its address, which gets no more than the send budget of world traffic
-// (§12) and times out.
+// closedSize is how many closed connections are remembered, far more than
+// a game closes within closedMemory. A late packet of one forgotten could
+// open a connection, which gets at most the send budget (§12) and times out.
 const closedSize = 64
 
-// closedMemory is how long a closed connection is remembered: its id was
-// sent in a Welcome before it opened, so two validation windows after the
-// close it no longer verifies.
+// closedMemory is how long a closed connection is remembered: its id, sent
+// before it opened, no longer verifies two validation windows after.
 const closedMemory = 2 * validationWindow
 
-// maxFirstSequence is the highest sequence that may open a connection:
-// twice the window of §5.2, so that a client whose first 63 packets were
-// all lost (a second of Inputs at 60 per second) still gets in, while the
-// late packets of a connection that lived longer than that never reopen
-// it, whether or not the table below still remembers it.
+// maxFirstSequence is the highest sequence that may open a connection,
+// twice the window of §5.2: a client whose first 63 packets (a second of
+// Inputs) were lost still gets in, and late packets of a connection that
+// lived longer never reopen it, remembered or not.
 const maxFirstSequence = 2 * ackWindow
 
 // closedConn is a connection that closed, or an empty entry when id is 0.
@@ -39,8 +33,7 @@ type closedConn struct {
 	at   time.Time
 }
 
-// closedTable is a ring of closedSize entries, the oldest overwritten
-// first.
+// closedTable is a ring of closedSize entries, oldest overwritten first.
 type closedTable struct {
 	e    []closedConn
 	next int

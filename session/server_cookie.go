@@ -10,45 +10,36 @@ import (
 	"time"
 )
 
-// Stateless address validation (§4.2, §12), in the manner of TCP SYN
-// cookies and QUIC address-validation tokens. A Hello proves nothing about
-// its source address, so the server remembers nothing of it: the
-// connection id of the Welcome is a MAC of the client's address and of the
-// current time window under a key only the server knows. A first connected
-// packet whose id is the MAC of its own source address, for the current or
-// the previous window, proves that its sender received the Welcome sent to
-// that address: an off-path attacker cannot guess it (2⁻³² per try). The
-// wire format is unchanged; only the ids are no longer sequential, as §12
-// describes them.
+// Stateless address validation (§4.2, §12), like TCP SYN cookies: a
+// Welcome's id is a MAC of the client's address and time window, so a first
+// packet whose id matches its source for the current or previous window
+// proves it received that Welcome; an off-path guess wins 2⁻³². Ids are no
+// longer sequential as §12 describes; the wire is unchanged.
 
-// validationWindow is the time step of the MAC. An id verifies during its
-// own window and the next, so it stays valid 5 to 10 s after its Welcome:
-// longer than any round trip from Welcome to first packet, with room for
-// Welcomes answering Hellos resent every second (§4.2), while an id seen
-// on the way expires within 10 s, the time a client keeps trying (§4.2).
+// validationWindow is the time step of the MAC. An id verifies in its
+// window and the next, 5 to 10 s after its Welcome: longer than any round
+// trip, with room for Hellos resent every second, and within the 10 s a
+// client keeps trying (§4.2), after which a sniffed id expires.
 const validationWindow = 5 * time.Second
 
-// idCandidates is the number of ids an address may get in one window. The
-// second, with counter 1, is used when the first belongs to an open
-// connection (a 2⁻³² chance) or to one of this address's recently closed
-// connections, so that a client reconnecting from the same port gets a
-// new id and late packets of its old connection stay refused.
+// idCandidates is the number of ids an address may get in one window: the
+// second (counter 1) serves when the first is open (a 2⁻³² chance) or one of
+// the address's recently closed connections, so a client reconnecting from
+// the same port gets a new id and its old late packets stay refused.
 const idCandidates = 2
 
 // cookieInputSize is the MAC input: the IPv6 or IPv4-mapped address (16
 // bytes), the port (2), the window (8) and the candidate counter (1).
 const cookieInputSize = 16 + 2 + 8 + 1
 
-// cookieJar computes the ids. Its buffers are its own, so that hashing
-// allocates nothing.
+// cookieJar computes the ids; its own buffers keep hashing allocation-free.
 type cookieJar struct {
 	mac hash.Hash
 	in  [cookieInputSize]byte
 	sum [sha256.Size]byte
 }
 
-// newCookieJar keys the MAC with key, or with 32 random bytes when key is
-// empty.
+// newCookieJar keys the MAC with key, or 32 random bytes if key is empty.
 func newCookieJar(key []byte) cookieJar {
 	if len(key) == 0 {
 		key = make([]byte, 32)
@@ -81,9 +72,7 @@ func (j *cookieJar) id(a netip.AddrPort, w uint64, k uint8) uint32 {
 	return 1 // all 256 bits zero: never seen, but 0 is not an id
 }
 
-// verify reports whether id is one the server may have sent a in a
-// Welcome that still holds at now: a candidate of the current or the
-// previous window.
+// verify reports whether id is a's candidate in now's or the previous window.
 func (j *cookieJar) verify(id uint32, a netip.AddrPort, now time.Time) bool {
 	w := window(now)
 	for _, win := range [2]uint64{w, w - 1} {

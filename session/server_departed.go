@@ -1,9 +1,8 @@
 package session
 
-// departures keeps the final counters of the connections that closed
-// last, for the game to read once it polls their EventPlayerLeft (§7.3,
-// §13.3): a fixed ring, so that connections that anyone can open and close
-// (§12) cost bounded memory.
+// departures keeps the final counters of the last connections closed, for
+// the game polling their EventPlayerLeft (§7.3, §13.3), in a fixed ring:
+// connections anyone can open and close (§12) cost bounded memory.
 type departures struct {
 	ring []ConnStats
 	next int
@@ -16,12 +15,9 @@ func (d *departures) add(cs ConnStats) {
 	d.next = (d.next + 1) % len(d.ring)
 }
 
-// Departed returns the address and counters that connection id had when it
-// closed: packets sent, acknowledged and lost, resends, round-trip time
-// (§5.2, §13.4). The server keeps those of the last 2×MaxPlayers
-// connections to close, so a game that reads each [EventPlayerLeft] before
-// twice as many more players leave finds them; false means id is no
-// connection that closed recently.
+// Departed returns the address and counters (§5.2, §13.4) connection id
+// had when it closed, kept for the last 2×MaxPlayers connections to close;
+// false means no recent connection had id.
 func (s *Server) Departed(id uint32) (ConnStats, bool) {
 	// Newest first: a client reconnecting from the same address within a
 	// validation window may get an id it had before (§4.3).

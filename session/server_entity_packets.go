@@ -2,15 +2,12 @@ package session
 
 import "github.com/rtypeproto/rtype"
 
-// The packets that carry entity messages (§13.4) are kept apart from the
-// ring of every packet sent, which a large world's Snapshots run through
-// in less than a round trip: each stays in a ring of its own until an ack
-// shows it received, or shows it can no longer be (the client's highest
-// more than 32 above it, §5.2). Entity messages go only into packets that
-// find a free place there, so that none is forgotten unresolved.
+// Packets with entity messages (§13.4) have a ring apart from that of sent
+// packets, which a large world's Snapshots run through within a round trip:
+// each stays until acked or too old (§5.2), and entity messages go only into
+// packets with a free place there, so none is forgotten unresolved.
 
-// entityRef is an entity message a packet carried: a CreateEntity, or a
-// DestroyEntity when destroy is set.
+// entityRef is a packet's CreateEntity, or DestroyEntity if destroy is set.
 type entityRef struct {
 	id      uint32
 	destroy bool
@@ -20,16 +17,13 @@ type entityRef struct {
 // smallest, takes 13 of the 532 bytes of a message area (§2.2, §5.3, §8.3).
 const maxRefs = rtype.MaxMessageArea / (rtype.MessageHeaderSize + rtype.DestroyEntitySize)
 
-// entitySlots is how many packets with entity messages may be unresolved
-// at once. One ack shows the 33 packets up to the client's highest (§5.1):
-// 16 of them, with a Snapshot of up to 16 packets after them (a larger one
-// goes first, sendTick), stay within what the client's next packet
-// acknowledges. It bounds what a stalled client costs, too: at most 16 × 40
-// entity messages in flight.
+// entitySlots is how many entity packets may be unresolved at once: one
+// ack shows 33 packets (§5.1), room for 16 and a Snapshot of up to 16 after
+// them (a larger one goes first, sendTick). A stalled client costs at most
+// 16 × 40 entity messages in flight.
 const entitySlots = 16
 
-// entityPacket is a packet with entity messages, unresolved; seq 0 marks a
-// free place.
+// entityPacket is an unresolved entity packet; seq 0 marks a free place.
 type entityPacket struct {
 	seq       uint32
 	suspected bool // a later packet was acknowledged first
@@ -43,8 +37,7 @@ type entityRing struct {
 }
 
 // roomForEntities reports whether an entity message may go in c's next
-// packet: the packet being built, when it carries some already, needs a
-// place, and so does the next one, should the message not fit.
+// packet: a place for the one being built, if needed, and for the next.
 func (s *Server) roomForEntities(c *conn) bool {
 	building := 0
 	if c.building.n > 0 {
@@ -53,8 +46,7 @@ func (s *Server) roomForEntities(c *conn) bool {
 	return c.entities.used+building < entitySlots
 }
 
-// record notes that the packet being built for c carries an entity
-// message, to be resolved by the acks.
+// record notes that c's packet being built carries an entity message.
 func (c *conn) record(ref entityRef) {
 	if c.building.n < maxRefs {
 		c.building.refs[c.building.n] = ref
@@ -83,11 +75,9 @@ func (s *Server) keepEntityPacket(c *conn) {
 	c.building.n = 0
 }
 
-// ackEntities resolves the entity packets that ack and ackBits show
-// received, destructions first, since a creation that shows up in the same
-// ack may have arrived after them; those the client can no longer process
-// are resolved as lost, and those the acks show missing below a received
-// one are suspected: their copies may be lost (§5.1, §5.2).
+// ackEntities resolves the entity packets acked, destructions first, as a
+// creation in the same ack may have arrived after them; those too old are
+// lost, and those missing below a received one suspected (§5.1, §5.2).
 func (s *Server) ackEntities(c *conn, ack, bits uint32) {
 	r := &c.entities
 	if r.used == 0 {
@@ -123,8 +113,7 @@ func (s *Server) free(c *conn, p *entityPacket) {
 	c.entities.used--
 }
 
-// resolve applies to the replicas what the acks showed of the messages of
-// one kind that p carried.
+// resolve applies what the acks showed to p's messages of one kind.
 func (s *Server) resolve(c *conn, p *entityPacket, arrived, destroys bool) {
 	for _, ref := range p.refs[:p.n] {
 		if ref.destroy != destroys {

@@ -7,11 +7,9 @@ import (
 	"github.com/rtypeproto/rtype"
 )
 
-// receiveHandshake handles a datagram from an address with neither a
-// connection nor a place in the waiting queue (§3, §4.2): a valid Hello is
-// answered with one Welcome, or Rejected by a full server; a connected
-// packet may be the first one after a Welcome; anything else is dropped
-// silently (§12).
+// receiveHandshake handles a datagram from an address with no connection or
+// waiting place (§3, §4.2): a valid Hello gets a Welcome, or Rejected when
+// full; a connected packet may be a first one; the rest is dropped (§12).
 func (s *Server) receiveHandshake(b []byte, from netip.AddrPort, now time.Time) {
 	t, _, err := rtype.ParseHandshake(b)
 	if err != nil {
@@ -41,9 +39,8 @@ func (s *Server) full() bool {
 	return s.nConns >= s.cfg.MaxPlayers || s.shutdown
 }
 
-// canJoin reports whether a validated client can become a player now: a
-// Hello would be welcomed, and the event queue has room for the join and
-// for the leave of every open connection (§10).
+// canJoin reports whether a validated client can join now: the server is not
+// full and the event queue has room for the join and every leave (§10).
 func (s *Server) canJoin() bool {
 	return !s.full() && s.events.roomForJoin(s.nConns)
 }
@@ -58,22 +55,18 @@ func (s *Server) reject(to netip.AddrPort) {
 	s.transmit(to, rtype.AppendRejected(s.hs[:0]))
 }
 
-// welcome answers a Hello from a with a Welcome (§4.3) and remembers
-// nothing: a repeated Hello gets a Welcome again (§13.2), one per Hello,
-// 10 bytes for 6.
+// welcome answers a Hello from a with a Welcome (§4.3), 10 bytes for 6,
+// remembering nothing: each repeated Hello gets one too (§13.2).
 func (s *Server) welcome(a netip.AddrPort, now time.Time) {
 	s.stats.Welcomes++
 	s.transmit(a, rtype.AppendWelcome(s.hs[:0], s.welcomeID(a, now)))
 }
 
-// welcomeID returns the id for a Welcome to a: the first candidate of the
-// window that no open connection uses and that is none of a's recently
-// closed connections. When both candidates are closed connections of a
-// (it reconnected twice within closedMemory), the fresh Hello clears a's
-// entries so that the client gets in. Should both be ids of open
-// connections (a 2⁻⁶⁴ chance), the second is sent anyway and its first
-// packet refused, since open ids stay unique; the client's next Hello, in
-// another window, gets other ids.
+// welcomeID returns a's first candidate of the window neither open nor one
+// of a's recently closed. If both are a's closed ones (two reconnects within
+// closedMemory), the Hello clears a's entries so the client gets in; if both
+// are open (2⁻⁶⁴), the second is sent and its first packet refused, keeping
+// ids unique, and a Hello in another window gets other ids.
 func (s *Server) welcomeID(a netip.AddrPort, now time.Time) uint32 {
 	w := window(now)
 	var ids [idCandidates]uint32
@@ -92,11 +85,9 @@ func (s *Server) welcomeID(a netip.AddrPort, now time.Time) uint32 {
 	return ids[len(ids)-1]
 }
 
-// receiveFirst handles a connected packet from an address with no
-// connection: it opens one only if its id is one a Welcome to that address
-// carried in the current or the previous window (§4.2, §12), its sequence
-// is small enough to be a first packet, and it is not a connection of that
-// address that closed recently.
+// receiveFirst opens a connection for a connected packet from a new address
+// only if the id verifies for it (§4.2, §12), the sequence is small enough
+// for a first packet, and the id is none of the address's recently closed.
 func (s *Server) receiveFirst(p rtype.Packet, from netip.AddrPort, now time.Time) {
 	h := p.Header()
 	switch {
@@ -113,10 +104,9 @@ func (s *Server) receiveFirst(p rtype.Packet, from netip.AddrPort, now time.Time
 	}
 }
 
-// validated places a client whose first packet proved its address: it
-// joins at once when it can and nobody waits before it; otherwise it
-// waits, or, with the queue full or the game ending, is told Rejected
-// (§4.4), 6 bytes for the 16 or more it sent.
+// validated places a client whose first packet proved its address: it joins
+// if it can and nobody waits before it, else waits, or, with the queue full
+// or the game ending, gets Rejected (§4.4), 6 bytes for 16 or more.
 func (s *Server) validated(p rtype.Packet, from netip.AddrPort, now time.Time) {
 	id := p.Header().ConnectionID
 	if s.nWaiting == 0 && s.canJoin() {
@@ -134,8 +124,7 @@ func (s *Server) validated(p rtype.Packet, from netip.AddrPort, now time.Time) {
 	s.waitPacket(w, p, now)
 }
 
-// join makes the client with id at addr a player in the lowest free slot
-// (§10).
+// join makes client id at addr a player in the lowest free slot (§10).
 func (s *Server) join(id uint32, addr netip.AddrPort, now time.Time) *conn {
 	slot := 0
 	for s.conns[slot].active {
@@ -145,8 +134,7 @@ func (s *Server) join(id uint32, addr netip.AddrPort, now time.Time) *conn {
 	return s.openConn(slot, id, addr, now)
 }
 
-// dropForeign counts a packet whose id is not the one bound to its
-// sender's address (§5.4).
+// dropForeign counts a packet whose id is not its sender's (§5.4).
 func (s *Server) dropForeign(id uint32) {
 	if s.byID(id) != nil {
 		s.drop(DropWrongAddress)
@@ -155,10 +143,9 @@ func (s *Server) dropForeign(id uint32) {
 	}
 }
 
-// Kick closes connection id at once, as if it had sent Disconnect: the
-// entities it owned are destroyed with reason 3 (§7.3). Version 1 has no
-// message to tell the client, which times out. Waiting clients are not
-// connections: Kick does not see them.
+// Kick closes connection id at once, as if it had sent Disconnect: its
+// entities are destroyed with reason 3 (§7.3). Version 1 cannot tell the
+// client, which times out. Kick does not see waiting clients.
 func (s *Server) Kick(id uint32, now time.Time) error {
 	c := s.byID(id)
 	if c == nil {
@@ -168,8 +155,8 @@ func (s *Server) Kick(id uint32, now time.Time) error {
 	return nil
 }
 
-// expire closes the connections silent for InactivityTimeout (§13.3) and
-// forgets the waiting clients silent for as long.
+// expire closes the connections and forgets the waiting clients silent too
+// long (§13.3).
 func (s *Server) expire(now time.Time) {
 	s.expireWaiting(now)
 	if s.cfg.InactivityTimeout <= 0 {

@@ -26,19 +26,15 @@ func (s *Server) flush(c *conn, now time.Time) {
 	s.transmit(c.addr, s.asm.finish())
 }
 
-// Tick advances the server tick, closes the connections silent for
-// InactivityTimeout (§13.3), and sends each player, in datagrams of at most
-// 548 bytes (§2.2), the entity events it has not received: new ones, and
-// with reliable events those whose packet was lost and a second copy of
-// each DestroyEntity sent at the previous Tick (§8.3, §13.4); every
-// SnapshotInterval ticks it also sends a Snapshot of the whole world, split
-// into messages of at most 47 states that all carry the same serverTick,
-// each in its own packet (§8.1). Nothing goes to a connection that has not
-// sent a valid connected packet yet (§12): a client gets the world once its
-// first packet (an Input, a Ping, even an empty packet) arrives, and a
-// connection that acknowledged none of the last SendBudget packets gets no
-// world until it does (§12). Call it once per game tick, after the game
-// has moved the world.
+// Tick advances the server tick; call it once per game tick, after the game
+// moved the world. It closes connections silent for InactivityTimeout
+// (§13.3) and sends each player, in datagrams of at most 548 bytes (§2.2),
+// the entity events it lacks: new ones and, with reliable events, lost ones
+// and a second copy of each DestroyEntity of the previous Tick (§8.3,
+// §13.4). Every SnapshotInterval ticks it sends the world's Snapshot in
+// messages of at most 47 states sharing a serverTick, each in its own packet
+// (§8.1). A client gets the world once its first connected packet arrives,
+// and not while over its SendBudget (§12).
 func (s *Server) Tick(now time.Time) {
 	s.now = now
 	s.tick++
@@ -64,12 +60,10 @@ func (s *Server) Tick(now time.Time) {
 }
 
 // sendTick sends c the entity messages it is owed, then the Snapshot
-// messages, each in its own packet, the first one sharing a packet with the
-// last entity messages when there is room.
+// messages, the first sharing the last entity packet when there is room.
 func (s *Server) sendTick(c *conn, snap bool, now time.Time) {
 	if s.overBudget(c) {
-		// The world waits, and a probe per packet received lets a real
-		// client behind a lossy link acknowledge, which resumes it.
+		// A probe per packet received lets a real client ack and resume.
 		if c.probeDue {
 			c.probeDue = false
 			c.lastSent = s.tick
@@ -79,9 +73,8 @@ func (s *Server) sendTick(c *conn, snap bool, now time.Time) {
 		return
 	}
 	c.probeDue = false
-	// The client acknowledges the 33 packets up to its highest (§5.1):
-	// entity messages followed by a Snapshot of more packets than that
-	// would never be shown received, so after a large one they come last.
+	// An ack covers 33 packets (§5.1): entity messages before a larger
+	// Snapshot would never show received, so they come after it.
 	late := snap && len(s.states) > ackWindow/2*rtype.MaxSnapshotStates
 	end := toConn{s, c, now}
 	if !late {
@@ -94,9 +87,8 @@ func (s *Server) sendTick(c *conn, snap bool, now time.Time) {
 		s.sendEntities(end)
 	}
 	if !s.asm.open && c.entities.used > 0 && s.tick-c.lastSent >= probeTicks {
-		// Copies wait for acks, and acks only move when the client
-		// receives something newer: without Snapshots, an empty packet
-		// (valid, §5.3) makes the client's next ack show what was lost.
+		// Acks move only when the client receives something newer: without
+		// Snapshots, an empty packet (valid, §5.3) makes it show the loss.
 		end.begin()
 	}
 	if s.asm.open {
@@ -105,11 +97,10 @@ func (s *Server) sendTick(c *conn, snap bool, now time.Time) {
 	}
 }
 
-// sendEntities puts in c's packets every entity message c is owed (§8.2,
-// §8.3, §13.4): a CreateEntity with the entity's current position and a
-// DestroyEntity, both stamped with the tick at sending time, a copy whose
-// packet seems lost, and the echo of a DestroyEntity sent at an earlier
-// Tick, after what the open packet holds.
+// sendEntities puts in c's packets, after the open one's content, every
+// entity message c is owed (§8.2, §8.3, §13.4), stamped with the current
+// tick: CreateEntity at the current position, DestroyEntity, a copy whose
+// packet seems lost, the echo of an earlier Tick's DestroyEntity.
 func (s *Server) sendEntities(end toConn) {
 	c := end.c
 	if !c.owes {
@@ -141,8 +132,7 @@ func (s *Server) sendEntities(end toConn) {
 // sendEntity puts the message e's replica r is owed in c's packet.
 func (s *Server) sendEntity(end toConn, e *serverEntity, r *replica, reliable bool) {
 	c := end.c
-	// A copy due after the first one went is a resend; a DestroyEntity
-	// owed without being due is its echo.
+	// A due copy after the first is a resend; owed but not due, an echo.
 	resend := r.due && (r.phase == repCreating || r.last != 0)
 	if e.dead {
 		echo := !r.due
@@ -170,9 +160,8 @@ func (s *Server) sendEntity(end toConn, e *serverEntity, r *replica, reliable bo
 	}
 }
 
-// sendSnapshot sends the Snapshot of the world, split into messages of at
-// most 47 states, each in its own packet (§8.1); the first one shares the
-// open packet when it fits.
+// sendSnapshot sends the world's Snapshot in messages of at most 47 states,
+// each in its own packet (§8.1), the first in the open packet if it fits.
 func (s *Server) sendSnapshot(end toConn) {
 	states := s.states
 	for first := true; first || len(states) > 0; first = false {
@@ -188,8 +177,7 @@ func (s *Server) sendSnapshot(end toConn) {
 }
 
 // overBudget reports whether c acknowledged none of the last SendBudget
-// packets sent to it (§12): the address may be spoofed, and the server
-// sends it no more of the world until an ack covers a recent packet.
+// packets (§12): a spoofed address, maybe, so no world until it does.
 func (s *Server) overBudget(c *conn) bool {
 	return s.cfg.SendBudget > 0 && c.seq-c.ackTop >= uint32(s.cfg.SendBudget)
 }

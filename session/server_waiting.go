@@ -7,18 +7,10 @@ import (
 	"github.com/rtypeproto/rtype"
 )
 
-// The waiting queue (§4.3, §4.4, §10). A Welcome is sent while a player
-// slot is free, but the slot may be taken by the time the client's first
-// packet arrives. Version 1 has no message to tell a client that got its
-// Welcome to wait, and a client that gets nothing times out believing it
-// was connected. So a validated client that finds no slot waits in a FIFO
-// queue of MaxPlayers entries and is answered, for each valid packet it
-// sends, one empty connected packet (§5.3): numbered and acknowledging
-// its packets (§5.2), it keeps the client's ServerTimeout from firing,
-// and, carrying no Snapshot, tells it that it is not playing yet. The
-// answer is 16 bytes, no more than the packet it answers (§12). When a
-// slot frees, the oldest waiting client joins at the next Tick and its
-// connection carries on the numbering it already saw.
+// The waiting queue (§4.3, §4.4, §10), described in the package doc: a
+// FIFO of MaxPlayers entries, each answered one empty connected packet
+// (§5.3) per valid packet, numbered and acknowledging (§5.2), 16 bytes, no
+// more than it answers (§12).
 
 // waiterState is where an entry of the waiting queue is in its life.
 type waiterState uint8
@@ -51,8 +43,7 @@ func (s *Server) waiterByAddr(a netip.AddrPort) *waiter {
 }
 
 // NumWaiting returns the number of validated clients waiting for a player
-// slot. They are not players: NumPlayers, Players, Player and Kick do not
-// see them.
+// slot; NumPlayers, Players, Player and Kick do not see them.
 func (s *Server) NumWaiting() int { return s.nWaiting }
 
 // enqueue puts the client with id at a at the end of the queue
@@ -79,9 +70,9 @@ func (s *Server) unqueue(w *waiter) {
 	}
 }
 
-// leaveQueue forgets a waiting client that quit, went silent or was told
-// Rejected, and remembers its id as closed, so that a late packet of it
-// does not queue it again (§5.2 reorders, §7.3).
+// leaveQueue forgets a waiting client that quit, fell silent or got
+// Rejected, remembering its id as closed so a late packet does not queue it
+// again (§5.2 reorders, §7.3).
 func (s *Server) leaveQueue(w *waiter, now time.Time) {
 	s.closed.add(w.addr, w.id, now)
 	s.unqueue(w)
@@ -98,8 +89,8 @@ func (s *Server) oldest() *waiter {
 	return o
 }
 
-// receiveWaiting handles a datagram from a waiting client's address: a
-// connected packet, as the client believes itself connected (§3).
+// receiveWaiting handles a waiting client's datagram as a connected packet,
+// since the client believes itself connected (§3).
 func (s *Server) receiveWaiting(w *waiter, b []byte, now time.Time) {
 	p, err := rtype.ParsePacket(b)
 	if err != nil {
@@ -113,9 +104,8 @@ func (s *Server) receiveWaiting(w *waiter, b []byte, now time.Time) {
 	s.waitPacket(w, p, now)
 }
 
-// waitPacket applies §5.2 to a packet of w and answers it with one empty
-// packet; a Disconnect removes w without an answer (§7.3), and a server
-// shutting down tells it Rejected (§4.4).
+// waitPacket applies §5.2 to w's packet and answers one empty packet; a
+// Disconnect removes w unanswered (§7.3), and Shutdown sends Rejected (§4.4).
 func (s *Server) waitPacket(w *waiter, p rtype.Packet, now time.Time) {
 	h := p.Header()
 	if !s.accept(&w.link, h.Sequence) {
@@ -152,9 +142,8 @@ func (s *Server) disconnects(p rtype.Packet) bool {
 	return false
 }
 
-// waitTimeout is how long a waiting client may stay silent: the
-// InactivityTimeout, or DefaultTimeout when that is off, since the queue
-// must not keep dead entries for ever.
+// waitTimeout is how long a waiting client may stay silent: InactivityTimeout,
+// or DefaultTimeout when that is off, lest dead entries stay for ever.
 func (s *Server) waitTimeout() time.Duration {
 	if s.cfg.InactivityTimeout > 0 {
 		return s.cfg.InactivityTimeout
@@ -172,10 +161,10 @@ func (s *Server) expireWaiting(now time.Time) {
 	}
 }
 
-// admit runs at every Tick, before anything is sent: while a player can
-// join, the oldest waiting client does, and its connection continues the
-// numbering and acknowledgements it has seen (§5.2). It is not done when
-// a connection closes, since closeConn runs inside loops over the world.
+// admit runs at every Tick before anything is sent: while a player can
+// join, the oldest waiting client does, its connection continuing the
+// numbering it has seen (§5.2). closeConn does not call it, since it runs
+// inside loops over the world.
 func (s *Server) admit(now time.Time) {
 	for s.nWaiting > 0 && s.canJoin() {
 		w := s.oldest()

@@ -23,11 +23,9 @@ func (e *serverEntity) entity() Entity {
 	return Entity{ID: e.id, Archetype: e.arch, X: e.x.Pixels(), Y: e.y.Pixels(), Rotation: e.rot.Radians()}
 }
 
-// world is the entity table: the replicated entities, kept in a slice so
-// that a Snapshot lists them without allocating, with an index by id, and
-// for each entity and player slot what that client holds (§13.4). A
-// destroyed entity stays, dead, until no client may hold it, so that its
-// id is not reused meanwhile.
+// world is the entity table: a slice Snapshots list without allocating, an
+// index by id, and per entity and slot what that client holds (§13.4). A
+// destroyed entity stays, dead, until no client may hold it: no id reuse.
 type world struct {
 	ents   []serverEntity
 	reps   []replica // reps[i*slots+k]: entity i as the client of slot k holds it
@@ -79,8 +77,7 @@ func (w *world) add(e serverEntity) int {
 	return i
 }
 
-// remove takes entity i out of the table, moving the last one in its
-// place.
+// remove takes entity i out of the table, moving the last one in.
 func (w *world) remove(i int) {
 	last := len(w.ents) - 1
 	id := w.ents[i].id
@@ -110,8 +107,7 @@ func (w *world) purge() {
 	}
 }
 
-// settled reports whether no client holds entity i or has a copy of it in
-// flight.
+// settled reports whether no client holds entity i or has a copy in flight.
 func (w *world) settled(i int) bool {
 	for k := range w.slots {
 		if !w.rep(i, k).settled() {
@@ -122,9 +118,7 @@ func (w *world) settled(i int) bool {
 }
 
 // destroyOwned destroys every entity owned by connection id, with reason 3,
-// player disconnected (§7.3).
-// Going down, an entity a Destroy moves into a removed one's place has
-// been visited already.
+// player disconnected (§7.3), going down so moved entities were visited.
 func (w *world) destroyOwned(s *Server, id uint32) {
 	for i := len(w.ents) - 1; i >= 0; i-- {
 		if e := &w.ents[i]; !e.dead && e.owner == id {
@@ -133,18 +127,16 @@ func (w *world) destroyOwned(s *Server, id uint32) {
 	}
 }
 
-// Spawn adds an entity to the world and returns its network id, allocated
-// from 1 upwards and never 0 (§8.2). Every player gets a CreateEntity for
-// it at the next Tick (§8.2, §10). Positions are in pixels and clamped to
-// the encodable range, rotations in radians (§9).
+// Spawn adds an entity and returns its network id, from 1 up, never 0;
+// every player gets its CreateEntity at the next Tick (§8.2, §10). Positions
+// are in pixels, clamped to the encodable range; rotations in radians (§9).
 func (s *Server) Spawn(a rtype.Archetype, x, y, rotation float64) uint32 {
 	return s.spawn(0, a, x, y, rotation)
 }
 
-// SpawnFor is Spawn for an entity owned by player conn, usually its ship:
-// when the player leaves, the entity is destroyed with reason 3 and the
-// other players are told (§7.3, §10). It fails with [ErrNoPlayer] when conn
-// is not an open connection.
+// SpawnFor is Spawn for an entity owned by player conn, usually its ship,
+// destroyed with reason 3 for the others when the player leaves (§7.3,
+// §10). It fails with [ErrNoPlayer] when conn is not an open connection.
 func (s *Server) SpawnFor(conn uint32, a rtype.Archetype, x, y, rotation float64) (uint32, error) {
 	if s.byID(conn) == nil {
 		return 0, ErrNoPlayer
@@ -178,10 +170,9 @@ func (s *Server) Move(id uint32, x, y, rotation float64) error {
 	return nil
 }
 
-// Destroy removes entity id from the world; every player that may hold it
-// gets a DestroyEntity with reason at the next Tick (§8.3). It fails with
-// [ErrNoEntity] for an unknown id and rtype.ErrDestroyReason for a reason
-// above 4.
+// Destroy removes entity id; every player that may hold it gets a
+// DestroyEntity with reason at the next Tick (§8.3). It fails with
+// [ErrNoEntity] for an unknown id, rtype.ErrDestroyReason above 4.
 func (s *Server) Destroy(id uint32, reason rtype.DestroyReason) error {
 	if !reason.Valid() {
 		return rtype.ErrDestroyReason

@@ -13,11 +13,10 @@ import (
 var (
 	// ErrRejected: the server answered Rejected (§4.4).
 	ErrRejected = errors.New("session: rejected by the server")
-	// ErrTimedOut: no Welcome within GiveUp (§4.2), or the server fell
-	// silent.
+	// ErrTimedOut: no Welcome within GiveUp (§4.2), or a silent server.
 	ErrTimedOut = errors.New("session: timed out")
-	// ErrSocket: the UDP socket could not be opened, or was closed while
-	// the binding ran; the error wraps the cause.
+	// ErrSocket: the socket failed to open or closed under the binding;
+	// the error wraps the cause.
 	ErrSocket = errors.New("session: socket")
 )
 
@@ -28,20 +27,18 @@ type datagram struct {
 	from netip.AddrPort
 }
 
-// udpLoop reads datagrams on a goroutine into a fixed pool of buffers and
-// hands them to the single goroutine that owns the Client or Server, so
-// that neither needs a lock and nothing is allocated per datagram.
+// udpLoop reads datagrams on a goroutine into a fixed buffer pool for the
+// goroutine owning the Client or Server: no lock, no allocation per datagram.
 type udpLoop struct {
 	conn *net.UDPConn
-	// One byte more than the largest datagram, so that a larger one reads
-	// as 549 bytes and is dropped (§2.2) instead of being cut to size.
+	// One byte over the largest datagram: a larger one reads as 549
+	// bytes and is dropped (§2.2) rather than cut.
 	bufs [64][549]byte
 	full chan datagram
 	free chan int
 	quit chan struct{}
 	done chan struct{}
-	// failed is closed once the socket can no longer be read, err set
-	// before.
+	// failed is closed, after err is set, once the socket cannot be read.
 	failed chan struct{}
 	err    error
 }
@@ -73,8 +70,7 @@ func (l *udpLoop) read() {
 				close(l.failed)
 				return
 			}
-			// Some systems report here the ICMP errors of earlier sends:
-			// a lost datagram, not a broken socket.
+			// An ICMP error of an earlier send: a lost datagram.
 			l.free <- i
 			continue
 		}
@@ -87,8 +83,7 @@ func (l *udpLoop) read() {
 }
 
 func (l *udpLoop) send(to netip.AddrPort, b []byte) {
-	// UDP gives no delivery guarantee anyway: a failed write is a lost
-	// datagram, which the protocol copes with (§5.2, §13).
+	// A failed write is a lost datagram, which the protocol copes with (§5.2, §13).
 	_, _ = l.conn.WriteToUDPAddrPort(b, to)
 }
 
@@ -99,8 +94,7 @@ func (l *udpLoop) stop() {
 	<-l.done
 }
 
-// RunServer listens for UDP on addr (for example ":4242", §1) and runs a
-// Server there; see [RunServerConn].
+// RunServer runs a Server on UDP addr (e.g. ":4242", §1); see [RunServerConn].
 func RunServer(ctx context.Context, addr string, cfg ServerConfig, opts RunOptions, tick func(s *Server, now time.Time)) error {
 	ua, err := net.ResolveUDPAddr("udp", addr)
 	if err != nil {
@@ -114,23 +108,18 @@ func RunServer(ctx context.Context, addr string, cfg ServerConfig, opts RunOptio
 }
 
 // RunServerConn runs a Server on conn until ctx is done, then closes conn.
-// Every datagram received is passed to Receive as it arrives; every
-// opts.Interval the function tick is called, where the game reads the
-// events and moves the world, then [Server.Tick] sends what changed. All
-// calls happen on the goroutine that called RunServerConn.
+// Datagrams go to Receive as they arrive; every opts.Interval, tick runs
+// (the game reads events and moves the world), then [Server.Tick], all on
+// the calling goroutine. It returns nil once stopped for ctx, or an error
+// wrapping [ErrSocket] when conn was closed under it.
 //
-// Once ctx is done, RunServerConn ends the game cleanly: [Server.Shutdown]
-// destroys every entity with reason 4, game ended (§8.3), and for at most
-// opts.ShutdownGrace the server keeps receiving and ticking, without
-// calling tick, until every player acknowledged those messages (§13.4).
-// Then [Server.Close] closes every connection and tick is called one last
-// time, with [Server.ShuttingDown] true, so that the game reads the last
-// events, such as the EventPlayerLeft of each player, whose final counters
-// [Server.Departed] gives; nothing is sent after it. A negative
-// ShutdownGrace skips all of this.
-//
-// It returns nil once it stopped for ctx, and an error wrapping
-// [ErrSocket] when conn was closed under it.
+// Once ctx is done, [Server.Shutdown] destroys every entity with reason 4,
+// game ended (§8.3), and for at most opts.ShutdownGrace the server keeps
+// receiving and ticking, without tick, until every player acknowledged
+// (§13.4). Then [Server.Close] closes every connection and tick runs a last
+// time, with [Server.ShuttingDown] true, to read the last events, such as
+// each EventPlayerLeft ([Server.Departed] has the counters); nothing is
+// sent after. A negative ShutdownGrace skips all this.
 func RunServerConn(ctx context.Context, conn *net.UDPConn, cfg ServerConfig, opts RunOptions, tick func(s *Server, now time.Time)) error {
 	opts = opts.withDefaults()
 	l := startLoop(conn)
@@ -159,9 +148,8 @@ func RunServerConn(ctx context.Context, conn *net.UDPConn, cfg ServerConfig, opt
 	}
 }
 
-// shutdown ends the game of a server that RunServerConn runs: see
-// RunServerConn. A socket that fails meanwhile still lets the game read
-// the last events.
+// shutdown ends the game as RunServerConn says; a socket failing meanwhile
+// still lets the game read the last events.
 func shutdown(s *Server, l *udpLoop, t *time.Ticker, grace time.Duration, tick func(s *Server, now time.Time)) error {
 	s.Shutdown(time.Now())
 	timer := time.NewTimer(grace)
@@ -190,9 +178,8 @@ drain:
 	return err
 }
 
-// RunClient connects to the server at addr (for example
-// "127.0.0.1:4242") from a new UDP socket and runs a Client; see
-// [RunClientConn].
+// RunClient runs a Client of the server at addr (for example
+// "127.0.0.1:4242") on a new UDP socket; see [RunClientConn].
 func RunClient(ctx context.Context, addr string, cfg ClientConfig, opts RunOptions, frame func(c *Client, now time.Time) bool) error {
 	server, err := netip.ParseAddrPort(addr)
 	if err != nil {
@@ -213,14 +200,13 @@ func RunClient(ctx context.Context, addr string, cfg ClientConfig, opts RunOptio
 	return RunClientConn(ctx, conn, server, cfg, opts, frame)
 }
 
-// RunClientConn runs a Client of server on conn, then closes conn. Every
-// datagram received is passed to Receive as it arrives; every
-// opts.Interval the client's timers run ([Client.Update]) and frame is
-// called, where the game reads the events and sends its Input. It returns
-// nil after sending Disconnect (§7.3) when frame returns false or ctx is
-// done; [ErrRejected] or [ErrTimedOut] when the client stopped by itself,
-// after frame has seen the event; and an error wrapping [ErrSocket] when
-// conn was closed under it.
+// RunClientConn runs a Client of server on conn, then closes conn.
+// Datagrams go to Receive as they arrive; every opts.Interval,
+// [Client.Update] runs, then frame, where the game reads events and sends
+// Input. It returns nil after sending Disconnect (§7.3) when frame returns
+// false or ctx is done; [ErrRejected] or [ErrTimedOut], after frame saw the
+// event, when the client stopped by itself; an error wrapping [ErrSocket]
+// when conn was closed under it.
 func RunClientConn(ctx context.Context, conn *net.UDPConn, server netip.AddrPort, cfg ClientConfig, opts RunOptions, frame func(c *Client, now time.Time) bool) error {
 	opts = opts.withDefaults()
 	l := startLoop(conn)
