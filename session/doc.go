@@ -32,8 +32,8 @@
 //
 // [Server.Shutdown] destroys every entity with DestroyEntity reason 4, game
 // ended (§8.3), and [RunServerConn] runs it when its context is done, so no
-// client keeps a world that no longer exists. Each [EventPlayerLeft] carries
-// the connection's final counters.
+// client keeps a world that no longer exists. After each [EventPlayerLeft],
+// [Server.Departed] gives the connection's final counters.
 //
 // # Beyond the limitations of version 1
 //
