@@ -240,7 +240,7 @@ func TestServer_7_3_PlayerLeftCarriesFinalStats(t *testing.T) {
 				t.Fatalf("EventPlayerLeft %+v, want one for %d with %v", left, a, tt.why)
 			}
 			if got := mustDeparted(t, s, a); got != before {
-				t.Errorf("Event.Stats\n got %+v\nwant %+v", got, before)
+				t.Errorf("Departed\n got %+v\nwant %+v", got, before)
 			}
 			if _, ok := s.ConnStats(a); ok {
 				t.Errorf("Player(%d) still answers after the close", a)
