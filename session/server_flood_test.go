@@ -63,17 +63,7 @@ func TestServer_12_HelloFloodDoesNotLockOut(t *testing.T) {
 					srv.Receive(h, a, now.Add(-frame+time.Duration(sent%333)*frame/333))
 					hellos++
 				}
-				for _, d := range net.due(now) {
-					if d.to == serverAddr {
-						srv.Receive(d.b, d.from, now)
-						continue
-					}
-					for i, a := range addrs {
-						if a == d.to {
-							clients[i].Receive(d.b, d.from, now)
-						}
-					}
-				}
+				net.deliver(now, srv, addrs, clients)
 				for e := range srv.Events() {
 					if e.Kind == EventPlayerJoined {
 						p, _ := srv.ConnStats(e.Conn)

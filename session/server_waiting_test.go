@@ -387,17 +387,7 @@ func TestClient_EightClientsFourSlots(t *testing.T) {
 	run := func(d time.Duration, active func(i int) bool) {
 		for end := now.Add(d); now.Before(end); {
 			now = now.Add(frame)
-			for _, dg := range net.due(now) {
-				if dg.to == serverAddr {
-					srv.Receive(dg.b, dg.from, now)
-					continue
-				}
-				for i, a := range addrs {
-					if a == dg.to {
-						clients[i].Receive(dg.b, dg.from, now)
-					}
-				}
-			}
+			net.deliver(now, srv, addrs, clients)
 			for e := range srv.Events() {
 				if e.Kind == EventPlayerJoined {
 					_, _ = srv.SpawnFor(e.Conn, rtype.ArchetypePlayerBlue, 150, 150, 0)

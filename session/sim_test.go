@@ -92,6 +92,22 @@ func (s *simNet) due(now time.Time) []simDatagram {
 	return out
 }
 
+// deliver hands the datagrams due by now to the server, or to the client
+// of their address.
+func (s *simNet) deliver(now time.Time, srv *Server, addrs []netip.AddrPort, clients []*Client) {
+	for _, d := range s.due(now) {
+		if d.to == serverAddr {
+			srv.Receive(d.b, d.from, now)
+			continue
+		}
+		for i, a := range addrs {
+			if a == d.to {
+				clients[i].Receive(d.b, d.from, now)
+			}
+		}
+	}
+}
+
 // simResult is what the simulated game observed.
 type simResult struct {
 	spawned   map[uint32]time.Time // entity → spawn time
