@@ -11,7 +11,9 @@ import (
 // A RawMessage is itself a [Message], so that a message of any type can be
 // sent as it is with [AppendMessage] or [Add], which refuse type 0 (§6).
 type RawMessage struct {
-	Type    MessageType
+	// Type is the message type of the header (§5.3, §6).
+	Type MessageType
+	// Payload is the bytes after the header, as many as its size says.
 	Payload []byte
 }
 

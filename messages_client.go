@@ -195,6 +195,7 @@ func (r DisconnectReason) String() string {
 // Disconnect tells the server the client leaves (§7.3). A client should send
 // it with reason 1 when the player quits.
 type Disconnect struct {
+	// Reason is why the client leaves; the server does not interpret it.
 	Reason DisconnectReason
 }
 

@@ -110,6 +110,9 @@ func (t *entityTable) snapshot(c *Client, s *rtype.Snapshot, now time.Time) {
 			e.listed.update(s.ServerTick, at)
 			continue
 		}
+		if t.full() {
+			continue // nothing is asked: the answer would be dropped
+		}
 		if d, gone := t.recentlyDestroyed(st.NetworkID, now); gone && !d.relistedBy(s.ServerTick) {
 			continue
 		}

@@ -160,6 +160,10 @@ func TestClient_5_4_DropsPackets(t *testing.T) {
 		{"duplicate", []uint32{1}, func(t *testing.T) []byte { return srv(t, 1, create(1, 1)) }, serverAddr, DropDuplicate},
 		{"too old", []uint32{40}, func(t *testing.T) []byte { return srv(t, 7, create(1, 1)) }, serverAddr, DropTooOld},
 		{"bytes after the last message", nil, func(t *testing.T) []byte { return append(srv(t, 1, create(1, 1)), 0) }, serverAddr, DropFraming},
+		{"549 bytes (§2.2)", nil, func(t *testing.T) []byte {
+			full := srv(t, 1, rtype.RawMessage{Type: 0x00FF, Payload: make([]byte, rtype.MaxMessagePayload)})
+			return append(full, 0) // 549 bytes: over the limit before any framing
+		}, serverAddr, DropTooLarge},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -478,5 +482,30 @@ func TestClient_7_4_QueryEntityOnce(t *testing.T) {
 				t.Errorf("QueryEntity (-want +got):\n%s", d)
 			}
 		})
+	}
+}
+
+// §2.2: no datagram the client sends exceeds 548 bytes, however many
+// QueryEntity messages are due with the frame's Input: the packet is split.
+func TestClient_2_2_SplitsWhatDoesNotFit(t *testing.T) {
+	c, cp := connectedClient(t, ClientConfig{})
+	var ids []uint32
+	for id := range uint32(maxQueries) {
+		ids = append(ids, id+100)
+	}
+	c.Receive(srv(t, 1, snapshot(3, ids[:rtype.MaxSnapshotStates]...)), serverAddr, t0) // 64 unknown ids, 47 at most per Snapshot
+	c.Receive(srv(t, 2, snapshot(3, ids[rtype.MaxSnapshotStates:]...)), serverAddr, t0)
+	if err := c.SendInput(0, t0); err != nil {
+		t.Fatal(err)
+	}
+	sent := cp.take()
+	queries := len(ofType(t, sent, rtype.TypeQueryEntity))
+	for _, w := range sent {
+		if len(w.b) > rtype.MaxDatagramSize {
+			t.Errorf("sent %d bytes", len(w.b))
+		}
+	}
+	if queries != maxQueries || len(sent) < 2 {
+		t.Errorf("%d QueryEntity in %d datagrams, want %d split over several", queries, len(sent), maxQueries)
 	}
 }

@@ -12,7 +12,9 @@ import (
 // would corrupt the packet being built): write to a socket or a queue.
 type SendFunc func(to netip.AddrPort, datagram []byte)
 
-// Defaults of the zero fields of [ClientConfig], [ServerConfig], [RunOptions].
+// Defaults of the zero fields of [ClientConfig], [ServerConfig] and
+// [RunOptions], and DefaultQueryRetry, a value for QueryRetry, which is off
+// when 0.
 const (
 	// DefaultGiveUp is how long a client keeps sending Hello (§4.2).
 	DefaultGiveUp = 10 * time.Second
@@ -34,7 +36,7 @@ const (
 	// sent before the world stops (§12); conforming clients ack every one.
 	DefaultSendBudget = 64
 	// DefaultInterval is the UDP bindings' frame or tick time (§10: 60/s).
-	DefaultInterval = time.Second / 60
+	DefaultInterval = time.Second / ticksPerSecond
 	// DefaultShutdownGrace is how long [RunServerConn] runs on after its
 	// context is done, for players to acknowledge the game's end (§8.3).
 	DefaultShutdownGrace = 500 * time.Millisecond

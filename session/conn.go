@@ -78,6 +78,7 @@ func (c *conn) forget(w *world) {
 	for i := range w.ents {
 		*w.rep(i, c.slot) = replica{}
 	}
+	w.settling = true
 	c.sent, c.entities, c.building = sentRing{}, entityRing{}, entityPacket{}
 }
 
@@ -87,12 +88,15 @@ func (s *Server) closeConn(c *conn, why CloseReason, dr rtype.DisconnectReason, 
 	if !c.active {
 		return
 	}
+	// A packet being built can only be c's, answering the packet that
+	// closes it: nothing more goes to its address (§7.3).
+	s.asm.discard()
 	final := c.stats(&s.world)
 	c.active = false
 	s.nConns--
 	c.forget(&s.world)
 	s.departed.add(final)
 	s.events.push(Event{Kind: EventPlayerLeft, Conn: c.id, Slot: uint8(c.slot), Close: why, Disconnect: dr, At: now})
-	s.rememberClosed(c, now)
+	s.closed.add(c.addr, c.id, now)
 	s.world.destroyOwned(s, c.id)
 }

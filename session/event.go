@@ -44,10 +44,11 @@ const (
 
 // Events of a [Server].
 const (
-	// EventPlayerJoined: the first valid connected packet after a Welcome
-	// opened a connection (§4.2, §4.3, §12). Event.Conn and Event.Slot are
-	// set; [Server.Player] gives the address. The game usually spawns the
-	// ship with [Server.SpawnFor].
+	// EventPlayerJoined: a connection opened, with the first valid
+	// connected packet after a Welcome or, for a client that waited for a
+	// slot, at the Tick after one freed (§4.2, §4.3, §12). Event.Conn and
+	// Event.Slot are set; [Server.ConnStats] gives the address. The game
+	// usually spawns the ship with [Server.SpawnFor].
 	EventPlayerJoined EventKind = iota + 64
 	// EventPlayerLeft: the connection closed (§7.3, §13.3); Event.Close
 	// says why, Event.Disconnect the client's Disconnect reason;
@@ -57,7 +58,9 @@ const (
 	// EventInput: an Input was accepted (§7.1); Event.Input is set.
 	EventInput
 	// EventQueryEntity: a player asked for Event.Entity.ID (§7.4); the
-	// server has already answered if the entity exists.
+	// server has answered if the entity exists, or, while the player's
+	// entity messages in flight leave no room, sends its CreateEntity as
+	// soon as there is.
 	EventQueryEntity
 )
 
@@ -133,6 +136,7 @@ type Entity struct {
 // Event is one thing that happened on a connection. Only the fields its Kind
 // names are set; a plain 96-byte value (64-bit) keeps queueing cheap.
 type Event struct {
+	// Kind says what happened, and so which fields are set.
 	Kind EventKind
 	// Close is why the connection ended (PlayerLeft, Rejected, TimedOut).
 	Close CloseReason
@@ -142,7 +146,8 @@ type Event struct {
 	Disconnect rtype.DisconnectReason
 	// Slot is the player slot, 0 to MaxPlayers−1, lowest free first (§10).
 	Slot uint8
-	// Conn is the connection id of the player concerned (server events).
+	// Conn is the connection id: of the player concerned (server events),
+	// or the client's own (EventConnected, EventPlaying).
 	Conn uint32
 	// Tick is the server tick the message carried (§8.1–§8.3).
 	Tick uint32

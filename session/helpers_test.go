@@ -198,8 +198,8 @@ func (w *world) check() error {
 			}
 		}
 	}
-	if live != w.live || dead != w.dead {
-		return fmt.Errorf("%d live and %d dead, counted %d and %d", live, dead, w.live, w.dead)
+	if live != len(w.ents)-w.dead || dead != w.dead {
+		return fmt.Errorf("%d live and %d dead, counted %d dead", live, dead, w.dead)
 	}
 	return nil
 }

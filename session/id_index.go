@@ -64,12 +64,9 @@ func (x *idIndex) find(id uint32) int {
 
 // remove takes id out, moving back the entries that probed past its slot.
 func (x *idIndex) remove(id uint32) {
-	i := x.home(id)
-	for x.slots[i].id != id {
-		if x.slots[i].id == 0 {
-			return
-		}
-		i = x.next(i)
+	i := x.find(id)
+	if x.slots[i].id == 0 {
+		return
 	}
 	x.n--
 	for j := x.next(i); x.slots[j].id != 0; j = x.next(j) {

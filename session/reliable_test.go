@@ -572,3 +572,33 @@ func TestReliable_7_4_QueryWhileNoRoomLeavesNoGhost(t *testing.T) {
 			last, sc.ents[last], inWorld, len(sc.ents), s.NumEntities())
 	}
 }
+
+// §8.1, §8.3: a destroyed entity is kept by the server while a client may
+// still hold it, but no Snapshot lists it once its destruction is queued.
+func TestReliable_8_1_SnapshotsListNoDestroyedEntity(t *testing.T) {
+	s, cp, _, _ := connected(t, ServerConfig{SnapshotInterval: 1})
+	keep := s.Spawn(rtype.ArchetypeEnemyBidos, 10, 10, 0)
+	gone := s.Spawn(rtype.ArchetypeEnemyBidos, 20, 20, 0)
+	s.Tick(t0)
+	if err := s.Destroy(gone, rtype.DestroyGameplay); err != nil {
+		t.Fatal(err)
+	}
+	cp.take()
+	s.Tick(t0) // no ack yet: the dead entity stays in the table
+	if _, dead := s.world.find(gone); !dead {
+		t.Fatal("setup: the destroyed entity left the table before any ack")
+	}
+	listed := map[uint32]bool{}
+	for _, m := range ofType(t, cp.take(), rtype.TypeSnapshot) {
+		var snap rtype.Snapshot
+		if err := snap.UnmarshalBinary(m.Payload); err != nil {
+			t.Fatal(err)
+		}
+		for _, st := range snap.States {
+			listed[st.NetworkID] = true
+		}
+	}
+	if listed[gone] || !listed[keep] {
+		t.Errorf("Snapshots list %v; want %d and never %d", listed, keep, gone)
+	}
+}

@@ -207,7 +207,6 @@ func (s *Server) receivePacket(c *conn, b []byte, now time.Time) {
 				continue
 			}
 			// §7.3: close at once, not even answering this packet.
-			s.asm.discard()
 			s.closeConn(c, CloseDisconnect, d.Reason, now)
 			return
 		case rtype.TypeQueryEntity:
@@ -217,9 +216,9 @@ func (s *Server) receivePacket(c *conn, b []byte, now time.Time) {
 				continue
 			}
 			s.events.pushDroppable(Event{Kind: EventQueryEntity, Conn: c.id, Slot: uint8(c.slot), Entity: Entity{ID: q.NetworkID}, At: now})
-			if e, ok := s.world.get(q.NetworkID); ok && s.canAnswer(c) {
-				put(toConn{s, c, now}, &s.asm, e.create(s.tick))
-				s.sentAnswer(c, e.id)
+			if i, ok := s.world.find(q.NetworkID); ok && !s.world.ents[i].dead && s.canAnswer(c) {
+				put(toConn{s, c, now}, &s.asm, s.world.ents[i].create(s.tick))
+				s.sentAnswer(c, s.world.rep(i, c.slot), q.NetworkID)
 			}
 		default:
 			s.drop(DropUnknownMessage)

@@ -67,7 +67,7 @@ func (s *Server) ackLeftWindow(c *conn, ack uint32) {
 	if c.seq > sentSlots {
 		from = c.seq - sentSlots + 1
 	}
-	for seq := from; seq < ack && ack-seq > ackWindow; seq++ {
+	for seq := from; gone(seq, ack); seq++ {
 		if sp := c.sent.slot(seq); sp.seq == seq && !sp.acked && !sp.lost {
 			sp.lost = true
 			c.cs.Lost++
@@ -109,16 +109,12 @@ func (s *Server) replicaOf(c *conn, id uint32) (*replica, bool) {
 
 // sentAnswer records a QueryEntity's CreateEntity answer (§7.4) as any
 // creation, so a destruction sent meanwhile is not overtaken by it (§8.3).
-func (s *Server) sentAnswer(c *conn, id uint32) {
-	r, ok := s.replicaOf(c, id)
-	switch {
-	case !ok:
-	case s.cfg.DisableReliableEvents:
-		r.sentCreate(c.seq, false)
-	default:
+func (s *Server) sentAnswer(c *conn, r *replica, id uint32) {
+	reliable := !s.cfg.DisableReliableEvents
+	if reliable {
 		c.record(entityRef{id: id})
-		r.sentCreate(c.seq, true)
 	}
+	r.sentCreate(c.seq, reliable)
 }
 
 // canAnswer reports whether a QueryEntity of c can be answered now (§7.4):

@@ -83,8 +83,3 @@ func (t *closedTable) count(now time.Time) int {
 	}
 	return n
 }
-
-// rememberClosed is told of every connection that closes.
-func (s *Server) rememberClosed(c *conn, now time.Time) {
-	s.closed.add(c.addr, c.id, now)
-}

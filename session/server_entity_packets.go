@@ -123,7 +123,6 @@ func (s *Server) resolve(c *conn, p *entityPacket, arrived, destroys bool) {
 		if !ok {
 			continue
 		}
-		c.owes = true
 		switch {
 		case destroys && arrived:
 			r.ackedDestroy(p.seq)
@@ -134,6 +133,8 @@ func (s *Server) resolve(c *conn, p *entityPacket, arrived, destroys bool) {
 		default:
 			r.lostCreate(p.seq)
 		}
+		c.owes = c.owes || r.owed()
+		s.world.settling = true
 	}
 }
 
@@ -142,7 +143,7 @@ func (s *Server) suspect(c *conn, p *entityPacket) {
 	for _, ref := range p.refs[:p.n] {
 		if r, ok := s.replicaOf(c, ref.id); ok {
 			r.suspect(p.seq)
-			c.owes = true
+			c.owes = c.owes || r.owed()
 		}
 	}
 }

@@ -290,3 +290,26 @@ func TestServer_7_3_DepartedNewestFirst(t *testing.T) {
 		t.Errorf("Departed(%d) after the third connection closed: Sent = %d, want 1 (the first connection's counters)", ids[2], cs.Sent)
 	}
 }
+
+// §7.3: the server closes the connection at once on Disconnect, also when
+// the same packet asked for answers before it: nothing goes to the
+// address, and no half-built answer reaches another player.
+func TestServer_7_3_DisconnectAfterPingAnswersNothing(t *testing.T) {
+	s, cp, a, b := connected(t, ServerConfig{SnapshotInterval: 1})
+	s.Spawn(rtype.ArchetypeEnemyBidos, 10, 10, 0)
+	s.Receive(packet(t, rtype.PacketHeader{ConnectionID: a, Sequence: 2}, rtype.Ping{Timestamp: 7}, rtype.QueryEntity{NetworkID: 1}, rtype.Disconnect{Reason: rtype.DisconnectClientQuit}), addrA, t0)
+	s.Receive(packet(t, rtype.PacketHeader{ConnectionID: b, Sequence: 2}), addrB, t0)
+	s.Tick(t0)
+	toA, toB := cp.split(addrA)
+	if len(toA) != 0 {
+		t.Errorf("%d datagrams to the address that sent Disconnect", len(toA))
+	}
+	for _, w := range toB {
+		if h, _ := messages(t, w.b); h.ConnectionID != b {
+			t.Errorf("B was sent a packet of connection %d", h.ConnectionID)
+		}
+		if n := len(ofType(t, []wire{w}, rtype.TypePong)); n != 0 {
+			t.Errorf("B was sent %d Pong it never asked for", n)
+		}
+	}
+}

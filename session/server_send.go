@@ -59,8 +59,9 @@ func (s *Server) Tick(now time.Time) {
 	s.world.purge()
 }
 
-// sendTick sends c the entity messages it is owed, then the Snapshot
-// messages, the first sharing the last entity packet when there is room.
+// sendTick sends c the entity messages it is owed and the Snapshot
+// messages, the entity messages first unless the Snapshot is large, each
+// side sharing a packet with the other when there is room.
 func (s *Server) sendTick(c *conn, snap bool, now time.Time) {
 	if s.overBudget(c) {
 		// A probe per packet received lets a real client ack and resume.
@@ -143,6 +144,7 @@ func (s *Server) sendEntity(end toConn, e *serverEntity, r *replica, reliable bo
 			c.record(entityRef{id: e.id, destroy: true})
 		}
 		r.sentDestroy(c.seq, reliable)
+		s.world.settling = s.world.settling || !reliable // v1: sent is done
 		if echo {
 			c.cs.RedundantDestroys++
 			s.stats.RedundantDestroys++

@@ -43,7 +43,7 @@ func (s *Server) waiterByAddr(a netip.AddrPort) *waiter {
 }
 
 // NumWaiting returns the number of validated clients waiting for a player
-// slot; NumPlayers, Players, Player and Kick do not see them.
+// slot; NumPlayers, AllConnStats, ConnStats and Kick do not see them.
 func (s *Server) NumWaiting() int { return s.nWaiting }
 
 // enqueue puts the client with id at a at the end of the queue

@@ -32,8 +32,10 @@ type world struct {
 	slots  int
 	index  idIndex // id → position in ents
 	nextID uint32
-	live   int // entities not dead
 	dead   int
+	// settling is set when a replica of a dead entity may have settled:
+	// purge has something to look for.
+	settling bool
 }
 
 func newWorld(slots int) world { return world{slots: slots, index: newIDIndex()} }
@@ -70,10 +72,7 @@ func (w *world) add(e serverEntity) int {
 	i := len(w.ents)
 	w.index.set(e.id, int32(i))
 	w.ents = append(w.ents, e)
-	for range w.slots {
-		w.reps = append(w.reps, replica{})
-	}
-	w.live++
+	w.reps = append(w.reps, make([]replica, w.slots)...)
 	return i
 }
 
@@ -83,8 +82,6 @@ func (w *world) remove(i int) {
 	id := w.ents[i].id
 	if w.ents[i].dead {
 		w.dead--
-	} else {
-		w.live--
 	}
 	if i != last {
 		w.ents[i] = w.ents[last]
@@ -96,8 +93,13 @@ func (w *world) remove(i int) {
 	w.index.remove(id)
 }
 
-// purge removes the dead entities that every client is done with.
+// purge removes the dead entities that every client is done with, when
+// some replica may have settled since the last purge.
 func (w *world) purge() {
+	if !w.settling {
+		return
+	}
+	w.settling = false
 	for i := 0; w.dead > 0 && i < len(w.ents); {
 		if w.ents[i].dead && w.settled(i) {
 			w.remove(i)
@@ -184,11 +186,11 @@ func (s *Server) Destroy(id uint32, reason rtype.DestroyReason) error {
 	}
 	e := &w.ents[i]
 	e.dead, e.gone = true, rtype.DestroyEntity{ServerTick: s.tick, NetworkID: id, Reason: reason}
-	w.live--
 	w.dead++
 	for k := range w.slots {
-		w.rep(i, k).killed()
-		s.conns[k].owes = true
+		r := w.rep(i, k)
+		r.killed()
+		s.conns[k].owes = s.conns[k].owes || r.owed()
 	}
 	if w.settled(i) {
 		w.remove(i)
@@ -206,4 +208,4 @@ func (s *Server) Entity(id uint32) (Entity, bool) {
 }
 
 // NumEntities returns the number of entities in the world.
-func (s *Server) NumEntities() int { return s.world.live }
+func (s *Server) NumEntities() int { return len(s.world.ents) - s.world.dead }

@@ -37,15 +37,15 @@ type udpLoop struct {
 	full chan datagram
 	free chan int
 	quit chan struct{}
+	// done is closed when the reader ends: by stop, or before that only
+	// when the socket failed, err set first.
 	done chan struct{}
-	// failed is closed, after err is set, once the socket cannot be read.
-	failed chan struct{}
-	err    error
+	err  error
 }
 
 func startLoop(conn *net.UDPConn) *udpLoop {
 	l := &udpLoop{conn: conn, full: make(chan datagram, 64), free: make(chan int, 64),
-		quit: make(chan struct{}), done: make(chan struct{}), failed: make(chan struct{})}
+		quit: make(chan struct{}), done: make(chan struct{})}
 	for i := range l.bufs {
 		l.free <- i
 	}
@@ -67,7 +67,6 @@ func (l *udpLoop) read() {
 			if errors.Is(err, net.ErrClosed) {
 				// By stop, or by someone else: then the binding ends.
 				l.err = fmt.Errorf("%w: %w", ErrSocket, err)
-				close(l.failed)
 				return
 			}
 			// An ICMP error of an earlier send: a lost datagram.
@@ -111,7 +110,9 @@ func RunServer(ctx context.Context, addr string, cfg ServerConfig, opts RunOptio
 // Datagrams go to Receive as they arrive; every opts.Interval, tick runs
 // (the game reads events and moves the world), then [Server.Tick], all on
 // the calling goroutine. It returns nil once stopped for ctx, or an error
-// wrapping [ErrSocket] when conn was closed under it.
+// wrapping [ErrSocket] when conn was closed under it, during the game or
+// the shutdown grace; then too, [Server.Close] runs and tick runs a last
+// time, so the game reads the last events.
 //
 // Once ctx is done, [Server.Shutdown] destroys every entity with reason 4,
 // game ended (§8.3), and for at most opts.ShutdownGrace the server keeps
@@ -134,7 +135,8 @@ func RunServerConn(ctx context.Context, conn *net.UDPConn, cfg ServerConfig, opt
 				return nil
 			}
 			return shutdown(s, l, t, opts.ShutdownGrace, tick)
-		case <-l.failed:
+		case <-l.done:
+			endGame(s, tick)
 			return l.err
 		case d := <-l.full:
 			s.Receive(l.bufs[d.buf][:d.n], d.from, time.Now())
@@ -160,7 +162,7 @@ drain:
 		select {
 		case <-timer.C:
 			break drain
-		case <-l.failed:
+		case <-l.done:
 			err = l.err
 			break drain
 		case d := <-l.full:
@@ -170,12 +172,18 @@ drain:
 			s.Tick(now)
 		}
 	}
+	endGame(s, tick)
+	return err
+}
+
+// endGame closes every connection and lets the game read the last events,
+// such as each EventPlayerLeft, when the binding stops.
+func endGame(s *Server, tick func(s *Server, now time.Time)) {
 	now := time.Now()
 	s.Close(now)
 	if tick != nil {
 		tick(s, now)
 	}
-	return err
 }
 
 // RunClient runs a Client of the server at addr (for example
@@ -220,7 +228,7 @@ func RunClientConn(ctx context.Context, conn *net.UDPConn, server netip.AddrPort
 		case <-ctx.Done():
 			c.Close(time.Now())
 			return nil
-		case <-l.failed:
+		case <-l.done:
 			return l.err
 		case d := <-l.full:
 			c.Receive(l.bufs[d.buf][:d.n], d.from, time.Now())
