@@ -94,6 +94,15 @@ func (d *dirStats) acked(seq uint32, received bool) {
 	}
 }
 
+// ackedBy records what a header's ack and ackBits say of the sequences
+// they cover: ack itself and the 32 below it (§5.1); an ack of 0 covers
+// nothing.
+func (d *dirStats) ackedBy(ack, bits uint32) {
+	for seq := ack; seq > 0 && ack-seq <= 32; seq-- {
+		d.acked(seq, rtype.Acked(seq, ack, bits))
+	}
+}
+
 // stats collects connStats in order of first appearance.
 type stats struct {
 	order []*connStats
@@ -169,11 +178,7 @@ func (s *stats) add(c *connStats, dir int, hasDir bool, welcomed uint32, d decod
 		}
 		ds.send(d.header.Sequence)
 		// This packet's ack fields report on the other direction.
-		other := &c.dir[1-dir]
-		ack, bits := d.header.Ack, d.header.AckBits
-		for seq := ack; seq > 0 && ack-seq <= 32; seq-- {
-			other.acked(seq, rtype.Acked(seq, ack, bits))
-		}
+		c.dir[1-dir].ackedBy(d.header.Ack, d.header.AckBits)
 	}
 	for _, m := range d.messages {
 		c.messages[messageName(m.raw.Type)]++

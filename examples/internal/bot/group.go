@@ -7,7 +7,8 @@ import "sync"
 // player slot (§10), and the one that frees now would start a second game
 // after the first. The bot that is done tells the group before its
 // Disconnect (§7.3) frees its slot, and a bot checks the group before it
-// reads what the server sent, so none of them can take that slot.
+// reads what the server sent, so none of them plays in that slot: the
+// server may still promote one, which leaves at its next frame.
 type Group struct {
 	once sync.Once
 	done chan struct{}

@@ -32,7 +32,6 @@ func TestStatus(t *testing.T) {
 		{"played, then silence", with(played, func(r *Result) { r.Lost, r.Err = true, session.ErrTimedOut }), "lost", "ended before the bot's Disconnect"},
 		{"played, kicked", with(played, func(r *Result) { r.ServerClose = session.CloseKicked }), "closed-kicked", "Kicked"},
 		{"played, server timed it out", with(played, func(r *Result) { r.ServerClose = session.CloseTimeout }), "closed-timeout", "Timeout"},
-		{"played, kicked", with(played, func(r *Result) { r.ServerClose = session.CloseKicked }), "closed-kicked", "Kicked"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
