@@ -4,8 +4,6 @@ import (
 	"net"
 	"testing"
 	"time"
-
-	"github.com/rtypeproto/rtype"
 )
 
 // A bot of a group that waits for the world gives up as soon as another
@@ -14,19 +12,7 @@ func TestGroupWaitingBotGivesUp(t *testing.T) {
 	t.Parallel()
 	conn, stop, done := startServer(t)
 	defer func() { stop(); <-done }()
-	var seq uint32
-	silent := scripted(t, func(b []byte) []byte {
-		if typ, _, err := rtype.ParseHandshake(b); err == nil && typ == rtype.HandshakeHello {
-			return rtype.AppendWelcome(nil, 3)
-		}
-		p, err := rtype.ParsePacket(b)
-		if err != nil {
-			return nil
-		}
-		seq++
-		out, _ := rtype.PacketHeader{ConnectionID: 3, Sequence: seq, Ack: p.Header().Sequence}.AppendBinary(nil)
-		return out
-	})
+	silent := welcoming(t, 3, nil)
 	g := NewGroup()
 	player := New(Config{Server: conn.LocalAddr().(*net.UDPAddr).AddrPort(), Name: "player", Duration: 300 * time.Millisecond, Group: g})
 	waiter := New(Config{Server: silent, Name: "waiter", Index: 1, Duration: time.Minute, Group: g})

@@ -36,15 +36,13 @@ func scripted(t *testing.T, answer func(b []byte) []byte) netip.AddrPort {
 	return conn.LocalAddr().(*net.UDPAddr).AddrPort()
 }
 
-// A server that welcomes a bot and then answers each of its packets with
-// an empty one, as one with every player slot taken does, keeps it
-// waiting: the bot gives up Duration after its Welcome, not ok, and says
-// it never got the world (§10).
-func TestBotWaitingForTheWorld(t *testing.T) {
-	t.Parallel()
-	const id = 7
+// welcoming is a scripted server that welcomes every Hello with id (§4.3)
+// and answers each connected packet with one of its own, numbered from 1
+// and acknowledging it (§5.1, §5.2), holding what more appends, if more is
+// not nil.
+func welcoming(t *testing.T, id uint32, more func(seq uint32, out []byte) []byte) netip.AddrPort {
 	var seq uint32
-	addr := scripted(t, func(b []byte) []byte {
+	return scripted(t, func(b []byte) []byte {
 		if typ, _, err := rtype.ParseHandshake(b); err == nil && typ == rtype.HandshakeHello {
 			return rtype.AppendWelcome(nil, id)
 		}
@@ -53,10 +51,21 @@ func TestBotWaitingForTheWorld(t *testing.T) {
 			return nil
 		}
 		seq++
-		h := rtype.PacketHeader{ConnectionID: id, Sequence: seq, Ack: p.Header().Sequence}
-		out, _ := h.AppendBinary(nil)
+		out, _ := rtype.PacketHeader{ConnectionID: id, Sequence: seq, Ack: p.Header().Sequence}.AppendBinary(nil)
+		if more != nil {
+			out = more(seq, out)
+		}
 		return out
 	})
+}
+
+// A server that welcomes a bot and then answers each of its packets with
+// an empty one, as one with every player slot taken does, keeps it
+// waiting: the bot gives up Duration after its Welcome, not ok, and says
+// it never got the world (§10).
+func TestBotWaitingForTheWorld(t *testing.T) {
+	t.Parallel()
+	addr := welcoming(t, 7, nil)
 	b := New(Config{Server: addr, Name: "b", Duration: 300 * time.Millisecond})
 	r := runWithin(t, b, 5*time.Second)
 	if !r.Connected || r.Playing || r.Err != nil || r.State != session.Waiting {
@@ -77,18 +86,7 @@ func TestBotWaitingForTheWorld(t *testing.T) {
 // and keeps the listed one.
 func TestBotExpiresUnlisted(t *testing.T) {
 	t.Parallel()
-	const id = 9
-	var seq uint32
-	addr := scripted(t, func(b []byte) []byte {
-		if typ, _, err := rtype.ParseHandshake(b); err == nil && typ == rtype.HandshakeHello {
-			return rtype.AppendWelcome(nil, id)
-		}
-		p, err := rtype.ParsePacket(b)
-		if err != nil {
-			return nil
-		}
-		seq++
-		out, _ := rtype.PacketHeader{ConnectionID: id, Sequence: seq, Ack: p.Header().Sequence}.AppendBinary(nil)
+	addr := welcoming(t, 9, func(seq uint32, out []byte) []byte {
 		if seq == 1 {
 			for _, n := range []uint32{1, 2} {
 				out, _ = rtype.AppendMessage(out, rtype.CreateEntity{ServerTick: 3, NetworkID: n, EntityType: rtype.ArchetypeEnemyBidos})
