@@ -161,18 +161,33 @@ func (s *Server) Receive(datagram []byte, from netip.AddrPort, now time.Time) {
 	s.receiveHandshake(datagram, from, now)
 }
 
-// receivePacket applies §5.2, §5.3, §5.4 and §7 to a packet from c's address.
-func (s *Server) receivePacket(c *conn, b []byte, now time.Time) {
+// packetFor frames a datagram from the address bound to connection id, or
+// a waiting client's, and checks its connectionId (§5.3, §5.4); false
+// means it was dropped.
+func (s *Server) packetFor(b []byte, id uint32) (rtype.Packet, bool) {
 	p, err := rtype.ParsePacket(b)
 	if err != nil {
 		s.drop(packetDrop(err))
-		return
+		return nil, false
 	}
-	h := p.Header()
-	if h.ConnectionID != c.id {
+	if h := p.Header(); h.ConnectionID != id {
 		s.dropForeign(h.ConnectionID)
-		return
+		return nil, false
 	}
+	return p, true
+}
+
+// receivePacket applies §5.2, §5.3, §5.4 and §7 to a datagram from c's
+// address.
+func (s *Server) receivePacket(c *conn, b []byte, now time.Time) {
+	if p, ok := s.packetFor(b, c.id); ok {
+		s.processPacket(c, p, now)
+	}
+}
+
+// processPacket applies §5.2 and §7 to c's packet, framed and checked.
+func (s *Server) processPacket(c *conn, p rtype.Packet, now time.Time) {
+	h := p.Header()
 	if !s.accept(&c.link, h.Sequence) {
 		return
 	}

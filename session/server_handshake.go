@@ -110,7 +110,7 @@ func (s *Server) receiveFirst(p rtype.Packet, from netip.AddrPort, now time.Time
 func (s *Server) validated(p rtype.Packet, from netip.AddrPort, now time.Time) {
 	id := p.Header().ConnectionID
 	if s.nWaiting == 0 && s.canJoin() {
-		s.receivePacket(s.join(id, from, now), p, now)
+		s.processPacket(s.join(id, from, now), p, now)
 		return
 	}
 	var w *waiter

@@ -92,16 +92,9 @@ func (s *Server) oldest() *waiter {
 // receiveWaiting handles a waiting client's datagram as a connected packet,
 // since the client believes itself connected (§3).
 func (s *Server) receiveWaiting(w *waiter, b []byte, now time.Time) {
-	p, err := rtype.ParsePacket(b)
-	if err != nil {
-		s.drop(packetDrop(err))
-		return
+	if p, ok := s.packetFor(b, w.id); ok {
+		s.waitPacket(w, p, now)
 	}
-	if id := p.Header().ConnectionID; id != w.id {
-		s.dropForeign(id)
-		return
-	}
-	s.waitPacket(w, p, now)
 }
 
 // waitPacket applies §5.2 to w's packet and answers one empty packet; a
