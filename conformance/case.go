@@ -1,0 +1,27 @@
+package conformance
+
+import (
+	"strings"
+	"time"
+)
+
+// Case is one rule of the spec observable from the other side of the wire.
+type Case struct {
+	// ID is the section and the rule's number in it, such as "5.2/3".
+	ID string
+	// Level is how binding the rule is.
+	Level Level
+	// Title is the requirement, one line in the spec's words.
+	Title string
+
+	run func(*T)
+	// needs is how long the case must be able to wait by nature, beyond
+	// the usual time.
+	needs time.Duration
+}
+
+// Section returns the spec section of the case, the part of ID before '/'.
+func (c Case) Section() string {
+	s, _, _ := strings.Cut(c.ID, "/")
+	return s
+}

@@ -1,0 +1,50 @@
+package conformance
+
+import (
+	"context"
+	"io"
+	"net/netip"
+	"os/exec"
+	"strings"
+	"time"
+)
+
+// QuitGrace is how long a command started by [Command] has to end after
+// SIGINT before it is killed.
+const QuitGrace = 3 * time.Second
+
+// Command returns a [Client] that runs name with args, every "{addr}" in
+// them replaced by the scripted server's address, and quits it with
+// SIGINT, which a client takes as its player quitting, then SIGKILL after
+// QuitGrace. The command runs in a process group of its own, so that a
+// wrapper such as "go run" passes the signal on. Its output goes to out,
+// or nowhere if out is nil.
+func Command(out io.Writer, name string, args ...string) Client {
+	return func(_ context.Context, server netip.AddrPort) (func(), <-chan struct{}, error) {
+		argv := make([]string, len(args))
+		for i, a := range args {
+			argv[i] = strings.ReplaceAll(a, "{addr}", server.String())
+		}
+		cmd := exec.Command(name, argv...)
+		if out != nil {
+			cmd.Stdout, cmd.Stderr = out, out
+		}
+		ownGroup(cmd)
+		if err := cmd.Start(); err != nil {
+			return nil, nil, err
+		}
+		done := make(chan struct{})
+		go func() { cmd.Wait(); close(done) }()
+		quit := func() {
+			interrupt(cmd)
+			select {
+			case <-done:
+				return
+			case <-time.After(QuitGrace):
+			}
+			kill(cmd)
+			<-done
+		}
+		return quit, done, nil
+	}
+}

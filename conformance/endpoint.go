@@ -1,0 +1,151 @@
+package conformance
+
+import (
+	"errors"
+	"net"
+	"net/netip"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// datagram is one datagram an endpoint received.
+type datagram struct {
+	from netip.AddrPort
+	b    []byte
+	at   time.Time
+}
+
+// endpoint is one UDP socket of a case: a fresh address, as each case
+// needs. A reader goroutine queues what arrives; past inboxSize queued
+// datagrams the newest are dropped, so a flood grows no memory.
+type endpoint struct {
+	// owner is the case using the socket: the harness's listener serves
+	// one case after another.
+	owner atomic.Pointer[T]
+	conn  *net.UDPConn
+	local netip.AddrPort
+	in    chan datagram
+	// connected tells the report whether this socket's datagrams are
+	// connected packets yet (§3): set once a Welcome was accepted.
+	connected atomic.Bool
+	// peers holds the addresses welcomed on a listening socket, whose
+	// datagrams are connected packets from then on.
+	peers    sync.Map
+	overflow atomic.Int64
+}
+
+// handshake reports whether datagrams with peer are still handshake
+// datagrams (§3), for the report.
+func (e *endpoint) handshake(peer netip.AddrPort) bool {
+	if e.connected.Load() {
+		return false
+	}
+	_, ok := e.peers.Load(peer)
+	return !ok
+}
+
+const (
+	inboxSize = 1024
+	// readSize is larger than any UDP payload, so that an oversize
+	// datagram is seen whole, not cut to 548 bytes.
+	readSize = 1 << 16
+)
+
+// socket opens a fresh UDP socket on an ephemeral port of the loopback
+// address of like's family (or bound to bind when it is valid), closed when
+// the case ends.
+func (t *T) socket(bind netip.AddrPort) *endpoint {
+	addr := net.UDPAddrFromAddrPort(bind)
+	conn, err := net.ListenUDP("udp", addr)
+	if err != nil {
+		t.Skipf("cannot open a UDP socket on %v: %v", bind, err)
+	}
+	e := newEndpoint(conn)
+	e.owner.Store(t)
+	t.cleanup(func() { conn.Close() })
+	return e
+}
+
+// newEndpoint starts reading conn.
+func newEndpoint(conn *net.UDPConn) *endpoint {
+	e := &endpoint{conn: conn, local: unmap(conn.LocalAddr().(*net.UDPAddr).AddrPort()), in: make(chan datagram, inboxSize)}
+	go e.read()
+	return e
+}
+
+// drain forgets what is queued, when a new case takes the socket over.
+func (e *endpoint) drain() {
+	for {
+		select {
+		case _, ok := <-e.in:
+			if !ok {
+				return
+			}
+		default:
+			return
+		}
+	}
+}
+
+func (e *endpoint) read() {
+	buf := make([]byte, readSize)
+	for {
+		n, from, err := e.conn.ReadFromUDPAddrPort(buf)
+		if err != nil {
+			if errors.Is(err, net.ErrClosed) {
+				close(e.in)
+				return
+			}
+			continue // ICMP port unreachable and the like
+		}
+		d := datagram{from: unmap(from), b: append([]byte(nil), buf[:n]...), at: time.Now()}
+		if t := e.owner.Load(); t != nil {
+			t.note(d.from, e.local, e.handshake(d.from), d.b, d.at)
+		}
+		select {
+		case e.in <- d:
+		default:
+			e.overflow.Add(1)
+		}
+	}
+}
+
+// sendTo sends b to addr; a send error ends the case as skipped, since the
+// precondition of every case is a network that works.
+func (e *endpoint) sendTo(addr netip.AddrPort, b []byte) {
+	t := e.owner.Load()
+	t.note(e.local, addr, e.handshake(addr), b, time.Now())
+	if _, err := e.conn.WriteToUDPAddrPort(b, addr); err != nil {
+		t.Skipf("cannot send to %v: %v", addr, err)
+	}
+}
+
+// recv returns the next datagram received before deadline.
+func (e *endpoint) recv(deadline time.Time) (datagram, bool) {
+	wait := time.Until(deadline)
+	if wait <= 0 {
+		select {
+		case d, ok := <-e.in:
+			return d, ok
+		default:
+			return datagram{}, false
+		}
+	}
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	select {
+	case d, ok := <-e.in:
+		return d, ok
+	case <-timer.C:
+		return datagram{}, false
+	case <-e.owner.Load().ctx.Done():
+		return datagram{}, false
+	}
+}
+
+// unmap turns an IPv4-mapped IPv6 address into IPv4, so that addresses
+// compare equal whatever the socket's family.
+func unmap(a netip.AddrPort) netip.AddrPort {
+	return netip.AddrPortFrom(a.Addr().Unmap(), a.Port())
+}

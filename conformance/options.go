@@ -1,0 +1,49 @@
+package conformance
+
+import (
+	"io"
+	"regexp"
+	"time"
+)
+
+// DefaultTimeout is a case's own time when Options.Timeout is 0. Cases that
+// must wait longer by nature (the 10 s of §4.2, §13.3's timeout) get what
+// they need.
+const DefaultTimeout = 5 * time.Second
+
+// Options select and tune a run. The zero value runs every case.
+type Options struct {
+	// Run, when not nil, runs only the cases whose id it matches; Skip,
+	// when not nil, leaves out those it matches.
+	Run, Skip *regexp.Regexp
+	// Timeout bounds each case; 0 means DefaultTimeout. A case that by
+	// nature waits longer gets its own need.
+	Timeout time.Duration
+	// Strict makes SHOULD and GAME failures fail the run, and TestServer's
+	// and TestClient's subtests.
+	Strict bool
+	// Record keeps, for each failed case, the datagrams it exchanged.
+	Record bool
+	// Listen is the scripted server's address in client mode; empty means
+	// 127.0.0.1:0, a free loopback port.
+	Listen string
+	// Progress, when not nil, is called with each result as it comes.
+	Progress func(Result)
+	// Log receives client mode's prompts when no command starts the
+	// client; nil means nowhere.
+	Log io.Writer
+}
+
+// selected reports whether the options select case id.
+func (o *Options) selected(id string) bool {
+	return (o.Run == nil || o.Run.MatchString(id)) && (o.Skip == nil || !o.Skip.MatchString(id))
+}
+
+// limit returns the time case c may run.
+func (o *Options) limit(c Case) time.Duration {
+	d := o.Timeout
+	if d <= 0 {
+		d = DefaultTimeout
+	}
+	return max(d, c.needs)
+}

@@ -1,0 +1,42 @@
+package conformance
+
+// Report is the outcome of a run.
+type Report struct {
+	Mode Mode
+	// Target is the server's address, or the client's command.
+	Target  string
+	Results []Result
+}
+
+func (r *Report) add(res Result, o *Options) {
+	r.Results = append(r.Results, res)
+	if o.Progress != nil {
+		o.Progress(res)
+	}
+}
+
+// Summary counts the results by outcome.
+func (r *Report) Summary() (pass, fail, skip int) {
+	for _, res := range r.Results {
+		switch res.Outcome {
+		case Pass:
+			pass++
+		case Fail:
+			fail++
+		default:
+			skip++
+		}
+	}
+	return
+}
+
+// Failed reports whether the run failed: a MUST case failed, or with
+// strict a SHOULD or GAME case too. BEYOND cases never fail a run.
+func (r *Report) Failed(strict bool) bool {
+	for _, res := range r.Results {
+		if res.Outcome == Fail && res.Case.Level.fails(strict) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,59 @@
+package conformance
+
+import (
+	"net/netip"
+	"time"
+)
+
+// Outcome is how a case ended.
+type Outcome uint8
+
+const (
+	// Pass: the implementation did what the rule says.
+	Pass Outcome = iota
+	// Fail: it did not; Result.Detail says what was sent and what came
+	// back, or did not, by when.
+	Fail
+	// Skip: the case's precondition could not be met (a full server, no
+	// Bydos ever spawned); Result.Detail says why.
+	Skip
+)
+
+var outcomeNames = [...]string{"pass", "fail", "skip"}
+
+// String returns pass, fail or skip.
+func (o Outcome) String() string {
+	if int(o) < len(outcomeNames) {
+		return outcomeNames[o]
+	}
+	return "unknown"
+}
+
+// MarshalText writes the outcome's name, as in the JSON report.
+func (o Outcome) MarshalText() ([]byte, error) { return []byte(o.String()), nil }
+
+// Result is what running one case gave.
+type Result struct {
+	Case    Case
+	Outcome Outcome
+	// Detail says, for a failed or skipped case, what happened.
+	Detail string
+	// Duration is how long the case ran.
+	Duration time.Duration
+	// Exchange lists the datagrams the case sent and received, in order;
+	// it is kept only for failed cases, and only with Options.Record.
+	Exchange []Datagram
+}
+
+// Datagram is one datagram a case sent or received.
+type Datagram struct {
+	// At is when, counted from the start of the case.
+	At time.Duration
+	// Src and Dst are the datagram's source and destination addresses.
+	Src, Dst netip.AddrPort
+	// Handshake is true when the receiver's side took it for a handshake
+	// datagram (§3), false for a connected packet.
+	Handshake bool
+	// Bytes is the datagram.
+	Bytes []byte
+}

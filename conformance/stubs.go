@@ -1,0 +1,11 @@
+package conformance
+
+var (
+	serverHandshakeCases []Case
+	serverWindowCases    []Case
+	serverMessageCases   []Case
+	serverGameCases      []Case
+	serverBeyondCases    []Case
+	clientHandshakeCases []Case
+	clientMessageCases   []Case
+)

@@ -1,0 +1,147 @@
+package conformance
+
+import (
+	"context"
+	"fmt"
+	"net/netip"
+	"runtime"
+	"sync"
+	"time"
+)
+
+// T is the state of one running case: its deadline, the datagrams it
+// exchanged, what it ends with, and what it must close.
+type T struct {
+	ctx      context.Context
+	start    time.Time
+	deadline time.Time
+	// limit is the case's own time, which in client mode starts once its
+	// client sent a Hello.
+	limit  time.Duration
+	record bool
+
+	// server is the implementation under test in server mode.
+	server netip.AddrPort
+	// harness is the scripted server of client mode.
+	harness *harness
+
+	mu       sync.Mutex
+	outcome  Outcome
+	detail   string
+	exchange []Datagram
+	dropped  int
+	cleanups []func()
+}
+
+// maxExchange bounds the datagrams a case keeps for its report, whatever
+// the implementation sends.
+const maxExchange = 400
+
+// Failf ends the case as failed; detail says what was sent and what came
+// back or did not, by when.
+func (t *T) Failf(format string, args ...any) {
+	t.end(Fail, fmt.Sprintf(format, args...))
+}
+
+// Skipf ends the case as skipped: its precondition could not be met.
+func (t *T) Skipf(format string, args ...any) {
+	t.end(Skip, fmt.Sprintf(format, args...))
+}
+
+func (t *T) end(o Outcome, detail string) {
+	t.mu.Lock()
+	t.outcome, t.detail = o, detail
+	t.mu.Unlock()
+	runtime.Goexit()
+}
+
+// cleanup registers f to run when the case ends, last registered first.
+func (t *T) cleanup(f func()) {
+	t.mu.Lock()
+	t.cleanups = append(t.cleanups, f)
+	t.mu.Unlock()
+}
+
+// since returns the time since the case started, rounded for details.
+func (t *T) since() time.Duration {
+	return time.Since(t.start).Round(time.Millisecond)
+}
+
+// alive reports whether the case still has time.
+func (t *T) alive() bool {
+	return t.ctx.Err() == nil
+}
+
+// within returns the earlier of now+d and the case's deadline.
+func (t *T) within(d time.Duration) time.Time {
+	at := time.Now().Add(d)
+	if at.After(t.deadline) {
+		return t.deadline
+	}
+	return at
+}
+
+// note records one datagram for the report.
+func (t *T) note(src, dst netip.AddrPort, handshake bool, b []byte, at time.Time) {
+	if !t.record {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if len(t.exchange) >= maxExchange {
+		t.dropped++
+		return
+	}
+	t.exchange = append(t.exchange, Datagram{
+		At: at.Sub(t.start), Src: src, Dst: dst, Handshake: handshake,
+		Bytes: append([]byte(nil), b...),
+	})
+}
+
+// runCase runs c with a fresh T and returns its result. It never takes
+// much longer than limit: a case still running then is reported failed,
+// and its sockets are closed under it.
+func runCase(ctx context.Context, c Case, limit, extra time.Duration, record bool, setup func(*T)) Result {
+	ctx, cancel := context.WithTimeout(ctx, limit+extra)
+	defer cancel()
+	t := &T{ctx: ctx, start: time.Now(), record: record, limit: limit}
+	t.deadline = t.start.Add(limit)
+	setup(t)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer func() {
+			// A defect of the suite itself must not end the run.
+			if v := recover(); v != nil {
+				t.mu.Lock()
+				t.outcome, t.detail = Fail, fmt.Sprintf("rtypecheck internal error: %v", v)
+				t.mu.Unlock()
+			}
+		}()
+		c.run(t)
+	}()
+	select {
+	case <-done:
+	case <-time.After(limit + extra + time.Second):
+		t.mu.Lock()
+		t.outcome, t.detail = Fail, fmt.Sprintf("the case did not finish within %v", limit)
+		t.mu.Unlock()
+	}
+	t.mu.Lock()
+	cleanups := t.cleanups
+	t.cleanups = nil
+	t.mu.Unlock()
+	for i := len(cleanups) - 1; i >= 0; i-- {
+		cleanups[i]()
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	r := Result{Case: c, Outcome: t.outcome, Detail: t.detail, Duration: time.Since(t.start)}
+	if r.Outcome == Fail && record {
+		r.Exchange = append([]Datagram(nil), t.exchange...)
+		if t.dropped > 0 {
+			r.Detail += fmt.Sprintf(" (%d more datagrams not kept)", t.dropped)
+		}
+	}
+	return r
+}

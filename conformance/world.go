@@ -1,0 +1,88 @@
+package conformance
+
+import "github.com/rtypeproto/rtype"
+
+// entity is what a player knows of one entity.
+type entity struct {
+	archetype  rtype.Archetype
+	x, y       float64 // pixels (§9.1)
+	createdAt  uint32  // serverTick of the CreateEntity
+	positioned int     // Snapshots that listed it
+}
+
+// world is the entity table the server described to one player, bounded
+// like any table filled from the network (§12).
+type world struct {
+	ents   map[uint32]*entity
+	ships  []uint32 // player ships in order of creation
+	dead   map[uint32]rtype.DestroyReason
+	tick   uint32 // newest serverTick seen
+	snaps  int
+	states int
+}
+
+const maxWorld = 4096
+
+func newWorld() world {
+	return world{ents: map[uint32]*entity{}, dead: map[uint32]rtype.DestroyReason{}}
+}
+
+// apply takes one message into the table; invalid ones change nothing.
+func (w *world) apply(raw rtype.RawMessage) {
+	switch raw.Type {
+	case rtype.TypeCreateEntity:
+		var m rtype.CreateEntity
+		if m.UnmarshalBinary(raw.Payload) != nil || w.ents[m.NetworkID] != nil || len(w.ents) >= maxWorld {
+			return
+		}
+		w.ents[m.NetworkID] = &entity{archetype: m.EntityType, x: m.X.Pixels(), y: m.Y.Pixels(), createdAt: m.ServerTick}
+		delete(w.dead, m.NetworkID)
+		if isShip(m.EntityType) {
+			w.ships = append(w.ships, m.NetworkID)
+		}
+		w.tick = max(w.tick, m.ServerTick)
+	case rtype.TypeDestroyEntity:
+		var m rtype.DestroyEntity
+		if m.UnmarshalBinary(raw.Payload) != nil {
+			return
+		}
+		if w.ents[m.NetworkID] != nil {
+			delete(w.ents, m.NetworkID)
+			if len(w.dead) < maxWorld {
+				w.dead[m.NetworkID] = m.Reason
+			}
+		}
+	case rtype.TypeSnapshot:
+		var m rtype.Snapshot
+		if m.UnmarshalBinary(raw.Payload) != nil {
+			return
+		}
+		w.snaps++
+		w.tick = max(w.tick, m.ServerTick)
+		for _, s := range m.States {
+			w.states++
+			if e := w.ents[s.NetworkID]; e != nil {
+				e.x, e.y = s.X.Pixels(), s.Y.Pixels()
+				e.positioned++
+			}
+		}
+	}
+}
+
+// newestShip returns the player ship created last that still exists.
+func (w *world) newestShip() uint32 {
+	for i := len(w.ships) - 1; i >= 0; i-- {
+		if w.ents[w.ships[i]] != nil {
+			return w.ships[i]
+		}
+	}
+	return 0
+}
+
+func isShip(a rtype.Archetype) bool {
+	switch a {
+	case rtype.ArchetypePlayerBlue, rtype.ArchetypePlayerGreen, rtype.ArchetypePlayerPink, rtype.ArchetypePlayerRed:
+		return true
+	}
+	return false
+}

@@ -1,0 +1,34 @@
+package main
+
+import (
+	"context"
+	"net/netip"
+	"testing"
+
+	"github.com/rtypeproto/rtype/conformance"
+	"github.com/rtypeproto/rtype/examples/internal/bot"
+)
+
+// botClient starts one example bot in this process for each case; quitting
+// cancels its context, which makes it send Disconnect reason 1 (§7.3).
+func botClient(cfg func(*bot.Config)) conformance.Client {
+	return func(_ context.Context, server netip.AddrPort) (func(), <-chan struct{}, error) {
+		c := bot.Config{Server: server, Name: "bot-1"}
+		if cfg != nil {
+			cfg(&c)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			bot.New(c).Run(ctx)
+		}()
+		return func() { cancel(); <-done }, done, nil
+	}
+}
+
+// TestConformance runs the whole client suite against the example bot:
+// every MUST case passes.
+func TestConformance(t *testing.T) {
+	conformance.TestClient(t, botClient(nil), conformance.Options{})
+}
