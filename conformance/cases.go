@@ -43,4 +43,3 @@ func idNumbers(id string) []int {
 	v, _ := strconv.Atoi(n)
 	return append(out, -1, v) // -1 ends the section, so 5.2/x precede 5.2.1/x
 }
-
