@@ -1,0 +1,356 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"encoding/xml"
+	"errors"
+	"net"
+	"net/netip"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/rtypeproto/rtype"
+)
+
+// runCLI runs the command with args and returns its status and outputs.
+func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	code = run(ctx, args, &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+// closedPort returns a loopback UDP address nothing listens on.
+func closedPort(t *testing.T) string {
+	t.Helper()
+	c, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := c.LocalAddr().String()
+	c.Close()
+	return addr
+}
+
+// TestUsageErrors: every command line that cannot be run exits 2 with a
+// reason and the usage on stderr, and nothing on stdout.
+func TestUsageErrors(t *testing.T) {
+	junitDir := filepath.Join(t.TempDir(), "no", "such", "dir", "r.xml")
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string // in stderr
+	}{
+		{"no mode", nil, "no mode"},
+		{"unknown mode", []string{"proxy", "127.0.0.1:4242"}, `unknown mode "proxy"`},
+		{"flag before mode", []string{"-v", "server", "127.0.0.1:4242"}, `unknown mode "-v"`},
+		{"no target", []string{"server"}, "needs the server's HOST:PORT"},
+		{"two targets", []string{"server", "127.0.0.1:4242", "127.0.0.1:4243"}, "unexpected arguments"},
+		{"unknown flag", []string{"server", "-nope", "127.0.0.1:4242"}, "flag provided but not defined: -nope"},
+		{"listen in server mode", []string{"server", "-listen", ":0", "127.0.0.1:4242"}, "not defined: -listen"},
+		{"bad -run", []string{"server", "-run", "(", "127.0.0.1:4242"}, "-run: error parsing regexp"},
+		{"bad -skip", []string{"client", "-skip", "[", "--", "true"}, "-skip: error parsing regexp"},
+		{"bad -timeout", []string{"server", "-timeout", "soon", "127.0.0.1:4242"}, `invalid value "soon"`},
+		{"zero -timeout", []string{"server", "-timeout", "0s", "127.0.0.1:4242"}, "want a positive duration"},
+		{"no case selected", []string{"server", "-run", "^nothing$", closedPort(t)}, "select no server case"},
+		{"list selects nothing", []string{"client", "-list", "-skip", "."}, "select no client case"},
+		{"target without port", []string{"server", "127.0.0.1"}, `target "127.0.0.1"`},
+		{"bad listen", []string{"client", "-listen", "not an address", "--", "true"}, "-listen"},
+		{"junit in no directory", []string{"server", "-junit", junitDir, "127.0.0.1:4242"}, "-junit"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			start := time.Now()
+			code, stdout, stderr := runCLI(t, tc.args...)
+			if code != 2 {
+				t.Errorf("exit status %d, want 2; stderr:\n%s", code, stderr)
+			}
+			if !strings.Contains(stderr, tc.want) {
+				t.Errorf("stderr lacks %q:\n%s", tc.want, stderr)
+			}
+			if stdout != "" {
+				t.Errorf("stdout not empty:\n%s", stdout)
+			}
+			if d := time.Since(start); d > time.Second {
+				t.Errorf("took %v: a usage error needs no network", d)
+			}
+		})
+	}
+}
+
+// TestHelp: -h prints the usage, with the fixed flags, on stdout and
+// exits 0, before or after a mode.
+func TestHelp(t *testing.T) {
+	for _, args := range [][]string{{"-h"}, {"--help"}, {"server", "-h"}, {"client", "-help"}} {
+		code, stdout, stderr := runCLI(t, args...)
+		if code != 0 || stderr != "" {
+			t.Errorf("%q: exit %d, stderr %q; want 0 and nothing", args, code, stderr)
+		}
+		for _, f := range []string{"usage: rtypecheck server", "rtypecheck client [flags] [-- COMMAND [ARGS...]]",
+			"-json", "-junit FILE", "-run REGEXP", "-skip REGEXP", "-list", "-strict", "-v", "-timeout", "-listen ADDR"} {
+			if !strings.Contains(stdout, f) {
+				t.Errorf("%q: usage lacks %q:\n%s", args, f, stdout)
+			}
+		}
+	}
+}
+
+// TestList: -list prints the cases of a mode, id, level and title, without
+// a target and without running anything, and -run narrows it.
+func TestList(t *testing.T) {
+	for _, mode := range []string{"server", "client"} {
+		code, stdout, stderr := runCLI(t, mode, "-list")
+		if code != 0 {
+			t.Fatalf("%s -list: exit %d: %s", mode, code, stderr)
+		}
+		lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
+		if len(lines) < 1 || lines[0] == "" {
+			t.Fatalf("%s -list printed no case", mode)
+		}
+		for _, l := range lines {
+			f := strings.Fields(l)
+			if len(f) < 3 || !strings.Contains(f[0], "/") || !strings.Contains("MUST SHOULD GAME BEYOND", f[1]) {
+				t.Errorf("%s -list: line %q is not id, level, title", mode, l)
+			}
+		}
+		first := strings.Fields(lines[0])[0]
+		code, one, _ := runCLI(t, mode, "-list", "-run", "^"+strings.ReplaceAll(first, ".", `\.`)+"$")
+		if code != 0 || one != lines[0]+"\n" {
+			t.Errorf("%s -list -run %s: exit %d, printed %q, want %q", mode, first, code, one, lines[0]+"\n")
+		}
+	}
+}
+
+// TestUnreachable: a closed loopback port is not reached at all: exit 2,
+// within the first probe's few seconds.
+func TestUnreachable(t *testing.T) {
+	start := time.Now()
+	code, stdout, stderr := runCLI(t, "server", closedPort(t))
+	if code != 2 {
+		t.Errorf("exit %d, want 2; stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stderr, "not reachable") {
+		t.Errorf("stderr does not say the server was not reached:\n%s", stderr)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("took %v to give up", d)
+	}
+}
+
+// TestSilentServer: a server that reads every Hello and answers none with
+// a Welcome is not reached: exit 2, after it got Hellos.
+func TestSilentServer(t *testing.T) {
+	addr, hellos := serve(t, func(c *net.UDPConn, from netip.AddrPort, b []byte) {
+		c.WriteToUDPAddrPort([]byte("no welcome here"), from) // an answer, but no Welcome
+	})
+	code, _, stderr := runCLI(t, "server", "-junit", filepath.Join(t.TempDir(), "r.xml"), addr)
+	if code != 2 {
+		t.Errorf("exit %d, want 2; stderr:\n%s", code, stderr)
+	}
+	if hellos.Load() == 0 {
+		t.Error("the server got no Hello")
+	}
+}
+
+// TestClientNeverStarts: a client command that exits at once sends no
+// Hello: exit 2.
+func TestClientNeverStarts(t *testing.T) {
+	if _, err := os.Stat("/bin/true"); err != nil {
+		t.Skip("no /bin/true")
+	}
+	code, _, stderr := runCLI(t, "client", "--", "/bin/true", "{addr}")
+	if code != 2 || !strings.Contains(stderr, "not reachable") {
+		t.Errorf("exit %d, want 2 and not reachable; stderr:\n%s", code, stderr)
+	}
+}
+
+// serve runs a UDP server on loopback until the test ends, calling handle
+// for each datagram, and counts the Hellos it got.
+func serve(t *testing.T, handle func(c *net.UDPConn, from netip.AddrPort, b []byte)) (string, *atomic.Int64) {
+	t.Helper()
+	c, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hellos atomic.Int64
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		buf := make([]byte, 2048)
+		for {
+			n, from, err := c.ReadFromUDPAddrPort(buf)
+			if errors.Is(err, net.ErrClosed) {
+				return
+			}
+			if err != nil {
+				continue
+			}
+			if typ, _, err := rtype.ParseHandshake(buf[:n]); err == nil && typ == rtype.HandshakeHello {
+				hellos.Add(1)
+			}
+			handle(c, from, buf[:n])
+		}
+	}()
+	t.Cleanup(func() { c.Close(); <-done })
+	return c.LocalAddr().String(), &hellos
+}
+
+// pingServer is a tiny server: Welcome to each Hello, a Pong to each Ping
+// of a packet it takes. With lenient, it takes a packet whose message
+// area ends in a truncated message header, which §5.3 drops: the broken
+// rule of case 5.3/1.
+func pingServer(lenient bool) func(c *net.UDPConn, from netip.AddrPort, b []byte) {
+	type conn struct {
+		id, seq uint32
+		win     rtype.SeqWindow
+	}
+	conns := map[netip.AddrPort]*conn{}
+	return func(c *net.UDPConn, from netip.AddrPort, b []byte) {
+		if typ, _, err := rtype.ParseHandshake(b); err == nil {
+			if typ == rtype.HandshakeHello && conns[from] == nil && len(conns) < 1000 {
+				conns[from] = &conn{id: uint32(len(conns) + 1)}
+			}
+			if cn := conns[from]; cn != nil && typ == rtype.HandshakeHello {
+				c.WriteToUDPAddrPort(rtype.AppendWelcome(nil, cn.id), from)
+			}
+			return
+		}
+		cn := conns[from]
+		if cn == nil || len(b) < rtype.PacketHeaderSize {
+			return
+		}
+		area := b[rtype.PacketHeaderSize:]
+		if !lenient {
+			pk, err := rtype.ParsePacket(b)
+			if err != nil {
+				return
+			}
+			area = pk.MessageArea()
+		}
+		var h rtype.PacketHeader
+		if h.UnmarshalBinary(b[:rtype.PacketHeaderSize]) != nil || h.ConnectionID != cn.id || !cn.win.Receive(h.Sequence).Accept() {
+			return
+		}
+		for {
+			m, rest, ok := rtype.SplitMessage(area)
+			if !ok {
+				break
+			}
+			area = rest
+			var ping rtype.Ping
+			if m.Type != rtype.TypePing || ping.UnmarshalBinary(m.Payload) != nil {
+				continue
+			}
+			cn.seq++
+			ack, bits := cn.win.Ack()
+			out, _ := rtype.PacketHeader{ConnectionID: cn.id, Sequence: cn.seq, Ack: ack, AckBits: bits}.AppendBinary(nil)
+			out, _ = rtype.AppendMessage(out, rtype.Pong(ping))
+			c.WriteToUDPAddrPort(out, from)
+		}
+	}
+}
+
+// TestRunExitStatus runs case 5.3/1 against the tiny server, which keeps
+// the rule, and against its lenient copy, which breaks it: the report,
+// JSON and JUnit say so, and the exit status is 0 then 1.
+func TestRunExitStatus(t *testing.T) {
+	for _, tc := range []struct {
+		lenient bool
+		code    int
+		result  string
+	}{{false, 0, "pass"}, {true, 1, "fail"}} {
+		addr, _ := serve(t, pingServer(tc.lenient))
+		dir := t.TempDir()
+		junit := filepath.Join(dir, "r.xml")
+		code, stdout, stderr := runCLI(t, "server", "-run", `^5\.3/1$`, "-junit", junit, addr)
+		if code != tc.code {
+			t.Errorf("lenient=%v: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", tc.lenient, code, tc.code, stdout, stderr)
+		}
+		summary := "1 passed, 0 failed, 0 skipped\n"
+		if tc.lenient {
+			summary = "0 passed, 1 failed, 0 skipped\n"
+		}
+		if !strings.HasPrefix(stdout, "§5.3\n  "+strings.ToUpper(tc.result)+"  5.3/1 ") || !strings.HasSuffix(stdout, "\n"+summary) {
+			t.Errorf("lenient=%v: report:\n%s", tc.lenient, stdout)
+		}
+		b, err := os.ReadFile(junit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc struct {
+			Suite struct {
+				Failures int `xml:"failures,attr"`
+				Cases    []struct {
+					Classname string    `xml:"classname,attr"`
+					Failure   *struct{} `xml:"failure"`
+				} `xml:"testcase"`
+			} `xml:"testsuite"`
+		}
+		if err := xml.Unmarshal(b, &doc); err != nil {
+			t.Fatal(err)
+		}
+		if len(doc.Suite.Cases) != 1 || doc.Suite.Cases[0].Classname != "5.3" || (doc.Suite.Cases[0].Failure != nil) != tc.lenient {
+			t.Errorf("lenient=%v: JUnit:\n%s", tc.lenient, b)
+		}
+
+		code, stdout, _ = runCLI(t, "server", "-json", "-v", "-run", `^5\.3/1$`, addr)
+		var rep struct {
+			Mode, Target string
+			Cases        []struct{ ID, Result string }
+		}
+		if err := json.Unmarshal([]byte(stdout), &rep); err != nil || code != tc.code {
+			t.Fatalf("lenient=%v: -json exit %d, %v:\n%s", tc.lenient, code, err, stdout)
+		}
+		want := []struct{ ID, Result string }{{"5.3/1", tc.result}}
+		if diff := cmp.Diff(want, rep.Cases); diff != "" || rep.Mode != "server" || rep.Target != addr {
+			t.Errorf("lenient=%v: JSON mode %q target %q, cases (-want +got):\n%s", tc.lenient, rep.Mode, rep.Target, diff)
+		}
+	}
+}
+
+// TestVerboseShowsDatagrams: with -v a failed case is followed by the
+// datagrams it exchanged, in rtypedump's text format.
+func TestVerboseShowsDatagrams(t *testing.T) {
+	addr, _ := serve(t, pingServer(true))
+	code, stdout, _ := runCLI(t, "server", "-v", "-run", `^5\.3/1$`, addr)
+	if code != 1 {
+		t.Errorf("exit %d, want 1", code)
+	}
+	for _, want := range []string{" handshake Hello\n", " handshake Welcome connectionId=", "  Ping size=4 timestamp=", "  Pong size=4 timestamp="} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("verbose report lacks %q:\n%s", want, stdout)
+		}
+	}
+}
+
+// TestInterrupt: a run interrupted before it starts reports so and exits
+// 2, without hanging.
+func TestInterrupt(t *testing.T) {
+	addr, _ := serve(t, pingServer(false))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out, errOut bytes.Buffer
+	code := run(ctx, []string{"server", addr}, &out, &errOut)
+	if code != 2 || !strings.Contains(errOut.String(), "interrupted") {
+		t.Errorf("exit %d, want 2; stderr:\n%s", code, errOut.String())
+	}
+}
+
+// TestCommandLine: the client's command is reported as a shell would
+// read it back.
+func TestCommandLine(t *testing.T) {
+	got := commandLine([]string{"go", "run", "./examples/bot", "-server", "{addr}", "-name", "a b", ""})
+	want := `go run ./examples/bot -server {addr} -name "a b" ""`
+	if got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+}

@@ -1,0 +1,58 @@
+package conformance
+
+import (
+	"encoding/json"
+	"io"
+)
+
+// jsonReport is the -json report; its field names are fixed, scripts
+// read them.
+type jsonReport struct {
+	Mode    Mode        `json:"mode"`
+	Target  string      `json:"target"`
+	Cases   []jsonCase  `json:"cases"`
+	Summary jsonSummary `json:"summary"`
+}
+
+type jsonCase struct {
+	ID      string  `json:"id"`
+	Section string  `json:"section"`
+	Level   Level   `json:"level"`
+	Title   string  `json:"title"`
+	Result  Outcome `json:"result"`
+	// Detail is "" for a passed case, but always present, so that every
+	// case object has the same keys.
+	Detail string `json:"detail"`
+	MS     int64  `json:"ms"`
+}
+
+type jsonSummary struct {
+	Pass int `json:"pass"`
+	Fail int `json:"fail"`
+	Skip int `json:"skip"`
+}
+
+// WriteJSON writes the report as one JSON object and a newline:
+//
+//	{"mode":"server","target":"127.0.0.1:4242",
+//	 "cases":[{"id":"5.2/3","section":"5.2","level":"MUST","title":"...",
+//	           "result":"fail","detail":"...","ms":12}],
+//	 "summary":{"pass":0,"fail":1,"skip":0}}
+//
+// mode is server or client, level MUST, SHOULD, GAME or BEYOND, result
+// pass, fail or skip, and ms the case's time in whole milliseconds.
+func (r *Report) WriteJSON(w io.Writer) error {
+	out := jsonReport{Mode: r.Mode, Target: r.Target, Cases: make([]jsonCase, 0, len(r.Results))}
+	for _, res := range r.Results {
+		out.Cases = append(out.Cases, jsonCase{
+			ID: res.Case.ID, Section: res.Case.Section(), Level: res.Case.Level, Title: res.Case.Title,
+			Result: res.Outcome, Detail: res.Detail, MS: res.Duration.Milliseconds(),
+		})
+	}
+	out.Summary.Pass, out.Summary.Fail, out.Summary.Skip = r.Summary()
+	enc := json.NewEncoder(w)
+	// Details quote what was sent, such as "<" and "&"; left as they are
+	// they read better.
+	enc.SetEscapeHTML(false)
+	return enc.Encode(out)
+}
