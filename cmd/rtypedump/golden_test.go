@@ -8,6 +8,7 @@ import (
 	"net/netip"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -116,7 +117,7 @@ func TestJSONLines(t *testing.T) {
 		t.Errorf("pcap and pcapng of the same session decode differently:\n%s", diff)
 	}
 	for _, tc := range goldenCases {
-		if !contains(tc.args, "-json") {
+		if !slices.Contains(tc.args, "-json") {
 			continue
 		}
 		stdout, _, _ := runTool(t, tc.stdin, tc.args...)

@@ -9,6 +9,7 @@ import (
 	"os"
 
 	"github.com/rtypeproto/rtype"
+	"github.com/rtypeproto/rtype/internal/wiredump"
 )
 
 // Exit statuses, as the package documentation lists them.
@@ -25,7 +26,7 @@ func main() {
 // options are the command-line flags.
 type options struct {
 	hex, json, stats bool
-	kind             kind
+	kind             wiredump.Kind
 	port             uint16
 	name             string // input file, "" or "-" for standard input
 }
@@ -49,9 +50,9 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	}
 	switch *kindName {
 	case "packet":
-		o.kind = kindPacket
+		o.kind = wiredump.Packet
 	case "handshake":
-		o.kind = kindHandshake
+		o.kind = wiredump.Handshake
 	default:
 		return o, fmt.Errorf("-kind must be packet or handshake, not %q", *kindName)
 	}
@@ -116,13 +117,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 type dumper struct {
 	o    options
 	w    io.Writer
-	text textPrinter
+	text *wiredump.Text
 	// stats collects the totals of -stats, nil without it.
 	stats *stats
 }
 
 func newDumper(o options, w io.Writer) *dumper {
-	d := &dumper{o: o, w: w, text: textPrinter{w: w}}
+	d := &dumper{o: o, w: w, text: wiredump.NewText(w)}
 	if o.stats {
 		other := "other addresses"
 		if o.hex {
@@ -133,16 +134,22 @@ func newDumper(o options, w io.Writer) *dumper {
 	return d
 }
 
-func (d *dumper) print(o object, at *origin) error {
+// datagram prints datagram number n, seen at at (nil for hex input).
+func (d *dumper) datagram(n int, at *wiredump.Origin, dec *wiredump.Decoded) error {
 	if d.o.json {
-		b, err := json.Marshal(o)
-		if err != nil {
-			return err
-		}
-		_, err = d.w.Write(append(b, '\n'))
+		return d.writeJSON(dec.Object(n, at))
+	}
+	return d.text.Decoded(n, at, dec)
+}
+
+// writeJSON writes o as one line.
+func (d *dumper) writeJSON(o wiredump.Object) error {
+	b, err := json.Marshal(o)
+	if err != nil {
 		return err
 	}
-	return d.text.datagram(o, at)
+	_, err = d.w.Write(append(b, '\n'))
+	return err
 }
 
 // hexInput decodes hex lines with the parser -kind names.
@@ -156,18 +163,18 @@ func (d *dumper) hexInput(in io.Reader) error {
 		if err != nil {
 			return err
 		}
-		dec := decode(d.o.kind, data)
+		dec := wiredump.Decode(d.o.kind, data)
 		if d.stats != nil {
 			key := "handshake datagrams"
-			if dec.kind == kindPacket {
+			if dec.Kind == wiredump.Packet {
 				key = "packets without a header"
-				if dec.hasHeader {
-					key = fmt.Sprintf("connectionId %d", dec.header.ConnectionID)
+				if dec.HasHeader {
+					key = fmt.Sprintf("connectionId %d", dec.Header.ConnectionID)
 				}
 			}
-			d.stats.add(d.stats.conn(key), 0, false, 0, dec, nil)
+			d.stats.add(d.stats.conn(key), 0, false, 0, &dec, nil)
 		}
-		if err := d.print(datagramObject(n, nil, dec), nil); err != nil {
+		if err := d.datagram(n, nil, &dec); err != nil {
 			return err
 		}
 	}
@@ -180,7 +187,7 @@ func (d *dumper) captureInput(in io.Reader) error {
 	if err != nil {
 		return err
 	}
-	s := newSides(d.o.port)
+	s := wiredump.NewSides(d.o.port)
 	for {
 		f, err := c.next()
 		if err == io.EOF {
@@ -193,26 +200,26 @@ func (d *dumper) captureInput(in io.Reader) error {
 		if !ok {
 			continue
 		}
-		k, client, toServer, ok := s.classify(u.src, u.dst)
+		k, client, toServer, ok := s.Classify(u.src, u.dst)
 		if !ok {
 			continue
 		}
-		var dec decoded
+		var dec wiredump.Decoded
 		if u.problem != nil {
-			dec = decoded{kind: k, size: len(u.payload), data: u.payload, err: u.problem, errBase: errNotOnCapture}
+			dec = wiredump.Decoded{Kind: k, Data: u.payload, Err: u.problem}
 		} else {
-			dec = decode(k, u.payload)
+			dec = wiredump.Decode(k, u.payload)
 		}
 		dir := 1
 		if toServer {
 			dir = 0
 		}
 		if d.stats != nil {
-			d.stats.add(d.stats.conn(client.String()), dir, true, s.connectionID(client), dec, u.problem)
+			d.stats.add(d.stats.conn(client.String()), dir, true, s.ConnectionID(client), &dec, u.problem)
 		}
-		s.observe(client, toServer, dec)
-		at := &origin{time: f.info.Timestamp, src: u.src, dst: u.dst}
-		if err := d.print(datagramObject(f.n, at, dec), at); err != nil {
+		s.Observe(client, toServer, &dec)
+		at := &wiredump.Origin{Time: f.info.Timestamp, Src: u.src, Dst: u.dst}
+		if err := d.datagram(f.n, at, &dec); err != nil {
 			return err
 		}
 	}
@@ -224,7 +231,7 @@ func (d *dumper) writeStats() error {
 		return writeStatsText(d.w, list)
 	}
 	for _, o := range list {
-		if err := d.print(o, nil); err != nil {
+		if err := d.writeJSON(o); err != nil {
 			return err
 		}
 	}

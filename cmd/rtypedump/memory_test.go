@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/rtypeproto/rtype"
+	"github.com/rtypeproto/rtype/internal/wiredump"
 )
 
 // hostileCapture is a capture made to grow a dumper's state: garbage from
@@ -104,47 +105,14 @@ func TestStatsFoldsConnectionsPastLimit(t *testing.T) {
 		t.Fatalf("%d rows, want %d", len(list), maxConns+1)
 	}
 	last := list[len(list)-1]
-	client, _ := last.get("client")
-	to, _ := last.get("toServer")
-	from, _ := last.get("toClient")
-	n, _ := to.(object).get("datagrams")
-	m, _ := from.(object).get("datagrams")
+	client, _ := last.Get("client")
+	to, _ := last.Get("toServer")
+	from, _ := last.Get("toClient")
+	n, _ := to.(wiredump.Object).Get("datagrams")
+	m, _ := from.(wiredump.Object).Get("datagrams")
 	// The extra addresses sent one datagram each; the Welcome went to one
 	// more address, also past the limit.
 	if client != "other addresses" || n != extra || m != 1 {
 		t.Fatalf("last row: client %v with %v datagrams to the server and %v to clients, want \"other addresses\" with %d and 1", client, n, m, extra)
-	}
-}
-
-// §3: sides forgets the address welcomed longest ago when it is full, and
-// a second Welcome to a known address does not take a place.
-func TestSidesForgetOldestWelcome(t *testing.T) {
-	s := newSidesLimit(rtype.DefaultPort, 2)
-	server := netip.MustParseAddrPort("10.0.0.1:4242")
-	a := netip.MustParseAddrPort("10.0.0.2:1")
-	b := netip.MustParseAddrPort("10.0.0.3:1")
-	c := netip.MustParseAddrPort("10.0.0.4:1")
-	welcome := func(client netip.AddrPort, id uint32) {
-		s.observe(client, false, decode(kindHandshake, rtype.AppendWelcome(nil, id)))
-	}
-	kindOf := func(client netip.AddrPort) kind {
-		k, _, _, ok := s.classify(client, server)
-		if !ok {
-			t.Fatal("datagram to the server port not classified")
-		}
-		return k
-	}
-	welcome(a, 1)
-	welcome(b, 2)
-	welcome(a, 3)
-	if kindOf(a) != kindPacket || kindOf(b) != kindPacket || s.connectionID(a) != 3 {
-		t.Fatalf("a: %v id %d, b: %v", kindOf(a), s.connectionID(a), kindOf(b))
-	}
-	welcome(c, 4)
-	if kindOf(a) != kindHandshake || kindOf(b) != kindPacket || kindOf(c) != kindPacket {
-		t.Fatalf("after a third address: a %v, b %v, c %v; want a forgotten", kindOf(a), kindOf(b), kindOf(c))
-	}
-	if len(s.welcomed) != 2 {
-		t.Fatalf("%d addresses remembered, want 2", len(s.welcomed))
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/rtypeproto/rtype"
+	"github.com/rtypeproto/rtype/internal/wiredump"
 )
 
 // Reasons for drops that need state across datagrams, which the per-datagram
@@ -138,10 +139,10 @@ func (s *stats) conn(key string) *connStats {
 // add counts one datagram. dir is 0 towards the server, 1 towards the
 // client; hasDir is false for hex input. welcomed is the connection id the
 // Welcome gave, 0 if unknown.
-func (s *stats) add(c *connStats, dir int, hasDir bool, welcomed uint32, d decoded, problem error) {
+func (s *stats) add(c *connStats, dir int, hasDir bool, welcomed uint32, d *wiredump.Decoded, problem error) {
 	ds := &c.dir[dir]
 	ds.datagrams++
-	ds.bytes += d.size
+	ds.bytes += len(d.Data)
 	if problem != nil {
 		c.drops[errNotOnCapture.Error()]++
 		return
@@ -149,26 +150,26 @@ func (s *stats) add(c *connStats, dir int, hasDir bool, welcomed uint32, d decod
 	if c.merged {
 		hasDir, welcomed = false, 0
 	}
-	if d.kind == kindHandshake && d.err == nil && d.connectionID != 0 && !c.merged {
-		c.connectionID = d.connectionID
+	if d.Kind == wiredump.Handshake && d.Err == nil && d.ConnectionID != 0 && !c.merged {
+		c.connectionID = d.ConnectionID
 	}
-	if d.err != nil {
-		c.drops[d.errBase.Error()]++
+	if d.Err != nil {
+		c.drops[d.Err.Error()]++
 		return
 	}
-	if d.kind == kindHandshake {
-		c.messages[d.handshake.String()]++
+	if d.Kind == wiredump.Handshake {
+		c.messages[d.Handshake.String()]++
 		return
 	}
 	if c.connectionID == 0 && !c.merged {
-		c.connectionID = d.header.ConnectionID
+		c.connectionID = d.Header.ConnectionID
 	}
-	if welcomed != 0 && d.header.ConnectionID != welcomed {
+	if welcomed != 0 && d.Header.ConnectionID != welcomed {
 		c.drops[errWrongConnID.Error()]++
 		return
 	}
 	if hasDir {
-		switch ds.window.Receive(d.header.Sequence) {
+		switch ds.window.Receive(d.Header.Sequence) {
 		case rtype.SeqDuplicate:
 			c.drops[errDuplicate.Error()]++
 			return
@@ -176,14 +177,14 @@ func (s *stats) add(c *connStats, dir int, hasDir bool, welcomed uint32, d decod
 			c.drops[errTooOld.Error()]++
 			return
 		}
-		ds.send(d.header.Sequence)
+		ds.send(d.Header.Sequence)
 		// This packet's ack fields report on the other direction.
-		c.dir[1-dir].ackedBy(d.header.Ack, d.header.AckBits)
+		c.dir[1-dir].ackedBy(d.Header.Ack, d.Header.AckBits)
 	}
-	for _, m := range d.messages {
-		c.messages[messageName(m.raw.Type)]++
-		if m.err != nil {
-			c.drops[m.err.Error()]++
+	for _, m := range d.Messages {
+		c.messages[m.Name()]++
+		if m.Err != nil {
+			c.drops[m.Err.Error()]++
 		}
 	}
 }
@@ -205,60 +206,60 @@ func (d *dirStats) loss() (covered, lost int) {
 }
 
 // objects returns the totals as output objects, one per connection.
-func (s *stats) objects(hasDir bool) []object {
-	var out []object
+func (s *stats) objects(hasDir bool) []wiredump.Object {
+	var out []wiredump.Object
 	list := s.order
 	if s.other != nil {
 		list = append(list[:len(list):len(list)], s.other)
 	}
 	for _, c := range list {
-		o := object{}.add("kind", "stats")
+		o := wiredump.Object{}.Add("kind", "stats")
 		switch {
 		case hasDir:
-			o = o.add("client", c.key)
+			o = o.Add("client", c.key)
 		case c.connectionID == 0 || c.merged:
-			o = o.add("connection", c.key)
+			o = o.Add("connection", c.key)
 		}
 		if c.connectionID != 0 {
-			o = o.add("connectionId", c.connectionID)
+			o = o.Add("connectionId", c.connectionID)
 		}
 		if hasDir {
-			o = o.add("toServer", dirObject(&c.dir[0])).add("toClient", dirObject(&c.dir[1]))
+			o = o.Add("toServer", dirObject(&c.dir[0])).Add("toClient", dirObject(&c.dir[1]))
 		} else {
-			o = o.add("datagrams", c.dir[0].datagrams).add("bytes", c.dir[0].bytes)
+			o = o.Add("datagrams", c.dir[0].datagrams).Add("bytes", c.dir[0].bytes)
 		}
-		o = o.add("messages", countObject(c.messages)).add("drops", countObject(c.drops))
+		o = o.Add("messages", countObject(c.messages)).Add("drops", countObject(c.drops))
 		out = append(out, o)
 	}
 	return out
 }
 
-func dirObject(d *dirStats) object {
+func dirObject(d *dirStats) wiredump.Object {
 	covered, lost := d.loss()
-	return object{}.add("datagrams", d.datagrams).add("bytes", d.bytes).
-		add("ackCovered", covered).add("ackLost", lost)
+	return wiredump.Object{}.Add("datagrams", d.datagrams).Add("bytes", d.bytes).
+		Add("ackCovered", covered).Add("ackLost", lost)
 }
 
 // countObject lists counts by name, in name order so that output is stable.
-func countObject(m map[string]int) object {
+func countObject(m map[string]int) wiredump.Object {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	o := object{}
+	o := wiredump.Object{}
 	for _, k := range keys {
-		o = o.add(k, m[k])
+		o = o.Add(k, m[k])
 	}
 	return o
 }
 
 // writeStatsText writes the totals as indented lines.
-func writeStatsText(w io.Writer, list []object) error {
+func writeStatsText(w io.Writer, list []wiredump.Object) error {
 	var b strings.Builder
 	for _, o := range list {
-		id, hasID := o.get("connectionId")
-		if client, ok := o.get("client"); ok {
+		id, hasID := o.Get("connectionId")
+		if client, ok := o.Get("client"); ok {
 			fmt.Fprintf(&b, "client %v", client)
 			if hasID {
 				fmt.Fprintf(&b, " (connectionId %v)", id)
@@ -266,14 +267,14 @@ func writeStatsText(w io.Writer, list []object) error {
 		} else if hasID {
 			fmt.Fprintf(&b, "connectionId %v", id)
 		} else {
-			c, _ := o.get("connection")
+			c, _ := o.Get("connection")
 			fmt.Fprintf(&b, "%v", c)
 		}
 		b.WriteString(":\n")
 		for _, dir := range []string{"toServer", "toClient"} {
-			if v, ok := o.get(dir); ok {
-				d := v.(object)
-				get := func(k string) int { x, _ := d.get(k); return x.(int) }
+			if v, ok := o.Get(dir); ok {
+				d := v.(wiredump.Object)
+				get := func(k string) int { x, _ := d.Get(k); return x.(int) }
 				fmt.Fprintf(&b, "  %s: %d datagrams, %d bytes", dir, get("datagrams"), get("bytes"))
 				if c := get("ackCovered"); c > 0 {
 					fmt.Fprintf(&b, ", %d of the %d sequences the acks covered reported lost (%.1f%%)", get("ackLost"), c, 100*float64(get("ackLost"))/float64(c))
@@ -281,13 +282,13 @@ func writeStatsText(w io.Writer, list []object) error {
 				b.WriteByte('\n')
 			}
 		}
-		if v, ok := o.get("datagrams"); ok {
-			by, _ := o.get("bytes")
+		if v, ok := o.Get("datagrams"); ok {
+			by, _ := o.Get("bytes")
 			fmt.Fprintf(&b, "  %v datagrams, %v bytes\n", v, by)
 		}
 		for _, k := range []string{"messages", "drops"} {
-			v, _ := o.get(k)
-			counts := v.(object)
+			v, _ := o.Get(k)
+			counts := v.(wiredump.Object)
 			if len(counts) == 0 {
 				continue
 			}
@@ -296,7 +297,7 @@ func writeStatsText(w io.Writer, list []object) error {
 				if i > 0 {
 					b.WriteByte(',')
 				}
-				fmt.Fprintf(&b, " %s %v", f.key, f.val)
+				fmt.Fprintf(&b, " %s %v", f.Key, f.Value)
 			}
 			b.WriteByte('\n')
 		}

@@ -1,4 +1,4 @@
-package main
+package wiredump
 
 import (
 	"bytes"
@@ -7,43 +7,46 @@ import (
 	"strings"
 )
 
-// field is one named value of a decoded datagram or message. Keys are the
-// spec's field names (lowerCamelCase, as in its tables) so that the output
-// can be read next to the spec.
-type field struct {
-	key string
-	val any
+// Field is one named value of an [Object].
+type Field struct {
+	// Key is the spec's name of the field (lowerCamelCase, as in its
+	// tables), so that the output can be read next to the spec.
+	Key string
+	// Value is the field's value: a number, string, bool, []Object or
+	// Object, or a value with its own JSON and text forms.
+	Value any
 }
 
-// object is an ordered set of fields: JSON objects keep the order of the
-// spec's tables, which encoding/json cannot do with a map.
-type object []field
+// Object is the JSON form of a decoded datagram, message or Snapshot state:
+// its fields in the order of the spec's tables (§4 to §8), which
+// encoding/json cannot keep with a map.
+type Object []Field
 
-// add appends a field and returns the object, for chaining.
-func (o object) add(key string, val any) object { return append(o, field{key, val}) }
+// Add appends a field and returns the object, for chaining.
+func (o Object) Add(key string, val any) Object { return append(o, Field{key, val}) }
 
-// get returns the value of key.
-func (o object) get(key string) (any, bool) {
+// Get returns the value of key.
+func (o Object) Get(key string) (any, bool) {
 	for _, f := range o {
-		if f.key == key {
-			return f.val, true
+		if f.Key == key {
+			return f.Value, true
 		}
 	}
 	return nil, false
 }
 
 // MarshalJSON writes the fields in order.
-func (o object) MarshalJSON() ([]byte, error) {
+func (o Object) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteByte('{')
 	for i, f := range o {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		k, _ := json.Marshal(f.key)
+		k, _ := json.Marshal(f.Key)
 		b.Write(k)
 		b.WriteByte(':')
-		v, err := json.Marshal(f.val)
+		v, err := json.Marshal(f.Value)
 		if err != nil {
 			return nil, err
 		}

@@ -1,9 +1,8 @@
-package main
+package wiredump
 
 import (
 	"encoding/binary"
 	"errors"
-	"fmt"
 
 	"github.com/rtypeproto/rtype"
 )
@@ -13,31 +12,29 @@ import (
 // (§5.3); a framing error drops the whole packet, so its messages are not
 // listed. Each message of a well-framed packet is then checked on its own
 // (§6 to §8): a bad message is dropped alone.
-func decodePacket(b []byte) decoded {
-	d := decoded{kind: kindPacket, size: len(b), data: b}
+func decodePacket(b []byte) Decoded {
+	d := Decoded{Kind: Packet, Data: b}
 	if len(b) >= rtype.PacketHeaderSize {
-		// The header is shown even when the packet is dropped: it tells a
-		// reader which connection and sequence the bad packet claimed.
-		d.header = rtype.PacketHeader{
+		d.Header = rtype.PacketHeader{
 			ConnectionID: binary.BigEndian.Uint32(b[0:4]),
 			Sequence:     binary.BigEndian.Uint32(b[4:8]),
 			Ack:          binary.BigEndian.Uint32(b[8:12]),
 			AckBits:      binary.BigEndian.Uint32(b[12:16]),
 		}
-		d.hasHeader = true
+		d.HasHeader = true
 	}
 	p, err := rtype.ParsePacket(b)
 	if err != nil {
-		d.errBase, d.err = err, err
+		d.Err = err
 		if errors.Is(err, rtype.ErrTruncatedMessageHeader) || errors.Is(err, rtype.ErrMessageOverrun) {
-			d.err = fmt.Errorf("%w at byte %d", err, framingBreak(b))
+			d.Break = framingBreak(b)
 		}
 		return d
 	}
-	d.header = p.Header()
+	d.Header = p.Header()
 	var states []rtype.EntityState
 	for m := range p.Messages() {
-		d.messages = append(d.messages, decodeMessage(m, &states))
+		d.Messages = append(d.Messages, decodeMessage(m, &states))
 	}
 	return d
 }
@@ -58,9 +55,9 @@ func framingBreak(b []byte) int {
 }
 
 // headerFields lists the packet header (§5.1).
-func headerFields(o object, h rtype.PacketHeader) object {
-	return o.add("connectionId", h.ConnectionID).
-		add("sequence", h.Sequence).
-		add("ack", h.Ack).
-		add("ackBits", hex32(h.AckBits))
+func headerFields(o Object, h rtype.PacketHeader) Object {
+	return o.Add("connectionId", h.ConnectionID).
+		Add("sequence", h.Sequence).
+		Add("ack", h.Ack).
+		Add("ackBits", hex32(h.AckBits))
 }

@@ -1,0 +1,11 @@
+// Package wiredump decodes R-Type protocol v1 datagrams one at a time and
+// writes them in rtypedump's two formats: text, one line per datagram and
+// one indented line per message, or JSON, one object per datagram with the
+// spec's field names.
+//
+// [Decode] runs the parser of a datagram's kind (§3): the handshake parser
+// (§4), or the connected-packet parser (§5) and then each message's own
+// checks (§6 to §8). [Decoded.Object] is a decoded datagram's JSON form and
+// [Text] writes its text form. [Sides] tells the kind of each datagram seen
+// between a server and its clients, by the rule of §3.
+package wiredump

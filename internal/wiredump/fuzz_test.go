@@ -1,0 +1,38 @@
+package wiredump
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/netip"
+	"testing"
+	"time"
+)
+
+// FuzzDecode feeds any bytes to both parsers and both outputs: nothing may
+// panic (§12), and the JSON must stay valid. Its seeds in
+// testdata/fuzz/FuzzDecode are the datagrams of rtypedump's hex testdata:
+// the §4 handshake rules, the §5.3 framing rules and every message of §6 to
+// §8, the spec's examples among them.
+func FuzzDecode(f *testing.F) {
+	at := &Origin{
+		Time: time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC),
+		Src:  netip.MustParseAddrPort("127.0.0.1:50001"),
+		Dst:  netip.MustParseAddrPort("127.0.0.1:4242"),
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		for _, k := range []Kind{Handshake, Packet} {
+			d := Decode(k, b)
+			out, err := json.Marshal(d.Object(1, at))
+			if err != nil || !json.Valid(out) {
+				t.Fatalf("JSON of %x: %v", b, err)
+			}
+			var text bytes.Buffer
+			if err := NewText(&text).Datagram(1, nil, k, b); err != nil {
+				t.Fatal(err)
+			}
+			if err := NewText(&text).Datagram(1, at, k, b); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+}

@@ -1,0 +1,153 @@
+package wiredump
+
+import (
+	"errors"
+
+	"github.com/rtypeproto/rtype"
+)
+
+// Message is one message of a well-framed packet (§5.3) with the result of
+// its own checks (§6 to §8).
+type Message struct {
+	// Raw is the message as framed: its type and payload.
+	Raw rtype.RawMessage
+	// Err is why a receiver drops this message alone, nil if it keeps it.
+	Err error
+	// fields are the decoded payload fields, empty when Err is set.
+	fields Object
+}
+
+// errTypeZero marks a message of type 0, which §6 says is invalid and never
+// sent.
+var errTypeZero = errors.New("rtype: message type 0 is invalid")
+
+// Name returns the catalog name of the message's type (§6), or "unknown".
+func (m *Message) Name() string {
+	if !m.Raw.Type.Known() {
+		return "unknown"
+	}
+	return m.Raw.Type.String()
+}
+
+// decodeMessage checks and decodes one message with the library's decoder
+// for its type. A type the catalog does not list is kept as "unknown": §6
+// has receivers ignore it and keep processing the packet, so it is not an
+// error, except type 0, which is invalid. states is reused between
+// Snapshots.
+func decodeMessage(m rtype.RawMessage, states *[]rtype.EntityState) Message {
+	d := Message{Raw: m}
+	p := m.Payload
+	switch m.Type {
+	case rtype.TypeInput:
+		var v rtype.Input
+		if d.Err = v.UnmarshalBinary(p); d.Err == nil {
+			d.fields = Object{}.Add("inputSequence", v.InputSequence).
+				Add("clientTick", v.ClientTick).
+				Add("actions", actionNames(v.Actions))
+		}
+	case rtype.TypePing:
+		var v rtype.Ping
+		if d.Err = v.UnmarshalBinary(p); d.Err == nil {
+			d.fields = Object{}.Add("timestamp", v.Timestamp)
+		}
+	case rtype.TypeDisconnect:
+		var v rtype.Disconnect
+		if d.Err = v.UnmarshalBinary(p); d.Err == nil {
+			d.fields = Object{}.Add("reason", uint8(v.Reason))
+			if v.Reason >= rtype.DisconnectClientQuit && v.Reason <= rtype.DisconnectServerShutdown {
+				d.fields = d.fields.Add("reasonName", v.Reason.String())
+			}
+		}
+	case rtype.TypeQueryEntity:
+		var v rtype.QueryEntity
+		if d.Err = v.UnmarshalBinary(p); d.Err == nil {
+			d.fields = Object{}.Add("networkId", v.NetworkID)
+		}
+	case rtype.TypeSnapshot:
+		v := rtype.Snapshot{States: (*states)[:0]}
+		if d.Err = v.UnmarshalBinary(p); d.Err == nil {
+			*states = v.States
+			d.fields = snapshotFields(v)
+		}
+	case rtype.TypeCreateEntity:
+		var v rtype.CreateEntity
+		if d.Err = v.UnmarshalBinary(p); d.Err == nil {
+			d.fields = Object{}.Add("serverTick", v.ServerTick).
+				Add("networkId", v.NetworkID).
+				Add("entityType", hex16(v.EntityType))
+			if name, ok := v.EntityType.Name(); ok {
+				d.fields = d.fields.Add("archetype", name)
+			}
+			d.fields = d.fields.Add("positionX", v.X.Pixels()).
+				Add("positionY", v.Y.Pixels()).
+				Add("rotation", v.Rotation.Radians())
+		}
+	case rtype.TypeDestroyEntity:
+		var v rtype.DestroyEntity
+		if d.Err = v.UnmarshalBinary(p); d.Err == nil {
+			d.fields = Object{}.Add("serverTick", v.ServerTick).
+				Add("networkId", v.NetworkID).
+				Add("reason", uint8(v.Reason)).
+				Add("reasonName", v.Reason.String())
+		}
+	case rtype.TypePong:
+		var v rtype.Pong
+		if d.Err = v.UnmarshalBinary(p); d.Err == nil {
+			d.fields = Object{}.Add("timestamp", v.Timestamp)
+		}
+	case 0:
+		d.Err = errTypeZero
+	}
+	return d
+}
+
+// snapshotFields lists a Snapshot (§8.1). entityType is only the low byte of
+// the archetype id, so no blueprint name is guessed from it.
+func snapshotFields(v rtype.Snapshot) Object {
+	list := make([]Object, len(v.States))
+	for i, s := range v.States {
+		list[i] = Object{}.Add("networkId", s.NetworkID).
+			Add("entityType", hex8(s.EntityType)).
+			Add("positionX", s.X.Pixels()).
+			Add("positionY", s.Y.Pixels()).
+			Add("rotation", s.Rotation.Radians())
+	}
+	return Object{}.Add("serverTick", v.ServerTick).
+		Add("entityCount", len(v.States)).
+		Add("states", list)
+}
+
+// actionNames lists the held actions of an Input in bit order (§7.1).
+func actionNames(a rtype.Actions) names {
+	n := names{}
+	for _, x := range []struct {
+		bit  rtype.Actions
+		name string
+	}{
+		{rtype.ActionUp, "Up"}, {rtype.ActionDown, "Down"}, {rtype.ActionLeft, "Left"},
+		{rtype.ActionRight, "Right"}, {rtype.ActionShoot, "Shoot"},
+	} {
+		if a.Has(x.bit) {
+			n = append(n, x.name)
+		}
+	}
+	return n
+}
+
+// object is the output form of a message: type, typeId, size and valid
+// first, then its error or its fields. The payload is shown raw when it was
+// not decoded.
+func (m *Message) object() Object {
+	o := Object{}.Add("type", m.Name()).
+		Add("typeId", hex16(m.Raw.Type)).
+		Add("size", len(m.Raw.Payload)).
+		Add("valid", m.Err == nil)
+	if m.Err != nil {
+		o = o.Add("error", m.Err.Error())
+	}
+	o = append(o, m.fields...)
+	if m.Err != nil || !m.Raw.Type.Known() {
+		o = o.Add("payload", hexBytes(m.Raw.Payload))
+	}
+	return o
+}
