@@ -90,8 +90,9 @@ func isPong(ts uint32) func(m msg) bool {
 // processed tells whether the server processed a packet the player just
 // sent with a Ping of timestamp bad: it sends a probe Ping in the next
 // packet and waits for its Pong, which a server that handles its datagrams
-// in order sends after any answer to the first. It skips the case when
-// the probe gets no Pong: the server stopped answering at all.
+// in order sends after any answer to the first. The case fails when the
+// probe gets no Pong: a server that stops answering after a datagram it
+// must drop did not drop it.
 func (p *player) processed(bad uint32) bool {
 	probe := p.ping()
 	got := false
@@ -102,7 +103,7 @@ func (p *player) processed(bad uint32) bool {
 		return isPong(probe)(m)
 	})
 	if !ok {
-		p.t.Skipf("the probe Ping in packet %d got no Pong within %v: the connection no longer answers", p.seq, replyWait*2)
+		p.t.Failf("the probe Ping in packet %d, sent at %v, got no Pong within %v: the connection stopped answering", p.seq, p.t.since(), replyWait*2)
 	}
 	// An answer to the first may trail the probe's on a server that
 	// reorders; give it a moment.
