@@ -318,10 +318,11 @@ func TestRunExitStatus(t *testing.T) {
 }
 
 // TestVerboseShowsDatagrams: with -v a failed case is followed by the
-// datagrams it exchanged, in rtypedump's text format.
+// datagrams it exchanged, in rtypedump's text format. Flags may follow
+// the target.
 func TestVerboseShowsDatagrams(t *testing.T) {
 	addr, _ := serve(t, pingServer(true))
-	code, stdout, _ := runCLI(t, "server", "-v", "-run", `^5\.3/1$`, addr)
+	code, stdout, _ := runCLI(t, "server", "-run", `^5\.3/1$`, addr, "-v")
 	if code != 1 {
 		t.Errorf("exit %d, want 1", code)
 	}
