@@ -324,22 +324,30 @@ func write(rep *conformance.Report, cfg *config, text *conformance.TextWriter, s
 	return nil
 }
 
-// verdict returns the exit status, and names on stderr the cases that
-// failed the run.
+// verdict returns the exit status. On stderr it names the cases that
+// failed the run, or says why failed cases did not, since the report's
+// summary counts them all.
 func verdict(rep *conformance.Report, strict, stopped bool, stderr io.Writer) int {
-	var ids []string
+	var failing, lenient []string
 	for _, r := range rep.Results {
-		if r.Outcome == conformance.Fail && fails(r.Case.Level, strict) {
-			ids = append(ids, r.Case.ID)
+		switch {
+		case r.Outcome != conformance.Fail:
+		case fails(r.Case.Level, strict):
+			failing = append(failing, r.Case.ID)
+		default:
+			lenient = append(lenient, r.Case.ID+" "+r.Case.Level.String())
 		}
 	}
 	switch {
 	case rep.Failed(strict):
-		fmt.Fprintf(stderr, "rtypecheck: FAIL: %s\n", strings.Join(ids, ", "))
+		fmt.Fprintf(stderr, "rtypecheck: FAIL: %s\n", strings.Join(failing, ", "))
 		return exitFail
 	case stopped:
 		fmt.Fprintln(stderr, "rtypecheck: interrupted before every case ran")
 		return exitUsage
+	case len(lenient) > 0:
+		fmt.Fprintf(stderr, "rtypecheck: ok: no failure fails the run (%s; -strict counts SHOULD and GAME, BEYOND never fails)\n",
+			strings.Join(lenient, ", "))
 	}
 	return exitPass
 }

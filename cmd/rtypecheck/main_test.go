@@ -17,6 +17,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/rtypeproto/rtype"
+	"github.com/rtypeproto/rtype/conformance"
 )
 
 // runCLI runs the command with args and returns its status and outputs.
@@ -353,5 +354,39 @@ func TestCommandLine(t *testing.T) {
 	want := `go run ./examples/bot -server {addr} -name "a b" ""`
 	if got != want {
 		t.Errorf("got %s, want %s", got, want)
+	}
+}
+
+// TestVerdict: the exit status of a finished or interrupted run for each
+// level of failure, with and without -strict.
+func TestVerdict(t *testing.T) {
+	failed := func(l conformance.Level) conformance.Result {
+		return conformance.Result{Case: conformance.Case{ID: "5.2/1", Level: l, Title: "t"}, Outcome: conformance.Fail}
+	}
+	pass := conformance.Result{Case: conformance.Case{ID: "4.2/1", Level: conformance.Must}, Outcome: conformance.Pass}
+	for _, tc := range []struct {
+		name            string
+		results         []conformance.Result
+		strict, stopped bool
+		code            int
+		stderr          string
+	}{
+		{"all pass", []conformance.Result{pass}, false, false, 0, ""},
+		{"MUST fails", []conformance.Result{pass, failed(conformance.Must)}, false, false, 1, "FAIL: 5.2/1"},
+		{"SHOULD fails", []conformance.Result{failed(conformance.Should)}, false, false, 0, "ok: no failure fails the run (5.2/1 SHOULD"},
+		{"SHOULD fails strict", []conformance.Result{failed(conformance.Should)}, true, false, 1, "FAIL: 5.2/1"},
+		{"GAME fails strict", []conformance.Result{failed(conformance.Game)}, true, false, 1, "FAIL: 5.2/1"},
+		{"BEYOND fails strict", []conformance.Result{failed(conformance.Beyond)}, true, false, 0, "5.2/1 BEYOND"},
+		{"interrupted", []conformance.Result{pass}, false, true, 2, "interrupted"},
+		{"interrupted after a MUST failed", []conformance.Result{failed(conformance.Must)}, false, true, 1, "FAIL: 5.2/1"},
+	} {
+		var stderr bytes.Buffer
+		rep := &conformance.Report{Mode: conformance.ServerMode, Results: tc.results}
+		if code := verdict(rep, tc.strict, tc.stopped, &stderr); code != tc.code {
+			t.Errorf("%s: exit %d, want %d", tc.name, code, tc.code)
+		}
+		if !strings.Contains(stderr.String(), tc.stderr) || tc.stderr == "" && stderr.Len() > 0 {
+			t.Errorf("%s: stderr %q, want %q", tc.name, stderr.String(), tc.stderr)
+		}
 	}
 }
