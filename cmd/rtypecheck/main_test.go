@@ -9,7 +9,9 @@ import (
 	"net"
 	"net/netip"
 	"os"
+	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -387,6 +389,92 @@ func TestVerdict(t *testing.T) {
 		}
 		if !strings.Contains(stderr.String(), tc.stderr) || tc.stderr == "" && stderr.Len() > 0 {
 			t.Errorf("%s: stderr %q, want %q", tc.name, stderr.String(), tc.stderr)
+		}
+	}
+}
+
+// fakeClientEnv, when set, makes the test binary a tiny client of the
+// server at its first argument: the client command of the client-mode
+// tests. Its value is the sequence of its first packet: 1 keeps §5.2, 2
+// breaks it.
+const fakeClientEnv = "RTYPECHECK_TEST_CLIENT_FIRST_SEQ"
+
+func TestMain(m *testing.M) {
+	if first := os.Getenv(fakeClientEnv); first != "" {
+		seq, _ := strconv.ParseUint(first, 10, 32)
+		fakeClient(os.Args[1], uint32(seq))
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// fakeClient sends Hello until a Welcome, then a packet with a Ping every
+// 1/60 s from sequence first on, until SIGINT or 20 s.
+func fakeClient(server string, first uint32) {
+	quit := make(chan os.Signal, 1)
+	signal.Notify(quit, os.Interrupt)
+	c, err := net.Dial("udp", server)
+	if err != nil {
+		return
+	}
+	defer c.Close()
+	var id uint32
+	buf := make([]byte, 2048)
+	for end := time.Now().Add(10 * time.Second); id == 0 && time.Now().Before(end); {
+		select {
+		case <-quit:
+			return
+		default:
+		}
+		c.Write(rtype.AppendHello(nil))
+		c.SetReadDeadline(time.Now().Add(200 * time.Millisecond))
+		if n, err := c.Read(buf); err == nil {
+			if typ, cid, err := rtype.ParseHandshake(buf[:n]); err == nil && typ == rtype.HandshakeWelcome {
+				id = cid
+			}
+		}
+	}
+	if id == 0 {
+		return
+	}
+	tick := time.NewTicker(time.Second / 60)
+	defer tick.Stop()
+	for seq, end := first, time.Now().Add(20*time.Second); time.Now().Before(end); seq++ {
+		b, _ := rtype.PacketHeader{ConnectionID: id, Sequence: seq}.AppendBinary(nil)
+		b, _ = rtype.AppendMessage(b, rtype.Ping{Timestamp: seq})
+		c.Write(b)
+		select {
+		case <-quit:
+			return
+		case <-tick.C:
+		}
+	}
+}
+
+// TestClientMode runs case 5.2/1 against the tiny client, which keeps the
+// rule and then breaks it: exit 0 then 1, and the report's target is the
+// client's command line.
+func TestClientMode(t *testing.T) {
+	for _, tc := range []struct {
+		first  string
+		code   int
+		result string
+	}{{"1", 0, "pass"}, {"2", 1, "fail"}} {
+		t.Setenv(fakeClientEnv, tc.first)
+		code, stdout, stderr := runCLI(t, "client", "-json", "-run", `^5\.2/1$`, "--", os.Args[0], "{addr}")
+		if code != tc.code {
+			t.Errorf("first sequence %s: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", tc.first, code, tc.code, stdout, stderr)
+		}
+		var rep struct {
+			Mode, Target string
+			Cases        []struct{ ID, Result string }
+		}
+		if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+			t.Fatalf("%v:\n%s", err, stdout)
+		}
+		want := []struct{ ID, Result string }{{"5.2/1", tc.result}}
+		if diff := cmp.Diff(want, rep.Cases); diff != "" || rep.Mode != "client" || rep.Target != os.Args[0]+" {addr}" {
+			t.Errorf("first sequence %s: mode %q target %q, cases (-want +got):\n%s", tc.first, rep.Mode, rep.Target, diff)
 		}
 	}
 }
