@@ -31,6 +31,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -286,11 +287,65 @@ func start(ctx context.Context, cfg *config, o conformance.Options, stderr io.Wr
 		}
 		client = conformance.Command(out, cfg.command[0], cfg.command[1:]...)
 	}
+	if client == nil {
+		return runByHand(ctx, o)
+	}
 	rep, err := conformance.RunClient(ctx, client, o)
-	if err == nil && len(cfg.command) > 0 {
+	if err == nil {
 		rep.Target = commandLine(cfg.command)
 	}
 	return rep, err
+}
+
+// byHandGrace is how long an interrupted run without a client command is
+// given to end. Such a run has no process of its own to stop, so that
+// rtypecheck need not wait out a case still waiting for a client.
+const byHandGrace = time.Second
+
+// runByHand runs client mode with clients started by hand. Once ctx is
+// done and byHandGrace passed, it returns the results so far without
+// waiting for the run to end.
+func runByHand(ctx context.Context, o conformance.Options) (*conformance.Report, error) {
+	var (
+		mu        sync.Mutex
+		ran       []conformance.Result
+		abandoned bool
+	)
+	progress := o.Progress
+	o.Progress = func(r conformance.Result) {
+		mu.Lock()
+		defer mu.Unlock()
+		if abandoned {
+			return
+		}
+		ran = append(ran, r)
+		if progress != nil {
+			progress(r)
+		}
+	}
+	type outcome struct {
+		rep *conformance.Report
+		err error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		rep, err := conformance.RunClient(ctx, nil, o)
+		done <- outcome{rep, err}
+	}()
+	select {
+	case out := <-done:
+		return out.rep, out.err
+	case <-ctx.Done():
+	}
+	select {
+	case out := <-done:
+		return out.rep, out.err
+	case <-time.After(byHandGrace):
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	abandoned = true
+	return &conformance.Report{Mode: conformance.ClientMode, Target: o.Listen, Results: ran}, nil
 }
 
 // interrupted turns the result of the case that was running when the run

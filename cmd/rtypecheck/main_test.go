@@ -478,3 +478,19 @@ func TestClientMode(t *testing.T) {
 		}
 	}
 }
+
+// TestInterruptByHand: client mode without a command, interrupted while
+// it waits for a client to connect, ends at once with exit 2.
+func TestInterruptByHand(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(300*time.Millisecond, cancel)
+	var out, errOut bytes.Buffer
+	start := time.Now()
+	code := run(ctx, []string{"client"}, &out, &errOut)
+	if code != 2 || !strings.Contains(errOut.String(), "waiting for a new client to connect to 127.0.0.1:") {
+		t.Errorf("exit %d, want 2; stdout:\n%s\nstderr:\n%s", code, out.String(), errOut.String())
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("took %v after the interrupt", d)
+	}
+}
