@@ -244,8 +244,18 @@ func check(ctx context.Context, cfg *config, stdout, stderr io.Writer) int {
 		// The text report is written as the cases end, in report order,
 		// which is the grouped report itself.
 		text = conformance.NewTextWriter(stdout, cfg.verbose)
-		o.Progress = func(r conformance.Result) {
-			text.Result(interrupted(ctx, r))
+	}
+	// clean counts the results that came before an interrupt; those after
+	// it are of a case cut short.
+	clean := 0
+	o.Progress = func(r conformance.Result) {
+		if ctx.Err() != nil {
+			r = interrupted(r)
+		} else {
+			clean++
+		}
+		if text != nil {
+			text.Result(r)
 		}
 	}
 	rep, err := start(ctx, cfg, o, stderr)
@@ -262,8 +272,8 @@ func check(ctx context.Context, cfg *config, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	stopped := ctx.Err() != nil
-	if n := len(rep.Results); stopped && n > 0 {
-		rep.Results[n-1] = interrupted(ctx, rep.Results[n-1])
+	for i := clean; i < len(rep.Results); i++ {
+		rep.Results[i] = interrupted(rep.Results[i])
 	}
 	if err := write(rep, cfg, text, stdout, junit); err != nil {
 		fmt.Fprintf(stderr, "rtypecheck: %v\n", err)
@@ -349,11 +359,10 @@ func runByHand(ctx context.Context, o conformance.Options) (*conformance.Report,
 }
 
 // interrupted turns the result of the case that was running when the run
-// was interrupted into a skip: it did not run to its end.
-func interrupted(ctx context.Context, r conformance.Result) conformance.Result {
-	if ctx.Err() != nil {
-		r.Outcome, r.Detail, r.Exchange = conformance.Skip, "interrupted", nil
-	}
+// was interrupted into a skip: it did not run to its end, and what it saw
+// then proves nothing.
+func interrupted(r conformance.Result) conformance.Result {
+	r.Outcome, r.Detail, r.Exchange = conformance.Skip, "interrupted", nil
 	return r
 }
 
