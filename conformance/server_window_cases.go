@@ -173,14 +173,15 @@ var serverWindowCases = []Case{
 		seq := owner.seq + 5
 		ts := owner.pingStamp()
 		other.sendRaw(appendMessage(headerBytes(owner.id, seq), rtype.Ping{Timestamp: ts}))
+		// Whether the sender got an answer is 12/2's matter.
 		foreignDropped(t, owner, seq, ts, fmt.Sprintf("a fresh address (%v, no Hello)", other.ep.local))
-		if dg, ok := other.ep.recv(t.within(lateAnswer)); ok {
-			t.Failf("the fresh address that sent packet %d with connection %d's id got a %d-byte datagram back (% x)", seq, owner.id, len(dg.b), head(dg.b))
-		}
 	}},
 	{ID: "5.4/4", Level: Must, Title: "the server MUST drop a packet with another player's connectionId, sent from a player's own address", run: func(t *T) {
 		owner := t.join()
 		other := t.join()
+		if other.id == owner.id {
+			t.Skipf("both players were welcomed with connection id %d (see 4.2/8)", owner.id)
+		}
 		seq := owner.seq + 5
 		ts := owner.pingStamp()
 		other.sendRaw(appendMessage(headerBytes(owner.id, seq), rtype.Ping{Timestamp: ts}))

@@ -78,7 +78,7 @@ func (t *T) answered(bad ...[]byte) (string, bool) {
 		if grace.IsZero() && !time.Now().Before(nextHello) {
 			p.sendRaw(rtype.AppendHello(nil))
 			hellos++
-			nextHello = time.Now().Add(time.Second)
+			nextHello = time.Now().Add(helloEvery)
 		}
 		until := earliest(nextHello, end)
 		if !grace.IsZero() {
@@ -106,7 +106,7 @@ func (t *T) answered(bad ...[]byte) (string, bool) {
 			answers++
 			p.welcomed(id)
 			grace = time.Now().Add(lateAnswer)
-		case err == nil:
+		case err == nil || looksHandshake(dg.b):
 			answers++
 		case grace.IsZero() && first == "":
 			first = fmt.Sprintf("a %d-byte datagram % x at %v, before the Welcome of the probe Hello", len(dg.b), head(dg.b), t.since())
@@ -119,6 +119,18 @@ func (t *T) answered(bad ...[]byte) (string, bool) {
 		return fmt.Sprintf("%d handshake answers (Welcome or Rejected) for the %d probe Hello(s)", answers, hellos), true
 	}
 	return "", false
+}
+
+// looksHandshake reports whether b starts like a handshake datagram (§4.1),
+// valid or not: a server's answer to a Hello, however broken.
+func looksHandshake(b []byte) bool {
+	return len(b) >= 6 && len(b) <= 10 && binary.BigEndian.Uint32(b) == rtype.Magic
+}
+
+// looksWelcome reports whether b is a handshake datagram of type Welcome,
+// whatever its size and other fields.
+func looksWelcome(b []byte) bool {
+	return looksHandshake(b) && b[5] == byte(rtype.HandshakeWelcome)
 }
 
 // welcomed takes connection id from a Welcome, so the case ends with a
@@ -166,18 +178,6 @@ func (t *T) firstAnswer() (*player, datagram) {
 	return nil, datagram{}
 }
 
-// joinHeader is join, returning the header of the packet that carried the
-// first Pong.
-func (t *T) joinHeader() (*player, rtype.PacketHeader) {
-	p := t.handshake()
-	ts := p.ping()
-	m, ok := p.pong(ts, time.Second)
-	if !ok {
-		t.Skipf("welcomed as connection %d, but no Pong within 1s of the first packet's Ping: the server may be full", p.id)
-	}
-	return p, m.hdr
-}
-
 // probe sends a Ping in the next packet and waits for its Pong, returning
 // the header of the packet that carried it and whether a Pong of bad (when
 // not 0) came too, before it or shortly after.
@@ -195,11 +195,13 @@ func (p *player) probe(bad uint32) (h rtype.PacketHeader, gotBad, ok bool) {
 	return m.hdr, gotBad, ok
 }
 
-// mustProbe is probe, skipping the case when the probe gets no Pong.
+// mustProbe is probe, failing the case when the probe gets no Pong: a
+// server that stops answering after a datagram it must drop did not drop
+// it, as processed judges.
 func (p *player) mustProbe(bad uint32) (rtype.PacketHeader, bool) {
 	h, gotBad, ok := p.probe(bad)
 	if !ok {
-		p.t.Skipf("the probe Ping in packet %d got no Pong within %v: the connection no longer answers", p.seq, replyWait*2)
+		p.t.Failf("the probe Ping in packet %d, sent at %v, got no Pong within %v: the connection stopped answering", p.seq, p.t.since(), replyWait*2)
 	}
 	return h, gotBad
 }
