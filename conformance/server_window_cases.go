@@ -47,6 +47,23 @@ var serverWindowCases = []Case{
 			t.Failf("sent packets 1, 2, 4, then 3: the packet carrying the Pong of packet 3 has %s, want ack 4 ackBits 0x00000007", ackDesc(m.hdr))
 		}
 	}},
+	{ID: "5.1/4", Level: Must, Title: "every packet the server sends on a connection starts with the connectionId it gave in Welcome", run: func(t *T) {
+		p := t.join()
+		n := 0
+		p.watch(600*time.Millisecond, func(dg datagram) {
+			pk, err := rtype.ParsePacket(dg.b)
+			if err != nil {
+				return // 5.3/7's matter
+			}
+			n++
+			if id := pk.Header().ConnectionID; id != p.id {
+				t.Failf("welcomed as connection %d: the server's packet %d, %d bytes at %v, carries connectionId %d", p.id, pk.Header().Sequence, len(dg.b), t.since(), id)
+			}
+		})
+		if n == 0 {
+			t.Skipf("the server sent no packet during 600ms of play (one Input a frame)")
+		}
+	}},
 	{ID: "5.2/1", Level: Must, Title: "the server's first packet on a connection has sequence 1, and every following packet increases it by 1", run: func(t *T) {
 		p := t.handshake()
 		var seqs []uint32
@@ -154,17 +171,18 @@ var serverWindowCases = []Case{
 	}},
 	{ID: "5.4/2", Level: Must, Title: "the server MUST drop a connected packet whose connectionId does not match an open connection", run: func(t *T) {
 		p := t.join()
-		id := p.id ^ 0x00A5C300
-		seq := p.seq + 1
-		ts := p.pingStamp()
-		p.sendRaw(appendMessage(headerBytes(id, seq), rtype.Ping{Timestamp: ts}))
-		p.seq = seq
-		h, got := p.mustProbe(ts)
-		if got {
-			t.Failf("connection %d sent packet %d with connectionId %d and a Ping: the server answered it with a Pong", p.id, seq, id)
-		}
-		if rtype.Acked(seq, h.Ack, h.AckBits) {
-			t.Failf("connection %d sent packet %d with connectionId %d: the server acknowledged it (%s)", p.id, seq, id, ackDesc(h))
+		for _, id := range []uint32{p.id ^ 0x00A5C300, 0} {
+			seq := p.seq + 1
+			ts := p.pingStamp()
+			p.sendRaw(appendMessage(headerBytes(id, seq), rtype.Ping{Timestamp: ts}))
+			p.seq = seq
+			h, got := p.mustProbe(ts)
+			if got {
+				t.Failf("connection %d sent packet %d with connectionId %d and a Ping: the server answered it with a Pong", p.id, seq, id)
+			}
+			if rtype.Acked(seq, h.Ack, h.AckBits) {
+				t.Failf("connection %d sent packet %d with connectionId %d: the server acknowledged it (%s)", p.id, seq, id, ackDesc(h))
+			}
 		}
 	}},
 	{ID: "5.4/3", Level: Must, Title: "the server MUST drop a connected packet whose connection is bound to another address", run: func(t *T) {
@@ -174,7 +192,14 @@ var serverWindowCases = []Case{
 		ts := owner.pingStamp()
 		other.sendRaw(appendMessage(headerBytes(owner.id, seq), rtype.Ping{Timestamp: ts}))
 		// Whether the sender got an answer is 12/2's matter.
-		foreignDropped(t, owner, seq, ts, fmt.Sprintf("a fresh address (%v, no Hello)", other.ep.local))
+		from := fmt.Sprintf("a fresh address (%v, no Hello)", other.ep.local)
+		foreignDropped(t, owner, seq, ts, from)
+		// A Disconnect so forged must not close the connection either.
+		bye := owner.seq + 1
+		other.sendRaw(appendMessage(headerBytes(owner.id, bye), rtype.Disconnect{Reason: rtype.DisconnectClientQuit}))
+		if _, _, ok := owner.probe(0); !ok {
+			t.Failf("packet %d with connection %d's id and a Disconnect, sent from %s: the owner's next Ping (packet %d) got no Pong within %v", bye, owner.id, from, owner.seq, replyWait*2)
+		}
 	}},
 	{ID: "5.4/4", Level: Must, Title: "the server MUST drop a packet with another player's connectionId, sent from a player's own address", run: func(t *T) {
 		owner := t.join()
