@@ -41,8 +41,9 @@ func padTo(b []byte, typ rtype.MessageType, n int) []byte {
 	return appendMessage(b, rtype.RawMessage{Type: typ, Payload: payload})
 }
 
-// noise returns n bytes that are neither a handshake datagram (the first
-// byte is not the magic's) nor, for an id the server gave, a packet.
+// noise returns n random-looking bytes, the same for a seed. The first is
+// 0xA5: no magic, so no handshake datagram, and as a connectionId above
+// any a sequential v1 server gives.
 func noise(n int, seed byte) []byte {
 	b := make([]byte, n)
 	x := uint32(seed)*2654435761 + 12345
@@ -67,56 +68,68 @@ func (t *T) answered(bad ...[]byte) (string, bool) {
 	for _, b := range bad {
 		p.sendRaw(b)
 	}
-	var (
-		hellos, answers int
-		grace           time.Time
-		first           string
-	)
+	var s helloProbe
 	end := t.within(welcomeBy)
 	nextHello := time.Now()
-	for {
-		if grace.IsZero() && !time.Now().Before(nextHello) {
+	for s.grace.IsZero() || time.Now().Before(s.grace) {
+		if s.grace.IsZero() && !time.Now().Before(nextHello) {
 			p.sendRaw(rtype.AppendHello(nil))
-			hellos++
+			s.hellos++
 			nextHello = time.Now().Add(helloEvery)
 		}
 		until := earliest(nextHello, end)
-		if !grace.IsZero() {
-			until = grace
+		if !s.grace.IsZero() {
+			until = s.grace
 		}
-		dg, ok := p.ep.recv(until)
-		if !ok {
-			if !grace.IsZero() && !time.Now().Before(grace) {
-				break
+		if dg, ok := p.ep.recv(until); ok && dg.from == p.server {
+			s.take(p, dg)
+		}
+		if !t.alive() {
+			t.Skipf("the run was stopped")
+		}
+		if s.grace.IsZero() && !time.Now().Before(end) {
+			if s.first != "" {
+				return s.first, true
 			}
-			if !time.Now().Before(end) {
-				if first != "" {
-					return first, true
-				}
-				t.Skipf("no Welcome within %v of the probe Hello sent after the datagrams: the server may be full", welcomeBy)
-			}
-			continue
-		}
-		if dg.from != p.server {
-			continue
-		}
-		typ, id, err := rtype.ParseHandshake(dg.b)
-		switch {
-		case err == nil && typ == rtype.HandshakeWelcome && grace.IsZero():
-			answers++
-			p.welcomed(id)
-			grace = time.Now().Add(lateAnswer)
-		case err == nil || looksHandshake(dg.b):
-			answers++
-		case grace.IsZero() && first == "":
-			first = fmt.Sprintf("a %d-byte datagram % x at %v, before the Welcome of the probe Hello", len(dg.b), head(dg.b), t.since())
+			t.Skipf("no Welcome within %v of the probe Hello sent after the datagrams: the server may be full", welcomeBy)
 		}
 	}
-	if first != "" {
-		return first, true
+	return s.verdict()
+}
+
+// helloProbe is what answered saw of the server's datagrams.
+type helloProbe struct {
+	hellos, answers int
+	// grace is when answered stops reading: shortly after the first
+	// Welcome, zero before it.
+	grace time.Time
+	// first describes the first datagram before the Welcome that is no
+	// handshake datagram.
+	first string
+}
+
+// take counts one datagram from the server.
+func (s *helloProbe) take(p *player, dg datagram) {
+	typ, id, err := rtype.ParseHandshake(dg.b)
+	switch {
+	case err == nil && typ == rtype.HandshakeWelcome && s.grace.IsZero():
+		s.answers++
+		p.welcomed(id)
+		s.grace = time.Now().Add(lateAnswer)
+	case err == nil || looksHandshake(dg.b):
+		s.answers++
+	case s.grace.IsZero() && s.first == "":
+		// After the Welcome, a v1 server may send the world's packets.
+		s.first = fmt.Sprintf("a %d-byte datagram % x at %v, before the Welcome of the probe Hello", len(dg.b), head(dg.b), p.t.since())
 	}
-	if answers > hellos {
-		return fmt.Sprintf("%d handshake answers (Welcome or Rejected) for the %d probe Hello(s)", answers, hellos), true
+}
+
+func (s *helloProbe) verdict() (string, bool) {
+	if s.first != "" {
+		return s.first, true
+	}
+	if s.answers > s.hellos {
+		return fmt.Sprintf("%d handshake answers (Welcome or Rejected) for the %d probe Hello(s)", s.answers, s.hellos), true
 	}
 	return "", false
 }
@@ -158,7 +171,7 @@ func head(b []byte) []byte {
 func (t *T) firstAnswer() (*player, datagram) {
 	p := t.newPlayer()
 	end := t.within(welcomeBy)
-	for time.Now().Before(end) {
+	for time.Now().Before(end) && t.alive() {
 		p.sendRaw(rtype.AppendHello(nil))
 		for next := earliest(t.within(helloEvery), end); ; {
 			dg, ok := p.ep.recv(next)
