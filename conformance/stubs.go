@@ -1,8 +1,6 @@
 package conformance
 
 var (
-	serverHandshakeCases []Case
-	serverWindowCases    []Case
 	serverMessageCases   []Case
 	serverGameCases      []Case
 	serverBeyondCases    []Case

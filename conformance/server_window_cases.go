@@ -1,0 +1,275 @@
+package conformance
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/rtypeproto/rtype"
+)
+
+// serverWindowCases are the rules of the packet header (§5.1), of sequence
+// numbers and acknowledgements (§5.2) and of the checks a server makes on
+// each connected packet (§5.4).
+var serverWindowCases = []Case{
+	{ID: "5.1/1", Level: Must, Title: "ack is the highest sequence number received from the peer", run: func(t *T) {
+		_, h := ackPattern(t)
+		if h.Ack != 8 {
+			t.Failf("sent packets %v, each with a Ping: the packet carrying the Pong of packet 8 has %s, want ack 8", patternSeqs, ackDesc(h))
+		}
+	}},
+	{ID: "5.1/2", Level: Must, Title: "ackBits has bit i set when sequence ack - 1 - i was received", run: func(t *T) {
+		_, h := ackPattern(t)
+		if h.Ack == 8 && h.AckBits != 0x74 {
+			t.Failf("sent packets %v, each with a Ping: the packet carrying the Pong of packet 8 has %s, want ackBits 0x00000074 (7, 6, 4 missing; 5, 3, 2, 1 received)", patternSeqs, ackDesc(h))
+		}
+		if h.Ack != 8 {
+			t.Skipf("the packet carrying the Pong of packet 8 has ack %d, not 8 (see 5.1/1): its ackBits cannot be judged", h.Ack)
+		}
+	}},
+	{ID: "5.1/3", Level: Must, Title: "ack stays the highest sequence received when a lower one arrives out of order", run: func(t *T) {
+		p := t.join()
+		if p.seq != 1 {
+			t.Skipf("the first packet was not answered at once")
+		}
+		p.send(2, rtype.Ping{Timestamp: p.pingStamp()})
+		a := p.pingStamp()
+		p.send(4, rtype.Ping{Timestamp: a})
+		if _, ok := p.pong(a, replyWait*2); !ok {
+			t.Skipf("packet 4 (after 1 and 2) got no Pong within %v", replyWait*2)
+		}
+		b := p.pingStamp()
+		p.send(3, rtype.Ping{Timestamp: b})
+		m, ok := p.pong(b, replyWait*2)
+		if !ok {
+			t.Skipf("packet 3, sent after 4, got no Pong within %v (see 5.2/7)", replyWait*2)
+		}
+		if m.hdr.Ack != 4 || m.hdr.AckBits != 0x7 {
+			t.Failf("sent packets 1, 2, 4, then 3: the packet carrying the Pong of packet 3 has %s, want ack 4 ackBits 0x00000007", ackDesc(m.hdr))
+		}
+	}},
+	{ID: "5.1/4", Level: Must, Title: "every packet the server sends on a connection starts with the connectionId it gave in Welcome", run: func(t *T) {
+		p := t.join()
+		n := 0
+		p.watch(600*time.Millisecond, func(dg datagram) {
+			pk, err := rtype.ParsePacket(dg.b)
+			if err != nil {
+				return // 5.3/7's matter
+			}
+			n++
+			if id := pk.Header().ConnectionID; id != p.id {
+				t.Failf("welcomed as connection %d: the server's packet %d, %d bytes at %v, carries connectionId %d", p.id, pk.Header().Sequence, len(dg.b), t.since(), id)
+			}
+		})
+		if n == 0 {
+			t.Skipf("the server sent no packet during 600ms of play (one Input a frame)")
+		}
+	}},
+	{ID: "5.2/1", Level: Must, Title: "the server's first packet on a connection has sequence 1, and every following packet increases it by 1", run: func(t *T) {
+		p := t.handshake()
+		var seqs []uint32
+		p.watch(600*time.Millisecond, func(dg datagram) {
+			pk, err := rtype.ParsePacket(dg.b)
+			if err != nil || pk.Header().ConnectionID != p.id || len(seqs) >= 200 {
+				return
+			}
+			seqs = append(seqs, pk.Header().Sequence)
+		})
+		if len(seqs) == 0 {
+			t.Skipf("connection %d: no packet from the server within 600ms of play (one Input a frame)", p.id)
+		}
+		for i, s := range seqs {
+			if s != uint32(i+1) {
+				t.Failf("connection %d: the server's packet %d had sequence %d, want %d (sequences: %v)", p.id, i+1, s, i+1, short(seqs))
+			}
+		}
+	}},
+	{ID: "5.2/2", Level: Must, Title: "a packet whose sequence is equal to the highest received is a duplicate: MUST drop", run: func(t *T) {
+		p := t.join()
+		seq := p.next(rtype.Ping{Timestamp: p.pingStamp()})
+		ts := p.pingStamp()
+		p.send(seq, rtype.Ping{Timestamp: ts})
+		if p.processed(ts) {
+			t.Failf("packet %d sent again (the highest received), with another Ping: the server answered it with a Pong", seq)
+		}
+	}},
+	{ID: "5.2/3", Level: Must, Title: "a packet whose sequence was already seen is a duplicate: MUST drop", run: func(t *T) {
+		p := t.join()
+		first := p.next(rtype.Ping{Timestamp: p.pingStamp()})
+		a := p.pingStamp()
+		p.next(rtype.Ping{Timestamp: a})
+		if _, ok := p.pong(a, replyWait*2); !ok {
+			t.Skipf("packet %d got no Pong within %v", p.seq, replyWait*2)
+		}
+		ts := p.pingStamp()
+		p.send(first, rtype.Ping{Timestamp: ts})
+		if p.processed(ts) {
+			t.Failf("packet %d sent again after %d, with another Ping: the server answered it with a Pong", first, first+1)
+		}
+	}},
+	{ID: "5.2/4", Level: Must, Title: "a packet lower than the highest received by more than 32 is too old: MUST drop", run: func(t *T) {
+		p, high := jumpAhead(t)
+		ts := p.pingStamp()
+		p.send(high-33, rtype.Ping{Timestamp: ts})
+		if p.processed(ts) {
+			t.Failf("packet %d, never sent before, 33 below the highest received (%d), with a Ping: the server answered it with a Pong", high-33, high)
+		}
+	}},
+	{ID: "5.2/5", Level: Must, Title: "a packet lower than the highest received by 32, not seen yet, is out of order: processed", run: func(t *T) {
+		p, high := jumpAhead(t)
+		ts := p.pingStamp()
+		p.send(high-32, rtype.Ping{Timestamp: ts})
+		if _, ok := p.pong(ts, replyWait*2); !ok {
+			t.Failf("packet %d, never sent before, 32 below the highest received (%d), with a Ping: no Pong within %v", high-32, high, replyWait*2)
+		}
+	}},
+	{ID: "5.2/6", Level: Must, Title: "a packet greater than the highest received is new: processed, even past a gap", run: func(t *T) {
+		p := t.join()
+		seq := p.seq + 5
+		ts := p.pingStamp()
+		p.send(seq, rtype.Ping{Timestamp: ts})
+		if _, ok := p.pong(ts, replyWait*2); !ok {
+			t.Failf("packet %d, after %d (4 skipped), with a Ping: no Pong within %v", seq, seq-5, replyWait*2)
+		}
+	}},
+	{ID: "5.2/7", Level: Must, Title: "a packet lower than the highest received by 1, not seen yet, is out of order: processed", run: func(t *T) {
+		p := t.join()
+		n := p.seq
+		a := p.pingStamp()
+		p.send(n+2, rtype.Ping{Timestamp: a})
+		if _, ok := p.pong(a, replyWait*2); !ok {
+			t.Skipf("packet %d got no Pong within %v (see 5.2/6)", n+2, replyWait*2)
+		}
+		ts := p.pingStamp()
+		p.send(n+1, rtype.Ping{Timestamp: ts})
+		if _, ok := p.pong(ts, replyWait*2); !ok {
+			t.Failf("packet %d, sent after %d, with a Ping: no Pong within %v", n+1, n+2, replyWait*2)
+		}
+	}},
+	{ID: "5.2/8", Level: Must, Title: "a packet dropped for its framing is not received: it changes no acknowledgement", run: func(t *T) {
+		p := t.join()
+		seq := p.seq + 1
+		p.sendRaw(append(p.packet(seq), 0x00, 0x03)) // a message header cut after its type
+		p.seq = seq
+		h, _ := p.mustProbe(0)
+		if h.Ack != seq+1 || rtype.Acked(seq, h.Ack, h.AckBits) {
+			t.Failf("packet %d with 2 bytes of a message header (dropped, §5.3), then %d with a Ping: the packet carrying the Pong has %s, want ack %d with packet %d not acknowledged", seq, seq+1, ackDesc(h), seq+1, seq)
+		}
+	}},
+	{ID: "5.4/1", Level: Must, Title: "the server MUST drop a connected packet shorter than 16 bytes", run: func(t *T) {
+		p := t.join()
+		seq := p.seq + 1
+		p.sendRaw(p.packet(seq)[:15])
+		p.sendRaw(nil)
+		p.seq = seq
+		h, _, ok := p.probe(0)
+		if !ok {
+			t.Failf("after the first 15 bytes of packet %d and an empty datagram, the Ping of packet %d got no Pong within %v", seq, seq+1, replyWait*2)
+		}
+		if rtype.Acked(seq, h.Ack, h.AckBits) {
+			t.Failf("the first 15 bytes of packet %d were acknowledged: the packet carrying the next Pong has %s", seq, ackDesc(h))
+		}
+	}},
+	{ID: "5.4/2", Level: Must, Title: "the server MUST drop a connected packet whose connectionId does not match an open connection", run: func(t *T) {
+		p := t.join()
+		for _, id := range []uint32{p.id ^ 0x00A5C300, 0} {
+			seq := p.seq + 1
+			ts := p.pingStamp()
+			p.sendRaw(appendMessage(headerBytes(id, seq), rtype.Ping{Timestamp: ts}))
+			p.seq = seq
+			h, got := p.mustProbe(ts)
+			if got {
+				t.Failf("connection %d sent packet %d with connectionId %d and a Ping: the server answered it with a Pong", p.id, seq, id)
+			}
+			if rtype.Acked(seq, h.Ack, h.AckBits) {
+				t.Failf("connection %d sent packet %d with connectionId %d: the server acknowledged it (%s)", p.id, seq, id, ackDesc(h))
+			}
+		}
+	}},
+	{ID: "5.4/3", Level: Must, Title: "the server MUST drop a connected packet whose connection is bound to another address", run: func(t *T) {
+		owner := t.join()
+		other := t.newPlayer()
+		seq := owner.seq + 5
+		ts := owner.pingStamp()
+		other.sendRaw(appendMessage(headerBytes(owner.id, seq), rtype.Ping{Timestamp: ts}))
+		// Whether the sender got an answer is 12/2's matter.
+		from := fmt.Sprintf("a fresh address (%v, no Hello)", other.ep.local)
+		foreignDropped(t, owner, seq, ts, from)
+		// A Disconnect so forged must not close the connection either.
+		bye := owner.seq + 1
+		other.sendRaw(appendMessage(headerBytes(owner.id, bye), rtype.Disconnect{Reason: rtype.DisconnectClientQuit}))
+		if _, _, ok := owner.probe(0); !ok {
+			t.Failf("packet %d with connection %d's id and a Disconnect, sent from %s: the owner's next Ping (packet %d) got no Pong within %v", bye, owner.id, from, owner.seq, replyWait*2)
+		}
+	}},
+	{ID: "5.4/4", Level: Must, Title: "the server MUST drop a packet with another player's connectionId, sent from a player's own address", run: func(t *T) {
+		owner := t.join()
+		other := t.join()
+		if other.id == owner.id {
+			t.Skipf("both players were welcomed with connection id %d (see 4.2/8)", owner.id)
+		}
+		seq := owner.seq + 5
+		ts := owner.pingStamp()
+		other.sendRaw(appendMessage(headerBytes(owner.id, seq), rtype.Ping{Timestamp: ts}))
+		foreignDropped(t, owner, seq, ts, fmt.Sprintf("connection %d's address", other.id))
+		if _, got := other.mustProbe(ts); got {
+			t.Failf("connection %d sent packet %d with connection %d's id and a Ping: the server answered it to the sender", other.id, seq, owner.id)
+		}
+	}},
+}
+
+// patternSeqs are the packets of 5.1/1 and 5.1/2, each with a Ping: with 8
+// the highest, 7, 6 and 4 missing, ackBits is 0x74.
+var patternSeqs = []uint32{1, 2, 3, 5, 8}
+
+// ackPattern joins with packet 1, sends 2, 3, 5 and 8 with a Ping each,
+// and returns the header of the packet carrying the Pong of 8.
+func ackPattern(t *T) (*player, rtype.PacketHeader) {
+	p := t.join()
+	if p.seq != 1 {
+		t.Skipf("the first packet was not answered at once")
+	}
+	var last uint32
+	for _, s := range patternSeqs[1:] {
+		last = p.pingStamp()
+		p.send(s, rtype.Ping{Timestamp: last})
+	}
+	m, ok := p.pong(last, replyWait*2)
+	if !ok {
+		t.Skipf("packet 8 (after 1, 2, 3 and 5) got no Pong within %v (see 5.2/6)", replyWait*2)
+	}
+	return p, m.hdr
+}
+
+// jumpAhead joins and sends a packet 40 above the last, whose Ping is
+// answered; it returns that highest sequence. The 39 skipped stay unseen.
+func jumpAhead(t *T) (*player, uint32) {
+	p := t.join()
+	high := p.seq + 40
+	ts := p.pingStamp()
+	p.send(high, rtype.Ping{Timestamp: ts})
+	if _, ok := p.pong(ts, replyWait*2); !ok {
+		t.Skipf("packet %d, 40 above the last, got no Pong within %v (see 5.2/6)", high, replyWait*2)
+	}
+	return p, high
+}
+
+// foreignDropped checks that owner's connection ignored packet seq with its
+// id and a Ping of ts sent from elsewhere: no Pong to owner, and its next
+// packet is acknowledged as the highest, not seq.
+func foreignDropped(t *T, owner *player, seq, ts uint32, from string) {
+	h, got := owner.mustProbe(ts)
+	if got {
+		t.Failf("packet %d with connection %d's id and a Ping, sent from %s: the owner got its Pong", seq, owner.id, from)
+	}
+	if h.Ack != owner.seq || rtype.Acked(seq, h.Ack, h.AckBits) {
+		t.Failf("packet %d with connection %d's id, sent from %s, moved the owner's window: its packet %d got a Pong in a packet with %s, want ack %d", seq, owner.id, from, owner.seq, ackDesc(h), owner.seq)
+	}
+}
+
+// short returns at most the first 20 of seqs, for details.
+func short(seqs []uint32) []uint32 {
+	if len(seqs) > 20 {
+		return seqs[:20]
+	}
+	return seqs
+}

@@ -1,0 +1,252 @@
+package conformance
+
+import (
+	"encoding/binary"
+	"fmt"
+	"time"
+
+	"github.com/rtypeproto/rtype"
+)
+
+// Helpers of the §2–§6 and §12 server cases: datagrams built byte by byte,
+// answers looked for with a probe rather than a fixed wait, and the raw
+// view of what the server sends.
+
+// lateAnswer is how long, after the answer to a probe, a reply to an
+// earlier datagram may still trail on a server that reorders.
+const lateAnswer = 100 * time.Millisecond
+
+// handshakeBytes returns a 6-byte handshake header with the given fields
+// (§4.1), for Hellos a server must drop.
+func handshakeBytes(magic uint32, version, typ uint8) []byte {
+	b := binary.BigEndian.AppendUint32(make([]byte, 0, 6), magic)
+	return append(b, version, typ)
+}
+
+// headerBytes returns a 16-byte packet header (§5.1) with the given id and
+// sequence and no acknowledgement.
+func headerBytes(id, seq uint32) []byte {
+	b := binary.BigEndian.AppendUint32(make([]byte, 0, rtype.MaxDatagramSize), id)
+	b = binary.BigEndian.AppendUint32(b, seq)
+	return append(b, make([]byte, 8)...)
+}
+
+// padTo appends to packet b one message of type typ whose payload brings
+// the datagram to exactly n bytes (n ≥ len(b)+4).
+func padTo(b []byte, typ rtype.MessageType, n int) []byte {
+	payload := make([]byte, max(n-len(b)-4, 0))
+	for i := range payload {
+		payload[i] = byte(i)
+	}
+	return appendMessage(b, rtype.RawMessage{Type: typ, Payload: payload})
+}
+
+// noise returns n random-looking bytes, the same for a seed. The first is
+// 0xA5: no magic, so no handshake datagram, and as a connectionId above
+// any a sequential v1 server gives.
+func noise(n int, seed byte) []byte {
+	b := make([]byte, n)
+	x := uint32(seed)*2654435761 + 12345
+	for i := range b {
+		x = x*1103515245 + 12345
+		b[i] = byte(x >> 16)
+	}
+	if n > 0 {
+		b[0] = 0xA5 // never 'R', the magic's first byte
+	}
+	return b
+}
+
+// answered sends each of bad from a fresh address, then Hello as a probe,
+// and reports what the server sent that was no answer to the probe: any
+// datagram before the first Welcome, or more handshake answers than
+// Hellos. A server that handles datagrams in order answers bad ones, if at
+// all, before the probe's Welcome. The case is skipped when the probe gets
+// no Welcome: the server may be full.
+func (t *T) answered(bad ...[]byte) (string, bool) {
+	p := t.newPlayer()
+	for _, b := range bad {
+		p.sendRaw(b)
+	}
+	var s helloProbe
+	end := t.within(welcomeBy)
+	nextHello := time.Now()
+	for s.grace.IsZero() || time.Now().Before(s.grace) {
+		if s.grace.IsZero() && !time.Now().Before(nextHello) {
+			p.sendRaw(rtype.AppendHello(nil))
+			s.hellos++
+			nextHello = time.Now().Add(helloEvery)
+		}
+		until := earliest(nextHello, end)
+		if !s.grace.IsZero() {
+			until = s.grace
+		}
+		if dg, ok := p.ep.recv(until); ok && dg.from == p.server {
+			s.take(p, dg)
+		}
+		if !t.alive() {
+			t.Skipf("the run was stopped")
+		}
+		if s.grace.IsZero() && !time.Now().Before(end) {
+			if s.first != "" {
+				return s.first, true
+			}
+			t.Skipf("no Welcome within %v of the probe Hello sent after the datagrams: the server may be full", welcomeBy)
+		}
+	}
+	return s.verdict()
+}
+
+// helloProbe is what answered saw of the server's datagrams.
+type helloProbe struct {
+	hellos, answers int
+	// grace is when answered stops reading: shortly after the first
+	// Welcome, zero before it.
+	grace time.Time
+	// first describes the first datagram before the Welcome that is no
+	// handshake datagram.
+	first string
+}
+
+// take counts one datagram from the server.
+func (s *helloProbe) take(p *player, dg datagram) {
+	typ, id, err := rtype.ParseHandshake(dg.b)
+	switch {
+	case err == nil && typ == rtype.HandshakeWelcome && s.grace.IsZero():
+		s.answers++
+		p.welcomed(id)
+		s.grace = time.Now().Add(lateAnswer)
+	case err == nil || looksHandshake(dg.b):
+		s.answers++
+	case s.grace.IsZero() && s.first == "":
+		// After the Welcome, a v1 server may send the world's packets.
+		s.first = fmt.Sprintf("a %d-byte datagram % x at %v, before the Welcome of the probe Hello", len(dg.b), head(dg.b), p.t.since())
+	}
+}
+
+func (s *helloProbe) verdict() (string, bool) {
+	if s.first != "" {
+		return s.first, true
+	}
+	if s.answers > s.hellos {
+		return fmt.Sprintf("%d handshake answers (Welcome or Rejected) for the %d probe Hello(s)", s.answers, s.hellos), true
+	}
+	return "", false
+}
+
+// looksHandshake reports whether b starts like a handshake datagram (§4.1),
+// valid or not: a server's answer to a Hello, however broken.
+func looksHandshake(b []byte) bool {
+	return len(b) >= 6 && len(b) <= 10 && binary.BigEndian.Uint32(b) == rtype.Magic
+}
+
+// looksWelcome reports whether b is a handshake datagram of type Welcome,
+// whatever its size and other fields.
+func looksWelcome(b []byte) bool {
+	return looksHandshake(b) && b[5] == byte(rtype.HandshakeWelcome)
+}
+
+// welcomed takes connection id from a Welcome, so the case ends with a
+// Disconnect on a server that opened a connection on Hello.
+func (p *player) welcomed(id uint32) {
+	if p.id != 0 {
+		return
+	}
+	p.id = id
+	p.ep.connected.Store(true)
+	p.t.cleanup(p.leave)
+}
+
+// head returns at most the first 20 bytes of b, for details.
+func head(b []byte) []byte {
+	if len(b) > 20 {
+		return b[:20]
+	}
+	return b
+}
+
+// firstAnswer sends Hello from a fresh socket every helloEvery and returns
+// the first datagram the server sends back within welcomeBy, whatever it
+// is; the case is skipped when none comes.
+func (t *T) firstAnswer() (*player, datagram) {
+	p := t.newPlayer()
+	end := t.within(welcomeBy)
+	for time.Now().Before(end) && t.alive() {
+		p.sendRaw(rtype.AppendHello(nil))
+		for next := earliest(t.within(helloEvery), end); ; {
+			dg, ok := p.ep.recv(next)
+			if !ok {
+				break
+			}
+			if dg.from != p.server {
+				continue
+			}
+			if typ, id, err := rtype.ParseHandshake(dg.b); err == nil && typ == rtype.HandshakeWelcome {
+				p.welcomed(id)
+			}
+			return p, dg
+		}
+	}
+	t.Skipf("no answer within %v to a Hello sent every %v: the server may be full", welcomeBy, helloEvery)
+	return nil, datagram{}
+}
+
+// probe sends a Ping in the next packet and waits for its Pong, returning
+// the header of the packet that carried it and whether a Pong of bad (when
+// not 0) came too, before it or shortly after.
+func (p *player) probe(bad uint32) (h rtype.PacketHeader, gotBad, ok bool) {
+	ts := p.ping()
+	m, ok := p.expect(replyWait*2, func(m msg) bool {
+		if bad != 0 && isPong(bad)(m) {
+			gotBad = true
+		}
+		return isPong(ts)(m)
+	})
+	if ok && bad != 0 && !gotBad {
+		_, gotBad = p.expect(lateAnswer, isPong(bad))
+	}
+	return m.hdr, gotBad, ok
+}
+
+// mustProbe is probe, failing the case when the probe gets no Pong: a
+// server that stops answering after a datagram it must drop did not drop
+// it, as processed judges.
+func (p *player) mustProbe(bad uint32) (rtype.PacketHeader, bool) {
+	h, gotBad, ok := p.probe(bad)
+	if !ok {
+		p.t.Failf("the probe Ping in packet %d, sent at %v, got no Pong within %v: the connection stopped answering", p.seq, p.t.since(), replyWait*2)
+	}
+	return h, gotBad
+}
+
+// watch sends one Input a frame for d (§7.1) and passes every datagram the
+// server sends meanwhile to each, before the player's own handling.
+func (p *player) watch(d time.Duration, each func(dg datagram)) {
+	end := p.t.within(d)
+	next := time.Now()
+	for time.Now().Before(end) && p.t.alive() {
+		if !time.Now().Before(next) {
+			p.input(0)
+			next = next.Add(frameTime)
+		}
+		dg, ok := p.ep.recv(earliest(next, end))
+		if !ok || dg.from != p.server {
+			continue
+		}
+		each(dg)
+		p.take(dg, nil)
+	}
+}
+
+// earliest returns the earlier of a and b.
+func earliest(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return a
+	}
+	return b
+}
+
+// ackDesc describes a header's acknowledgement for details.
+func ackDesc(h rtype.PacketHeader) string {
+	return fmt.Sprintf("ack %d ackBits %#08x (packet %d)", h.Ack, h.AckBits, h.Sequence)
+}
