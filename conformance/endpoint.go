@@ -121,8 +121,14 @@ func (e *endpoint) sendTo(addr netip.AddrPort, b []byte) {
 	}
 }
 
-// recv returns the next datagram received before deadline.
+// recv returns the next datagram received before deadline. It ends the
+// case once the case's context is done, so that no loop of a case can
+// outlive its time.
 func (e *endpoint) recv(deadline time.Time) (datagram, bool) {
+	t := e.owner.Load()
+	if t.ctx.Err() != nil {
+		t.overran()
+	}
 	wait := time.Until(deadline)
 	if wait <= 0 {
 		select {
@@ -139,7 +145,8 @@ func (e *endpoint) recv(deadline time.Time) (datagram, bool) {
 		return d, ok
 	case <-timer.C:
 		return datagram{}, false
-	case <-e.owner.Load().ctx.Done():
+	case <-t.ctx.Done():
+		t.overran()
 		return datagram{}, false
 	}
 }

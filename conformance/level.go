@@ -32,8 +32,9 @@ func (l Level) String() string {
 // MarshalText writes the level's name, as in the JSON report.
 func (l Level) MarshalText() ([]byte, error) { return []byte(l.String()), nil }
 
-// fails reports whether a failed case of this level fails the run.
-func (l Level) fails(strict bool) bool {
+// Fails reports whether a failed case of this level fails the run, with
+// or without strict mode.
+func (l Level) Fails(strict bool) bool {
 	switch l {
 	case Must:
 		return true

@@ -57,9 +57,13 @@ const (
 // newPlayer opens a fresh socket towards the server under test.
 func (t *T) newPlayer() *player {
 	var bind netip.AddrPort
-	if t.server.Addr().Is4() {
+	switch {
+	case t.server.Addr().IsLoopback():
+		// The address the server will see, as the report shows it.
+		bind = netip.AddrPortFrom(t.server.Addr(), 0)
+	case t.server.Addr().Is4():
 		bind = netip.AddrPortFrom(netip.IPv4Unspecified(), 0)
-	} else {
+	default:
 		bind = netip.AddrPortFrom(netip.IPv6Unspecified(), 0)
 	}
 	p := &player{t: t, ep: t.socket(bind), server: t.server, world: newWorld()}

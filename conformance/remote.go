@@ -103,7 +103,7 @@ func (r *remote) exited() string {
 // false at end or when the client exited; end may lie past the case's
 // deadline only while a client is starting.
 func (r *remote) recvAny(end time.Time) (datagram, bool) {
-	for time.Now().Before(end) {
+	for time.Now().Before(end) && r.t.alive() {
 		step := time.Now().Add(100 * time.Millisecond)
 		if step.After(end) {
 			step = end

@@ -34,7 +34,7 @@ func (r *Report) Summary() (pass, fail, skip int) {
 // strict a SHOULD or GAME case too. BEYOND cases never fail a run.
 func (r *Report) Failed(strict bool) bool {
 	for _, res := range r.Results {
-		if res.Outcome == Fail && res.Case.Level.fails(strict) {
+		if res.Outcome == Fail && res.Case.Level.Fails(strict) {
 			return true
 		}
 	}

@@ -31,6 +31,9 @@ type T struct {
 	exchange []Datagram
 	dropped  int
 	cleanups []func()
+	// judged freezes the outcome once the case returned: what its
+	// cleanups or a case left running do after that changes nothing.
+	judged bool
 }
 
 // maxExchange bounds the datagrams a case keeps for its report, whatever
@@ -50,9 +53,17 @@ func (t *T) Skipf(format string, args ...any) {
 
 func (t *T) end(o Outcome, detail string) {
 	t.mu.Lock()
-	t.outcome, t.detail = o, detail
+	if !t.judged {
+		t.outcome, t.detail = o, detail
+	}
 	t.mu.Unlock()
 	runtime.Goexit()
+}
+
+// overran ends a case whose context is done: it ran past its time, or
+// the run was interrupted, which runCase then reports.
+func (t *T) overran() {
+	t.end(Fail, fmt.Sprintf("the case did not finish within %v", t.limit))
 }
 
 // cleanup registers f to run when the case ends, last registered first.
@@ -99,40 +110,24 @@ func (t *T) note(src, dst netip.AddrPort, handshake bool, b []byte, at time.Time
 }
 
 // runCase runs c with a fresh T and returns its result. It never takes
-// much longer than limit: a case still running then is reported failed,
-// and its sockets are closed under it.
-func runCase(ctx context.Context, c Case, limit, extra time.Duration, record bool, setup func(*T)) Result {
-	ctx, cancel := context.WithTimeout(ctx, limit+extra)
+// much longer than limit+extra: a case still running then is reported
+// failed, and its sockets are closed under it. A case cut short by the
+// end of parent is a skip, "interrupted".
+func runCase(parent context.Context, c Case, limit, extra time.Duration, record bool, setup func(*T)) Result {
+	ctx, cancel := context.WithTimeout(parent, limit+extra)
 	defer cancel()
 	t := &T{ctx: ctx, start: time.Now(), record: record, limit: limit}
 	t.deadline = t.start.Add(limit)
 	setup(t)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		defer func() {
-			// A defect of the suite itself must not end the run.
-			if v := recover(); v != nil {
-				t.mu.Lock()
-				t.outcome, t.detail = Fail, fmt.Sprintf("rtypecheck internal error: %v", v)
-				t.mu.Unlock()
-			}
-		}()
-		c.run(t)
-	}()
-	select {
-	case <-done:
-	case <-time.After(limit + extra + time.Second):
-		t.mu.Lock()
-		t.outcome, t.detail = Fail, fmt.Sprintf("the case did not finish within %v", limit)
-		t.mu.Unlock()
+	t.wait(t.launch(c))
+	if parent.Err() != nil {
+		t.outcome, t.detail, t.exchange = Skip, "interrupted", nil
 	}
-	t.mu.Lock()
 	cleanups := t.cleanups
 	t.cleanups = nil
 	t.mu.Unlock()
 	for i := len(cleanups) - 1; i >= 0; i-- {
-		cleanups[i]()
+		protect(cleanups[i])
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -144,4 +139,58 @@ func runCase(ctx context.Context, c Case, limit, extra time.Duration, record boo
 		}
 	}
 	return r
+}
+
+// launch runs the case in a goroutine of its own and returns its end.
+func (t *T) launch(c Case) <-chan struct{} {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer func() {
+			// A defect of the suite itself must not end the run.
+			if v := recover(); v != nil {
+				t.mu.Lock()
+				if !t.judged {
+					t.outcome, t.detail = Fail, fmt.Sprintf("rtypecheck internal error: %v", v)
+				}
+				t.mu.Unlock()
+			}
+		}()
+		c.run(t)
+	}()
+	return done
+}
+
+// wait waits for the case to return, or for its context to end and then
+// a second more, every wait of a case ending with its context. It returns
+// with t.mu held and the outcome frozen.
+func (t *T) wait(done <-chan struct{}) {
+	finished := true
+	select {
+	case <-done:
+	case <-t.ctx.Done():
+		select {
+		case <-done:
+		case <-time.After(time.Second):
+			finished = false
+		}
+	}
+	t.mu.Lock()
+	t.judged = true
+	if !finished {
+		t.outcome, t.detail = Fail, fmt.Sprintf("the case did not finish within %v", t.limit)
+	}
+}
+
+// protect runs f in a goroutine of its own and waits for it, so that a
+// Failf or Skipf in a cleanup (a send failing on the way out) or a defect
+// ends f alone, not the run.
+func protect(f func()) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer func() { _ = recover() }()
+		f()
+	}()
+	<-done
 }

@@ -36,7 +36,7 @@ func report(t *testing.T, rep *Report, strict bool) {
 			switch {
 			case r.Outcome == Skip:
 				t.Skip(r.Detail)
-			case r.Outcome == Fail && r.Case.Level.fails(strict):
+			case r.Outcome == Fail && r.Case.Level.Fails(strict):
 				t.Errorf("%s %s: %s", r.Case.Level, r.Case.Title, r.Detail)
 			case r.Outcome == Fail:
 				t.Logf("%s (not failing): %s: %s", r.Case.Level, r.Case.Title, r.Detail)

@@ -31,7 +31,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
@@ -245,15 +244,7 @@ func check(ctx context.Context, cfg *config, stdout, stderr io.Writer) int {
 		// which is the grouped report itself.
 		text = conformance.NewTextWriter(stdout, cfg.verbose)
 	}
-	// clean counts the results that came before an interrupt; those after
-	// it are of a case cut short.
-	clean := 0
 	o.Progress = func(r conformance.Result) {
-		if ctx.Err() != nil {
-			r = interrupted(r)
-		} else {
-			clean++
-		}
 		if text != nil {
 			text.Result(r)
 		}
@@ -272,9 +263,6 @@ func check(ctx context.Context, cfg *config, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	stopped := ctx.Err() != nil
-	for i := clean; i < len(rep.Results); i++ {
-		rep.Results[i] = interrupted(rep.Results[i])
-	}
 	if err := write(rep, cfg, text, stdout, junit); err != nil {
 		fmt.Fprintf(stderr, "rtypecheck: %v\n", err)
 		return exitUsage
@@ -297,73 +285,11 @@ func start(ctx context.Context, cfg *config, o conformance.Options, stderr io.Wr
 		}
 		client = conformance.Command(out, cfg.command[0], cfg.command[1:]...)
 	}
-	if client == nil {
-		return runByHand(ctx, o)
-	}
 	rep, err := conformance.RunClient(ctx, client, o)
-	if err == nil {
+	if err == nil && client != nil {
 		rep.Target = commandLine(cfg.command)
 	}
 	return rep, err
-}
-
-// byHandGrace is how long an interrupted run without a client command is
-// given to end. Such a run has no process of its own to stop, so that
-// rtypecheck need not wait out a case still waiting for a client.
-const byHandGrace = time.Second
-
-// runByHand runs client mode with clients started by hand. Once ctx is
-// done and byHandGrace passed, it returns the results so far without
-// waiting for the run to end.
-func runByHand(ctx context.Context, o conformance.Options) (*conformance.Report, error) {
-	var (
-		mu        sync.Mutex
-		ran       []conformance.Result
-		abandoned bool
-	)
-	progress := o.Progress
-	o.Progress = func(r conformance.Result) {
-		mu.Lock()
-		defer mu.Unlock()
-		if abandoned {
-			return
-		}
-		ran = append(ran, r)
-		if progress != nil {
-			progress(r)
-		}
-	}
-	type outcome struct {
-		rep *conformance.Report
-		err error
-	}
-	done := make(chan outcome, 1)
-	go func() {
-		rep, err := conformance.RunClient(ctx, nil, o)
-		done <- outcome{rep, err}
-	}()
-	select {
-	case out := <-done:
-		return out.rep, out.err
-	case <-ctx.Done():
-	}
-	select {
-	case out := <-done:
-		return out.rep, out.err
-	case <-time.After(byHandGrace):
-	}
-	mu.Lock()
-	defer mu.Unlock()
-	abandoned = true
-	return &conformance.Report{Mode: conformance.ClientMode, Target: o.Listen, Results: ran}, nil
-}
-
-// interrupted turns the result of the case that was running when the run
-// was interrupted into a skip: it did not run to its end, and what it saw
-// then proves nothing.
-func interrupted(r conformance.Result) conformance.Result {
-	r.Outcome, r.Detail, r.Exchange = conformance.Skip, "interrupted", nil
-	return r
 }
 
 // write ends the text report, or writes the JSON one, and the JUnit file.
@@ -396,7 +322,7 @@ func verdict(rep *conformance.Report, strict, stopped bool, stderr io.Writer) in
 	for _, r := range rep.Results {
 		switch {
 		case r.Outcome != conformance.Fail:
-		case fails(r.Case.Level, strict):
+		case r.Case.Level.Fails(strict):
 			failing = append(failing, r.Case.ID)
 		default:
 			lenient = append(lenient, r.Case.ID+" "+r.Case.Level.String())
@@ -414,11 +340,6 @@ func verdict(rep *conformance.Report, strict, stopped bool, stderr io.Writer) in
 			strings.Join(lenient, ", "))
 	}
 	return exitPass
-}
-
-// fails mirrors Report.Failed for one level.
-func fails(l conformance.Level, strict bool) bool {
-	return l == conformance.Must || strict && (l == conformance.Should || l == conformance.Game)
 }
 
 // commandLine writes a command for the report, quoting the arguments a
