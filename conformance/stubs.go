@@ -3,9 +3,6 @@ package conformance
 var (
 	serverHandshakeCases []Case
 	serverWindowCases    []Case
-	serverMessageCases   []Case
-	serverGameCases      []Case
-	serverBeyondCases    []Case
 	clientHandshakeCases []Case
 	clientMessageCases   []Case
 )
