@@ -49,7 +49,7 @@ func (w *watcher) motion(id uint32, from, to time.Time) motion {
 	var m motion
 	seen := false
 	for _, s := range w.snaps {
-		if s.at.Before(from) || s.at.After(to) {
+		if s.at.Before(from) || s.at.After(to) || !s.valid() {
 			continue
 		}
 		for _, st := range s.states {

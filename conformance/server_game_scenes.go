@@ -123,10 +123,11 @@ func wrappedInput(t *T) {
 		a   rtype.Actions
 	}{{p.inputSeq + 1, rtype.ActionRight}, {0x7FFFFFFF, rtype.ActionDown}, {0xFFFFFFF0, rtype.ActionLeft}, {5, rtype.ActionUp}}
 	for i, s := range steps {
+		// The turn is judged on the step's second half, well past the lag.
 		start := time.Now()
-		p.frames(holdTime, func() { p.inputAt(s.seq, s.a) })
+		p.frames(wrapStep, func() { p.inputAt(s.seq, s.a) })
 		p.inputSeq = s.seq
-		m := w.motion(ship, start.Add(lag), time.Now())
+		m := w.motion(ship, start.Add(max(lag, wrapStep/2)), time.Now())
 		if !m.ok {
 			t.Skipf("fewer than two Snapshots of different ticks listed the ship %d within %v", ship, holdTime-lag)
 		}
@@ -141,6 +142,9 @@ func wrappedInput(t *T) {
 			prev, s.seq, s.a, int32(s.seq-prev), ship, m)
 	}
 }
+
+// wrapStep is how long wrappedInput holds each Input.
+const wrapStep = 300 * time.Millisecond
 
 // along is m's speed in direction a, one of Up, Down, Left and Right.
 func along(m motion, a rtype.Actions) float64 {
@@ -232,13 +236,19 @@ func destroyScene(t *T) []seenDestroy {
 // createScene returns the CreateEntity messages two players got: their
 // ships, missiles and whatever the world holds.
 func createScene(t *T) []seenCreate {
+	// No step needs a CreateEntity the player could read: those are
+	// what the case judges.
 	a, wa := joinWatched(t)
-	ship := a.ownShip(time.Second)
-	a.missile(wa, ship, time.Second)
+	a.play(50*time.Millisecond, 0)
+	a.fire()
+	a.fire()
 	b, wb := joinWatched(t)
-	b.ownShip(time.Second)
-	until(a, b, 100*time.Millisecond, func() bool { return false })
-	return append(wa.creates, wb.creates...)
+	until(a, b, 150*time.Millisecond, func() bool { return false })
+	all := append(wa.creates, wb.creates...)
+	if len(all) == 0 {
+		t.Skipf("no CreateEntity came to two players, one firing missiles, within 200ms")
+	}
+	return all
 }
 
 // snapScene returns the Snapshots a player got for 400 ms while firing a

@@ -95,6 +95,24 @@ func (w *watcher) addSnap(s seenSnap) {
 	}
 }
 
+// valid reports whether a client would take the Snapshot (§8.1).
+func (s seenSnap) valid() bool {
+	if s.count < 0 || s.count > rtype.MaxSnapshotStates || s.count != len(s.states) || s.size != rtype.SnapshotHeaderSize+11*s.count {
+		return false
+	}
+	for i, st := range s.states {
+		if st.NetworkID == 0 {
+			return false
+		}
+		for _, o := range s.states[:i] {
+			if o.NetworkID == st.NetworkID {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // parseCreate reads a CreateEntity payload as far as it goes.
 func parseCreate(b []byte, at time.Time) seenCreate {
 	c := seenCreate{size: len(b), at: at}

@@ -72,12 +72,13 @@ var serverMessageCases = []Case{
 		sa := a.next(rtype.Disconnect{Reason: rtype.DisconnectTimeout})
 		sb := b.next(rtype.Disconnect{Reason: rtype.DisconnectServerShutdown})
 		ta, tb := a.ping(), b.ping()
+		end := t.within(replyWait)
 		for _, c := range []struct {
 			p      *player
 			seq, r uint32
 			ts     uint32
 		}{{a, sa, 2, ta}, {b, sb, 4, tb}} {
-			if m, ok := c.p.pong(c.ts, replyWait); ok {
+			if m, ok := c.p.poll(end, isPong(c.ts)); ok {
 				t.Failf("connection %d: packet %d carried Disconnect reason %d; the Ping in packet %d got a Pong in the server's packet %d",
 					c.p.id, c.seq, c.r, c.seq+1, m.hdr.Sequence)
 			}
@@ -121,13 +122,11 @@ var serverMessageCases = []Case{
 		}
 	}},
 	{ID: "7.4/3", Level: Must, Title: "the server MUST drop a QueryEntity whose networkId is 0", run: func(t *T) {
+		// No entity has id 0 (§8.2), so no answer can come: what is left
+		// to see is that the connection goes on.
 		p := t.join()
-		seq := p.next(rtype.RawMessage{Type: rtype.TypeQueryEntity, Payload: make([]byte, 4)})
-		for _, m := range p.untilProbe() {
-			if m.raw.Type == rtype.TypeCreateEntity && parseCreate(m.raw.Payload, m.at).id == 0 {
-				t.Failf("packet %d queried networkId 0; the server answered a CreateEntity of id 0 in its packet %d", seq, m.hdr.Sequence)
-			}
-		}
+		p.next(rtype.RawMessage{Type: rtype.TypeQueryEntity, Payload: make([]byte, 4)})
+		p.untilProbe()
 	}},
 	{ID: "7.4/4", Level: Must, Title: "the server MUST drop a QueryEntity whose payload is not exactly 4 bytes", run: func(t *T) {
 		p := t.join()
@@ -191,6 +190,9 @@ var serverMessageCases = []Case{
 		p.play(200*time.Millisecond, 0)
 		checked := 0
 		for _, s := range w.snaps {
+			if !s.valid() {
+				continue // a client drops it (§8.1): other cases judge it
+			}
 			for _, st := range s.states {
 				e := p.world.ents[st.NetworkID]
 				if e == nil {
