@@ -166,16 +166,6 @@ func (p *player) missile(w *watcher, ship uint32, d time.Duration) seenCreate {
 	return seenCreate{}
 }
 
-// both reads the server's datagrams to a and b for d, in turns, so that
-// neither inbox fills.
-func both(a, b *player, d time.Duration) {
-	end := a.t.within(d)
-	for time.Now().Before(end) {
-		a.poll(a.t.within(2*time.Millisecond), nil)
-		b.poll(b.t.within(2*time.Millisecond), nil)
-	}
-}
-
 // until reads for a and b, each sending an idle Input a frame so that the
 // server keeps hearing them, until done is true or d passed; it returns
 // done's last answer.

@@ -226,12 +226,21 @@ var serverMessageCases = []Case{
 	}},
 	{ID: "8.2/3", Level: Must, Title: "the server sends CreateEntity to a new player for every entity already in the world", run: worldToNewcomer},
 	{ID: "8.2/4", Level: Must, Title: "the server sends CreateEntity to every player when a player joins", run: func(t *T) {
-		a := t.join()
-		a.ownShip(time.Second)
+		a, wa := joinWatched(t)
+		own := a.ownShip(time.Second)
+		joined := time.Now()
 		b := t.join()
-		ship := b.ownShip(time.Second)
-		if !until(a, b, time.Second, func() bool { return a.world.ents[ship] != nil }) {
-			t.Failf("connection %d joined with ship %d; the other player, connection %d, got no CreateEntity of it within 1s", b.id, ship, a.id)
+		var ship uint32
+		newShip := func() bool {
+			c, ok := wa.createdAfter(joined, func(c seenCreate) bool { return isShip(c.arch) && c.id != own })
+			ship = c.id
+			return ok
+		}
+		if !until(a, b, time.Second, newShip) {
+			t.Failf("connection %d joined at %v; connection %d, in before, got no CreateEntity of a player ship within 1s", b.id, joined.Sub(t.start).Round(time.Millisecond), a.id)
+		}
+		if !until(a, b, time.Second, func() bool { return known(b, ship) }) {
+			t.Failf("connection %d joined; connection %d got the CreateEntity of the new ship %d, connection %d itself none within 1s", b.id, a.id, ship, b.id)
 		}
 	}},
 	{ID: "8.2/5", Level: Must, Title: "the server sends CreateEntity to every player when a missile is fired", run: func(t *T) {

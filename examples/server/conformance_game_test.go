@@ -463,6 +463,30 @@ func snapshot(f func(q []byte) []byte) func(*wire, netip.AddrPort, []byte) []byt
 	})
 }
 
+// alone applies f to a datagram holding one message only, so that what f
+// breaks takes no other message with it.
+func alone(f func(*wire, netip.AddrPort, []byte) []byte) func(*wire, netip.AddrPort, []byte) []byte {
+	return func(w *wire, a netip.AddrPort, b []byte) []byte {
+		if len(b) < rtype.PacketHeaderSize {
+			return b
+		}
+		if _, rest, ok := rtype.SplitMessage(b[rtype.PacketHeaderSize:]); !ok || len(rest) > 0 {
+			return b
+		}
+		return f(w, a, b)
+	}
+}
+
+// both applies f, then g.
+func both(f, g func(*wire, netip.AddrPort, []byte) []byte) func(*wire, netip.AddrPort, []byte) []byte {
+	return func(w *wire, a netip.AddrPort, b []byte) []byte {
+		if b = f(w, a, b); b == nil {
+			return nil
+		}
+		return g(w, a, b)
+	}
+}
+
 // pad48 fills a Snapshot to 48 states with made-up entities.
 func pad48(q []byte) []byte {
 	for i := (len(q) - 6) / 11; i < 48; i++ {
@@ -602,6 +626,43 @@ func destroyPayload(id uint32, reason byte, extra int) []byte {
 	return append(append(b, reason), make([]byte, extra)...)
 }
 
+// missileReason0 destroys missiles with reason 0, unknown, not 1 or 2.
+func missileReason0() func(*wire, netip.AddrPort, []byte) []byte {
+	missiles := map[uint32]bool{}
+	return func(_ *wire, _ netip.AddrPort, b []byte) []byte {
+		return edit(b, func(m rtype.RawMessage, _ []byte) []rtype.RawMessage {
+			p := m.Payload
+			switch {
+			case m.Type == rtype.TypeCreateEntity && len(p) == rtype.CreateEntitySize && archetype(p) == rtype.ArchetypeBullet:
+				missiles[binary.BigEndian.Uint32(p[4:])] = true
+			case m.Type == rtype.TypeDestroyEntity && len(p) == rtype.DestroyEntitySize && missiles[binary.BigEndian.Uint32(p[4:])]:
+				q := clone(p)
+				q[8] = byte(rtype.DestroyUnknown)
+				return msg(rtype.TypeDestroyEntity, q)
+			}
+			return []rtype.RawMessage{m}
+		})
+	}
+}
+
+// noBydos hides the Bydos from the clients: no CreateEntity, no state in
+// a Snapshot.
+var noBydos = both(create(func(q []byte) []rtype.RawMessage {
+	if archetype(q) == rtype.ArchetypeEnemyBidos {
+		return msg(hideFromClient, q)
+	}
+	return msg(rtype.TypeCreateEntity, q)
+}), snapshot(func(q []byte) []byte {
+	out := clone(q[:6])
+	for off := 6; off+11 <= len(q); off += 11 {
+		if q[off+4] != byte(rtype.ArchetypeEnemyBidos&0xFF) {
+			out = append(out, q[off:off+11]...)
+		}
+	}
+	binary.BigEndian.PutUint16(out[4:], uint16((len(out)-6)/11))
+	return out
+}))
+
 // mutants returns the broken servers, one rule each.
 func mutants() []mutant {
 	shootRx, shootTx := shooterOnly()
@@ -648,7 +709,7 @@ func mutants() []mutant {
 		{name: "QueryEntity of an unknown id answered", catch: []string{"7.4/2"}, rx: answerUnknown},
 		{name: "QueryEntity of id 0 closes the connection", catch: []string{"7.4/3"}, rx: zeroCloses},
 		{name: "QueryEntity of 3 or 5 bytes read", catch: []string{"7.4/4"}, rx: each(rtype.TypeQueryEntity, resize(rtype.TypeQueryEntity))},
-		{name: "Snapshot of 48 states", catch: []string{"8.1/1", "8.1/5"}, tx: snapshot(pad48)},
+		{name: "Snapshot of 48 states", catch: []string{"8.1/1", "8.1/5"}, tx: alone(snapshot(pad48))},
 		{name: "Snapshot entityCount one too many", catch: []string{"8.1/2"}, tx: snapshot(func(q []byte) []byte {
 			binary.BigEndian.PutUint16(q[4:], binary.BigEndian.Uint16(q[4:])+1)
 			return q
@@ -699,8 +760,31 @@ func mutants() []mutant {
 			}
 			return a, true
 		})},
+		{name: "Left and Right swapped", catch: []string{"7.1/5"}, rx: actions(func(a rtype.Actions) (rtype.Actions, bool) {
+			lr := rtype.ActionLeft | rtype.ActionRight
+			if a&lr == rtype.ActionLeft || a&lr == rtype.ActionRight {
+				a ^= lr
+			}
+			return a, true
+		})},
 		{name: "Inputs of 0x00 ignored", catch: []string{"7.1/8"}, rx: actions(func(a rtype.Actions) (rtype.Actions, bool) { return a, a != 0 })},
 		{name: "missile fired on press", catch: []string{"7.1/9"}, rx: actions(func(a rtype.Actions) (rtype.Actions, bool) { return a ^ rtype.ActionShoot, true })},
+		{name: "missiles destroyed with reason 0", catch: []string{"8.3/4"}, tx: missileReason0()},
+		{name: "missiles of another archetype", catch: []string{"9.3/1"}, tx: both(create(func(q []byte) []rtype.RawMessage {
+			if archetype(q) == rtype.ArchetypeBullet {
+				binary.BigEndian.PutUint16(q[8:], 0x1234)
+			}
+			return msg(rtype.TypeCreateEntity, q)
+		}), snapshot(func(q []byte) []byte {
+			// Snapshots tell the same archetype (§8.1).
+			for off := 6; off+11 <= len(q); off += 11 {
+				if q[off+4] == byte(rtype.ArchetypeBullet&0xFF) {
+					q[off+4] = 0x34
+				}
+			}
+			return q
+		}))},
+		{name: "no Bydos ever", catch: []string{"10/6"}, tx: noBydos},
 		{name: "Snapshots every 2 ticks", catch: []string{"10/1", "10/2"}, cfg: func(c *gameserver.Config) { c.Session.SnapshotInterval = 2 }},
 		{name: "40 ticks a second", catch: []string{"10/1", "10/3"}, tick: time.Second / 40},
 		{name: "ships spawn at x = 190", catch: []string{"10/4"}, tx: create(func(q []byte) []rtype.RawMessage {
