@@ -124,7 +124,7 @@ var serverGameCases = []Case{
 	{ID: "10/4", Level: Game, Title: "the ship of slot n (0 to 3) spawns at x = 150, y = 150 + 100 n", run: func(t *T) {
 		p, w := joinWatched(t)
 		ship := p.ownShip(time.Second)
-		c, _ := w.createdAfter(time.Time{}, func(c seenCreate) bool { return c.id == ship })
+		c := creation(t, w, ship)
 		n := math.Round((c.y - 150) / 100)
 		if math.Abs(c.x-150) > 1 || n < 0 || n > 3 || math.Abs(c.y-150-100*n) > 1 {
 			t.Failf("ship %d (%v) was created at (%.2f, %.2f)", ship, c.arch, c.x, c.y)
@@ -172,6 +172,16 @@ func snapTicks(t *T, d time.Duration) ([]uint32, float64) {
 	return ticks, last.Sub(first).Seconds()
 }
 
+// creation returns the CreateEntity w saw of id, skipping the case when
+// there was none.
+func creation(t *T, w *watcher, id uint32) seenCreate {
+	c, ok := w.createdAfter(time.Time{}, func(c seenCreate) bool { return c.id == id })
+	if !ok {
+		t.Skipf("the CreateEntity of entity %d came before the case watched", id)
+	}
+	return c
+}
+
 var slotArchetypes = [...]rtype.Archetype{rtype.ArchetypePlayerBlue, rtype.ArchetypePlayerGreen, rtype.ArchetypePlayerPink, rtype.ArchetypePlayerRed}
 
 // slotColours joins four players and checks their ships' colours: one per
@@ -181,7 +191,7 @@ func slotColours(t *T) {
 	for i := range 4 {
 		p, w := joinWatched(t)
 		ship := p.ownShip(time.Second)
-		c, _ := w.createdAfter(time.Time{}, func(c seenCreate) bool { return c.id == ship })
+		c := creation(t, w, ship)
 		if other, dup := seen[c.arch]; dup {
 			t.Failf("player %d's ship %d and ship %d are both %v", i+1, ship, other, c.arch)
 		}

@@ -109,7 +109,7 @@ func staleInput(t *T) {
 		t.Skipf("fewer than two Snapshots of different ticks listed the ship %d within %v", ship, holdTime-lag)
 	}
 	if turned(r, m) {
-		t.Failf("Inputs to %d holding Right (to packet %d) moved the ship %d %v; then Inputs %d and %d holding Left (packets %d to %d) %v",
+		t.Failf("Inputs up to %d holding Right (up to packet %d) moved the ship %d %v; then Inputs %d and %d, not newer, holding Left (packets %d to %d) moved it %v",
 			k, right, ship, r, k-1, k, right+1, p.seq, m)
 	}
 }
