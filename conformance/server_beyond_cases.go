@@ -134,10 +134,12 @@ func resentCreate(t *T) {
 		win.Receive(pk.Header().Sequence)
 	}
 	twice := func() bool {
+		seen := make(map[uint32]bool, len(w.creates))
 		for _, c := range w.creates {
-			if w.creations(c.id) > 1 {
+			if seen[c.id] {
 				return true
 			}
+			seen[c.id] = true
 		}
 		return false
 	}

@@ -203,17 +203,6 @@ func (w *watcher) createdAfter(since time.Time, ok func(c seenCreate) bool) (see
 	return seenCreate{}, false
 }
 
-// creations counts the CreateEntity messages received for id.
-func (w *watcher) creations(id uint32) int {
-	n := 0
-	for _, c := range w.creates {
-		if c.id == id {
-			n++
-		}
-	}
-	return n
-}
-
 // destroyed returns the first DestroyEntity received for id.
 func (w *watcher) destroyed(id uint32) (seenDestroy, bool) {
 	for _, d := range w.destroys {
