@@ -1,9 +1,6 @@
 package conformance
 
 var (
-	serverMessageCases   []Case
-	serverGameCases      []Case
-	serverBeyondCases    []Case
 	clientHandshakeCases []Case
 	clientMessageCases   []Case
 )

@@ -1,0 +1,163 @@
+package conformance
+
+import (
+	"encoding/binary"
+	"time"
+
+	"github.com/rtypeproto/rtype"
+)
+
+// serverBeyondCases are the fixes of §13's known limitations of version
+// 1, numbered as its points: reported, never a failure of a v1 server.
+var serverBeyondCases = []Case{
+	{ID: "13/1", Level: Beyond, Title: "a Hello to a full server is answered with Rejected (6 bytes), not dropped", run: rejectedWhenFull},
+	{ID: "13/2", Level: Beyond, Title: "a Hello repeated after the Welcome, as when the Welcome was lost, is answered", run: func(t *T) {
+		p := t.handshake()
+		p.ep.sendTo(p.server, rtype.AppendHello(nil))
+		sent := t.since()
+		end := t.within(time.Second)
+		for len(p.handshakes) == 0 && time.Now().Before(end) {
+			p.poll(t.within(20*time.Millisecond), nil)
+		}
+		if len(p.handshakes) == 0 {
+			t.Failf("welcomed as connection %d; a second Hello, sent at %v before any packet, got no answer within 1s", p.id, sent)
+		}
+		if p.handshakes[0] != rtype.HandshakeWelcome {
+			t.Failf("welcomed as connection %d; a second Hello, sent at %v, got handshake type %d, not a Welcome", p.id, sent, p.handshakes[0])
+		}
+	}},
+	{ID: "13/3", Level: Beyond, Title: "a player silent for long is timed out: the others get its ship's DestroyEntity", needs: 18 * time.Second, run: func(t *T) {
+		a, wa, b, ship := pair(t)
+		quiet := t.since()
+		if !until(a, nil, 15*time.Second, func() bool { _, ok := wa.destroyed(ship); return ok }) {
+			t.Failf("connection %d sent nothing from %v on (its last packet %d); its ship %d was not destroyed for connection %d within 15s", b.id, quiet, b.seq, ship, a.id)
+		}
+	}},
+	{ID: "13/4", Level: Beyond, Title: "a CreateEntity lost on the way (its packet never acknowledged, the later ones are) is sent again", needs: 6 * time.Second, run: resentCreate},
+}
+
+// helloAnswer sends one Hello from p and returns the handshake type and
+// size of the first answer within d. A Welcome opens p's connection, left
+// with Disconnect when the case ends.
+func helloAnswer(p *player, d time.Duration) (rtype.HandshakeType, int, bool) {
+	p.ep.sendTo(p.server, rtype.AppendHello(nil))
+	end := p.t.within(d)
+	for {
+		dg, ok := p.ep.recv(end)
+		if !ok {
+			return 0, 0, false
+		}
+		b := dg.b
+		if dg.from != p.server || len(b) < 6 || binary.BigEndian.Uint32(b) != rtype.Magic || b[4] != rtype.Version {
+			continue
+		}
+		typ := rtype.HandshakeType(b[5])
+		if typ == rtype.HandshakeWelcome {
+			_, id, err := rtype.ParseHandshake(b)
+			if err != nil {
+				continue
+			}
+			p.id = id
+			p.ep.connected.Store(true)
+			p.t.cleanup(p.leave)
+		}
+		return typ, len(b), true
+	}
+}
+
+// maxClients is how many clients rejectedWhenFull connects at most: past
+// the 4 slots of §10 and a waiting queue as long.
+const maxClients = 12
+
+func rejectedWhenFull(t *T) {
+	for i := range maxClients {
+		p := t.newPlayer()
+		typ, n, ok := helloAnswer(p, time.Second)
+		switch {
+		case !ok && i == 0:
+			t.Skipf("the first Hello got no answer within 1s")
+		case !ok:
+			t.Failf("%d clients were welcomed and sent a first packet; the Hello of the next got no answer within 1s", i)
+		case typ == rtype.HandshakeRejected && n != 6:
+			t.Failf("%d clients were welcomed; the next Hello got a Rejected of %d bytes", i, n)
+		case typ == rtype.HandshakeRejected:
+			return
+		case typ == rtype.HandshakeWelcome:
+			// The first packet takes a slot, or a place in a queue.
+			p.ping()
+			p.settle(20 * time.Millisecond)
+		}
+	}
+	t.Failf("%d clients were welcomed and sent a first packet; none got Rejected", maxClients)
+}
+
+// sendAcking sends the next packet acknowledging what win holds (§5.1).
+func (p *player) sendAcking(win *rtype.SeqWindow, msgs ...rtype.Message) {
+	p.seq++
+	ack, bits := win.Ack()
+	h := rtype.PacketHeader{ConnectionID: p.id, Sequence: p.seq, Ack: ack, AckBits: bits}
+	b, err := h.AppendBinary(make([]byte, 0, rtype.MaxDatagramSize))
+	if err != nil {
+		return
+	}
+	for _, m := range msgs {
+		b = appendMessage(b, m)
+	}
+	p.sendRaw(b)
+}
+
+// carries reports whether the datagram b holds a message of type typ.
+func carries(b []byte, typ rtype.MessageType) bool {
+	if len(b) < rtype.PacketHeaderSize {
+		return false
+	}
+	for m, rest, ok := rtype.SplitMessage(b[rtype.PacketHeaderSize:]); ok; m, rest, ok = rtype.SplitMessage(rest) {
+		if m.Type == typ {
+			return true
+		}
+	}
+	return false
+}
+
+// resentCreate plays a client that loses every packet carrying a
+// CreateEntity, acknowledging all the others, and waits for a
+// CreateEntity to come twice.
+func resentCreate(t *T) {
+	p := t.handshake()
+	w := watch(p)
+	var win rtype.SeqWindow
+	lossy := func(b []byte, _ time.Time) {
+		pk, err := rtype.ParsePacket(b)
+		if err != nil || pk.Header().ConnectionID != p.id || carries(b, rtype.TypeCreateEntity) {
+			return
+		}
+		win.Receive(pk.Header().Sequence)
+	}
+	twice := func() bool {
+		seen := make(map[uint32]bool, len(w.creates))
+		for _, c := range w.creates {
+			if seen[c.id] {
+				return true
+			}
+			seen[c.id] = true
+		}
+		return false
+	}
+	p.sendAcking(&win, rtype.Ping{Timestamp: p.pingStamp()})
+	end := t.within(4 * time.Second)
+	for !twice() && time.Now().Before(end) {
+		p.readTap(t.within(frameTime), lossy)
+		p.inputSeq++
+		p.frame++
+		p.sendAcking(&win, rtype.Input{InputSequence: p.inputSeq, ClientTick: p.frame})
+	}
+	switch {
+	case twice():
+	case len(w.creates) == 0:
+		t.Skipf("connection %d got no CreateEntity within 4s of its first packet", p.id)
+	default:
+		ack, bits := win.Ack()
+		t.Failf("connection %d acknowledged every packet but those carrying a CreateEntity (its packet %d: ack %d, ackBits %#08x); none of the %d CreateEntity messages it got within 4s came again",
+			p.id, p.seq, ack, bits, len(w.creates))
+	}
+}

@@ -1,0 +1,221 @@
+package conformance
+
+import (
+	"math"
+	"time"
+
+	"github.com/rtypeproto/rtype"
+)
+
+// serverGameCases are the rules of the R-Type game a server runs: the
+// ship and missile rules of §7.1, the archetypes of §9.3 and the session
+// flow of §10. Their ids follow the spec sections; the §7.1 ones come
+// after the message rules of serverMessageCases.
+var serverGameCases = []Case{
+	{ID: "7.1/5", Level: Game, Title: "the server sets the ship velocity from the direction bits: Up, Down, Left and Right move it that way", run: func(t *T) {
+		p, w := joinWatched(t)
+		ship := p.ownShip(time.Second)
+		lag := p.lag()
+		for _, a := range []rtype.Actions{rtype.ActionRight, rtype.ActionLeft, rtype.ActionDown, rtype.ActionUp} {
+			m := p.hold(w, ship, a, holdTime, lag)
+			goes(t, m, a, a, ship)
+		}
+	}},
+	{ID: "7.1/6", Level: Game, Title: "if two opposite directions are held, Down and Right win", run: func(t *T) {
+		p, w := joinWatched(t)
+		ship := p.ownShip(time.Second)
+		lag := p.lag()
+		for _, a := range []rtype.Actions{rtype.ActionUp | rtype.ActionDown, rtype.ActionLeft | rtype.ActionRight} {
+			m := p.hold(w, ship, a, holdTime, lag)
+			goes(t, m, a, a&(rtype.ActionDown|rtype.ActionRight), ship)
+		}
+	}},
+	{ID: "7.1/7", Level: Game, Title: "diagonal speed is scaled by 0.7071 so that it matches the straight speed", run: func(t *T) {
+		p, w := joinWatched(t)
+		ship := p.ownShip(time.Second)
+		lag := p.lag()
+		straight := p.hold(w, ship, rtype.ActionRight, holdTime, lag)
+		diag := p.hold(w, ship, rtype.ActionDown|rtype.ActionRight, holdTime, lag)
+		if !straight.ok || !diag.ok {
+			t.Skipf("fewer than two Snapshots of different ticks listed the ship %d within %v", ship, holdTime-lag)
+		}
+		if straight.vx < 0.5 {
+			t.Skipf("holding Right did not move the ship %d (%v): its speed tells nothing", ship, straight)
+		}
+		r := diag.speed() / straight.speed()
+		if r < 0.85 || r > 1.15 || diag.vx <= 0 || diag.vy <= 0 {
+			t.Failf("ship %d: Right gave %.2f px per tick (%v), Down and Right %.2f (%v): %.2f times the straight speed", ship, straight.speed(), straight, diag.speed(), diag, r)
+		}
+	}},
+	{ID: "7.1/8", Level: Game, Title: "actions is the full state of the controls: an Input of 0x00 stops the ship", run: func(t *T) {
+		p, w := joinWatched(t)
+		ship := p.ownShip(time.Second)
+		lag := p.lag()
+		right := p.hold(w, ship, rtype.ActionRight, holdTime, lag)
+		if !right.ok || right.vx < 0.5 {
+			t.Skipf("holding Right did not move the ship %d (%v): stopping tells nothing", ship, right)
+		}
+		still := p.hold(w, ship, 0, holdTime, lag)
+		if !still.ok {
+			t.Skipf("fewer than two Snapshots of different ticks listed the ship %d within %v", ship, holdTime-lag)
+		}
+		if still.speed() > 0.3 {
+			t.Failf("after holding Right, Inputs of 0x00 (packets to %d) left the ship %d moving %v", p.seq, ship, still)
+		}
+	}},
+	{ID: "7.1/9", Level: Game, Title: "the server fires a missile when the Shoot bit goes from set to cleared, not while it is held", run: func(t *T) {
+		p, w := joinWatched(t)
+		ship := p.ownShip(time.Second)
+		x, y := p.position(ship)
+		since, first := time.Now(), p.seq+1
+		p.play(300*time.Millisecond, rtype.ActionShoot)
+		if c, ok := w.createdAfter(since, near(x, y)); ok {
+			t.Failf("while Shoot was held (packets %d to %d), entity %d (%v) was created at (%.0f, %.0f), by the ship at (%.0f, %.0f)", first, p.seq, c.id, c.arch, c.x, c.y, x, y)
+		}
+		released := time.Now()
+		p.input(0)
+		if !until(p, nil, 500*time.Millisecond, func() bool { _, ok := w.createdAfter(released, near(x, y)); return ok }) {
+			t.Failf("Shoot held in packets %d to %d, cleared in packet %d; no CreateEntity of a missile near the ship %d within 500ms", first, p.seq-1, p.seq-1, ship)
+		}
+	}},
+	{ID: "8.3/4", Level: Game, Title: "a missile that leaves the playfield is destroyed with reason 1 or 2", needs: 8 * time.Second, run: func(t *T) {
+		p, w := joinWatched(t)
+		ship := p.ownShip(time.Second)
+		c := p.missile(w, ship, time.Second)
+		fired := t.since()
+		if !until(p, nil, 6*time.Second, func() bool { _, ok := w.destroyed(c.id); return ok }) {
+			t.Failf("missile %d, created at %v at (%.0f, %.0f), got no DestroyEntity within 6s", c.id, fired, c.x, c.y)
+		}
+		if d, _ := w.destroyed(c.id); d.reason != uint8(rtype.DestroyGameplay) && d.reason != uint8(rtype.DestroyOutOfBounds) {
+			t.Failf("missile %d, created at %v at (%.0f, %.0f), was destroyed with reason %d", c.id, fired, c.x, c.y, d.reason)
+		}
+	}},
+	{ID: "9.3/1", Level: Game, Title: "a player missile is built from the bullet blueprint, archetype id 0x4BED", run: func(t *T) {
+		p, w := joinWatched(t)
+		c := p.missile(w, p.ownShip(time.Second), time.Second)
+		if c.arch != rtype.ArchetypeBullet {
+			t.Failf("the missile fired (Shoot set then cleared in packets %d, %d) is entity %d of archetype %#04x, not 0x4BED", p.seq-1, p.seq, c.id, uint16(c.arch))
+		}
+	}},
+	{ID: "10/1", Level: Game, Title: "the server sends about 20 Snapshots per second", run: func(t *T) {
+		ticks, secs := snapTicks(t, time.Second)
+		if r := float64(len(ticks)-1) / secs; r < 15 || r > 25 {
+			t.Failf("%d Snapshot ticks in %.2fs: %.1f per second", len(ticks), secs, r)
+		}
+	}},
+	{ID: "10/2", Level: Game, Title: "the server sends one Snapshot every 3 ticks", run: func(t *T) {
+		ticks, _ := snapTicks(t, 500*time.Millisecond)
+		three := 0
+		for i := 1; i < len(ticks); i++ {
+			if ticks[i]-ticks[i-1] == 3 {
+				three++
+			}
+		}
+		if 5*three < 4*(len(ticks)-1) {
+			t.Failf("Snapshot serverTicks %v: %d of %d steps are 3", ticks, three, len(ticks)-1)
+		}
+	}},
+	{ID: "10/3", Level: Game, Title: "the server tick rate is about 60 per second", run: func(t *T) {
+		ticks, secs := snapTicks(t, time.Second)
+		if r := float64(ticks[len(ticks)-1]-ticks[0]) / secs; r < 50 || r > 70 {
+			t.Failf("Snapshot serverTicks went from %d to %d in %.2fs: %.1f ticks per second", ticks[0], ticks[len(ticks)-1], secs, r)
+		}
+	}},
+	{ID: "10/4", Level: Game, Title: "the ship of slot n (0 to 3) spawns at x = 150, y = 150 + 100 n", run: func(t *T) {
+		p, w := joinWatched(t)
+		ship := p.ownShip(time.Second)
+		c := creation(t, w, ship)
+		n := math.Round((c.y - 150) / 100)
+		if math.Abs(c.x-150) > 1 || n < 0 || n > 3 || math.Abs(c.y-150-100*n) > 1 {
+			t.Failf("ship %d (%v) was created at (%.2f, %.2f)", ship, c.arch, c.x, c.y)
+		}
+	}},
+	{ID: "10/5", Level: Game, Title: "4 player slots, one ship color per slot: player_blue, player_green, player_pink and player_red for slots 1 to 4", run: slotColours},
+	{ID: "10/6", Level: Game, Title: "a round starts when 2 players are connected: Bydos come", needs: 6 * time.Second, run: roundStart},
+}
+
+// goes fails the case unless m, measured holding a, went in direction dir
+// and not across it.
+func goes(t *T, m motion, a, dir rtype.Actions, ship uint32) {
+	if !m.ok {
+		t.Skipf("fewer than two Snapshots of different ticks listed the ship %d while holding %v", ship, a)
+	}
+	v, across := along(m, dir), m.vy
+	if dir&(rtype.ActionUp|rtype.ActionDown) != 0 {
+		across = m.vx
+	}
+	if v < 0.5 || math.Abs(across) > 0.3*v+0.2 {
+		t.Failf("holding %v moved the ship %d %v, not %v", a, ship, m, dir)
+	}
+}
+
+// snapTicks returns the serverTicks of the Snapshots a player got while
+// idling for d, each once, and the seconds between the first and last;
+// it skips the case below three.
+func snapTicks(t *T, d time.Duration) ([]uint32, float64) {
+	p, w := joinWatched(t)
+	p.play(d, 0)
+	var ticks []uint32
+	var first, last time.Time
+	for _, s := range w.snaps {
+		if len(ticks) > 0 && !rtype.SequenceNewer(s.tick, ticks[len(ticks)-1]) {
+			continue
+		}
+		if len(ticks) == 0 {
+			first = s.at
+		}
+		ticks, last = append(ticks, s.tick), s.at
+	}
+	if len(ticks) < 3 {
+		t.Skipf("%d Snapshot ticks within %v", len(ticks), d)
+	}
+	return ticks, last.Sub(first).Seconds()
+}
+
+// creation returns the CreateEntity w saw of id, skipping the case when
+// there was none.
+func creation(t *T, w *watcher, id uint32) seenCreate {
+	c, ok := w.createdAfter(time.Time{}, func(c seenCreate) bool { return c.id == id })
+	if !ok {
+		t.Skipf("the CreateEntity of entity %d came before the case watched", id)
+	}
+	return c
+}
+
+var slotArchetypes = [...]rtype.Archetype{rtype.ArchetypePlayerBlue, rtype.ArchetypePlayerGreen, rtype.ArchetypePlayerPink, rtype.ArchetypePlayerRed}
+
+// slotColours joins four players and checks their ships' colours: one per
+// slot, the slot told by the spawn height (§10).
+func slotColours(t *T) {
+	seen := map[rtype.Archetype]uint32{}
+	for i := range 4 {
+		p, w := joinWatched(t)
+		ship := p.ownShip(time.Second)
+		c := creation(t, w, ship)
+		if other, dup := seen[c.arch]; dup {
+			t.Failf("player %d's ship %d and ship %d are both %v", i+1, ship, other, c.arch)
+		}
+		seen[c.arch] = ship
+		n := int(math.Round((c.y - 150) / 100))
+		if n < 0 || n > 3 || c.arch != slotArchetypes[n] {
+			t.Failf("ship %d spawned at y = %.0f is %v (%#04x); slot %d's is %v", ship, c.y, c.arch, uint16(c.arch), n+1, slotArchetypes[max(0, min(n, 3))])
+		}
+	}
+}
+
+// roundStart checks that Bydos come once a second player joins a lobby
+// where none flew.
+func roundStart(t *T) {
+	a, wa := joinWatched(t)
+	a.ownShip(time.Second)
+	isBydos := func(c seenCreate) bool { return c.arch == rtype.ArchetypeEnemyBidos }
+	a.play(100*time.Millisecond, 0)
+	if _, ok := wa.createdAfter(time.Time{}, isBydos); ok {
+		t.Skipf("a Bydos flew before the second player joined: a round was already on")
+	}
+	b := t.join()
+	joined := t.since()
+	if !until(a, b, 2*time.Second, func() bool { _, ok := wa.createdAfter(time.Time{}, isBydos); return ok }) {
+		t.Failf("connection %d joined at %v, the second player; no CreateEntity of a Bydos (0x87FF) came to connection %d within 2s", b.id, joined, a.id)
+	}
+}

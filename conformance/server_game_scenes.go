@@ -1,0 +1,436 @@
+package conformance
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/rtypeproto/rtype"
+)
+
+// joinWatched is join with a watcher set before the first packet, so that
+// it also sees the CreateEntity messages sent on joining (§10).
+func joinWatched(t *T) (*player, *watcher) {
+	p := t.handshake()
+	w := watch(p)
+	ts := p.ping()
+	if _, ok := p.pong(ts, time.Second); !ok {
+		t.Skipf("welcomed as connection %d, but no Pong within 1s of the first packet's Ping: the server may be full", p.id)
+	}
+	return p, w
+}
+
+// known reports whether p's world has, or had, entity id.
+func known(p *player, id uint32) bool {
+	if p.world.ents[id] != nil {
+		return true
+	}
+	_, dead := p.world.dead[id]
+	return dead
+}
+
+// unusedID returns a network id that nothing the player received named.
+func unusedID(p *player) uint32 {
+	id := uint32(0x7FFFFFF0)
+	for known(p, id) {
+		id--
+	}
+	return id
+}
+
+// untilProbe sends a probe Ping and returns the messages that came before
+// its Pong, and in a moment after, the probe's Pong left out. The case
+// fails when the probe gets no Pong: the connection stopped answering
+// after what it should have dropped.
+func (p *player) untilProbe() []msg {
+	probe := p.ping()
+	sent := p.t.since()
+	var seen []msg
+	keep := func(m msg) bool {
+		if isPong(probe)(m) {
+			return true
+		}
+		if len(seen) < maxWatch {
+			seen = append(seen, m)
+		}
+		return false
+	}
+	if _, ok := p.expect(2*replyWait, keep); !ok {
+		p.t.Failf("the probe Ping in packet %d, sent at %v, got no Pong within %v: the connection stopped answering", p.seq, sent, 2*replyWait)
+	}
+	p.expect(50*time.Millisecond, keep)
+	return seen
+}
+
+// dropsInput checks that the Inputs bad builds, one packet a frame, leave
+// the ship where it is, then that valid Inputs holding Right move it: the
+// precondition of a check made by watching the ship.
+func dropsInput(t *T, what string, bad func(p *player) []rtype.Message) {
+	p, w := joinWatched(t)
+	ship := p.ownShip(time.Second)
+	lag := p.lag()
+	first := p.seq + 1
+	start := time.Now()
+	p.frames(holdTime, func() { p.next(bad(p)...) })
+	m := w.motion(ship, start.Add(lag), time.Now())
+	if m.ok && m.dist() > 8 {
+		t.Failf("packets %d to %d carried %s; the ship %d moved %v", first, p.seq, what, ship, m)
+	}
+	c := p.hold(w, ship, rtype.ActionRight, holdTime, lag)
+	if !m.ok || !c.ok {
+		t.Skipf("fewer than two Snapshots of different ticks listed the ship %d within %v", ship, holdTime-lag)
+	}
+	if c.dist() < 8 {
+		t.Skipf("valid Inputs holding Right did not move the ship %d either (%v): its motion tells nothing", ship, c)
+	}
+}
+
+// staleInput checks that, after Inputs holding Right, older and equal
+// inputSequence values holding Left leave the ship going the way Right
+// took it, whichever way that is.
+func staleInput(t *T) {
+	p, w := joinWatched(t)
+	ship := p.ownShip(time.Second)
+	lag := p.lag()
+	r := p.hold(w, ship, rtype.ActionRight, holdTime, lag)
+	if !r.ok || r.speed() < 0.5 {
+		t.Skipf("Inputs holding Right did not move the ship %d (%v): its motion tells nothing", ship, r)
+	}
+	k, right := p.inputSeq, p.seq
+	start := time.Now()
+	i := uint32(0)
+	p.frames(holdTime, func() {
+		p.inputAt(k-1+i%2, rtype.ActionLeft)
+		i++
+	})
+	m := w.motion(ship, start.Add(lag), time.Now())
+	if !m.ok {
+		t.Skipf("fewer than two Snapshots of different ticks listed the ship %d within %v", ship, holdTime-lag)
+	}
+	if turned(r, m) {
+		t.Failf("Inputs up to %d holding Right (up to packet %d) moved the ship %d %v; then Inputs %d and %d, not newer, holding Left (packets %d to %d) moved it %v",
+			k, right, ship, r, k-1, k, right+1, p.seq, m)
+	}
+}
+
+// turned reports whether the velocity of m differs from that of before by
+// half of before's speed or more: the ship took a new Input.
+func turned(before, m motion) bool {
+	return math.Hypot(m.vx-before.vx, m.vy-before.vy) >= before.speed()/2
+}
+
+// wrappedInput sends Inputs numbered 1, 0x7FFFFFFF, 0xFFFFFFF0 and 5,
+// each newer than the one before by the signed difference (§7.1), each
+// turning the ship another way.
+func wrappedInput(t *T) {
+	p, w := joinWatched(t)
+	ship := p.ownShip(time.Second)
+	lag := p.lag()
+	steps := []struct {
+		seq uint32
+		a   rtype.Actions
+	}{{p.inputSeq + 1, rtype.ActionRight}, {0x7FFFFFFF, rtype.ActionDown}, {0xFFFFFFF0, rtype.ActionLeft}, {5, rtype.ActionUp}}
+	var prev motion
+	for i, s := range steps {
+		// The turn is judged on the step's second half, well past the lag.
+		start := time.Now()
+		p.frames(wrapStep, func() { p.inputAt(s.seq, s.a) })
+		p.inputSeq = s.seq
+		m := w.motion(ship, start.Add(max(lag, wrapStep/2)), time.Now())
+		switch {
+		case !m.ok:
+			t.Skipf("fewer than two Snapshots of different ticks listed the ship %d within %v", ship, wrapStep/2)
+		case i == 0 && m.speed() < 0.5:
+			t.Skipf("a valid Input holding Right did not move the ship %d (%v): its motion tells nothing", ship, m)
+		case i > 0 && !turned(prev, m):
+			t.Failf("after Input %#x, which moved the ship %d %v, Input %#x holding %v (signed difference %d) left it going %v: it was dropped",
+				steps[i-1].seq, ship, prev, s.seq, s.a, int32(s.seq-steps[i-1].seq), m)
+		}
+		prev = m
+	}
+}
+
+// wrapStep is how long wrappedInput holds each Input.
+const wrapStep = 300 * time.Millisecond
+
+// along is m's speed in direction a, one of Up, Down, Left and Right.
+func along(m motion, a rtype.Actions) float64 {
+	switch a {
+	case rtype.ActionRight:
+		return m.vx
+	case rtype.ActionLeft:
+		return -m.vx
+	case rtype.ActionDown:
+		return m.vy
+	}
+	return -m.vy
+}
+
+// firstPong opens a connection whose first packet carries a Ping and
+// returns the first Pong message, of any size; it fails the case when the
+// connection was opened but got none, and skips it when nothing came.
+func firstPong(t *T) (*player, uint32, msg) {
+	p := t.handshake()
+	ts := p.ping()
+	joined := false
+	m, ok := p.expect(time.Second, func(m msg) bool {
+		switch m.raw.Type {
+		case rtype.TypePong:
+			return true
+		case rtype.TypeSnapshot, rtype.TypeCreateEntity:
+			joined = true
+		}
+		return false
+	})
+	if !ok && joined {
+		t.Failf("connection %d got Snapshot or CreateEntity messages, but the Ping of timestamp %#08x in packet 1 no Pong within 1s", p.id, ts)
+	}
+	if !ok {
+		t.Skipf("welcomed as connection %d, no answer within 1s of the first packet's Ping: the server may be full", p.id)
+	}
+	return p, ts, m
+}
+
+// closes checks that after a Disconnect of reason r the connection no
+// longer answers a Ping.
+func closes(t *T, p *player, r rtype.DisconnectReason) {
+	seq := p.next(rtype.Disconnect{Reason: r})
+	ts := p.ping()
+	if m, ok := p.pong(ts, replyWait); ok {
+		t.Failf("connection %d: packet %d carried Disconnect reason %d; the Ping in packet %d got a Pong in the server's packet %d",
+			p.id, seq, r, p.seq, m.hdr.Sequence)
+	}
+}
+
+// pair joins two players and returns them with the second's ship, once
+// the first knows it; it skips the case when the first never does.
+func pair(t *T) (a *player, wa *watcher, b *player, ship uint32) {
+	a, wa = joinWatched(t)
+	a.ownShip(time.Second)
+	b = t.join()
+	ship = b.ownShip(time.Second)
+	if !until(a, b, time.Second, func() bool { return a.world.ents[ship] != nil }) {
+		t.Skipf("connection %d got no CreateEntity of ship %d of connection %d within 1s", a.id, ship, b.id)
+	}
+	return a, wa, b, ship
+}
+
+// leaverDestroyed checks the DestroyEntity reason 3 a player gets when
+// another leaves (§7.3).
+func leaverDestroyed(t *T) {
+	a, wa, b, ship := pair(t)
+	b.leave()
+	if !until(a, nil, time.Second, func() bool { _, ok := wa.destroyed(ship); return ok }) {
+		t.Failf("connection %d sent Disconnect reason 1 in packet %d; connection %d got no DestroyEntity of its ship %d within 1s", b.id, b.seq, a.id, ship)
+	}
+	if d, _ := wa.destroyed(ship); d.reason != uint8(rtype.DestroyPlayerDisconnected) {
+		t.Failf("connection %d sent Disconnect reason 1 in packet %d; connection %d got DestroyEntity of its ship %d with reason %d, not 3", b.id, b.seq, a.id, ship, d.reason)
+	}
+}
+
+// destroyScene has a player leave and returns the DestroyEntity messages
+// the other one got, skipping the case when there is none.
+func destroyScene(t *T) []seenDestroy {
+	a, wa, b, ship := pair(t)
+	b.leave()
+	until(a, nil, time.Second, func() bool { _, ok := wa.destroyed(ship); return ok })
+	if len(wa.destroys) == 0 {
+		t.Skipf("connection %d got no DestroyEntity within 1s of connection %d's Disconnect", a.id, b.id)
+	}
+	return wa.destroys
+}
+
+// createScene returns the CreateEntity messages two players got: their
+// ships, missiles and whatever the world holds.
+func createScene(t *T) []seenCreate {
+	// No step needs a CreateEntity the player could read: those are
+	// what the case judges.
+	a, wa := joinWatched(t)
+	a.play(50*time.Millisecond, 0)
+	a.fire()
+	a.fire()
+	b, wb := joinWatched(t)
+	until(a, b, 150*time.Millisecond, func() bool { return false })
+	all := append(wa.creates, wb.creates...)
+	if len(all) == 0 {
+		t.Skipf("no CreateEntity came to two players, one firing missiles, within 200ms")
+	}
+	return all
+}
+
+// snapScene returns the Snapshots a player got for 400 ms while firing a
+// missile every other frame, read from every datagram, even one a client
+// would drop whole.
+func snapScene(t *T) []seenSnap {
+	p := t.join()
+	var snaps []seenSnap
+	tap := func(b []byte, at time.Time) {
+		for _, s := range rawSnaps(b, at) {
+			if len(snaps) < maxWatch {
+				snaps = append(snaps, s)
+			}
+		}
+	}
+	end := t.within(400 * time.Millisecond)
+	for i := 0; time.Now().Before(end); i++ {
+		p.input(rtype.ActionShoot * rtype.Actions(i%2))
+		p.readTap(t.within(frameTime), tap)
+	}
+	if len(snaps) == 0 {
+		t.Skipf("no Snapshot within 400ms of joining")
+	}
+	return snaps
+}
+
+// inputs sends several Inputs in the next packet, numbered in order.
+func (p *player) inputs(as ...rtype.Actions) {
+	msgs := make([]rtype.Message, 0, len(as))
+	for _, a := range as {
+		p.inputSeq++
+		p.frame++
+		msgs = append(msgs, rtype.Input{InputSequence: p.inputSeq, ClientTick: p.frame, Actions: a})
+	}
+	p.next(msgs...)
+}
+
+// largeWorld fills the world past 47 entities with missiles and checks the
+// Snapshots that list it (§8.1, §2.2).
+func largeWorld(t *T) {
+	p := t.join()
+	var snaps []seenSnap
+	big, bigAt := 0, time.Duration(0)
+	tap := func(b []byte, at time.Time) {
+		if len(b) > rtype.MaxDatagramSize && big == 0 {
+			big, bigAt = len(b), t.since()
+		}
+		for _, s := range rawSnaps(b, at) {
+			if len(snaps) < maxWatch {
+				snaps = append(snaps, s)
+			}
+		}
+	}
+	const s, c = rtype.ActionShoot, 0
+	var crowded time.Time
+	most := 0
+	end := t.within(4 * time.Second)
+	for i := 0; time.Now().Before(end); i++ {
+		// Each packet ends with Shoot held every other frame, so that a
+		// server taking one Input a tick fires too, and holds a release
+		// for a server taking them all.
+		if i%2 == 0 {
+			p.inputs(s, c, s)
+		} else {
+			p.inputs(c, s, c)
+		}
+		p.readTap(t.within(frameTime), tap)
+		most = max(most, len(p.world.ents))
+		if crowded.IsZero() && len(p.world.ents) > rtype.MaxSnapshotStates+4 {
+			crowded = time.Now()
+		}
+		if !crowded.IsZero() && time.Since(crowded) > 500*time.Millisecond {
+			break
+		}
+	}
+	judgeLarge(t, snaps, crowded, most, big, bigAt)
+}
+
+func judgeLarge(t *T, snaps []seenSnap, crowded time.Time, most, big int, bigAt time.Duration) {
+	if big > 0 {
+		t.Failf("the server sent a datagram of %d bytes at %v", big, bigAt)
+	}
+	for _, s := range snaps {
+		if s.perPacket > 1 {
+			t.Failf("the server's packet %d carried %d Snapshot messages (tick %d)", s.seq, s.perPacket, s.tick)
+		}
+	}
+	if crowded.IsZero() {
+		t.Skipf("the world never held more than %d entities (at most %d) while the player fired missiles for 4s", rtype.MaxSnapshotStates+4, most)
+	}
+	perTick := map[uint32]map[uint32]bool{}
+	for _, s := range snaps {
+		if s.at.Before(crowded) {
+			continue
+		}
+		if perTick[s.tick] == nil {
+			perTick[s.tick] = map[uint32]bool{}
+		}
+		for _, st := range s.states {
+			perTick[s.tick][st.NetworkID] = true
+		}
+	}
+	listed, at := 0, uint32(0)
+	for tick, ids := range perTick {
+		if len(ids) > listed {
+			listed, at = len(ids), tick
+		}
+	}
+	if listed <= rtype.MaxSnapshotStates {
+		t.Failf("the player knew %d entities or more from %v; the Snapshots of no serverTick since listed more than %d of them (tick %d: %d)",
+			rtype.MaxSnapshotStates+5, crowded.Sub(t.start).Round(time.Millisecond), rtype.MaxSnapshotStates, at, listed)
+	}
+}
+
+// worldToNewcomer checks that a player joining gets a CreateEntity for
+// every entity the other player knew then and still knows.
+func worldToNewcomer(t *T) {
+	a, wa := joinWatched(t)
+	ship := a.ownShip(time.Second)
+	a.missile(wa, ship, time.Second)
+	b := t.join()
+	joined := t.since()
+	var before []uint32
+	for id := range a.world.ents {
+		before = append(before, id)
+	}
+	slices.Sort(before)
+	missing := func() []uint32 {
+		var out []uint32
+		for _, id := range before {
+			if !known(b, id) && a.world.ents[id] != nil {
+				out = append(out, id)
+			}
+		}
+		return out
+	}
+	if !until(a, b, 500*time.Millisecond, func() bool { return len(missing()) == 0 }) {
+		t.Failf("connection %d joined at %v; of the entities %v connection %d knew then, it got no CreateEntity of %v within 500ms",
+			b.id, joined, before, a.id, missing())
+	}
+}
+
+// bydosCreated waits, with two players in, for a Bydos: its CreateEntity
+// passes; a Snapshot listing a Bydos no CreateEntity announced fails.
+func bydosCreated(t *T) {
+	a, wa := joinWatched(t)
+	a.ownShip(time.Second)
+	b := t.join()
+	b.ownShip(time.Second)
+	isBydos := func(c seenCreate) bool { return c.arch == rtype.ArchetypeEnemyBidos }
+	var ghost string
+	unknown := func() string {
+		counts := map[uint32]int{}
+		for _, s := range wa.snaps {
+			for _, st := range s.states {
+				if st.EntityType == uint8(rtype.ArchetypeEnemyBidos&0xFF) && !known(a, st.NetworkID) {
+					if counts[st.NetworkID]++; counts[st.NetworkID] >= 5 {
+						return fmt.Sprintf("entity %d (entityType %#02x) from tick %d on", st.NetworkID, st.EntityType, s.tick)
+					}
+				}
+			}
+		}
+		return ""
+	}
+	until(a, b, 4*time.Second, func() bool {
+		_, ok := wa.createdAfter(time.Time{}, isBydos)
+		ghost = unknown()
+		return ok || ghost != ""
+	})
+	if _, ok := wa.createdAfter(time.Time{}, isBydos); ok {
+		return
+	}
+	if ghost != "" {
+		t.Failf("five Snapshots to connection %d listed %s, a Bydos; no CreateEntity of it came", a.id, ghost)
+	}
+	t.Skipf("no Bydos appeared within 4s of two players joining (§10: a round starts with 2 players)")
+}
