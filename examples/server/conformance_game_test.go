@@ -29,14 +29,14 @@ type mutant struct {
 	cfg   func(*gameserver.Config)
 	// tick is the game's tick interval; 0 means 1/60 s (§10).
 	tick time.Duration
-	rx   func(w *wire, from netip.AddrPort, b []byte) []byte
-	tx   func(w *wire, to netip.AddrPort, b []byte) []byte
+	rx   func(w *mutantWire, from netip.AddrPort, b []byte) []byte
+	tx   func(w *mutantWire, to netip.AddrPort, b []byte) []byte
 }
 
-// wire is a mutant's socket and what it knows of each client: its
+// mutantWire is a mutant's socket and what it knows of each client: its
 // connection id, the sequences on both sides, and the packets forged in
 // the server's name, which shift the server's numbering by off.
-type wire struct {
+type mutantWire struct {
 	conn  *net.UDPConn
 	peers map[netip.AddrPort]*peer
 }
@@ -49,7 +49,7 @@ type peer struct {
 	state map[string]uint32
 }
 
-func (w *wire) peer(a netip.AddrPort) *peer {
+func (w *mutantWire) peer(a netip.AddrPort) *peer {
 	p := w.peers[a]
 	if p == nil {
 		p = &peer{state: map[string]uint32{}}
@@ -60,7 +60,7 @@ func (w *wire) peer(a netip.AddrPort) *peer {
 
 // in notes a client's datagram and moves its ack back over the forged
 // packets.
-func (w *wire) in(from netip.AddrPort, b []byte) {
+func (w *mutantWire) in(from netip.AddrPort, b []byte) {
 	if len(b) < rtype.PacketHeaderSize {
 		return
 	}
@@ -72,7 +72,7 @@ func (w *wire) in(from netip.AddrPort, b []byte) {
 }
 
 // out sends a server datagram, numbered after the forged ones.
-func (w *wire) out(to netip.AddrPort, b []byte) {
+func (w *mutantWire) out(to netip.AddrPort, b []byte) {
 	if len(b) >= rtype.PacketHeaderSize {
 		p := w.peer(to)
 		p.id = binary.BigEndian.Uint32(b)
@@ -84,7 +84,7 @@ func (w *wire) out(to netip.AddrPort, b []byte) {
 }
 
 // forge sends to a packet in the server's name carrying msgs.
-func (w *wire) forge(to netip.AddrPort, msgs ...rtype.RawMessage) {
+func (w *mutantWire) forge(to netip.AddrPort, msgs ...rtype.RawMessage) {
 	p := w.peer(to)
 	p.off++
 	p.sent++
@@ -126,8 +126,8 @@ func edit(b []byte, f func(m rtype.RawMessage, next []byte) []rtype.RawMessage) 
 
 // each returns an edit that passes every message of type typ through f,
 // the others unchanged.
-func each(typ rtype.MessageType, f func(p []byte, next []byte) []rtype.RawMessage) func(*wire, netip.AddrPort, []byte) []byte {
-	return func(_ *wire, _ netip.AddrPort, b []byte) []byte {
+func each(typ rtype.MessageType, f func(p []byte, next []byte) []rtype.RawMessage) func(*mutantWire, netip.AddrPort, []byte) []byte {
+	return func(_ *mutantWire, _ netip.AddrPort, b []byte) []byte {
 		return edit(b, func(m rtype.RawMessage, next []byte) []rtype.RawMessage {
 			if m.Type != typ {
 				return []rtype.RawMessage{m}
@@ -160,7 +160,7 @@ func serveMutant(m mutant) (string, func(), error) {
 		m.cfg(&cfg)
 	}
 	g := gameserver.New(cfg)
-	w := &wire{conn: conn, peers: map[netip.AddrPort]*peer{}}
+	w := &mutantWire{conn: conn, peers: map[netip.AddrPort]*peer{}}
 	s := session.NewServer(g.SessionConfig(), func(to netip.AddrPort, b []byte) {
 		b = append([]byte(nil), b...)
 		if m.tx != nil {
@@ -349,8 +349,8 @@ func clone(p []byte) []byte { return append([]byte(nil), p...) }
 
 // input rewrites the Inputs of a client datagram with f, which sees the
 // client's state and the payload, and returns the message to put instead.
-func input(f func(pe *peer, p []byte) []rtype.RawMessage) func(*wire, netip.AddrPort, []byte) []byte {
-	return func(w *wire, from netip.AddrPort, b []byte) []byte {
+func input(f func(pe *peer, p []byte) []rtype.RawMessage) func(*mutantWire, netip.AddrPort, []byte) []byte {
+	return func(w *mutantWire, from netip.AddrPort, b []byte) []byte {
 		pe := w.peer(from)
 		return edit(b, func(m rtype.RawMessage, _ []byte) []rtype.RawMessage {
 			if m.Type != rtype.TypeInput || len(m.Payload) != rtype.InputSize {
@@ -362,7 +362,7 @@ func input(f func(pe *peer, p []byte) []rtype.RawMessage) func(*wire, netip.Addr
 }
 
 // actions rewrites the actions of every valid Input with f.
-func actions(f func(a rtype.Actions) (rtype.Actions, bool)) func(*wire, netip.AddrPort, []byte) []byte {
+func actions(f func(a rtype.Actions) (rtype.Actions, bool)) func(*mutantWire, netip.AddrPort, []byte) []byte {
 	return input(func(_ *peer, p []byte) []rtype.RawMessage {
 		a, keep := f(rtype.Actions(p[8]))
 		if !keep {
@@ -373,9 +373,9 @@ func actions(f func(a rtype.Actions) (rtype.Actions, bool)) func(*wire, netip.Ad
 	})
 }
 
-// renumber gives every Input the next number of its client, so that a
+// renumberInputs gives every Input the next number of its client, so that a
 // stale one is taken as new.
-func renumber(pe *peer, p []byte) []rtype.RawMessage {
+func renumberInputs(pe *peer, p []byte) []rtype.RawMessage {
 	pe.state["input"]++
 	binary.BigEndian.PutUint32(p, pe.state["input"])
 	return msg(rtype.TypeInput, p)
@@ -421,7 +421,7 @@ func carries(b []byte, typ rtype.MessageType) ([]byte, bool) {
 
 // pongAfterDisconnect answers, in the server's name, the Pings of a client
 // that sent Disconnect reason 1: a connection not closed at once.
-func pongAfterDisconnect(w *wire, from netip.AddrPort, b []byte) []byte {
+func pongAfterDisconnect(w *mutantWire, from netip.AddrPort, b []byte) []byte {
 	pe := w.peer(from)
 	if ping, ok := carries(b, rtype.TypePing); ok && pe.state["closed"] == 1 && len(ping) == 4 {
 		w.forge(from, rtype.RawMessage{Type: rtype.TypePong, Payload: clone(ping)})
@@ -434,7 +434,7 @@ func pongAfterDisconnect(w *wire, from netip.AddrPort, b []byte) []byte {
 
 // answerUnknown answers, in the server's name, a QueryEntity of an id the
 // example never gives (it counts from 1) with a CreateEntity of it.
-func answerUnknown(w *wire, from netip.AddrPort, b []byte) []byte {
+func answerUnknown(w *mutantWire, from netip.AddrPort, b []byte) []byte {
 	if q, ok := carries(b, rtype.TypeQueryEntity); ok && len(q) == 4 && binary.BigEndian.Uint32(q) >= 1<<28 {
 		c := rtype.CreateEntity{NetworkID: binary.BigEndian.Uint32(q), EntityType: rtype.ArchetypeBullet}
 		p, _ := c.AppendBinary(nil)
@@ -444,7 +444,7 @@ func answerUnknown(w *wire, from netip.AddrPort, b []byte) []byte {
 }
 
 // zeroCloses stops hearing a client once it queried networkId 0.
-func zeroCloses(w *wire, from netip.AddrPort, b []byte) []byte {
+func zeroCloses(w *mutantWire, from netip.AddrPort, b []byte) []byte {
 	pe := w.peer(from)
 	if q, ok := carries(b, rtype.TypeQueryEntity); ok && len(q) == 4 && binary.BigEndian.Uint32(q) == 0 {
 		pe.state["deaf"] = 1
@@ -456,7 +456,7 @@ func zeroCloses(w *wire, from netip.AddrPort, b []byte) []byte {
 }
 
 // snapshot rewrites each Snapshot payload with f, on a copy.
-func snapshot(f func(q []byte) []byte) func(*wire, netip.AddrPort, []byte) []byte {
+func snapshot(f func(q []byte) []byte) func(*mutantWire, netip.AddrPort, []byte) []byte {
 	return each(rtype.TypeSnapshot, func(p, _ []byte) []rtype.RawMessage {
 		if len(p) < rtype.SnapshotHeaderSize {
 			return msg(rtype.TypeSnapshot, p)
@@ -467,8 +467,8 @@ func snapshot(f func(q []byte) []byte) func(*wire, netip.AddrPort, []byte) []byt
 
 // alone applies f to a datagram holding one message only, so that what f
 // breaks takes no other message with it.
-func alone(f func(*wire, netip.AddrPort, []byte) []byte) func(*wire, netip.AddrPort, []byte) []byte {
-	return func(w *wire, a netip.AddrPort, b []byte) []byte {
+func alone(f func(*mutantWire, netip.AddrPort, []byte) []byte) func(*mutantWire, netip.AddrPort, []byte) []byte {
+	return func(w *mutantWire, a netip.AddrPort, b []byte) []byte {
 		if len(b) < rtype.PacketHeaderSize {
 			return b
 		}
@@ -480,8 +480,8 @@ func alone(f func(*wire, netip.AddrPort, []byte) []byte) func(*wire, netip.AddrP
 }
 
 // both applies f, then g.
-func both(f, g func(*wire, netip.AddrPort, []byte) []byte) func(*wire, netip.AddrPort, []byte) []byte {
-	return func(w *wire, a netip.AddrPort, b []byte) []byte {
+func both(f, g func(*mutantWire, netip.AddrPort, []byte) []byte) func(*mutantWire, netip.AddrPort, []byte) []byte {
+	return func(w *mutantWire, a netip.AddrPort, b []byte) []byte {
 		if b = f(w, a, b); b == nil {
 			return nil
 		}
@@ -501,7 +501,7 @@ func pad48(q []byte) []byte {
 
 // oneSnapshotPerTick drops a packet carrying a Snapshot of the tick the
 // client got one of already.
-func oneSnapshotPerTick(w *wire, to netip.AddrPort, b []byte) []byte {
+func oneSnapshotPerTick(w *mutantWire, to netip.AddrPort, b []byte) []byte {
 	p, ok := carries(b, rtype.TypeSnapshot)
 	if !ok || len(p) < 4 {
 		return b
@@ -516,7 +516,7 @@ func oneSnapshotPerTick(w *wire, to netip.AddrPort, b []byte) []byte {
 }
 
 // create rewrites each CreateEntity payload of 16 bytes with f, on a copy.
-func create(f func(q []byte) []rtype.RawMessage) func(*wire, netip.AddrPort, []byte) []byte {
+func create(f func(q []byte) []rtype.RawMessage) func(*mutantWire, netip.AddrPort, []byte) []byte {
 	return each(rtype.TypeCreateEntity, func(p, _ []byte) []rtype.RawMessage {
 		if len(p) != rtype.CreateEntitySize {
 			return msg(rtype.TypeCreateEntity, p)
@@ -538,9 +538,9 @@ func isShip(a rtype.Archetype) bool {
 // newcomer hides from each client the CreateEntity of the entities older
 // than its Welcome (the world a new player is owed), or, with ships, those
 // of the ships newer than its own (a player joining).
-func newcomer(ships bool) func(*wire, netip.AddrPort, []byte) []byte {
+func newcomer(ships bool) func(*mutantWire, netip.AddrPort, []byte) []byte {
 	var newest uint32
-	return func(w *wire, to netip.AddrPort, b []byte) []byte {
+	return func(w *mutantWire, to netip.AddrPort, b []byte) []byte {
 		pe := w.peer(to)
 		if pe.state["seen"] == 0 {
 			pe.state["seen"], pe.state["before"] = 1, newest
@@ -569,9 +569,9 @@ func newcomer(ships bool) func(*wire, netip.AddrPort, []byte) []byte {
 
 // shooterOnly sends a missile's CreateEntity only to a client that
 // released Shoot in the last 300 ms: the one that fired it.
-func shooterOnly() (rx, tx func(*wire, netip.AddrPort, []byte) []byte) {
+func shooterOnly() (rx, tx func(*mutantWire, netip.AddrPort, []byte) []byte) {
 	fired := map[netip.AddrPort]time.Time{}
-	rx = func(w *wire, from netip.AddrPort, b []byte) []byte {
+	rx = func(w *mutantWire, from netip.AddrPort, b []byte) []byte {
 		pe := w.peer(from)
 		return edit(b, func(m rtype.RawMessage, _ []byte) []rtype.RawMessage {
 			if m.Type == rtype.TypeInput && len(m.Payload) == rtype.InputSize {
@@ -585,7 +585,7 @@ func shooterOnly() (rx, tx func(*wire, netip.AddrPort, []byte) []byte) {
 		})
 	}
 	var newest uint32
-	tx = func(w *wire, to netip.AddrPort, b []byte) []byte {
+	tx = func(w *mutantWire, to netip.AddrPort, b []byte) []byte {
 		pe := w.peer(to)
 		if pe.state["seen"] == 0 {
 			pe.state["seen"], pe.state["before"] = 1, newest
@@ -606,8 +606,8 @@ func shooterOnly() (rx, tx func(*wire, netip.AddrPort, []byte) []byte) {
 
 // extraDestroy adds, after each DestroyEntity, a made-up one with payload
 // p, when the datagram has room.
-func extraDestroy(p []byte) func(*wire, netip.AddrPort, []byte) []byte {
-	return func(_ *wire, _ netip.AddrPort, b []byte) []byte {
+func extraDestroy(p []byte) func(*mutantWire, netip.AddrPort, []byte) []byte {
+	return func(_ *mutantWire, _ netip.AddrPort, b []byte) []byte {
 		out := edit(b, func(m rtype.RawMessage, _ []byte) []rtype.RawMessage {
 			if m.Type != rtype.TypeDestroyEntity {
 				return []rtype.RawMessage{m}
@@ -629,9 +629,9 @@ func destroyPayload(id uint32, reason byte, extra int) []byte {
 }
 
 // missileReason0 destroys missiles with reason 0, unknown, not 1 or 2.
-func missileReason0() func(*wire, netip.AddrPort, []byte) []byte {
+func missileReason0() func(*mutantWire, netip.AddrPort, []byte) []byte {
 	missiles := map[uint32]bool{}
-	return func(_ *wire, _ netip.AddrPort, b []byte) []byte {
+	return func(_ *mutantWire, _ netip.AddrPort, b []byte) []byte {
 		return edit(b, func(m rtype.RawMessage, _ []byte) []rtype.RawMessage {
 			p := m.Payload
 			switch {
@@ -678,7 +678,7 @@ func mutants() []mutant {
 			}
 			return msg(rtype.TypeInput, p)
 		})},
-		{name: "stale inputSequence accepted", catch: []string{"7.1/3"}, rx: input(renumber)},
+		{name: "stale inputSequence accepted", catch: []string{"7.1/3"}, rx: input(renumberInputs)},
 		{name: "inputSequence compared unsigned", catch: []string{"7.1/4"}, rx: input(unsigned)},
 		{name: "Pong of another timestamp", catch: []string{"7.2/1"}, tx: each(rtype.TypePong, func(p, _ []byte) []rtype.RawMessage {
 			q := clone(p)
