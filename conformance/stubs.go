@@ -6,6 +6,4 @@ var (
 	serverMessageCases   []Case
 	serverGameCases      []Case
 	serverBeyondCases    []Case
-	clientHandshakeCases []Case
-	clientMessageCases   []Case
 )
