@@ -14,7 +14,7 @@ var clientHandshakeCases = []Case{
 		r := t.startClient()
 		f := r.foreign()
 		bad := r.h.id()
-		r.ignoredWelcome(fmtWelcome(bad, "from "+f.local.String()+", not the server's address"), func() {
+		r.ignoredWelcome(fmtWelcome(bad, "from "+f.local.String()+", not the server's address"), f, func() {
 			f.sendTo(r.addr, rtype.AppendWelcome(nil, bad))
 		})
 	}},
@@ -46,7 +46,7 @@ var clientHandshakeCases = []Case{
 		bm[3] = 'Q' // "RTYQ"
 		bv := rtype.AppendWelcome(nil, version)
 		bv[4] = 2
-		r.ignoredWelcome("a Welcome with magic RTYQ (connectionId "+itoa(magic)+") and one with version 2 (connectionId "+itoa(version)+")", func() {
+		r.ignoredWelcome("a Welcome with magic RTYQ (connectionId "+itoa(magic)+") and one with version 2 (connectionId "+itoa(version)+")", nil, func() {
 			r.sendRaw(bm)
 			r.sendRaw(bv)
 		})
@@ -82,7 +82,7 @@ var clientHandshakeCases = []Case{
 		bad := r.h.id()
 		long := append(rtype.AppendWelcome(nil, bad), 0)
 		short := rtype.AppendWelcome(nil, bad)[:9]
-		r.ignoredWelcome("an 11-byte Welcome (connectionId "+itoa(bad)+" and a 0 byte) and a 9-byte one", func() {
+		r.ignoredWelcome("an 11-byte Welcome (connectionId "+itoa(bad)+" and a 0 byte) and a 9-byte one", nil, func() {
 			r.sendRaw(long)
 			r.sendRaw(short)
 		})
@@ -90,7 +90,7 @@ var clientHandshakeCases = []Case{
 	{ID: "4.3/2", Level: Must, Title: "the client MUST check that connectionId is not 0, and MUST ignore the Welcome otherwise", run: func(t *T) {
 		r := t.startClient()
 		zero := append(rtype.AppendHello(nil)[:5], byte(rtype.HandshakeWelcome), 0, 0, 0, 0)
-		r.ignoredWelcome("a Welcome with connectionId 0", func() { r.sendRaw(zero) })
+		r.ignoredWelcome("a Welcome with connectionId 0", nil, func() { r.sendRaw(zero) })
 	}},
 	{ID: "4.3/3", Level: Must, Title: "once a Welcome is accepted, the client writes connectionId in the header of every packet it sends", run: func(t *T) {
 		r := t.startClient()

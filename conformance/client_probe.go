@@ -171,6 +171,8 @@ type drop struct {
 	what string
 	ids  []uint32
 	seq  uint32
+	// why concludes a query of one of ids; empty means the usual one.
+	why string
 }
 
 // dropped runs send, which sends what d describes, then the control, and
@@ -191,7 +193,11 @@ func (r *remote) dropped(d drop, send func()) {
 	r.control()
 	r.settle(afterAnswer)
 	if id, ok := q.anyOf(d.ids); ok {
-		r.t.Failf("%s; the client sent QueryEntity %d at %v: it processed what it must drop", d.what, id, q.first[id])
+		why := d.why
+		if why == "" {
+			why = "it processed what it must drop"
+		}
+		r.t.Failf("%s; the client sent QueryEntity %d at %v: %s", d.what, id, q.first[id], why)
 	}
 	if acked != nil {
 		r.t.Failf("%s; the client's packet %d at %v acked it (ack %d, ackBits %#08x): it must drop the packet, not receive it",
@@ -201,8 +207,9 @@ func (r *remote) dropped(d drop, send func()) {
 
 // processed waits for the queries of ids, listed by what was just sent
 // (what says it); when one does not come, the control tells a client that
-// dropped it (fail) from one that never queries (skip).
-func (r *remote) processed(what string, ids ...uint32) {
+// dropped it (fail, concluding why, or that the client did not process it)
+// from one that never queries (skip).
+func (r *remote) processed(what, why string, ids ...uint32) {
 	q := r.logQueries()
 	r.poll(r.t.within(answerWait), func(cmsg) bool {
 		_, missing := missingOf(q, ids)
@@ -213,7 +220,10 @@ func (r *remote) processed(what string, ids ...uint32) {
 		return
 	}
 	r.control()
-	r.t.Failf("%s; no QueryEntity for id %d within %v, while a later valid packet listing another id got one: the client did not process it", what, id, answerWait)
+	if why == "" {
+		why = "the client did not process it"
+	}
+	r.t.Failf("%s; no QueryEntity for id %d within %v, while a later valid packet listing another id got one: %s", what, id, answerWait, why)
 }
 
 func missingOf(q *queryLog, ids []uint32) (uint32, bool) {
@@ -264,23 +274,45 @@ func (r *remote) at(dg datagram) time.Duration {
 
 // ignoredWelcome sends what must not pass for a Welcome (§3, §4.1, §4.3)
 // with send, then a valid Welcome: the client must send no connected
-// packet before it, and carry the valid Welcome's id after it.
-func (r *remote) ignoredWelcome(what string, send func()) {
+// packet before it, and carry the valid Welcome's id after it. from, when
+// not nil, is the foreign socket the first came from, where a client that
+// took it may send its packets.
+func (r *remote) ignoredWelcome(what string, from *endpoint, send func()) {
 	send()
 	if dg, ok := r.watch(r.t.within(ignoreWait), func(dg datagram) bool { return connected(dg.b) }); ok {
 		r.t.Failf("sent %s; the client answered with a %d-byte connected packet at %v, connectionId %d: it took it for a Welcome",
 			what, len(dg.b), r.at(dg), connID(dg.b))
 	}
+	r.answeredElsewhere(what, from)
 	good := r.h.id()
 	r.welcome(good)
 	welcomed := r.t.since()
 	dg, ok := r.watch(r.t.within(firstPacket), func(dg datagram) bool { return connected(dg.b) })
 	if !ok {
+		r.answeredElsewhere(what, from)
 		r.t.Skipf("sent %s, then a valid Welcome with connectionId %d at %v: the client sent no packet within %v", what, good, welcomed, firstPacket)
 	}
 	if id := connID(dg.b); id != good {
 		r.t.Failf("sent %s, then a valid Welcome with connectionId %d at %v; the client's packet at %v carries connectionId %d: it took the first for a Welcome",
 			what, good, welcomed, r.at(dg), id)
+	}
+}
+
+// answeredElsewhere fails the case if the client sent a connected packet
+// to the foreign socket from, as a client that took its Welcome may.
+func (r *remote) answeredElsewhere(what string, from *endpoint) {
+	if from == nil {
+		return
+	}
+	for range inboxSize { // what is queued, not a flood that goes on
+		dg, ok := from.recv(time.Now())
+		if !ok {
+			return
+		}
+		if dg.from == r.addr && connected(dg.b) {
+			r.t.Failf("sent %s; the client sent a %d-byte connected packet to %v at %v, connectionId %d: it took it for a Welcome",
+				what, len(dg.b), from.local, r.at(dg), connID(dg.b))
+		}
 	}
 }
 
