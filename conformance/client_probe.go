@@ -235,12 +235,13 @@ func missingOf(q *queryLog, ids []uint32) (uint32, bool) {
 	return 0, false
 }
 
-// watch reads the client's datagrams until deadline, each taken as poll
-// takes it (Hellos recorded, packets into the window and observe), and
-// returns the first f accepts.
+// watch reads the client's datagrams until deadline, or until the client
+// exited and what it sent is read, each taken as poll takes it (Hellos
+// recorded, packets into the window and observe), and returns the first f
+// accepts.
 func (r *remote) watch(deadline time.Time, f func(dg datagram) bool) (datagram, bool) {
 	for {
-		dg, ok := r.h.ep.recv(deadline)
+		dg, ok := r.recvAny(deadline)
 		if !ok {
 			return datagram{}, false
 		}
