@@ -1,31 +1,169 @@
 package conformance
 
 import (
+	"encoding/binary"
 	"time"
 
 	"github.com/rtypeproto/rtype"
 )
 
-// clientPacketCases are the §5 rules as a client keeps them.
+// clientPacketCases are the §2.2 size limits and the §5 rules as a client
+// keeps them: its numbering and acks, and which server packets it drops.
 var clientPacketCases = []Case{
+	{ID: "2.2/1", Level: Must, Title: "a sender MUST NOT send a datagram larger than 548 bytes", run: func(t *T) {
+		r := t.connect()
+		// 141 unknown ids to query: more than one packet holds.
+		var ids []uint32
+		for range 3 {
+			seq := r.seq + 1
+			batch := make([]uint32, rtype.MaxSnapshotStates)
+			for i := range batch {
+				batch[i] = badID(seq)<<8 | uint32(i+1)
+			}
+			ids = append(ids, batch...)
+			r.send(r.snap(batch...))
+		}
+		if dg, ok := r.watch(r.t.within(600*time.Millisecond), func(dg datagram) bool { return len(dg.b) > rtype.MaxDatagramSize }); ok {
+			t.Failf("after 3 packets of Snapshots listing %d unknown ids, the client sent a %d-byte datagram at %v", len(ids), len(dg.b), r.at(dg))
+		}
+	}},
+	{ID: "2.2/2", Level: Must, Title: "a receiver MUST discard any datagram larger than 548 bytes", run: func(t *T) {
+		r := t.connect()
+		seq := r.seq + 1
+		x := badID(seq)
+		b := r.packetOf(seq, r.snap(x))
+		// An unknown message pads the packet to 549 bytes: nothing else is wrong.
+		pad := rtype.MaxDatagramSize + 1 - len(b) - rtype.MessageHeaderSize
+		b = appendMessage(b, rtype.RawMessage{Type: 0x00F1, Payload: make([]byte, pad)})
+		r.dropped(drop{what: fmtPacket(seq, x, "then an unknown message making it 549 bytes"), ids: []uint32{x}, seq: seq}, func() { r.sendBad(seq, b) })
+	}},
+	{ID: "5.1/1", Level: Must, Title: "ack is the highest sequence number received from the peer, 0 if none", run: func(t *T) {
+		var bad *cmsg
+		n := 0
+		r := t.connectObserving(func(m cmsg) {
+			n++
+			if bad == nil && (m.hdr.Ack != 0 || m.hdr.AckBits != 0) {
+				bad = &m
+			}
+		})
+		r.settle(200 * time.Millisecond)
+		if bad != nil {
+			t.Failf("no server packet was sent yet; the client's packet %d at %v has ack %d, ackBits %#08x: want 0 and 0",
+				bad.hdr.Sequence, bad.at.Sub(t.start).Round(time.Millisecond), bad.hdr.Ack, bad.hdr.AckBits)
+		}
+	}},
+	{ID: "5.1/2", Level: Must, Title: "ack is the highest sequence received and bit i of ackBits is set when sequence ack - 1 - i was received", run: func(t *T) {
+		r := t.connect()
+		sent := []uint32{1, 2, 3, 5, 8}
+		for _, s := range sent {
+			r.sendSeq(s, r.snap())
+		}
+		const want = 1<<2 | 1<<4 | 1<<5 | 1<<6 // 5, 3, 2 and 1 below 8
+		last := cmsg{}
+		m, ok := r.expect(answerWait, func(m cmsg) bool { last = m; return m.hdr.Ack >= 8 })
+		switch {
+		case !ok:
+			t.Failf("sent packets %v; no client packet within %v acked 8 (the last had ack %d, ackBits %#08x)", sent, answerWait, last.hdr.Ack, last.hdr.AckBits)
+		case m.hdr.Ack != 8:
+			t.Failf("sent packets %v; the client's packet %d has ack %d, which the server never sent", sent, m.hdr.Sequence, m.hdr.Ack)
+		case m.hdr.AckBits != want:
+			t.Failf("sent packets %v; the client's packet %d has ack 8, ackBits %#08x: want %#08x (7, 6 and 4 missing)", sent, m.hdr.Sequence, m.hdr.AckBits, uint32(want))
+		}
+	}},
 	{ID: "5.2/1", Level: Must, Title: "the first packet sent on a connection has sequence 1, and every following packet increases it by 1", run: func(t *T) {
-		r := t.startClient()
-		r.welcome(t.harness.id())
 		var seqs []uint32
-		r.poll(r.t.within(time.Second), func(m cmsg) bool {
-			if len(seqs) == 0 || seqs[len(seqs)-1] != m.hdr.Sequence {
+		r := t.connectObserving(func(m cmsg) {
+			if len(seqs) < 10 && (len(seqs) == 0 || seqs[len(seqs)-1] != m.hdr.Sequence) {
 				seqs = append(seqs, m.hdr.Sequence)
 			}
-			return len(seqs) == 10
 		})
-		if len(seqs) == 0 {
-			t.Skipf("welcomed as connection %d, the client sent no packet within 1s", r.id)
-		}
+		r.poll(r.t.within(time.Second), func(cmsg) bool { return len(seqs) == 10 })
 		for i, s := range seqs {
 			if s != uint32(i+1) {
 				t.Failf("packet %d after the Welcome had sequence %d, want %d (sequences seen: %v)", i+1, s, i+1, seqs)
 			}
 		}
-		_ = rtype.MaxDatagramSize
+	}},
+	{ID: "5.2/2", Level: Must, Title: "a packet whose sequence is equal to the highest received is a duplicate: MUST drop", run: func(t *T) {
+		r := t.connect()
+		seq := r.send(r.snap())
+		x := badID(seq)
+		r.dropped(drop{what: fmtPacket(seq, x, "sent again after packet "+itoa(seq)+" with an empty Snapshot"), ids: []uint32{x}}, func() {
+			r.sendSeq(seq, r.snap(x))
+		})
+	}},
+	{ID: "5.2/3", Level: Must, Title: "a packet whose sequence was already seen is a duplicate: MUST drop", run: func(t *T) {
+		r := t.connect()
+		for range 3 {
+			r.send(r.snap())
+		}
+		x := badID(2)
+		r.dropped(drop{what: fmtPacket(2, x, "sent again after packets 1 to 3"), ids: []uint32{x}}, func() {
+			r.sendSeq(2, snapshotAt(6, x))
+		})
+	}},
+	{ID: "5.2/4", Level: Must, Title: "a packet lower than the highest received by more than 32 is too old: MUST drop", run: func(t *T) {
+		r := t.connect()
+		r.sendSeq(1, r.snap())
+		r.sendSeq(40, r.snap())
+		x := badID(7)
+		r.dropped(drop{what: fmtPacket(7, x, "after packets 1 and 40"), ids: []uint32{x}}, func() {
+			r.sendSeq(7, snapshotAt(21, x))
+		})
+	}},
+	{ID: "5.2/5", Level: Must, Title: "a packet lower than the highest received by 1 to 32, not seen yet, is out of order: process", run: func(t *T) {
+		r := t.connect()
+		r.sendSeq(1, r.snap())
+		r.sendSeq(40, r.snap())
+		x := badID(8)
+		r.sendSeq(8, snapshotAt(24, x))
+		r.processed(fmtPacket(8, x, "after packets 1 and 40 (32 below the highest)"), "", x)
+	}},
+	{ID: "5.3/1", Level: Must, Title: "a receiver MUST drop the whole packet if a message header is truncated", run: func(t *T) {
+		r := t.connect()
+		seq := r.seq + 1
+		x := badID(seq)
+		b := append(r.packetOf(seq, r.snap(x)), 0x00, 0x83) // 2 bytes of a next message header
+		r.dropped(drop{what: fmtPacket(seq, x, "then 2 bytes of a message header"), ids: []uint32{x}, seq: seq}, func() { r.sendBad(seq, b) })
+	}},
+	{ID: "5.3/2", Level: Must, Title: "a receiver MUST drop the whole packet if a size is larger than the bytes left in the datagram", run: func(t *T) {
+		r := t.connect()
+		seq := r.seq + 1
+		x := badID(seq)
+		b := r.packetOf(seq, r.snap(x))
+		b = binary.BigEndian.AppendUint16(b, uint16(rtype.TypePong))
+		b = binary.BigEndian.AppendUint16(b, 40) // 40 bytes said, 4 follow
+		b = append(b, 0, 0, 0, 1)
+		r.dropped(drop{what: fmtPacket(seq, x, "then a Pong header of size 40 with 4 bytes left"), ids: []uint32{x}, seq: seq}, func() { r.sendBad(seq, b) })
+	}},
+	{ID: "5.3/3", Level: Must, Title: "a packet MAY contain several messages: every one is processed", run: func(t *T) {
+		r := t.connect()
+		seq := r.seq + 1
+		x1, x2, x3 := badID(seq), goodID(seq), badID(seq)<<4
+		r.send(r.snap(x1), r.snap(x2), r.snap(x3))
+		r.processed("packet "+itoa(seq)+": three Snapshots listing ids "+itoa(x1)+", "+itoa(x2)+", "+itoa(x3), "", x1, x2, x3)
+	}},
+	{ID: "5.3/4", Level: Must, Title: "a packet with no message is valid", run: func(t *T) {
+		r := t.connect()
+		first := r.send(r.snap())
+		if _, ok := r.expect(answerWait, func(m cmsg) bool { return m.hdr.Ack == first }); !ok {
+			t.Skipf("no client packet within %v acked packet %d, a valid Snapshot: the client's acks show nothing (case 5.1/2)", answerWait, first)
+		}
+		seq := r.send()
+		if _, ok := r.expect(answerWait, func(m cmsg) bool { return m.hdr.Ack == seq }); !ok {
+			t.Failf("sent packet %d with no message after packet %d; no client packet within %v acked it", seq, first, answerWait)
+		}
+	}},
+	{ID: "5.4/1", Level: Must, Title: "the client MUST drop a connected packet whose connectionId is not its own", run: func(t *T) {
+		r := t.connect()
+		seq := r.seq + 1
+		x := badID(seq)
+		b := r.packetOf(seq, r.snap(x))
+		other := r.id + 1
+		if other == 0 {
+			other = 1
+		}
+		binary.BigEndian.PutUint32(b, other)
+		r.dropped(drop{what: fmtPacket(seq, x, "with connectionId "+itoa(other)+", not the client's "+itoa(r.id)), ids: []uint32{x}, seq: seq}, func() { r.sendBad(seq, b) })
 	}},
 }

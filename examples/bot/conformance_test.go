@@ -30,5 +30,6 @@ func botClient(cfg func(*bot.Config)) conformance.Client {
 // TestConformance runs the whole client suite against the example bot:
 // every MUST case passes.
 func TestConformance(t *testing.T) {
+	t.Parallel()
 	conformance.TestClient(t, botClient(nil), conformance.Options{})
 }

@@ -1,0 +1,161 @@
+package conformance
+
+import (
+	"time"
+
+	"github.com/rtypeproto/rtype"
+)
+
+// clientHandshakeCases are the §3 and §4 rules as a client keeps them:
+// what it sends before Welcome, which handshake datagrams it takes, from
+// whom.
+var clientHandshakeCases = []Case{
+	{ID: "3/1", Level: Must, Title: "a client MUST ignore datagrams that do not come from the server address and port: a Welcome from another port", run: func(t *T) {
+		r := t.startClient()
+		f := r.foreign()
+		bad := r.h.id()
+		r.ignoredWelcome(fmtWelcome(bad, "from "+f.local.String()+", not the server's address"), f, func() {
+			f.sendTo(r.addr, rtype.AppendWelcome(nil, bad))
+		})
+	}},
+	{ID: "3/2", Level: Must, Title: "a client MUST ignore datagrams that do not come from the server address and port: a connected packet from another port", run: func(t *T) {
+		r := t.connect()
+		f := r.foreign()
+		seq := r.seq + 1
+		x := badID(seq)
+		b := r.packetOf(seq, r.snap(x))
+		r.dropped(drop{what: fmtPacket(seq, x, "with the client's connectionId, from "+f.local.String()+", not the server's address"), ids: []uint32{x}, seq: seq}, func() {
+			f.sendTo(r.addr, b)
+			r.seq = seq
+		})
+	}},
+	{ID: "4.1/1", Level: Must, Title: "Hello is the 6-byte handshake header alone: magic 0x52545950, version 1, type 1", run: func(t *T) {
+		r := t.startClient()
+		if len(r.hellos) == 0 {
+			t.Failf("the client's first datagram was not a Hello (want the 6 bytes %s)", hex(rtype.AppendHello(nil)))
+		}
+		// The Hellos that follow until a Welcome must be the same bytes.
+		if dg, ok := r.watch(r.t.within(1200*time.Millisecond), func(dg datagram) bool { return !isHello(dg.b) }); ok {
+			t.Failf("before any Welcome the client sent %d bytes %s at %v, not a Hello (want %s)", len(dg.b), hex(dg.b), r.at(dg), hex(rtype.AppendHello(nil)))
+		}
+	}},
+	{ID: "4.1/2", Level: Must, Title: "magic MUST be 0x52545950 and version MUST be 1: a Welcome with another magic or version is no Welcome", run: func(t *T) {
+		r := t.startClient()
+		magic, version := r.h.id(), r.h.id()
+		bm := rtype.AppendWelcome(nil, magic)
+		bm[3] = 'Q' // "RTYQ"
+		bv := rtype.AppendWelcome(nil, version)
+		bv[4] = 2
+		r.ignoredWelcome("a Welcome with magic RTYQ (connectionId "+itoa(magic)+") and one with version 2 (connectionId "+itoa(version)+")", nil, func() {
+			r.sendRaw(bm)
+			r.sendRaw(bv)
+		})
+	}},
+	{ID: "4.2/1", Level: Should, Title: "the client SHOULD resend Hello every second until it receives Welcome or Rejected", needs: 4 * time.Second, run: func(t *T) {
+		r := t.startClient()
+		r.watch(r.t.within(3300*time.Millisecond), func(datagram) bool { return len(r.hellos) >= 4 })
+		if len(r.hellos) < 3 {
+			t.Failf("%d Hello(s) within 3.3 s of the first, without an answer: want one about every second", len(r.hellos))
+		}
+		for i := 1; i < len(r.hellos); i++ {
+			if gap := r.hellos[i].Sub(r.hellos[i-1]); gap < helloMin || gap > helloMax {
+				t.Failf("Hello %d came %v after Hello %d: want about 1 s (%v to %v)", i+1, gap.Round(time.Millisecond), i, helloMin, helloMax)
+			}
+		}
+	}},
+	{ID: "4.2/2", Level: Should, Title: "the client SHOULD give up after 10 seconds", needs: 15 * time.Second, run: func(t *T) {
+		r := t.startClient()
+		if len(r.hellos) == 0 {
+			t.Skipf("the client's first datagram was not a Hello")
+		}
+		start := r.hellos[0]
+		late := func(dg datagram) bool { return isHello(dg.b) && dg.at.Sub(start) > giveUpBy }
+		if dg, ok := r.watch(r.t.within(time.Until(start.Add(giveUpBy+500*time.Millisecond))), late); ok {
+			t.Failf("a Hello came %v after the first, with no answer: want none after about 10 s (%v)", dg.at.Sub(start).Round(time.Millisecond), giveUpBy)
+		}
+		if last := r.hellos[len(r.hellos)-1].Sub(start); last < giveUpMin {
+			t.Failf("the last Hello came %v after the first: the client gave up long before 10 s", last.Round(time.Millisecond))
+		}
+	}},
+	{ID: "4.3/1", Level: Must, Title: "the client MUST check that a Welcome is exactly 10 bytes long, and MUST ignore it otherwise", run: func(t *T) {
+		r := t.startClient()
+		bad := r.h.id()
+		long := append(rtype.AppendWelcome(nil, bad), 0)
+		short := rtype.AppendWelcome(nil, bad)[:9]
+		r.ignoredWelcome("an 11-byte Welcome (connectionId "+itoa(bad)+" and a 0 byte) and a 9-byte one", nil, func() {
+			r.sendRaw(long)
+			r.sendRaw(short)
+		})
+	}},
+	{ID: "4.3/2", Level: Must, Title: "the client MUST check that connectionId is not 0, and MUST ignore the Welcome otherwise", run: func(t *T) {
+		r := t.startClient()
+		zero := append(rtype.AppendHello(nil)[:5], byte(rtype.HandshakeWelcome), 0, 0, 0, 0)
+		r.ignoredWelcome("a Welcome with connectionId 0", nil, func() { r.sendRaw(zero) })
+	}},
+	{ID: "4.3/3", Level: Must, Title: "once a Welcome is accepted, the client writes connectionId in the header of every packet it sends", run: func(t *T) {
+		r := t.startClient()
+		r.welcome(r.h.id())
+		welcomed := r.t.since()
+		n := 0
+		dg, ok := r.watch(r.t.within(time.Second+firstPacket), func(dg datagram) bool {
+			if isHello(dg.b) && dg.at.Sub(r.t.start) < welcomed+inFlight {
+				return false // sent before the Welcome came
+			}
+			n++
+			return !connected(dg.b) || connID(dg.b) != r.id || n >= 60
+		})
+		switch {
+		case n == 0:
+			t.Skipf("welcomed as connection %d at %v, the client sent no packet within %v", r.id, welcomed, time.Second+firstPacket)
+		case ok && !connected(dg.b):
+			t.Failf("welcomed as connection %d at %v; datagram %d after it, at %v, is %d bytes %s: no packet header", r.id, welcomed, n, r.at(dg), len(dg.b), hex(dg.b))
+		case ok && connID(dg.b) != r.id:
+			t.Failf("welcomed as connection %d at %v; packet %d after it, at %v, carries connectionId %d", r.id, welcomed, n, r.at(dg), connID(dg.b))
+		}
+	}},
+	{ID: "4.4/1", Level: Must, Title: "on Rejected, the client MUST stop trying to connect", needs: 3 * time.Second, run: func(t *T) {
+		r := t.startClient()
+		r.sendRaw(rtype.AppendRejected(nil))
+		sent := time.Now()
+		if dg, ok := r.watch(r.t.within(2500*time.Millisecond), func(dg datagram) bool { return dg.at.Sub(sent) > inFlight }); ok {
+			t.Failf("sent Rejected at %v; the client sent %d bytes %s at %v: it kept trying", sent.Sub(r.t.start).Round(time.Millisecond), len(dg.b), hex(dg.b), r.at(dg))
+		}
+	}},
+	{ID: "4.4/2", Level: Must, Title: "the client MUST ignore a Rejected datagram that has extra bytes", needs: 4 * time.Second, run: func(t *T) {
+		r := t.startClient()
+		if r.exited() != "" {
+			t.Skipf("the client exited after its first Hello, before any answer")
+		}
+		r.sendRaw(append(rtype.AppendRejected(nil), 0))
+		sent := time.Now()
+		// Another Hello shows it at once; without one, a Welcome tells.
+		r.watch(r.t.within(1500*time.Millisecond), func(dg datagram) bool { return dg.at.Sub(sent) > inFlight })
+		r.welcome(r.h.id())
+		welcomed := r.t.since()
+		dg, ok := r.watch(r.t.within(firstPacket), func(dg datagram) bool { return connected(dg.b) })
+		if !ok {
+			t.Failf("sent a 7-byte Rejected (a 0 byte after it) at %v, then a Welcome with connectionId %d at %v: no packet within %v: the client stopped trying",
+				sent.Sub(r.t.start).Round(time.Millisecond), r.id, welcomed, firstPacket)
+		}
+		if connID(dg.b) != r.id {
+			t.Skipf("welcomed as connection %d, the client's packet at %v carries connectionId %d (case 4.3/3)", r.id, r.at(dg), connID(dg.b))
+		}
+	}},
+}
+
+// The §4.2 timings, judged kindly: a Hello about every second, none once
+// about 10 s have passed, and not given up long before.
+const (
+	helloMin  = 500 * time.Millisecond
+	helloMax  = 1500 * time.Millisecond
+	giveUpBy  = 12 * time.Second
+	giveUpMin = 7500 * time.Millisecond
+)
+
+func fmtWelcome(id uint32, how string) string {
+	return "a Welcome with connectionId " + itoa(id) + " " + how
+}
+
+func fmtPacket(seq, id uint32, how string) string {
+	return "packet " + itoa(seq) + ", a Snapshot listing id " + itoa(id) + ", " + how
+}

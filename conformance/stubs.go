@@ -1,6 +1,0 @@
-package conformance
-
-var (
-	clientHandshakeCases []Case
-	clientMessageCases   []Case
-)
