@@ -22,6 +22,8 @@ type remote struct {
 	stop func()
 
 	hellos []time.Time
+	// lastHello is when the latest Hello came, also past maxHellos.
+	lastHello time.Time
 	id     uint32
 	seq    uint32          // highest sequence sent to the client
 	win    rtype.SeqWindow // the client's packets
@@ -122,7 +124,19 @@ func (r *remote) recvAny(end time.Time) (datagram, bool) {
 
 func (r *remote) hello(dg datagram) {
 	if typ, _, err := rtype.ParseHandshake(dg.b); err == nil && typ == rtype.HandshakeHello {
-		r.hellos = append(r.hellos, dg.at)
+		r.addHello(dg.at)
+	}
+}
+
+// maxHellos bounds the Hello times kept: enough to judge a resend interval
+// and a give-up, whatever a client floods.
+const maxHellos = 256
+
+// addHello records a Hello's arrival; past maxHellos only lastHello moves.
+func (r *remote) addHello(at time.Time) {
+	r.lastHello = at
+	if len(r.hellos) < maxHellos {
+		r.hellos = append(r.hellos, at)
 	}
 }
 

@@ -13,7 +13,7 @@ import (
 // of the client's connection, each valid one taken into the window.
 func (r *remote) poll(deadline time.Time, match func(m cmsg) bool) (cmsg, bool) {
 	for {
-		dg, ok := r.h.ep.recv(deadline)
+		dg, ok := r.recvAny(deadline)
 		if !ok {
 			return cmsg{}, false
 		}
@@ -39,7 +39,7 @@ func (r *remote) take(dg datagram, match func(m cmsg) bool) (cmsg, bool) {
 	if err != nil {
 		if len(dg.b) == 6 {
 			if typ, _, herr := rtype.ParseHandshake(dg.b); herr == nil && typ == rtype.HandshakeHello {
-				r.hellos = append(r.hellos, dg.at)
+				r.addHello(dg.at)
 				return cmsg{}, false
 			}
 		}
