@@ -24,9 +24,9 @@ type remote struct {
 	hellos []time.Time
 	// lastHello is when the latest Hello came, also past maxHellos.
 	lastHello time.Time
-	id     uint32
-	seq    uint32          // highest sequence sent to the client
-	win    rtype.SeqWindow // the client's packets
+	id        uint32
+	seq       uint32          // highest sequence sent to the client
+	win       rtype.SeqWindow // the client's packets
 
 	// observe, when set, sees every message of every valid packet.
 	observe func(m cmsg)
