@@ -14,7 +14,7 @@ type Case struct {
 	// Title is the requirement, one line in the spec's words.
 	Title string
 
-	run func(*T)
+	run func(*check)
 	// needs is how long the case must be able to wait by nature, beyond
 	// the usual time.
 	needs time.Duration

@@ -10,7 +10,7 @@ import (
 // what it sends before Welcome, which handshake datagrams it takes, from
 // whom.
 var clientHandshakeCases = []Case{
-	{ID: "3/1", Level: Must, Title: "a client MUST ignore datagrams that do not come from the server address and port: a Welcome from another port", run: func(t *T) {
+	{ID: "3/1", Level: Must, Title: "a client MUST ignore datagrams that do not come from the server address and port: a Welcome from another port", run: func(t *check) {
 		r := t.startClient()
 		f := r.foreign()
 		bad := r.h.id()
@@ -18,7 +18,7 @@ var clientHandshakeCases = []Case{
 			f.sendTo(r.addr, rtype.AppendWelcome(nil, bad))
 		})
 	}},
-	{ID: "3/2", Level: Must, Title: "a client MUST ignore datagrams that do not come from the server address and port: a connected packet from another port", run: func(t *T) {
+	{ID: "3/2", Level: Must, Title: "a client MUST ignore datagrams that do not come from the server address and port: a connected packet from another port", run: func(t *check) {
 		r := t.connect()
 		f := r.foreign()
 		seq := r.seq + 1
@@ -29,7 +29,7 @@ var clientHandshakeCases = []Case{
 			r.seq = seq
 		})
 	}},
-	{ID: "4.1/1", Level: Must, Title: "Hello is the 6-byte handshake header alone: magic 0x52545950, version 1, type 1", run: func(t *T) {
+	{ID: "4.1/1", Level: Must, Title: "Hello is the 6-byte handshake header alone: magic 0x52545950, version 1, type 1", run: func(t *check) {
 		r := t.startClient()
 		if len(r.hellos) == 0 {
 			t.Failf("the client's first datagram was not a Hello (want the 6 bytes %s)", hex(rtype.AppendHello(nil)))
@@ -39,7 +39,7 @@ var clientHandshakeCases = []Case{
 			t.Failf("before any Welcome the client sent %d bytes %s at %v, not a Hello (want %s)", len(dg.b), hex(dg.b), r.at(dg), hex(rtype.AppendHello(nil)))
 		}
 	}},
-	{ID: "4.1/2", Level: Must, Title: "magic MUST be 0x52545950 and version MUST be 1: a Welcome with another magic or version is no Welcome", run: func(t *T) {
+	{ID: "4.1/2", Level: Must, Title: "magic MUST be 0x52545950 and version MUST be 1: a Welcome with another magic or version is no Welcome", run: func(t *check) {
 		r := t.startClient()
 		magic, version := r.h.id(), r.h.id()
 		bm := rtype.AppendWelcome(nil, magic)
@@ -51,7 +51,7 @@ var clientHandshakeCases = []Case{
 			r.sendRaw(bv)
 		})
 	}},
-	{ID: "4.2/1", Level: Should, Title: "the client SHOULD resend Hello every second until it receives Welcome or Rejected", needs: 4 * time.Second, run: func(t *T) {
+	{ID: "4.2/1", Level: Should, Title: "the client SHOULD resend Hello every second until it receives Welcome or Rejected", needs: 4 * time.Second, run: func(t *check) {
 		r := t.startClient()
 		r.watch(r.t.within(3300*time.Millisecond), func(datagram) bool { return len(r.hellos) >= 4 })
 		if len(r.hellos) < 3 {
@@ -63,7 +63,7 @@ var clientHandshakeCases = []Case{
 			}
 		}
 	}},
-	{ID: "4.2/2", Level: Should, Title: "the client SHOULD give up after 10 seconds", needs: 15 * time.Second, run: func(t *T) {
+	{ID: "4.2/2", Level: Should, Title: "the client SHOULD give up after 10 seconds", needs: 15 * time.Second, run: func(t *check) {
 		r := t.startClient()
 		if len(r.hellos) == 0 {
 			t.Skipf("the client's first datagram was not a Hello")
@@ -77,7 +77,7 @@ var clientHandshakeCases = []Case{
 			t.Failf("the last Hello came %v after the first: the client gave up long before 10 s", last.Round(time.Millisecond))
 		}
 	}},
-	{ID: "4.3/1", Level: Must, Title: "the client MUST check that a Welcome is exactly 10 bytes long, and MUST ignore it otherwise", run: func(t *T) {
+	{ID: "4.3/1", Level: Must, Title: "the client MUST check that a Welcome is exactly 10 bytes long, and MUST ignore it otherwise", run: func(t *check) {
 		r := t.startClient()
 		bad := r.h.id()
 		long := append(rtype.AppendWelcome(nil, bad), 0)
@@ -87,12 +87,12 @@ var clientHandshakeCases = []Case{
 			r.sendRaw(short)
 		})
 	}},
-	{ID: "4.3/2", Level: Must, Title: "the client MUST check that connectionId is not 0, and MUST ignore the Welcome otherwise", run: func(t *T) {
+	{ID: "4.3/2", Level: Must, Title: "the client MUST check that connectionId is not 0, and MUST ignore the Welcome otherwise", run: func(t *check) {
 		r := t.startClient()
 		zero := append(rtype.AppendHello(nil)[:5], byte(rtype.HandshakeWelcome), 0, 0, 0, 0)
 		r.ignoredWelcome("a Welcome with connectionId 0", nil, func() { r.sendRaw(zero) })
 	}},
-	{ID: "4.3/3", Level: Must, Title: "once a Welcome is accepted, the client writes connectionId in the header of every packet it sends", run: func(t *T) {
+	{ID: "4.3/3", Level: Must, Title: "once a Welcome is accepted, the client writes connectionId in the header of every packet it sends", run: func(t *check) {
 		r := t.startClient()
 		r.welcome(r.h.id())
 		welcomed := r.t.since()
@@ -113,7 +113,7 @@ var clientHandshakeCases = []Case{
 			t.Failf("welcomed as connection %d at %v; packet %d after it, at %v, carries connectionId %d", r.id, welcomed, n, r.at(dg), connID(dg.b))
 		}
 	}},
-	{ID: "4.4/1", Level: Must, Title: "on Rejected, the client MUST stop trying to connect", needs: 3 * time.Second, run: func(t *T) {
+	{ID: "4.4/1", Level: Must, Title: "on Rejected, the client MUST stop trying to connect", needs: 3 * time.Second, run: func(t *check) {
 		r := t.startClient()
 		r.sendRaw(rtype.AppendRejected(nil))
 		sent := time.Now()
@@ -121,7 +121,7 @@ var clientHandshakeCases = []Case{
 			t.Failf("sent Rejected at %v; the client sent %d bytes %s at %v: it kept trying", sent.Sub(r.t.start).Round(time.Millisecond), len(dg.b), hex(dg.b), r.at(dg))
 		}
 	}},
-	{ID: "4.4/2", Level: Must, Title: "the client MUST ignore a Rejected datagram that has extra bytes", needs: 4 * time.Second, run: func(t *T) {
+	{ID: "4.4/2", Level: Must, Title: "the client MUST ignore a Rejected datagram that has extra bytes", needs: 4 * time.Second, run: func(t *check) {
 		r := t.startClient()
 		if r.exited() != "" {
 			t.Skipf("the client exited after its first Hello, before any answer")

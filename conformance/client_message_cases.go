@@ -10,14 +10,14 @@ import (
 // clientMessageCases are the §6, §7 and §8 rules as a client keeps them:
 // the messages it sends, and the server messages it must drop or ignore.
 var clientMessageCases = []Case{
-	{ID: "6/1", Level: Must, Title: "a receiver MUST ignore messages whose type it does not know, and keep processing the other messages of the packet", run: func(t *T) {
+	{ID: "6/1", Level: Must, Title: "a receiver MUST ignore messages whose type it does not know, and keep processing the other messages of the packet", run: func(t *check) {
 		r := t.connect()
 		seq := r.seq + 1
 		x := badID(seq)
 		r.send(rtype.RawMessage{Type: 0x00F0, Payload: []byte{1, 2, 3, 4, 5}}, rtype.RawMessage{Type: 0x4242}, r.snap(x))
 		r.processed("packet "+itoa(seq)+": messages of unknown types 0x00F0 (5 bytes) and 0x4242 (empty), then a Snapshot listing id "+itoa(x), "", x)
 	}},
-	{ID: "6/2", Level: Must, Title: "types 0x01 to 0x7F are sent by clients; type 0 is invalid and is never sent", run: func(t *T) {
+	{ID: "6/2", Level: Must, Title: "types 0x01 to 0x7F are sent by clients; type 0 is invalid and is never sent", run: func(t *check) {
 		var bad *cmsg
 		r := t.connectObserving(func(m cmsg) {
 			// A packet with no message comes as one with a nil payload.
@@ -37,7 +37,7 @@ var clientMessageCases = []Case{
 				bad.at.Sub(t.start).Round(time.Millisecond), uint16(bad.raw.Type), len(bad.raw.Payload))
 		}
 	}},
-	{ID: "7.1/1", Level: Should, Title: "the client SHOULD send one Input per frame, including frames where nothing is held", run: func(t *T) {
+	{ID: "7.1/1", Level: Should, Title: "the client SHOULD send one Input per frame, including frames where nothing is held", run: func(t *check) {
 		var first, last time.Time
 		n, inPacket := 0, 0
 		var packet uint32
@@ -71,14 +71,14 @@ var clientMessageCases = []Case{
 			t.Failf("%d Inputs in %v: %.0f a second, want about 60 (%d to %d), one per frame", n, last.Sub(first).Round(time.Millisecond), rate, minInputRate, maxInputRate)
 		}
 	}},
-	{ID: "7.1/2", Level: Must, Title: "the Input payload is exactly 9 bytes", run: func(t *T) {
+	{ID: "7.1/2", Level: Must, Title: "the Input payload is exactly 9 bytes", run: func(t *check) {
 		r := t.connect()
 		m, ok := r.inputs(func(m cmsg) bool { return len(m.raw.Payload) != rtype.InputSize })
 		if ok {
 			t.Failf("the client's packet %d at %v carries an Input of %d bytes %s: want 9", m.hdr.Sequence, m.at.Sub(t.start).Round(time.Millisecond), len(m.raw.Payload), hex(m.raw.Payload))
 		}
 	}},
-	{ID: "7.1/3", Level: Must, Title: "inputSequence starts at 1 and increases by 1 for each Input sent", run: func(t *T) {
+	{ID: "7.1/3", Level: Must, Title: "inputSequence starts at 1 and increases by 1 for each Input sent", run: func(t *check) {
 		var seqs []uint32
 		r := t.connectObserving(func(m cmsg) {
 			if m.raw.Type == rtype.TypeInput && len(m.raw.Payload) >= 4 && len(seqs) < 30 {
@@ -95,7 +95,7 @@ var clientMessageCases = []Case{
 			}
 		}
 	}},
-	{ID: "7.1/4", Level: Must, Title: "bits 5 to 7 of actions are reserved and MUST be 0", run: func(t *T) {
+	{ID: "7.1/4", Level: Must, Title: "bits 5 to 7 of actions are reserved and MUST be 0", run: func(t *check) {
 		r := t.connect()
 		m, ok := r.inputs(func(m cmsg) bool {
 			return len(m.raw.Payload) >= rtype.InputSize && rtype.Actions(m.raw.Payload[8])&rtype.ActionsReserved != 0
@@ -104,7 +104,7 @@ var clientMessageCases = []Case{
 			t.Failf("the client's packet %d at %v carries an Input with actions %#02x: bits 5 to 7 set", m.hdr.Sequence, m.at.Sub(t.start).Round(time.Millisecond), m.raw.Payload[8])
 		}
 	}},
-	{ID: "7.2/1", Level: Must, Title: "the Ping payload MUST be exactly 4 bytes", run: func(t *T) {
+	{ID: "7.2/1", Level: Must, Title: "the Ping payload MUST be exactly 4 bytes", run: func(t *check) {
 		var ping *cmsg
 		r := t.connectObserving(func(m cmsg) {
 			if ping == nil && m.raw.Type == rtype.TypePing {
@@ -119,7 +119,7 @@ var clientMessageCases = []Case{
 			t.Failf("the client's packet %d carries a Ping of %d bytes %s: want 4", ping.hdr.Sequence, len(ping.raw.Payload), hex(ping.raw.Payload))
 		}
 	}},
-	{ID: "7.3/1", Level: Should, Title: "a client SHOULD send Disconnect with reason 1 when the player quits", run: func(t *T) {
+	{ID: "7.3/1", Level: Should, Title: "a client SHOULD send Disconnect with reason 1 when the player quits", run: func(t *check) {
 		r := t.connect()
 		r.quit()
 		m, ok := r.expect(answerWait, isType(rtype.TypeDisconnect))
@@ -130,7 +130,7 @@ var clientMessageCases = []Case{
 			t.Failf("the player quit; the client's Disconnect is %s: want reason 1, client quit", hex(m.raw.Payload))
 		}
 	}},
-	{ID: "7.3/2", Level: Must, Title: "the Disconnect payload is exactly 1 byte", run: func(t *T) {
+	{ID: "7.3/2", Level: Must, Title: "the Disconnect payload is exactly 1 byte", run: func(t *check) {
 		r := t.connect()
 		r.quit()
 		m, ok := r.expect(answerWait, isType(rtype.TypeDisconnect))
@@ -141,7 +141,7 @@ var clientMessageCases = []Case{
 			t.Failf("the player quit; the client's Disconnect in packet %d is %d bytes %s: want 1", m.hdr.Sequence, len(m.raw.Payload), hex(m.raw.Payload))
 		}
 	}},
-	{ID: "7.4/1", Level: Should, Title: "a client SHOULD send QueryEntity once when a Snapshot mentions a network id for which it never received CreateEntity", run: func(t *T) {
+	{ID: "7.4/1", Level: Should, Title: "a client SHOULD send QueryEntity once when a Snapshot mentions a network id for which it never received CreateEntity", run: func(t *check) {
 		r := t.connect()
 		seq := r.seq + 1
 		x := badID(seq)
@@ -162,7 +162,7 @@ var clientMessageCases = []Case{
 			t.Failf("7 Snapshots listing id %d in packets %d to %d over 350 ms: %d QueryEntity for it, want 1", x, seq, r.seq, n)
 		}
 	}},
-	{ID: "7.4/2", Level: Must, Title: "QueryEntity names an entity the client does not know, never 0", run: func(t *T) {
+	{ID: "7.4/2", Level: Must, Title: "QueryEntity names an entity the client does not know, never 0", run: func(t *check) {
 		r := t.connect()
 		q := r.logQueries()
 		r.send(snapshotRaw(r.tick(), 1, 0))
@@ -173,7 +173,7 @@ var clientMessageCases = []Case{
 			t.Failf("Snapshots listing id 0 in packets %d and %d; the client sent QueryEntity 0 at %v", r.seq-2, r.seq-1, q.first[0])
 		}
 	}},
-	{ID: "7.4/3", Level: Must, Title: "the QueryEntity payload is exactly 4 bytes", run: func(t *T) {
+	{ID: "7.4/3", Level: Must, Title: "the QueryEntity payload is exactly 4 bytes", run: func(t *check) {
 		r := t.connect()
 		seq := r.send(r.snap(badID(r.seq + 1)))
 		m, ok := r.expect(answerWait, isType(rtype.TypeQueryEntity))
@@ -184,7 +184,7 @@ var clientMessageCases = []Case{
 			t.Failf("packet %d listed the unknown id %d; the client's QueryEntity is %d bytes %s: want 4", seq, badID(seq), len(m.raw.Payload), hex(m.raw.Payload))
 		}
 	}},
-	{ID: "7.4/4", Level: Should, Title: "a client SHOULD send QueryEntity only for a network id for which it never received CreateEntity", run: func(t *T) {
+	{ID: "7.4/4", Level: Should, Title: "a client SHOULD send QueryEntity only for a network id for which it never received CreateEntity", run: func(t *check) {
 		r := t.connect()
 		q := r.logQueries()
 		seq := r.seq + 1
@@ -200,7 +200,7 @@ var clientMessageCases = []Case{
 			t.Failf("packet %d: CreateEntity %d, then Snapshots listing it in packets %d to %d; the client sent QueryEntity %d at %v", seq, x, seq+1, seq+4, x, q.first[x])
 		}
 	}},
-	{ID: "8.1/1", Level: Must, Title: "the client MUST drop a Snapshot whose entityCount is greater than 47", run: func(t *T) {
+	{ID: "8.1/1", Level: Must, Title: "the client MUST drop a Snapshot whose entityCount is greater than 47", run: func(t *check) {
 		r := t.connect()
 		seq := r.seq + 1
 		ids := make([]uint32, rtype.MaxSnapshotStates)
@@ -212,7 +212,7 @@ var clientMessageCases = []Case{
 			r.send(snapshotRaw(r.tick(), rtype.MaxSnapshotStates+1, ids...))
 		})
 	}},
-	{ID: "8.1/2", Level: Must, Title: "the client MUST drop a Snapshot whose payload size is not exactly 6 + 11 x entityCount", run: func(t *T) {
+	{ID: "8.1/2", Level: Must, Title: "the client MUST drop a Snapshot whose payload size is not exactly 6 + 11 x entityCount", run: func(t *check) {
 		r := t.connect()
 		seq := r.seq + 1
 		x := badID(seq)
@@ -229,7 +229,7 @@ var clientMessageCases = []Case{
 			r.send(short)
 		})
 	}},
-	{ID: "8.1/3", Level: Must, Title: "the client MUST drop a Snapshot if any networkId is 0", run: func(t *T) {
+	{ID: "8.1/3", Level: Must, Title: "the client MUST drop a Snapshot if any networkId is 0", run: func(t *check) {
 		r := t.connect()
 		seq := r.seq + 1
 		x1, x2 := badID(seq), goodID(seq)<<4
@@ -237,7 +237,7 @@ var clientMessageCases = []Case{
 			r.send(r.snap(x1, 0, x2))
 		})
 	}},
-	{ID: "8.1/4", Level: Must, Title: "the client MUST drop a Snapshot if the same networkId appears twice", run: func(t *T) {
+	{ID: "8.1/4", Level: Must, Title: "the client MUST drop a Snapshot if the same networkId appears twice", run: func(t *check) {
 		r := t.connect()
 		seq := r.seq + 1
 		x1, x2 := badID(seq), goodID(seq)<<4
@@ -245,7 +245,7 @@ var clientMessageCases = []Case{
 			r.send(r.snap(x1, x2, x1))
 		})
 	}},
-	{ID: "8.2/1", Level: Must, Title: "the client MUST drop a CreateEntity whose payload is not exactly 16 bytes", run: func(t *T) {
+	{ID: "8.2/1", Level: Must, Title: "the client MUST drop a CreateEntity whose payload is not exactly 16 bytes", run: func(t *check) {
 		r := t.connect()
 		seq := r.seq + 1
 		x1, x2 := badID(seq), goodID(seq)<<4
@@ -258,7 +258,7 @@ var clientMessageCases = []Case{
 		r.send(r.snap(x1, x2))
 		r.processed("packet "+itoa(seq)+": a 17-byte CreateEntity "+itoa(x1)+" and a 15-byte one "+itoa(x2)+"; packet "+itoa(seq+1)+": a Snapshot listing both", "the client took a malformed CreateEntity for a creation", x1, x2)
 	}},
-	{ID: "8.3/1", Level: Should, Title: "the client SHOULD remember recently destroyed ids so that it does not query them again when a late Snapshot still lists them", run: func(t *T) {
+	{ID: "8.3/1", Level: Should, Title: "the client SHOULD remember recently destroyed ids so that it does not query them again when a late Snapshot still lists them", run: func(t *check) {
 		r := t.connect()
 		seq := r.seq + 1
 		x := badID(seq)

@@ -10,7 +10,7 @@ import (
 // clientPacketCases are the §2.2 size limits and the §5 rules as a client
 // keeps them: its numbering and acks, and which server packets it drops.
 var clientPacketCases = []Case{
-	{ID: "2.2/1", Level: Must, Title: "a sender MUST NOT send a datagram larger than 548 bytes", run: func(t *T) {
+	{ID: "2.2/1", Level: Must, Title: "a sender MUST NOT send a datagram larger than 548 bytes", run: func(t *check) {
 		r := t.connect()
 		// 141 unknown ids to query: more than one packet holds.
 		var ids []uint32
@@ -27,7 +27,7 @@ var clientPacketCases = []Case{
 			t.Failf("after 3 packets of Snapshots listing %d unknown ids, the client sent a %d-byte datagram at %v", len(ids), len(dg.b), r.at(dg))
 		}
 	}},
-	{ID: "2.2/2", Level: Must, Title: "a receiver MUST discard any datagram larger than 548 bytes", run: func(t *T) {
+	{ID: "2.2/2", Level: Must, Title: "a receiver MUST discard any datagram larger than 548 bytes", run: func(t *check) {
 		r := t.connect()
 		seq := r.seq + 1
 		x := badID(seq)
@@ -37,7 +37,7 @@ var clientPacketCases = []Case{
 		b = appendMessage(b, rtype.RawMessage{Type: 0x00F1, Payload: make([]byte, pad)})
 		r.dropped(drop{what: fmtPacket(seq, x, "then an unknown message making it 549 bytes"), ids: []uint32{x}, seq: seq}, func() { r.sendBad(seq, b) })
 	}},
-	{ID: "5.1/1", Level: Must, Title: "ack is the highest sequence number received from the peer, 0 if none", run: func(t *T) {
+	{ID: "5.1/1", Level: Must, Title: "ack is the highest sequence number received from the peer, 0 if none", run: func(t *check) {
 		var bad *cmsg
 		n := 0
 		r := t.connectObserving(func(m cmsg) {
@@ -52,7 +52,7 @@ var clientPacketCases = []Case{
 				bad.hdr.Sequence, bad.at.Sub(t.start).Round(time.Millisecond), bad.hdr.Ack, bad.hdr.AckBits)
 		}
 	}},
-	{ID: "5.1/2", Level: Must, Title: "ack is the highest sequence received and bit i of ackBits is set when sequence ack - 1 - i was received", run: func(t *T) {
+	{ID: "5.1/2", Level: Must, Title: "ack is the highest sequence received and bit i of ackBits is set when sequence ack - 1 - i was received", run: func(t *check) {
 		r := t.connect()
 		sent := []uint32{1, 2, 3, 5, 8}
 		for _, s := range sent {
@@ -70,7 +70,7 @@ var clientPacketCases = []Case{
 			t.Failf("sent packets %v; the client's packet %d has ack 8, ackBits %#08x: want %#08x (7, 6 and 4 missing)", sent, m.hdr.Sequence, m.hdr.AckBits, uint32(want))
 		}
 	}},
-	{ID: "5.2/1", Level: Must, Title: "the first packet sent on a connection has sequence 1, and every following packet increases it by 1", run: func(t *T) {
+	{ID: "5.2/1", Level: Must, Title: "the first packet sent on a connection has sequence 1, and every following packet increases it by 1", run: func(t *check) {
 		var seqs []uint32
 		r := t.connectObserving(func(m cmsg) {
 			if len(seqs) < 10 && (len(seqs) == 0 || seqs[len(seqs)-1] != m.hdr.Sequence) {
@@ -84,7 +84,7 @@ var clientPacketCases = []Case{
 			}
 		}
 	}},
-	{ID: "5.2/2", Level: Must, Title: "a packet whose sequence is equal to the highest received is a duplicate: MUST drop", run: func(t *T) {
+	{ID: "5.2/2", Level: Must, Title: "a packet whose sequence is equal to the highest received is a duplicate: MUST drop", run: func(t *check) {
 		r := t.connect()
 		seq := r.send(r.snap())
 		x := badID(seq)
@@ -92,7 +92,7 @@ var clientPacketCases = []Case{
 			r.sendSeq(seq, r.snap(x))
 		})
 	}},
-	{ID: "5.2/3", Level: Must, Title: "a packet whose sequence was already seen is a duplicate: MUST drop", run: func(t *T) {
+	{ID: "5.2/3", Level: Must, Title: "a packet whose sequence was already seen is a duplicate: MUST drop", run: func(t *check) {
 		r := t.connect()
 		for range 3 {
 			r.send(r.snap())
@@ -102,7 +102,7 @@ var clientPacketCases = []Case{
 			r.sendSeq(2, snapshotAt(6, x))
 		})
 	}},
-	{ID: "5.2/4", Level: Must, Title: "a packet lower than the highest received by more than 32 is too old: MUST drop", run: func(t *T) {
+	{ID: "5.2/4", Level: Must, Title: "a packet lower than the highest received by more than 32 is too old: MUST drop", run: func(t *check) {
 		r := t.connect()
 		r.sendSeq(1, r.snap())
 		r.sendSeq(40, r.snap())
@@ -111,7 +111,7 @@ var clientPacketCases = []Case{
 			r.sendSeq(7, snapshotAt(21, x))
 		})
 	}},
-	{ID: "5.2/5", Level: Must, Title: "a packet lower than the highest received by 1 to 32, not seen yet, is out of order: process", run: func(t *T) {
+	{ID: "5.2/5", Level: Must, Title: "a packet lower than the highest received by 1 to 32, not seen yet, is out of order: process", run: func(t *check) {
 		r := t.connect()
 		r.sendSeq(1, r.snap())
 		r.sendSeq(40, r.snap())
@@ -119,14 +119,14 @@ var clientPacketCases = []Case{
 		r.sendSeq(8, snapshotAt(24, x))
 		r.processed(fmtPacket(8, x, "after packets 1 and 40 (32 below the highest)"), "", x)
 	}},
-	{ID: "5.3/1", Level: Must, Title: "a receiver MUST drop the whole packet if a message header is truncated", run: func(t *T) {
+	{ID: "5.3/1", Level: Must, Title: "a receiver MUST drop the whole packet if a message header is truncated", run: func(t *check) {
 		r := t.connect()
 		seq := r.seq + 1
 		x := badID(seq)
 		b := append(r.packetOf(seq, r.snap(x)), 0x00, 0x83) // 2 bytes of a next message header
 		r.dropped(drop{what: fmtPacket(seq, x, "then 2 bytes of a message header"), ids: []uint32{x}, seq: seq}, func() { r.sendBad(seq, b) })
 	}},
-	{ID: "5.3/2", Level: Must, Title: "a receiver MUST drop the whole packet if a size is larger than the bytes left in the datagram", run: func(t *T) {
+	{ID: "5.3/2", Level: Must, Title: "a receiver MUST drop the whole packet if a size is larger than the bytes left in the datagram", run: func(t *check) {
 		r := t.connect()
 		seq := r.seq + 1
 		x := badID(seq)
@@ -136,14 +136,14 @@ var clientPacketCases = []Case{
 		b = append(b, 0, 0, 0, 1)
 		r.dropped(drop{what: fmtPacket(seq, x, "then a Pong header of size 40 with 4 bytes left"), ids: []uint32{x}, seq: seq}, func() { r.sendBad(seq, b) })
 	}},
-	{ID: "5.3/3", Level: Must, Title: "a packet MAY contain several messages: every one is processed", run: func(t *T) {
+	{ID: "5.3/3", Level: Must, Title: "a packet MAY contain several messages: every one is processed", run: func(t *check) {
 		r := t.connect()
 		seq := r.seq + 1
 		x1, x2, x3 := badID(seq), goodID(seq), badID(seq)<<4
 		r.send(r.snap(x1), r.snap(x2), r.snap(x3))
 		r.processed("packet "+itoa(seq)+": three Snapshots listing ids "+itoa(x1)+", "+itoa(x2)+", "+itoa(x3), "", x1, x2, x3)
 	}},
-	{ID: "5.3/4", Level: Must, Title: "a packet with no message is valid", run: func(t *T) {
+	{ID: "5.3/4", Level: Must, Title: "a packet with no message is valid", run: func(t *check) {
 		r := t.connect()
 		first := r.send(r.snap())
 		if _, ok := r.expect(answerWait, func(m cmsg) bool { return m.hdr.Ack == first }); !ok {
@@ -154,7 +154,7 @@ var clientPacketCases = []Case{
 			t.Failf("sent packet %d with no message after packet %d; no client packet within %v acked it", seq, first, answerWait)
 		}
 	}},
-	{ID: "5.4/1", Level: Must, Title: "the client MUST drop a connected packet whose connectionId is not its own", run: func(t *T) {
+	{ID: "5.4/1", Level: Must, Title: "the client MUST drop a connected packet whose connectionId is not its own", run: func(t *check) {
 		r := t.connect()
 		seq := r.seq + 1
 		x := badID(seq)

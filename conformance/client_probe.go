@@ -319,7 +319,7 @@ func (r *remote) answeredElsewhere(what string, from *endpoint) {
 
 // connectObserving starts a client, sets observe before the Welcome so
 // that it sees the very first packet, and waits for that packet.
-func (t *T) connectObserving(observe func(m cmsg)) *remote {
+func (t *check) connectObserving(observe func(m cmsg)) *remote {
 	r := t.startClient()
 	r.observe = observe
 	r.welcome(t.harness.id())

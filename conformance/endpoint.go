@@ -22,7 +22,7 @@ type datagram struct {
 type endpoint struct {
 	// owner is the case using the socket: the harness's listener serves
 	// one case after another.
-	owner atomic.Pointer[T]
+	owner atomic.Pointer[check]
 	conn  *net.UDPConn
 	local netip.AddrPort
 	in    chan datagram
@@ -55,7 +55,7 @@ const (
 // socket opens a fresh UDP socket on an ephemeral port of the loopback
 // address of like's family (or bound to bind when it is valid), closed when
 // the case ends.
-func (t *T) socket(bind netip.AddrPort) *endpoint {
+func (t *check) socket(bind netip.AddrPort) *endpoint {
 	addr := net.UDPAddrFromAddrPort(bind)
 	conn, err := net.ListenUDP("udp", addr)
 	if err != nil {

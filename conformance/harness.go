@@ -42,7 +42,7 @@ func (h *harness) addr() netip.AddrPort { return h.ep.local }
 func (h *harness) close() { h.ep.conn.Close() }
 
 // take hands the listener to t for the length of a case.
-func (h *harness) take(t *T) {
+func (h *harness) take(t *check) {
 	h.ep.owner.Store(t)
 	h.ep.drain()
 }

@@ -14,7 +14,7 @@ import (
 // server told it. It does only what the case asks: no Hello or Input is
 // sent behind the case's back.
 type player struct {
-	t      *T
+	t      *check
 	ep     *endpoint
 	server netip.AddrPort
 	id     uint32
@@ -55,7 +55,7 @@ const (
 )
 
 // newPlayer opens a fresh socket towards the server under test.
-func (t *T) newPlayer() *player {
+func (t *check) newPlayer() *player {
 	var bind netip.AddrPort
 	switch {
 	case t.server.Addr().IsLoopback():
@@ -72,7 +72,7 @@ func (t *T) newPlayer() *player {
 
 // handshake sends Hello until a valid Welcome comes, and skips the case
 // when none does: the server may be full.
-func (t *T) handshake() *player {
+func (t *check) handshake() *player {
 	p := t.newPlayer()
 	if !p.hello(welcomeBy) {
 		t.Skipf("no Welcome within %v of the first Hello: the server may be full", welcomeBy)
@@ -111,7 +111,7 @@ func (p *player) hello(d time.Duration) bool {
 
 // join is handshake, then a first packet carrying a Ping whose Pong shows
 // the server took the connection; the case is skipped if it does not.
-func (t *T) join() *player {
+func (t *check) join() *player {
 	p := t.handshake()
 	ts := p.ping()
 	if _, ok := p.pong(ts, time.Second); !ok {

@@ -14,7 +14,7 @@ import (
 // sees it: its address, the Hellos it sent, and once welcomed its
 // connection, numbered and acked as a server does (§5).
 type remote struct {
-	t    *T
+	t    *check
 	h    *harness
 	addr netip.AddrPort
 	done <-chan struct{}
@@ -58,7 +58,7 @@ const (
 
 // startClient starts a fresh client and waits for its first Hello from an
 // address no earlier case used; the case is skipped when none comes.
-func (t *T) startClient() *remote {
+func (t *check) startClient() *remote {
 	h := t.harness
 	r := &remote{t: t, h: h}
 	wait := clientStart
@@ -150,7 +150,7 @@ func (r *remote) welcome(id uint32) {
 
 // connect starts a client, welcomes it and waits for its first packet; the
 // case is skipped if none comes.
-func (t *T) connect() *remote {
+func (t *check) connect() *remote {
 	r := t.startClient()
 	r.welcome(t.harness.id())
 	if _, ok := r.expect(firstPacket, func(cmsg) bool { return true }); !ok {

@@ -43,12 +43,12 @@ func RunServer(ctx context.Context, target string, o Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	if r := runCase(ctx, probeServer, 3*time.Second, 0, false, func(t *T) { t.server = addr }); r.Outcome != Pass {
+	if r := runCase(ctx, probeServer, 3*time.Second, 0, false, func(t *check) { t.server = addr }); r.Outcome != Pass {
 		return nil, fmt.Errorf("%w: %s", ErrUnreachable, r.Detail)
 	}
 	rep := &Report{Mode: ServerMode, Target: target}
 	for _, c := range cases {
-		r := runCase(ctx, c, o.limit(c), 0, o.Record, func(t *T) { t.server = addr })
+		r := runCase(ctx, c, o.limit(c), 0, o.Record, func(t *check) { t.server = addr })
 		rep.add(r, &o)
 		if ctx.Err() != nil {
 			break
@@ -78,7 +78,7 @@ func RunClient(ctx context.Context, start Client, o Options) (*Report, error) {
 		return nil, err
 	}
 	defer h.close()
-	setup := func(t *T) { t.harness = h; h.take(t) }
+	setup := func(t *check) { t.harness = h; h.take(t) }
 	extra := clientStart
 	if start == nil {
 		extra = handWaitUser
@@ -126,7 +126,7 @@ func resolve(target string) (netip.AddrPort, error) {
 }
 
 // probeServer checks that the server answers a Hello at all.
-var probeServer = Case{ID: "probe", Title: "the server answers a Hello with a Welcome", run: func(t *T) {
+var probeServer = Case{ID: "probe", Title: "the server answers a Hello with a Welcome", run: func(t *check) {
 	p := t.newPlayer()
 	if !p.hello(welcomeBy) {
 		t.Failf("no Welcome within %v to a Hello every %v from %v", welcomeBy, helloEvery, p.ep.local)
@@ -134,6 +134,6 @@ var probeServer = Case{ID: "probe", Title: "the server answers a Hello with a We
 }}
 
 // probeClient checks that a client can be started and sends Hello.
-var probeClient = Case{ID: "probe", Title: "the client sends Hello", run: func(t *T) {
+var probeClient = Case{ID: "probe", Title: "the client sends Hello", run: func(t *check) {
 	t.startClient()
 }}

@@ -11,7 +11,7 @@ import (
 // 1, numbered as its points: reported, never a failure of a v1 server.
 var serverBeyondCases = []Case{
 	{ID: "13/1", Level: Beyond, Title: "a Hello to a full server is answered with Rejected (6 bytes), not dropped", run: rejectedWhenFull},
-	{ID: "13/2", Level: Beyond, Title: "a Hello repeated after the Welcome, as when the Welcome was lost, is answered", run: func(t *T) {
+	{ID: "13/2", Level: Beyond, Title: "a Hello repeated after the Welcome, as when the Welcome was lost, is answered", run: func(t *check) {
 		p := t.handshake()
 		p.ep.sendTo(p.server, rtype.AppendHello(nil))
 		sent := t.since()
@@ -26,7 +26,7 @@ var serverBeyondCases = []Case{
 			t.Failf("welcomed as connection %d; a second Hello, sent at %v, got handshake type %d, not a Welcome", p.id, sent, p.handshakes[0])
 		}
 	}},
-	{ID: "13/3", Level: Beyond, Title: "a player silent for long is timed out: the others get its ship's DestroyEntity", needs: 18 * time.Second, run: func(t *T) {
+	{ID: "13/3", Level: Beyond, Title: "a player silent for long is timed out: the others get its ship's DestroyEntity", needs: 18 * time.Second, run: func(t *check) {
 		a, wa, b, ship := pair(t)
 		quiet := t.since()
 		if !until(a, nil, 15*time.Second, func() bool { _, ok := wa.destroyed(ship); return ok }) {
@@ -69,7 +69,7 @@ func helloAnswer(p *player, d time.Duration) (rtype.HandshakeType, int, bool) {
 // the 4 slots of §10 and a waiting queue as long.
 const maxClients = 12
 
-func rejectedWhenFull(t *T) {
+func rejectedWhenFull(t *check) {
 	for i := range maxClients {
 		p := t.newPlayer()
 		typ, n, ok := helloAnswer(p, time.Second)
@@ -122,7 +122,7 @@ func carries(b []byte, typ rtype.MessageType) bool {
 // resentCreate plays a client that loses every packet carrying a
 // CreateEntity, acknowledging all the others, and waits for a
 // CreateEntity to come twice.
-func resentCreate(t *T) {
+func resentCreate(t *check) {
 	p := t.handshake()
 	w := watch(p)
 	var win rtype.SeqWindow

@@ -9,7 +9,7 @@ import (
 // serverFramingCases are the §5.3 rules, how a server reads the messages of
 // a packet and frames its own, and the §6 rules on message types.
 var serverFramingCases = []Case{
-	{ID: "5.3/1", Level: Must, Title: "a receiver MUST drop the whole packet if a message header is truncated", run: func(t *T) {
+	{ID: "5.3/1", Level: Must, Title: "a receiver MUST drop the whole packet if a message header is truncated", run: func(t *check) {
 		p := t.join()
 		ts := p.pingStamp()
 		b := p.packet(p.seq+1, rtype.Ping{Timestamp: ts})
@@ -19,7 +19,7 @@ var serverFramingCases = []Case{
 			t.Failf("packet %d: a Ping then 2 bytes of a message header; the server answered the Ping with a Pong", p.seq-1)
 		}
 	}},
-	{ID: "5.3/2", Level: Must, Title: "a receiver MUST drop the whole packet if a size is larger than the bytes left in the datagram", run: func(t *T) {
+	{ID: "5.3/2", Level: Must, Title: "a receiver MUST drop the whole packet if a size is larger than the bytes left in the datagram", run: func(t *check) {
 		p := t.join()
 		ts := p.pingStamp()
 		b := p.packet(p.seq+1, rtype.Ping{Timestamp: ts})
@@ -30,7 +30,7 @@ var serverFramingCases = []Case{
 			t.Failf("packet %d: a Ping then a message of type 0x0050 and size 10 with 4 bytes left; the server answered the Ping with a Pong", p.seq-1)
 		}
 	}},
-	{ID: "5.3/3", Level: Must, Title: "a receiver MUST drop the whole packet if bytes remain after the last complete message", run: func(t *T) {
+	{ID: "5.3/3", Level: Must, Title: "a receiver MUST drop the whole packet if bytes remain after the last complete message", run: func(t *check) {
 		p := t.join()
 		ts := p.pingStamp()
 		p.sendRaw(append(p.packet(p.seq+1, rtype.Ping{Timestamp: ts}), 0x00))
@@ -39,7 +39,7 @@ var serverFramingCases = []Case{
 			t.Failf("packet %d: a Ping then one byte 00; the server answered the Ping with a Pong", p.seq-1)
 		}
 	}},
-	{ID: "5.3/4", Level: Must, Title: "a packet MAY contain several messages: each is processed", run: func(t *T) {
+	{ID: "5.3/4", Level: Must, Title: "a packet MAY contain several messages: each is processed", run: func(t *check) {
 		p := t.join()
 		a, b := p.pingStamp(), p.pingStamp()
 		seq := p.next(rtype.Ping{Timestamp: a}, rtype.Ping{Timestamp: b})
@@ -53,7 +53,7 @@ var serverFramingCases = []Case{
 			t.Failf("packet %d with two Pings (%#08x, %#08x): Pong of the first %v, of the second %v, within %v", seq, a, b, gotA, gotB, replyWait*2)
 		}
 	}},
-	{ID: "5.3/5", Level: Must, Title: "a packet with no message is valid: it is received and acknowledged", run: func(t *T) {
+	{ID: "5.3/5", Level: Must, Title: "a packet with no message is valid: it is received and acknowledged", run: func(t *check) {
 		p := t.join()
 		seq := p.next()
 		h, _ := p.mustProbe(0)
@@ -61,10 +61,10 @@ var serverFramingCases = []Case{
 			t.Failf("packet %d, the 16-byte header alone, then %d with a Ping: the packet carrying the Pong has %s, not acknowledging %d", seq, seq+1, ackDesc(h), seq)
 		}
 	}},
-	{ID: "5.3/6", Level: Must, Title: "a message of size 0 is complete: a zero-size message of unknown type is skipped", run: func(t *T) {
+	{ID: "5.3/6", Level: Must, Title: "a message of size 0 is complete: a zero-size message of unknown type is skipped", run: func(t *check) {
 		unknownSkipped(t, rtype.RawMessage{Type: 0x0051})
 	}},
-	{ID: "5.3/7", Level: Must, Title: "the server's packets are a 16-byte header followed by messages that fill the rest of the datagram exactly", run: func(t *T) {
+	{ID: "5.3/7", Level: Must, Title: "the server's packets are a 16-byte header followed by messages that fill the rest of the datagram exactly", run: func(t *check) {
 		p := t.join()
 		n := 0
 		p.watch(600*time.Millisecond, func(dg datagram) {
@@ -80,13 +80,13 @@ var serverFramingCases = []Case{
 			t.Skipf("the server sent nothing during 600ms of play (one Input a frame)")
 		}
 	}},
-	{ID: "6/1", Level: Must, Title: "a receiver MUST ignore a message of unknown type in the clients' range and keep processing the packet", run: func(t *T) {
+	{ID: "6/1", Level: Must, Title: "a receiver MUST ignore a message of unknown type in the clients' range and keep processing the packet", run: func(t *check) {
 		unknownSkipped(t, rtype.RawMessage{Type: 0x0050, Payload: []byte{1, 2, 3}})
 	}},
-	{ID: "6/2", Level: Must, Title: "a receiver MUST ignore a message of unknown type in the server's range and keep processing the packet", run: func(t *T) {
+	{ID: "6/2", Level: Must, Title: "a receiver MUST ignore a message of unknown type in the server's range and keep processing the packet", run: func(t *check) {
 		unknownSkipped(t, rtype.RawMessage{Type: 0x0090, Payload: []byte{1, 2, 3, 4, 5}})
 	}},
-	{ID: "6/3", Level: Must, Title: "types 0x80 to 0xFF are sent by the server: every message it sends has a type in that range", run: func(t *T) {
+	{ID: "6/3", Level: Must, Title: "types 0x80 to 0xFF are sent by the server: every message it sends has a type in that range", run: func(t *check) {
 		p := t.join()
 		n := 0
 		p.watch(600*time.Millisecond, func(dg datagram) {
@@ -109,7 +109,7 @@ var serverFramingCases = []Case{
 
 // unknownSkipped sends a packet with m, then a Ping, and fails the case
 // when the Ping gets no Pong (§6).
-func unknownSkipped(t *T, m rtype.RawMessage) {
+func unknownSkipped(t *check, m rtype.RawMessage) {
 	p := t.join()
 	ts := p.pingStamp()
 	seq := p.next(m, rtype.Ping{Timestamp: ts})

@@ -12,7 +12,7 @@ import (
 // flow of §10. Their ids follow the spec sections; the §7.1 ones come
 // after the message rules of serverMessageCases.
 var serverGameCases = []Case{
-	{ID: "7.1/5", Level: Game, Title: "the server sets the ship velocity from the direction bits: Up, Down, Left and Right move it that way", run: func(t *T) {
+	{ID: "7.1/5", Level: Game, Title: "the server sets the ship velocity from the direction bits: Up, Down, Left and Right move it that way", run: func(t *check) {
 		p, w := joinWatched(t)
 		ship := p.ownShip(time.Second)
 		lag := p.lag()
@@ -21,7 +21,7 @@ var serverGameCases = []Case{
 			goes(t, m, a, a, ship)
 		}
 	}},
-	{ID: "7.1/6", Level: Game, Title: "if two opposite directions are held, Down and Right win", run: func(t *T) {
+	{ID: "7.1/6", Level: Game, Title: "if two opposite directions are held, Down and Right win", run: func(t *check) {
 		p, w := joinWatched(t)
 		ship := p.ownShip(time.Second)
 		lag := p.lag()
@@ -30,7 +30,7 @@ var serverGameCases = []Case{
 			goes(t, m, a, a&(rtype.ActionDown|rtype.ActionRight), ship)
 		}
 	}},
-	{ID: "7.1/7", Level: Game, Title: "diagonal speed is scaled by 0.7071 so that it matches the straight speed", run: func(t *T) {
+	{ID: "7.1/7", Level: Game, Title: "diagonal speed is scaled by 0.7071 so that it matches the straight speed", run: func(t *check) {
 		p, w := joinWatched(t)
 		ship := p.ownShip(time.Second)
 		lag := p.lag()
@@ -47,7 +47,7 @@ var serverGameCases = []Case{
 			t.Failf("ship %d: Right gave %.2f px per tick (%v), Down and Right %.2f (%v): %.2f times the straight speed", ship, straight.speed(), straight, diag.speed(), diag, r)
 		}
 	}},
-	{ID: "7.1/8", Level: Game, Title: "actions is the full state of the controls: an Input of 0x00 stops the ship", run: func(t *T) {
+	{ID: "7.1/8", Level: Game, Title: "actions is the full state of the controls: an Input of 0x00 stops the ship", run: func(t *check) {
 		p, w := joinWatched(t)
 		ship := p.ownShip(time.Second)
 		lag := p.lag()
@@ -63,7 +63,7 @@ var serverGameCases = []Case{
 			t.Failf("after holding Right, Inputs of 0x00 (packets to %d) left the ship %d moving %v", p.seq, ship, still)
 		}
 	}},
-	{ID: "7.1/9", Level: Game, Title: "the server fires a missile when the Shoot bit goes from set to cleared, not while it is held", run: func(t *T) {
+	{ID: "7.1/9", Level: Game, Title: "the server fires a missile when the Shoot bit goes from set to cleared, not while it is held", run: func(t *check) {
 		p, w := joinWatched(t)
 		ship := p.ownShip(time.Second)
 		x, y := p.position(ship)
@@ -78,7 +78,7 @@ var serverGameCases = []Case{
 			t.Failf("Shoot held in packets %d to %d, cleared in packet %d; no CreateEntity of a missile near the ship %d within 500ms", first, p.seq-1, p.seq-1, ship)
 		}
 	}},
-	{ID: "8.3/4", Level: Game, Title: "a missile that leaves the playfield is destroyed with reason 1 or 2", needs: 8 * time.Second, run: func(t *T) {
+	{ID: "8.3/4", Level: Game, Title: "a missile that leaves the playfield is destroyed with reason 1 or 2", needs: 8 * time.Second, run: func(t *check) {
 		p, w := joinWatched(t)
 		ship := p.ownShip(time.Second)
 		c := p.missile(w, ship, time.Second)
@@ -90,20 +90,20 @@ var serverGameCases = []Case{
 			t.Failf("missile %d, created at %v at (%.0f, %.0f), was destroyed with reason %d", c.id, fired, c.x, c.y, d.reason)
 		}
 	}},
-	{ID: "9.3/1", Level: Game, Title: "a player missile is built from the bullet blueprint, archetype id 0x4BED", run: func(t *T) {
+	{ID: "9.3/1", Level: Game, Title: "a player missile is built from the bullet blueprint, archetype id 0x4BED", run: func(t *check) {
 		p, w := joinWatched(t)
 		c := p.missile(w, p.ownShip(time.Second), time.Second)
 		if c.arch != rtype.ArchetypeBullet {
 			t.Failf("the missile fired (Shoot set then cleared in packets %d, %d) is entity %d of archetype %#04x, not 0x4BED", p.seq-1, p.seq, c.id, uint16(c.arch))
 		}
 	}},
-	{ID: "10/1", Level: Game, Title: "the server sends about 20 Snapshots per second", run: func(t *T) {
+	{ID: "10/1", Level: Game, Title: "the server sends about 20 Snapshots per second", run: func(t *check) {
 		ticks, secs := snapTicks(t, time.Second)
 		if r := float64(len(ticks)-1) / secs; r < 15 || r > 25 {
 			t.Failf("%d Snapshot ticks in %.2fs: %.1f per second", len(ticks), secs, r)
 		}
 	}},
-	{ID: "10/2", Level: Game, Title: "the server sends one Snapshot every 3 ticks", run: func(t *T) {
+	{ID: "10/2", Level: Game, Title: "the server sends one Snapshot every 3 ticks", run: func(t *check) {
 		ticks, _ := snapTicks(t, 500*time.Millisecond)
 		three := 0
 		for i := 1; i < len(ticks); i++ {
@@ -115,13 +115,13 @@ var serverGameCases = []Case{
 			t.Failf("Snapshot serverTicks %v: %d of %d steps are 3", ticks, three, len(ticks)-1)
 		}
 	}},
-	{ID: "10/3", Level: Game, Title: "the server tick rate is about 60 per second", run: func(t *T) {
+	{ID: "10/3", Level: Game, Title: "the server tick rate is about 60 per second", run: func(t *check) {
 		ticks, secs := snapTicks(t, time.Second)
 		if r := float64(ticks[len(ticks)-1]-ticks[0]) / secs; r < 50 || r > 70 {
 			t.Failf("Snapshot serverTicks went from %d to %d in %.2fs: %.1f ticks per second", ticks[0], ticks[len(ticks)-1], secs, r)
 		}
 	}},
-	{ID: "10/4", Level: Game, Title: "the ship of slot n (0 to 3) spawns at x = 150, y = 150 + 100 n", run: func(t *T) {
+	{ID: "10/4", Level: Game, Title: "the ship of slot n (0 to 3) spawns at x = 150, y = 150 + 100 n", run: func(t *check) {
 		p, w := joinWatched(t)
 		ship := p.ownShip(time.Second)
 		c := creation(t, w, ship)
@@ -136,7 +136,7 @@ var serverGameCases = []Case{
 
 // goes fails the case unless m, measured holding a, went in direction dir
 // and not across it.
-func goes(t *T, m motion, a, dir rtype.Actions, ship uint32) {
+func goes(t *check, m motion, a, dir rtype.Actions, ship uint32) {
 	if !m.ok {
 		t.Skipf("fewer than two Snapshots of different ticks listed the ship %d while holding %v", ship, a)
 	}
@@ -152,7 +152,7 @@ func goes(t *T, m motion, a, dir rtype.Actions, ship uint32) {
 // snapTicks returns the serverTicks of the Snapshots a player got while
 // idling for d, each once, and the seconds between the first and last;
 // it skips the case below three.
-func snapTicks(t *T, d time.Duration) ([]uint32, float64) {
+func snapTicks(t *check, d time.Duration) ([]uint32, float64) {
 	p, w := joinWatched(t)
 	p.play(d, 0)
 	var ticks []uint32
@@ -174,7 +174,7 @@ func snapTicks(t *T, d time.Duration) ([]uint32, float64) {
 
 // creation returns the CreateEntity w saw of id, skipping the case when
 // there was none.
-func creation(t *T, w *watcher, id uint32) seenCreate {
+func creation(t *check, w *watcher, id uint32) seenCreate {
 	c, ok := w.createdAfter(time.Time{}, func(c seenCreate) bool { return c.id == id })
 	if !ok {
 		t.Skipf("the CreateEntity of entity %d came before the case watched", id)
@@ -186,7 +186,7 @@ var slotArchetypes = [...]rtype.Archetype{rtype.ArchetypePlayerBlue, rtype.Arche
 
 // slotColours joins four players and checks their ships' colours: one per
 // slot, the slot told by the spawn height (§10).
-func slotColours(t *T) {
+func slotColours(t *check) {
 	seen := map[rtype.Archetype]uint32{}
 	for i := range 4 {
 		p, w := joinWatched(t)
@@ -205,7 +205,7 @@ func slotColours(t *T) {
 
 // roundStart checks that Bydos come once a second player joins a lobby
 // where none flew.
-func roundStart(t *T) {
+func roundStart(t *check) {
 	a, wa := joinWatched(t)
 	a.ownShip(time.Second)
 	isBydos := func(c seenCreate) bool { return c.arch == rtype.ArchetypeEnemyBidos }

@@ -11,7 +11,7 @@ import (
 
 // joinWatched is join with a watcher set before the first packet, so that
 // it also sees the CreateEntity messages sent on joining (§10).
-func joinWatched(t *T) (*player, *watcher) {
+func joinWatched(t *check) (*player, *watcher) {
 	p := t.handshake()
 	w := watch(p)
 	ts := p.ping()
@@ -66,7 +66,7 @@ func (p *player) untilProbe() []msg {
 // dropsInput checks that the Inputs bad builds, one packet a frame, leave
 // the ship where it is, then that valid Inputs holding Right move it: the
 // precondition of a check made by watching the ship.
-func dropsInput(t *T, what string, bad func(p *player) []rtype.Message) {
+func dropsInput(t *check, what string, bad func(p *player) []rtype.Message) {
 	p, w := joinWatched(t)
 	ship := p.ownShip(time.Second)
 	lag := p.lag()
@@ -89,7 +89,7 @@ func dropsInput(t *T, what string, bad func(p *player) []rtype.Message) {
 // staleInput checks that, after Inputs holding Right, older and equal
 // inputSequence values holding Left leave the ship going the way Right
 // took it, whichever way that is.
-func staleInput(t *T) {
+func staleInput(t *check) {
 	p, w := joinWatched(t)
 	ship := p.ownShip(time.Second)
 	lag := p.lag()
@@ -123,7 +123,7 @@ func turned(before, m motion) bool {
 // wrappedInput sends Inputs numbered 1, 0x7FFFFFFF, 0xFFFFFFF0 and 5,
 // each newer than the one before by the signed difference (§7.1), each
 // turning the ship another way.
-func wrappedInput(t *T) {
+func wrappedInput(t *check) {
 	p, w := joinWatched(t)
 	ship := p.ownShip(time.Second)
 	lag := p.lag()
@@ -170,7 +170,7 @@ func along(m motion, a rtype.Actions) float64 {
 // firstPong opens a connection whose first packet carries a Ping and
 // returns the first Pong message, of any size; it fails the case when the
 // connection was opened but got none, and skips it when nothing came.
-func firstPong(t *T) (*player, uint32, msg) {
+func firstPong(t *check) (*player, uint32, msg) {
 	p := t.handshake()
 	ts := p.ping()
 	joined := false
@@ -194,7 +194,7 @@ func firstPong(t *T) (*player, uint32, msg) {
 
 // closes checks that after a Disconnect of reason r the connection no
 // longer answers a Ping.
-func closes(t *T, p *player, r rtype.DisconnectReason) {
+func closes(t *check, p *player, r rtype.DisconnectReason) {
 	seq := p.next(rtype.Disconnect{Reason: r})
 	ts := p.ping()
 	if m, ok := p.pong(ts, replyWait); ok {
@@ -205,7 +205,7 @@ func closes(t *T, p *player, r rtype.DisconnectReason) {
 
 // pair joins two players and returns them with the second's ship, once
 // the first knows it; it skips the case when the first never does.
-func pair(t *T) (a *player, wa *watcher, b *player, ship uint32) {
+func pair(t *check) (a *player, wa *watcher, b *player, ship uint32) {
 	a, wa = joinWatched(t)
 	a.ownShip(time.Second)
 	b = t.join()
@@ -218,7 +218,7 @@ func pair(t *T) (a *player, wa *watcher, b *player, ship uint32) {
 
 // leaverDestroyed checks the DestroyEntity reason 3 a player gets when
 // another leaves (§7.3).
-func leaverDestroyed(t *T) {
+func leaverDestroyed(t *check) {
 	a, wa, b, ship := pair(t)
 	b.leave()
 	if !until(a, nil, time.Second, func() bool { _, ok := wa.destroyed(ship); return ok }) {
@@ -231,7 +231,7 @@ func leaverDestroyed(t *T) {
 
 // destroyScene has a player leave and returns the DestroyEntity messages
 // the other one got, skipping the case when there is none.
-func destroyScene(t *T) []seenDestroy {
+func destroyScene(t *check) []seenDestroy {
 	a, wa, b, ship := pair(t)
 	b.leave()
 	until(a, nil, time.Second, func() bool { _, ok := wa.destroyed(ship); return ok })
@@ -243,7 +243,7 @@ func destroyScene(t *T) []seenDestroy {
 
 // createScene returns the CreateEntity messages two players got: their
 // ships, missiles and whatever the world holds.
-func createScene(t *T) []seenCreate {
+func createScene(t *check) []seenCreate {
 	// No step needs a CreateEntity the player could read: those are
 	// what the case judges.
 	a, wa := joinWatched(t)
@@ -262,7 +262,7 @@ func createScene(t *T) []seenCreate {
 // snapScene returns the Snapshots a player got for 400 ms while firing a
 // missile every other frame, read from every datagram, even one a client
 // would drop whole.
-func snapScene(t *T) []seenSnap {
+func snapScene(t *check) []seenSnap {
 	p := t.join()
 	var snaps []seenSnap
 	tap := func(b []byte, at time.Time) {
@@ -296,7 +296,7 @@ func (p *player) inputs(as ...rtype.Actions) {
 
 // largeWorld fills the world past 47 entities with missiles and checks the
 // Snapshots that list it (§8.1, §2.2).
-func largeWorld(t *T) {
+func largeWorld(t *check) {
 	p := t.join()
 	var snaps []seenSnap
 	big, bigAt := 0, time.Duration(0)
@@ -335,7 +335,7 @@ func largeWorld(t *T) {
 	judgeLarge(t, snaps, crowded, most, big, bigAt)
 }
 
-func judgeLarge(t *T, snaps []seenSnap, crowded time.Time, most, big int, bigAt time.Duration) {
+func judgeLarge(t *check, snaps []seenSnap, crowded time.Time, most, big int, bigAt time.Duration) {
 	if big > 0 {
 		t.Failf("the server sent a datagram of %d bytes at %v", big, bigAt)
 	}
@@ -373,7 +373,7 @@ func judgeLarge(t *T, snaps []seenSnap, crowded time.Time, most, big int, bigAt 
 
 // worldToNewcomer checks that a player joining gets a CreateEntity for
 // every entity the other player knew then and still knows.
-func worldToNewcomer(t *T) {
+func worldToNewcomer(t *check) {
 	a, wa := joinWatched(t)
 	ship := a.ownShip(time.Second)
 	a.missile(wa, ship, time.Second)
@@ -401,7 +401,7 @@ func worldToNewcomer(t *T) {
 
 // bydosCreated waits, with two players in, for a Bydos: its CreateEntity
 // passes; a Snapshot listing a Bydos no CreateEntity announced fails.
-func bydosCreated(t *T) {
+func bydosCreated(t *check) {
 	a, wa := joinWatched(t)
 	a.ownShip(time.Second)
 	b := t.join()

@@ -10,7 +10,7 @@ import (
 // serverMessageCases are the §7 and §8 rules: how a server reads each
 // client message, and what its own messages hold.
 var serverMessageCases = []Case{
-	{ID: "7.1/1", Level: Must, Title: "the server MUST drop an Input whose payload is not exactly 9 bytes (10 bytes)", run: func(t *T) {
+	{ID: "7.1/1", Level: Must, Title: "the server MUST drop an Input whose payload is not exactly 9 bytes (10 bytes)", run: func(t *check) {
 		dropsInput(t, "10-byte Inputs holding Right", func(p *player) []rtype.Message {
 			p.inputSeq++
 			p.frame++
@@ -18,7 +18,7 @@ var serverMessageCases = []Case{
 			return []rtype.Message{rtype.RawMessage{Type: rtype.TypeInput, Payload: b}}
 		})
 	}},
-	{ID: "7.1/2", Level: Must, Title: "the server MUST drop an Input whose payload is not exactly 9 bytes (8 bytes)", run: func(t *T) {
+	{ID: "7.1/2", Level: Must, Title: "the server MUST drop an Input whose payload is not exactly 9 bytes (8 bytes)", run: func(t *check) {
 		// The next message's first byte, 0x08, is Right to a server that
 		// reads 9 bytes whatever the size says.
 		dropsInput(t, "8-byte Inputs, each followed by a message of unknown type 0x0870", func(p *player) []rtype.Message {
@@ -31,7 +31,7 @@ var serverMessageCases = []Case{
 	{ID: "7.1/3", Level: Must, Title: "the server MUST drop an Input whose inputSequence is not newer than the last accepted one", run: staleInput},
 	{ID: "7.1/4", Level: Must, Title: `"newer" is computed as a signed 32-bit difference, so the counter MAY wrap around`, run: wrappedInput},
 
-	{ID: "7.2/1", Level: Must, Title: "the server answers a Ping with a Pong that carries the same timestamp", run: func(t *T) {
+	{ID: "7.2/1", Level: Must, Title: "the server answers a Ping with a Pong that carries the same timestamp", run: func(t *check) {
 		p, ts, m := firstPong(t)
 		if len(m.raw.Payload) < 4 {
 			t.Failf("the Ping of timestamp %#08x in packet 1 got a Pong of %d bytes, no timestamp", ts, len(m.raw.Payload))
@@ -40,13 +40,13 @@ var serverMessageCases = []Case{
 			t.Failf("the Ping of timestamp %#08x in packet %d got a Pong of timestamp %#08x", ts, p.seq, got)
 		}
 	}},
-	{ID: "7.2/2", Level: Must, Title: "a Pong's payload is the 4-byte timestamp (§6, §8.4)", run: func(t *T) {
+	{ID: "7.2/2", Level: Must, Title: "a Pong's payload is the 4-byte timestamp (§6, §8.4)", run: func(t *check) {
 		p, ts, m := firstPong(t)
 		if n := len(m.raw.Payload); n != rtype.PongSize {
 			t.Failf("the Ping of timestamp %#08x in packet %d got a Pong of %d bytes: % x", ts, p.seq, n, m.raw.Payload)
 		}
 	}},
-	{ID: "7.2/3", Level: Must, Title: "the Ping payload MUST be exactly 4 bytes: a Ping of 3 or 5 bytes gets no Pong", run: func(t *T) {
+	{ID: "7.2/3", Level: Must, Title: "the Ping payload MUST be exactly 4 bytes: a Ping of 3 or 5 bytes gets no Pong", run: func(t *check) {
 		p := t.join()
 		ts := p.pingStamp()
 		five := binary.BigEndian.AppendUint32(nil, ts)
@@ -61,12 +61,12 @@ var serverMessageCases = []Case{
 		}
 	}},
 
-	{ID: "7.3/1", Level: Must, Title: "on Disconnect the server closes the connection at once", run: func(t *T) {
+	{ID: "7.3/1", Level: Must, Title: "on Disconnect the server closes the connection at once", run: func(t *check) {
 		p := t.join()
 		closes(t, p, rtype.DisconnectClientQuit)
 	}},
 	{ID: "7.3/2", Level: Must, Title: "on Disconnect the server sends DestroyEntity with reason 3 to the other players", run: leaverDestroyed},
-	{ID: "7.3/3", Level: Must, Title: "the server does not interpret reason: a Disconnect of reason 2 or 4 closes the connection too", run: func(t *T) {
+	{ID: "7.3/3", Level: Must, Title: "the server does not interpret reason: a Disconnect of reason 2 or 4 closes the connection too", run: func(t *check) {
 		// Both at once, so that the wait for no Pong is one.
 		a, b := t.join(), t.join()
 		sa := a.next(rtype.Disconnect{Reason: rtype.DisconnectTimeout})
@@ -84,7 +84,7 @@ var serverMessageCases = []Case{
 			}
 		}
 	}},
-	{ID: "7.3/4", Level: Must, Title: "the server drops a Disconnect whose payload is not 1 byte (§12: reject fixed size payloads whose size differs)", run: func(t *T) {
+	{ID: "7.3/4", Level: Must, Title: "the server drops a Disconnect whose payload is not 1 byte (§12: reject fixed size payloads whose size differs)", run: func(t *check) {
 		p := t.join()
 		s2 := p.next(rtype.RawMessage{Type: rtype.TypeDisconnect, Payload: []byte{1, 0}})
 		s0 := p.next(rtype.RawMessage{Type: rtype.TypeDisconnect})
@@ -95,7 +95,7 @@ var serverMessageCases = []Case{
 		}
 	}},
 
-	{ID: "7.4/1", Level: Must, Title: "if the entity still exists, the server answers QueryEntity with a CreateEntity describing it", run: func(t *T) {
+	{ID: "7.4/1", Level: Must, Title: "if the entity still exists, the server answers QueryEntity with a CreateEntity describing it", run: func(t *check) {
 		p := t.join()
 		ship := p.ownShip(time.Second)
 		arch := p.world.ents[ship].archetype
@@ -110,7 +110,7 @@ var serverMessageCases = []Case{
 			t.Failf("packet %d queried ship %d, created as %v; the answer's entityType is %v", seq, ship, arch, c.arch)
 		}
 	}},
-	{ID: "7.4/2", Level: Must, Title: "if the queried entity does not exist, the server does not answer", run: func(t *T) {
+	{ID: "7.4/2", Level: Must, Title: "if the queried entity does not exist, the server does not answer", run: func(t *check) {
 		p := t.join()
 		p.settle(100 * time.Millisecond)
 		id := unusedID(p)
@@ -121,14 +121,14 @@ var serverMessageCases = []Case{
 			}
 		}
 	}},
-	{ID: "7.4/3", Level: Must, Title: "the server MUST drop a QueryEntity whose networkId is 0", run: func(t *T) {
+	{ID: "7.4/3", Level: Must, Title: "the server MUST drop a QueryEntity whose networkId is 0", run: func(t *check) {
 		// No entity has id 0 (§8.2), so no answer can come: what is left
 		// to see is that the connection goes on.
 		p := t.join()
 		p.next(rtype.RawMessage{Type: rtype.TypeQueryEntity, Payload: make([]byte, 4)})
 		p.untilProbe()
 	}},
-	{ID: "7.4/4", Level: Must, Title: "the server MUST drop a QueryEntity whose payload is not exactly 4 bytes", run: func(t *T) {
+	{ID: "7.4/4", Level: Must, Title: "the server MUST drop a QueryEntity whose payload is not exactly 4 bytes", run: func(t *check) {
 		p := t.join()
 		ship := p.ownShip(time.Second)
 		id := binary.BigEndian.AppendUint32(nil, ship)
@@ -142,21 +142,21 @@ var serverMessageCases = []Case{
 		}
 	}},
 
-	{ID: "8.1/1", Level: Must, Title: "one Snapshot holds at most 47 entity states", run: func(t *T) {
+	{ID: "8.1/1", Level: Must, Title: "one Snapshot holds at most 47 entity states", run: func(t *check) {
 		for _, s := range snapScene(t) {
 			if s.count > rtype.MaxSnapshotStates {
 				t.Failf("the server's packet %d (%d bytes) carried a Snapshot of tick %d with entityCount %d", s.seq, s.datagram, s.tick, s.count)
 			}
 		}
 	}},
-	{ID: "8.1/2", Level: Must, Title: "a Snapshot's payload is exactly 6 + 11 x entityCount bytes", run: func(t *T) {
+	{ID: "8.1/2", Level: Must, Title: "a Snapshot's payload is exactly 6 + 11 x entityCount bytes", run: func(t *check) {
 		for _, s := range snapScene(t) {
 			if s.count < 0 || s.size != rtype.SnapshotHeaderSize+11*s.count {
 				t.Failf("the server's packet %d carried a Snapshot of tick %d, entityCount %d, in %d bytes, not %d", s.seq, s.tick, s.count, s.size, rtype.SnapshotHeaderSize+11*max(s.count, 0))
 			}
 		}
 	}},
-	{ID: "8.1/3", Level: Must, Title: "a Snapshot's networkId is never 0", run: func(t *T) {
+	{ID: "8.1/3", Level: Must, Title: "a Snapshot's networkId is never 0", run: func(t *check) {
 		for _, s := range snapScene(t) {
 			for i, st := range s.states {
 				if st.NetworkID == 0 {
@@ -165,7 +165,7 @@ var serverMessageCases = []Case{
 			}
 		}
 	}},
-	{ID: "8.1/4", Level: Must, Title: "the same networkId never appears twice in a Snapshot", run: func(t *T) {
+	{ID: "8.1/4", Level: Must, Title: "the same networkId never appears twice in a Snapshot", run: func(t *check) {
 		multi := false
 		for _, s := range snapScene(t) {
 			at := map[uint32]int{}
@@ -182,7 +182,7 @@ var serverMessageCases = []Case{
 		}
 	}},
 	{ID: "8.1/5", Level: Must, Title: "when more than 47 entities exist, several Snapshots of the same serverTick, each in its own packet of at most 548 bytes", needs: 8 * time.Second, run: largeWorld},
-	{ID: "8.1/6", Level: Must, Title: "a Snapshot state's entityType is the low 8 bits of the entity's archetype id", run: func(t *T) {
+	{ID: "8.1/6", Level: Must, Title: "a Snapshot state's entityType is the low 8 bits of the entity's archetype id", run: func(t *check) {
 		p := t.join()
 		w := watch(p)
 		ship := p.ownShip(time.Second)
@@ -210,14 +210,14 @@ var serverMessageCases = []Case{
 		}
 	}},
 
-	{ID: "8.2/1", Level: Must, Title: "a CreateEntity's payload is exactly 16 bytes", run: func(t *T) {
+	{ID: "8.2/1", Level: Must, Title: "a CreateEntity's payload is exactly 16 bytes", run: func(t *check) {
 		for _, c := range createScene(t) {
 			if c.size != rtype.CreateEntitySize {
 				t.Failf("a CreateEntity of %d bytes (networkId %d) at %v", c.size, c.id, t.since())
 			}
 		}
 	}},
-	{ID: "8.2/2", Level: Must, Title: "a CreateEntity's networkId is never 0", run: func(t *T) {
+	{ID: "8.2/2", Level: Must, Title: "a CreateEntity's networkId is never 0", run: func(t *check) {
 		for _, c := range createScene(t) {
 			if c.size >= 8 && c.id == 0 {
 				t.Failf("a CreateEntity of networkId 0 (entityType %v) at %v", c.arch, t.since())
@@ -225,7 +225,7 @@ var serverMessageCases = []Case{
 		}
 	}},
 	{ID: "8.2/3", Level: Must, Title: "the server sends CreateEntity to a new player for every entity already in the world", run: worldToNewcomer},
-	{ID: "8.2/4", Level: Must, Title: "the server sends CreateEntity to every player when a player joins", run: func(t *T) {
+	{ID: "8.2/4", Level: Must, Title: "the server sends CreateEntity to every player when a player joins", run: func(t *check) {
 		a, wa := joinWatched(t)
 		own := a.ownShip(time.Second)
 		joined := time.Now()
@@ -243,7 +243,7 @@ var serverMessageCases = []Case{
 			t.Failf("connection %d joined; connection %d got the CreateEntity of the new ship %d, connection %d itself none within 1s", b.id, a.id, ship, b.id)
 		}
 	}},
-	{ID: "8.2/5", Level: Must, Title: "the server sends CreateEntity to every player when a missile is fired", run: func(t *T) {
+	{ID: "8.2/5", Level: Must, Title: "the server sends CreateEntity to every player when a missile is fired", run: func(t *check) {
 		a := t.join()
 		wa := watch(a)
 		ship := a.ownShip(time.Second)
@@ -257,21 +257,21 @@ var serverMessageCases = []Case{
 	}},
 	{ID: "8.2/6", Level: Must, Title: "the server sends CreateEntity to every player when an enemy spawns", needs: 6 * time.Second, run: bydosCreated},
 
-	{ID: "8.3/1", Level: Must, Title: "a DestroyEntity's payload is exactly 9 bytes", run: func(t *T) {
+	{ID: "8.3/1", Level: Must, Title: "a DestroyEntity's payload is exactly 9 bytes", run: func(t *check) {
 		for _, d := range destroyScene(t) {
 			if d.size != rtype.DestroyEntitySize {
 				t.Failf("a DestroyEntity of %d bytes (networkId %d) at %v", d.size, d.id, t.since())
 			}
 		}
 	}},
-	{ID: "8.3/2", Level: Must, Title: "a DestroyEntity's networkId is never 0", run: func(t *T) {
+	{ID: "8.3/2", Level: Must, Title: "a DestroyEntity's networkId is never 0", run: func(t *check) {
 		for _, d := range destroyScene(t) {
 			if d.size >= 8 && d.id == 0 {
 				t.Failf("a DestroyEntity of networkId 0 (reason %d) at %v", d.reason, t.since())
 			}
 		}
 	}},
-	{ID: "8.3/3", Level: Must, Title: "a DestroyEntity's reason is at most 4", run: func(t *T) {
+	{ID: "8.3/3", Level: Must, Title: "a DestroyEntity's reason is at most 4", run: func(t *check) {
 		for _, d := range destroyScene(t) {
 			if d.size >= 9 && d.reason > uint8(rtype.DestroyGameEnded) {
 				t.Failf("a DestroyEntity of networkId %d with reason %d at %v", d.id, d.reason, t.since())

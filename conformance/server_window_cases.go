@@ -11,13 +11,13 @@ import (
 // numbers and acknowledgements (§5.2) and of the checks a server makes on
 // each connected packet (§5.4).
 var serverWindowCases = []Case{
-	{ID: "5.1/1", Level: Must, Title: "ack is the highest sequence number received from the peer", run: func(t *T) {
+	{ID: "5.1/1", Level: Must, Title: "ack is the highest sequence number received from the peer", run: func(t *check) {
 		_, h := ackPattern(t)
 		if h.Ack != 8 {
 			t.Failf("sent packets %v, each with a Ping: the packet carrying the Pong of packet 8 has %s, want ack 8", patternSeqs, ackDesc(h))
 		}
 	}},
-	{ID: "5.1/2", Level: Must, Title: "ackBits has bit i set when sequence ack - 1 - i was received", run: func(t *T) {
+	{ID: "5.1/2", Level: Must, Title: "ackBits has bit i set when sequence ack - 1 - i was received", run: func(t *check) {
 		_, h := ackPattern(t)
 		if h.Ack == 8 && h.AckBits != 0x74 {
 			t.Failf("sent packets %v, each with a Ping: the packet carrying the Pong of packet 8 has %s, want ackBits 0x00000074 (7, 6, 4 missing; 5, 3, 2, 1 received)", patternSeqs, ackDesc(h))
@@ -26,7 +26,7 @@ var serverWindowCases = []Case{
 			t.Skipf("the packet carrying the Pong of packet 8 has ack %d, not 8 (see 5.1/1): its ackBits cannot be judged", h.Ack)
 		}
 	}},
-	{ID: "5.1/3", Level: Must, Title: "ack stays the highest sequence received when a lower one arrives out of order", run: func(t *T) {
+	{ID: "5.1/3", Level: Must, Title: "ack stays the highest sequence received when a lower one arrives out of order", run: func(t *check) {
 		p := t.join()
 		if p.seq != 1 {
 			t.Skipf("the first packet was not answered at once")
@@ -47,7 +47,7 @@ var serverWindowCases = []Case{
 			t.Failf("sent packets 1, 2, 4, then 3: the packet carrying the Pong of packet 3 has %s, want ack 4 ackBits 0x00000007", ackDesc(m.hdr))
 		}
 	}},
-	{ID: "5.1/4", Level: Must, Title: "every packet the server sends on a connection starts with the connectionId it gave in Welcome", run: func(t *T) {
+	{ID: "5.1/4", Level: Must, Title: "every packet the server sends on a connection starts with the connectionId it gave in Welcome", run: func(t *check) {
 		p := t.join()
 		n := 0
 		p.watch(600*time.Millisecond, func(dg datagram) {
@@ -64,7 +64,7 @@ var serverWindowCases = []Case{
 			t.Skipf("the server sent no packet during 600ms of play (one Input a frame)")
 		}
 	}},
-	{ID: "5.2/1", Level: Must, Title: "the server's first packet on a connection has sequence 1, and every following packet increases it by 1", run: func(t *T) {
+	{ID: "5.2/1", Level: Must, Title: "the server's first packet on a connection has sequence 1, and every following packet increases it by 1", run: func(t *check) {
 		p := t.handshake()
 		var seqs []uint32
 		p.watch(600*time.Millisecond, func(dg datagram) {
@@ -83,7 +83,7 @@ var serverWindowCases = []Case{
 			}
 		}
 	}},
-	{ID: "5.2/2", Level: Must, Title: "a packet whose sequence is equal to the highest received is a duplicate: MUST drop", run: func(t *T) {
+	{ID: "5.2/2", Level: Must, Title: "a packet whose sequence is equal to the highest received is a duplicate: MUST drop", run: func(t *check) {
 		p := t.join()
 		seq := p.next(rtype.Ping{Timestamp: p.pingStamp()})
 		ts := p.pingStamp()
@@ -92,7 +92,7 @@ var serverWindowCases = []Case{
 			t.Failf("packet %d sent again (the highest received), with another Ping: the server answered it with a Pong", seq)
 		}
 	}},
-	{ID: "5.2/3", Level: Must, Title: "a packet whose sequence was already seen is a duplicate: MUST drop", run: func(t *T) {
+	{ID: "5.2/3", Level: Must, Title: "a packet whose sequence was already seen is a duplicate: MUST drop", run: func(t *check) {
 		p := t.join()
 		first := p.next(rtype.Ping{Timestamp: p.pingStamp()})
 		a := p.pingStamp()
@@ -106,7 +106,7 @@ var serverWindowCases = []Case{
 			t.Failf("packet %d sent again after %d, with another Ping: the server answered it with a Pong", first, first+1)
 		}
 	}},
-	{ID: "5.2/4", Level: Must, Title: "a packet lower than the highest received by more than 32 is too old: MUST drop", run: func(t *T) {
+	{ID: "5.2/4", Level: Must, Title: "a packet lower than the highest received by more than 32 is too old: MUST drop", run: func(t *check) {
 		p, high := jumpAhead(t)
 		ts := p.pingStamp()
 		p.send(high-33, rtype.Ping{Timestamp: ts})
@@ -114,7 +114,7 @@ var serverWindowCases = []Case{
 			t.Failf("packet %d, never sent before, 33 below the highest received (%d), with a Ping: the server answered it with a Pong", high-33, high)
 		}
 	}},
-	{ID: "5.2/5", Level: Must, Title: "a packet lower than the highest received by 32, not seen yet, is out of order: processed", run: func(t *T) {
+	{ID: "5.2/5", Level: Must, Title: "a packet lower than the highest received by 32, not seen yet, is out of order: processed", run: func(t *check) {
 		p, high := jumpAhead(t)
 		ts := p.pingStamp()
 		p.send(high-32, rtype.Ping{Timestamp: ts})
@@ -122,7 +122,7 @@ var serverWindowCases = []Case{
 			t.Failf("packet %d, never sent before, 32 below the highest received (%d), with a Ping: no Pong within %v", high-32, high, replyWait*2)
 		}
 	}},
-	{ID: "5.2/6", Level: Must, Title: "a packet greater than the highest received is new: processed, even past a gap", run: func(t *T) {
+	{ID: "5.2/6", Level: Must, Title: "a packet greater than the highest received is new: processed, even past a gap", run: func(t *check) {
 		p := t.join()
 		seq := p.seq + 5
 		ts := p.pingStamp()
@@ -131,7 +131,7 @@ var serverWindowCases = []Case{
 			t.Failf("packet %d, after %d (4 skipped), with a Ping: no Pong within %v", seq, seq-5, replyWait*2)
 		}
 	}},
-	{ID: "5.2/7", Level: Must, Title: "a packet lower than the highest received by 1, not seen yet, is out of order: processed", run: func(t *T) {
+	{ID: "5.2/7", Level: Must, Title: "a packet lower than the highest received by 1, not seen yet, is out of order: processed", run: func(t *check) {
 		p := t.join()
 		n := p.seq
 		a := p.pingStamp()
@@ -145,7 +145,7 @@ var serverWindowCases = []Case{
 			t.Failf("packet %d, sent after %d, with a Ping: no Pong within %v", n+1, n+2, replyWait*2)
 		}
 	}},
-	{ID: "5.2/8", Level: Must, Title: "a packet dropped for its framing is not received: it changes no acknowledgement", run: func(t *T) {
+	{ID: "5.2/8", Level: Must, Title: "a packet dropped for its framing is not received: it changes no acknowledgement", run: func(t *check) {
 		p := t.join()
 		seq := p.seq + 1
 		p.sendRaw(append(p.packet(seq), 0x00, 0x03)) // a message header cut after its type
@@ -155,7 +155,7 @@ var serverWindowCases = []Case{
 			t.Failf("packet %d with 2 bytes of a message header (dropped, §5.3), then %d with a Ping: the packet carrying the Pong has %s, want ack %d with packet %d not acknowledged", seq, seq+1, ackDesc(h), seq+1, seq)
 		}
 	}},
-	{ID: "5.4/1", Level: Must, Title: "the server MUST drop a connected packet shorter than 16 bytes", run: func(t *T) {
+	{ID: "5.4/1", Level: Must, Title: "the server MUST drop a connected packet shorter than 16 bytes", run: func(t *check) {
 		p := t.join()
 		seq := p.seq + 1
 		p.sendRaw(p.packet(seq)[:15])
@@ -169,7 +169,7 @@ var serverWindowCases = []Case{
 			t.Failf("the first 15 bytes of packet %d were acknowledged: the packet carrying the next Pong has %s", seq, ackDesc(h))
 		}
 	}},
-	{ID: "5.4/2", Level: Must, Title: "the server MUST drop a connected packet whose connectionId does not match an open connection", run: func(t *T) {
+	{ID: "5.4/2", Level: Must, Title: "the server MUST drop a connected packet whose connectionId does not match an open connection", run: func(t *check) {
 		p := t.join()
 		for _, id := range []uint32{p.id ^ 0x00A5C300, 0} {
 			seq := p.seq + 1
@@ -185,7 +185,7 @@ var serverWindowCases = []Case{
 			}
 		}
 	}},
-	{ID: "5.4/3", Level: Must, Title: "the server MUST drop a connected packet whose connection is bound to another address", run: func(t *T) {
+	{ID: "5.4/3", Level: Must, Title: "the server MUST drop a connected packet whose connection is bound to another address", run: func(t *check) {
 		owner := t.join()
 		other := t.newPlayer()
 		seq := owner.seq + 5
@@ -201,7 +201,7 @@ var serverWindowCases = []Case{
 			t.Failf("packet %d with connection %d's id and a Disconnect, sent from %s: the owner's next Ping (packet %d) got no Pong within %v", bye, owner.id, from, owner.seq, replyWait*2)
 		}
 	}},
-	{ID: "5.4/4", Level: Must, Title: "the server MUST drop a packet with another player's connectionId, sent from a player's own address", run: func(t *T) {
+	{ID: "5.4/4", Level: Must, Title: "the server MUST drop a packet with another player's connectionId, sent from a player's own address", run: func(t *check) {
 		owner := t.join()
 		other := t.join()
 		if other.id == owner.id {
@@ -223,7 +223,7 @@ var patternSeqs = []uint32{1, 2, 3, 5, 8}
 
 // ackPattern joins with packet 1, sends 2, 3, 5 and 8 with a Ping each,
 // and returns the header of the packet carrying the Pong of 8.
-func ackPattern(t *T) (*player, rtype.PacketHeader) {
+func ackPattern(t *check) (*player, rtype.PacketHeader) {
 	p := t.join()
 	if p.seq != 1 {
 		t.Skipf("the first packet was not answered at once")
@@ -242,7 +242,7 @@ func ackPattern(t *T) (*player, rtype.PacketHeader) {
 
 // jumpAhead joins and sends a packet 40 above the last, whose Ping is
 // answered; it returns that highest sequence. The 39 skipped stay unseen.
-func jumpAhead(t *T) (*player, uint32) {
+func jumpAhead(t *check) (*player, uint32) {
 	p := t.join()
 	high := p.seq + 40
 	ts := p.pingStamp()
@@ -256,7 +256,7 @@ func jumpAhead(t *T) (*player, uint32) {
 // foreignDropped checks that owner's connection ignored packet seq with its
 // id and a Ping of ts sent from elsewhere: no Pong to owner, and its next
 // packet is acknowledged as the highest, not seq.
-func foreignDropped(t *T, owner *player, seq, ts uint32, from string) {
+func foreignDropped(t *check, owner *player, seq, ts uint32, from string) {
 	h, got := owner.mustProbe(ts)
 	if got {
 		t.Failf("packet %d with connection %d's id and a Ping, sent from %s: the owner got its Pong", seq, owner.id, from)

@@ -63,7 +63,7 @@ func noise(n int, seed byte) []byte {
 // Hellos. A server that handles datagrams in order answers bad ones, if at
 // all, before the probe's Welcome. The case is skipped when the probe gets
 // no Welcome: the server may be full.
-func (t *T) answered(bad ...[]byte) (string, bool) {
+func (t *check) answered(bad ...[]byte) (string, bool) {
 	p := t.newPlayer()
 	for _, b := range bad {
 		p.sendRaw(b)
@@ -168,7 +168,7 @@ func head(b []byte) []byte {
 // firstAnswer sends Hello from a fresh socket every helloEvery and returns
 // the first datagram the server sends back within welcomeBy, whatever it
 // is; the case is skipped when none comes.
-func (t *T) firstAnswer() (*player, datagram) {
+func (t *check) firstAnswer() (*player, datagram) {
 	p := t.newPlayer()
 	end := t.within(welcomeBy)
 	for time.Now().Before(end) && t.alive() {

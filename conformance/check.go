@@ -9,9 +9,9 @@ import (
 	"time"
 )
 
-// T is the state of one running case: its deadline, the datagrams it
+// check is the state of one running case: its deadline, the datagrams it
 // exchanged, what it ends with, and what it must close.
-type T struct {
+type check struct {
 	ctx      context.Context
 	start    time.Time
 	deadline time.Time
@@ -42,16 +42,16 @@ const maxExchange = 400
 
 // Failf ends the case as failed; detail says what was sent and what came
 // back or did not, by when.
-func (t *T) Failf(format string, args ...any) {
+func (t *check) Failf(format string, args ...any) {
 	t.end(Fail, fmt.Sprintf(format, args...))
 }
 
 // Skipf ends the case as skipped: its precondition could not be met.
-func (t *T) Skipf(format string, args ...any) {
+func (t *check) Skipf(format string, args ...any) {
 	t.end(Skip, fmt.Sprintf(format, args...))
 }
 
-func (t *T) end(o Outcome, detail string) {
+func (t *check) end(o Outcome, detail string) {
 	t.mu.Lock()
 	if !t.judged {
 		t.outcome, t.detail = o, detail
@@ -62,29 +62,29 @@ func (t *T) end(o Outcome, detail string) {
 
 // overran ends a case whose context is done: it ran past its time, or
 // the run was interrupted, which runCase then reports.
-func (t *T) overran() {
+func (t *check) overran() {
 	t.end(Fail, fmt.Sprintf("the case did not finish within %v", t.limit))
 }
 
 // cleanup registers f to run when the case ends, last registered first.
-func (t *T) cleanup(f func()) {
+func (t *check) cleanup(f func()) {
 	t.mu.Lock()
 	t.cleanups = append(t.cleanups, f)
 	t.mu.Unlock()
 }
 
 // since returns the time since the case started, rounded for details.
-func (t *T) since() time.Duration {
+func (t *check) since() time.Duration {
 	return time.Since(t.start).Round(time.Millisecond)
 }
 
 // alive reports whether the case still has time.
-func (t *T) alive() bool {
+func (t *check) alive() bool {
 	return t.ctx.Err() == nil
 }
 
 // within returns the earlier of now+d and the case's deadline.
-func (t *T) within(d time.Duration) time.Time {
+func (t *check) within(d time.Duration) time.Time {
 	at := time.Now().Add(d)
 	if at.After(t.deadline) {
 		return t.deadline
@@ -93,7 +93,7 @@ func (t *T) within(d time.Duration) time.Time {
 }
 
 // note records one datagram for the report.
-func (t *T) note(src, dst netip.AddrPort, handshake bool, b []byte, at time.Time) {
+func (t *check) note(src, dst netip.AddrPort, handshake bool, b []byte, at time.Time) {
 	if !t.record {
 		return
 	}
@@ -109,14 +109,14 @@ func (t *T) note(src, dst netip.AddrPort, handshake bool, b []byte, at time.Time
 	})
 }
 
-// runCase runs c with a fresh T and returns its result. It never takes
+// runCase runs c with a fresh check and returns its result. It never takes
 // much longer than limit+extra: a case still running then is reported
 // failed, and its sockets are closed under it. A case cut short by the
 // end of parent is a skip, "interrupted".
-func runCase(parent context.Context, c Case, limit, extra time.Duration, record bool, setup func(*T)) Result {
+func runCase(parent context.Context, c Case, limit, extra time.Duration, record bool, setup func(*check)) Result {
 	ctx, cancel := context.WithTimeout(parent, limit+extra)
 	defer cancel()
-	t := &T{ctx: ctx, start: time.Now(), record: record, limit: limit}
+	t := &check{ctx: ctx, start: time.Now(), record: record, limit: limit}
 	t.deadline = t.start.Add(limit)
 	setup(t)
 	t.wait(t.launch(c))
@@ -142,7 +142,7 @@ func runCase(parent context.Context, c Case, limit, extra time.Duration, record 
 }
 
 // launch runs the case in a goroutine of its own and returns its end.
-func (t *T) launch(c Case) <-chan struct{} {
+func (t *check) launch(c Case) <-chan struct{} {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -164,7 +164,7 @@ func (t *T) launch(c Case) <-chan struct{} {
 // wait waits for the case to return, or for its context to end and then
 // a second more, every wait of a case ending with its context. It returns
 // with t.mu held and the outcome frozen.
-func (t *T) wait(done <-chan struct{}) {
+func (t *check) wait(done <-chan struct{}) {
 	finished := true
 	select {
 	case <-done:
