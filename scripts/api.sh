@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 APIDIFF=golang.org/x/exp/cmd/apidiff@v0.0.0-20261113113407-e3970619a1a4
-PACKAGES=(github.com/rtypeproto/rtype github.com/rtypeproto/rtype/session)
+PACKAGES=(github.com/rtypeproto/rtype github.com/rtypeproto/rtype/session github.com/rtypeproto/rtype/conformance)
 
 export_name() { local p=${1#github.com/rtypeproto/}; echo "api/${p//\//_}.export"; }
 
