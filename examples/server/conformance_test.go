@@ -35,5 +35,46 @@ func serveExample(t *testing.T, mutate func(*gameserver.Config)) string {
 // TestConformance runs the whole server suite against the example server:
 // every MUST case passes.
 func TestConformance(t *testing.T) {
+	t.Parallel()
 	conformance.TestServer(t, serveExample(t, nil), conformance.Options{})
+}
+
+// TestConformanceV1 runs the whole server suite against the example server
+// as version 1 describes it (no resent entity events, no Rejected): every
+// MUST case passes, none relying on the §13 fixes.
+func TestConformanceV1(t *testing.T) {
+	t.Parallel()
+	conformance.TestServer(t, serveExample(t, v1), conformance.Options{})
+}
+
+// TestConformanceV1Beyond runs the suite against a server behaving as
+// version 1 (§13): gameserver.V1, which keeps the stateless Welcome of a
+// repeated Hello (13/2 passes), with the inactivity timeout off too. The
+// BEYOND cases of the fixes it lacks fail, and no MUST case does.
+func TestConformanceV1Beyond(t *testing.T) {
+	t.Parallel()
+	addr := serveExample(t, func(c *gameserver.Config) {
+		c.Session = gameserver.V1()
+		c.Session.InactivityTimeout = -1
+	})
+	rep, err := conformance.RunServer(context.Background(), addr, conformance.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Failed(false) {
+		for _, r := range rep.Results {
+			if r.Outcome == conformance.Fail && r.Case.Level == conformance.Must {
+				t.Errorf("MUST case %s failed against v1: %s", r.Case.ID, r.Detail)
+			}
+		}
+	}
+	lacks := map[string]bool{"13/1": true, "13/3": true, "13/4": true}
+	for _, r := range rep.Results {
+		if lacks[r.Case.ID] && r.Outcome == conformance.Pass {
+			t.Errorf("BEYOND case %s passed against v1, which lacks the fix", r.Case.ID)
+		}
+		if r.Case.Level == conformance.Beyond {
+			t.Logf("%s %s: %s", r.Case.ID, r.Outcome, r.Detail)
+		}
+	}
 }
