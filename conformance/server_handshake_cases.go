@@ -140,6 +140,6 @@ var serverHandshakeCases = []Case{
 // by what, sent from a fresh address (§4.2, §12).
 func noAnswer(t *check, what string, bad ...[]byte) {
 	if got, ok := t.answered(bad...); ok {
-		t.Failf("sent %s from a fresh address, then a Hello: the server sent %s", what, got)
+		t.Failf("sent %s from a fresh address, then a Hello from another: the server answered the first with %s", what, got)
 	}
 }
