@@ -140,8 +140,11 @@ var clientPacketCases = []Case{
 		r := t.connect()
 		seq := r.seq + 1
 		x1, x2, x3 := badID(seq), goodID(seq), badID(seq)<<4
-		r.send(r.snap(x1), r.snap(x2), r.snap(x3))
-		r.processed("packet "+itoa(seq)+": three Snapshots listing ids "+itoa(x1)+", "+itoa(x2)+", "+itoa(x3), "", x1, x2, x3)
+		// Three ticks, not one: §8.1 sends the Snapshots of one tick in
+		// packets of their own.
+		tick := r.tick()
+		r.send(snapshotAt(tick, x1), snapshotAt(tick+1, x2), snapshotAt(tick+2, x3))
+		r.processed("packet "+itoa(seq)+": three Snapshots of ticks "+itoa(tick)+" to "+itoa(tick+2)+" listing ids "+itoa(x1)+", "+itoa(x2)+", "+itoa(x3), "", x1, x2, x3)
 	}},
 	{ID: "5.3/4", Level: Must, Title: "a packet with no message is valid", run: func(t *check) {
 		r := t.connect()

@@ -133,7 +133,7 @@ func (e *endpoint) recv(deadline time.Time) (datagram, bool) {
 	if wait <= 0 {
 		select {
 		case d, ok := <-e.in:
-			return d, ok
+			return e.got(t, d, ok)
 		default:
 			return datagram{}, false
 		}
@@ -142,13 +142,22 @@ func (e *endpoint) recv(deadline time.Time) (datagram, bool) {
 	defer timer.Stop()
 	select {
 	case d, ok := <-e.in:
-		return d, ok
+		return e.got(t, d, ok)
 	case <-timer.C:
 		return datagram{}, false
 	case <-t.ctx.Done():
 		t.overran()
 		return datagram{}, false
 	}
+}
+
+// got passes on a datagram; a closed inbox means the socket closed under
+// the case, which only its end does: no loop may spin on it.
+func (e *endpoint) got(t *check, d datagram, ok bool) (datagram, bool) {
+	if !ok {
+		t.overran()
+	}
+	return d, true
 }
 
 // unmap turns an IPv4-mapped IPv6 address into IPv4, so that addresses

@@ -32,9 +32,12 @@ type player struct {
 	// valid connected packet of this connection, with the first reason.
 	invalid    int
 	invalidWhy string
-	// handshakes counts handshake datagrams after the Welcome.
+	// handshakes lists the first maxHandshakes handshake datagrams after
+	// the Welcome.
 	handshakes []rtype.HandshakeType
 }
+
+const maxHandshakes = 64
 
 // msg is one message of a server packet, as the player received it.
 type msg struct {

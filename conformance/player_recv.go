@@ -30,7 +30,9 @@ func (p *player) poll(deadline time.Time, match func(m msg) bool) (msg, bool) {
 func (p *player) take(dg datagram, match func(m msg) bool) (msg, bool) {
 	if len(dg.b) == 6 || len(dg.b) == 10 {
 		if typ, _, err := rtype.ParseHandshake(dg.b); err == nil {
-			p.handshakes = append(p.handshakes, typ)
+			if len(p.handshakes) < maxHandshakes {
+				p.handshakes = append(p.handshakes, typ)
+			}
 			return msg{}, false
 		}
 	}

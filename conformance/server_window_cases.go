@@ -145,6 +145,9 @@ var serverWindowCases = []Case{
 			t.Failf("packet %d, sent after %d, with a Ping: no Pong within %v", n+1, n+2, replyWait*2)
 		}
 	}},
+	// §5.3 drops the whole packet: acknowledging it would tell the sender
+	// that messages the receiver dropped arrived, which defeats the
+	// retransmission of §5.2.
 	{ID: "5.2/8", Level: Must, Title: "a packet dropped for its framing is not received: it changes no acknowledgement", run: func(t *check) {
 		p := t.join()
 		seq := p.seq + 1

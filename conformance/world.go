@@ -38,7 +38,7 @@ func (w *world) apply(raw rtype.RawMessage) {
 		w.ents[m.NetworkID] = &entity{archetype: m.EntityType, x: m.X.Pixels(), y: m.Y.Pixels(), createdAt: m.ServerTick}
 		delete(w.dead, m.NetworkID)
 		if isShip(m.EntityType) {
-			w.ships = append(w.ships, m.NetworkID)
+			w.addShip(m.NetworkID)
 		}
 		w.tick = max(w.tick, m.ServerTick)
 	case rtype.TypeDestroyEntity:
@@ -85,4 +85,16 @@ func isShip(a rtype.Archetype) bool {
 		return true
 	}
 	return false
+}
+
+// addShip records a ship's creation, forgetting ships destroyed since, so
+// that create and destroy cycles grow nothing.
+func (w *world) addShip(id uint32) {
+	live := w.ships[:0]
+	for _, s := range w.ships {
+		if w.ents[s] != nil && s != id {
+			live = append(live, s)
+		}
+	}
+	w.ships = append(live, id)
 }
