@@ -380,9 +380,9 @@ func judgeLarge(t *check, snaps []seenSnap, crowded time.Time, most, big int, bi
 // worldToNewcomer checks that a player joining gets a CreateEntity for
 // every entity the other player knew then and still knows.
 func worldToNewcomer(t *check) {
-	a, wa := joinWatched(t)
-	ship := a.ownShip(time.Second)
-	a.missile(wa, ship, time.Second)
+	// A's ship is in the world, whatever else is (missiles, Bydos).
+	a := t.join()
+	a.ownShip(time.Second)
 	b := t.join()
 	joined := t.since()
 	var before []uint32
@@ -432,7 +432,11 @@ func bydosCreated(t *check) {
 		ghost = unknown()
 		return ok || ghost != ""
 	})
-	if _, ok := wa.createdAfter(time.Time{}, isBydos); ok {
+	if c, ok := wa.createdAfter(time.Time{}, isBydos); ok {
+		// "To every player": the other one gets it too.
+		if !until(a, b, 500*time.Millisecond, func() bool { return known(b, c.id) }) {
+			t.Failf("connection %d got a CreateEntity of Bydos %d at %v; connection %d got none within 500ms", a.id, c.id, c.at.Sub(t.start).Round(time.Millisecond), b.id)
+		}
 		return
 	}
 	if ghost != "" {
