@@ -30,6 +30,7 @@ type check struct {
 	detail   string
 	exchange []Datagram
 	dropped  int
+	kept     int // bytes in exchange
 	cleanups []func()
 	// judged freezes the outcome once the case returned: what its
 	// cleanups or a case left running do after that changes nothing.
@@ -38,7 +39,12 @@ type check struct {
 
 // maxExchange bounds the datagrams a case keeps for its report, whatever
 // the implementation sends.
-const maxExchange = 400
+const (
+	maxExchange = 400
+	// maxExchangeBytes bounds their bytes: 400 datagrams of 548 bytes fit,
+	// 400 oversize ones of 64 KiB would be 25 MiB.
+	maxExchangeBytes = 256 << 10
+)
 
 // Failf ends the case as failed; detail says what was sent and what came
 // back or did not, by when.
@@ -99,10 +105,11 @@ func (t *check) note(src, dst netip.AddrPort, handshake bool, b []byte, at time.
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if len(t.exchange) >= maxExchange {
+	if len(t.exchange) >= maxExchange || t.kept+len(b) > maxExchangeBytes {
 		t.dropped++
 		return
 	}
+	t.kept += len(b)
 	t.exchange = append(t.exchange, Datagram{
 		At: at.Sub(t.start), Src: src, Dst: dst, Handshake: handshake,
 		Bytes: append([]byte(nil), b...),
@@ -184,7 +191,8 @@ func (t *check) wait(done <-chan struct{}) {
 
 // protect runs f in a goroutine of its own and waits for it, so that a
 // Failf or Skipf in a cleanup (a send failing on the way out) or a defect
-// ends f alone, not the run.
+// ends f alone, not the run; a cleanup still running after cleanupWait, a
+// Client's quit that never returns, is left behind.
 func protect(f func()) {
 	done := make(chan struct{})
 	go func() {
@@ -192,5 +200,12 @@ func protect(f func()) {
 		defer func() { _ = recover() }()
 		f()
 	}()
-	<-done
+	select {
+	case <-done:
+	case <-time.After(cleanupWait):
+	}
 }
+
+// cleanupWait bounds a cleanup: a Command's quit takes at most QuitGrace
+// and the time a killed process takes to go.
+const cleanupWait = QuitGrace + 5*time.Second

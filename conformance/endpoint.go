@@ -18,7 +18,8 @@ type datagram struct {
 
 // endpoint is one UDP socket of a case: a fresh address, as each case
 // needs. A reader goroutine queues what arrives; past inboxSize queued
-// datagrams the newest are dropped, so a flood grows no memory.
+// datagrams or inboxBytes queued bytes the newest are dropped, so a flood
+// grows no memory.
 type endpoint struct {
 	// owner is the case using the socket: the harness's listener serves
 	// one case after another.
@@ -33,6 +34,8 @@ type endpoint struct {
 	// datagrams are connected packets from then on.
 	peers    sync.Map
 	overflow atomic.Int64
+	// queued is the bytes waiting in the inbox.
+	queued atomic.Int64
 }
 
 // handshake reports whether datagrams with peer are still handshake
@@ -47,6 +50,9 @@ func (e *endpoint) handshake(peer netip.AddrPort) bool {
 
 const (
 	inboxSize = 1024
+	// inboxBytes bounds the bytes queued too: 1024 oversize datagrams
+	// would be 64 MiB.
+	inboxBytes = 2 << 20
 	// readSize is larger than any UDP payload, so that an oversize
 	// datagram is seen whole, not cut to 548 bytes.
 	readSize = 1 << 16
@@ -78,10 +84,11 @@ func newEndpoint(conn *net.UDPConn) *endpoint {
 func (e *endpoint) drain() {
 	for {
 		select {
-		case _, ok := <-e.in:
+		case d, ok := <-e.in:
 			if !ok {
 				return
 			}
+			e.queued.Add(-int64(len(d.b)))
 		default:
 			return
 		}
@@ -99,12 +106,17 @@ func (e *endpoint) read() {
 			}
 			continue // ICMP port unreachable and the like
 		}
+		if e.queued.Load()+int64(n) > inboxBytes {
+			e.overflow.Add(1)
+			continue
+		}
 		d := datagram{from: unmap(from), b: append([]byte(nil), buf[:n]...), at: time.Now()}
 		if t := e.owner.Load(); t != nil {
 			t.note(d.from, e.local, e.handshake(d.from), d.b, d.at)
 		}
 		select {
 		case e.in <- d:
+			e.queued.Add(int64(n))
 		default:
 			e.overflow.Add(1)
 		}
@@ -157,6 +169,7 @@ func (e *endpoint) got(t *check, d datagram, ok bool) (datagram, bool) {
 	if !ok {
 		t.overran()
 	}
+	e.queued.Add(-int64(len(d.b)))
 	return d, true
 }
 
