@@ -58,8 +58,8 @@ const atOnce = 96
 //
 // It is skipped under the race detector: it checks what the suite
 // detects, not how it runs, and TestConformance already runs every case
-// under -race, while the detector would make the mutants' runs several
-// times slower.
+// under -race; the detector would only add its cost to each of the
+// mutants' runs of the suite.
 func TestConformanceMutants(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the MUST cases against each broken server")
