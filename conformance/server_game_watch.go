@@ -48,7 +48,10 @@ type seenSnap struct {
 	// Snapshots that datagram carried.
 	datagram  int
 	perPacket int
-	at        time.Time
+	// sharesTick is set when its datagram holds another Snapshot of the
+	// same tick.
+	sharesTick bool
+	at         time.Time
 }
 
 // watch makes w record what p receives from now on, alongside any

@@ -55,6 +55,16 @@ func handshakeBreaks() []mutant {
 		{name: "badVersion", catch: []string{"4.2/3"}, in: rewriteHello(func(b []byte) bool {
 			return binary.BigEndian.Uint32(b) == rtype.Magic && b[4] != 1 && b[5] == 1
 		})},
+		// As a v1 server would, it also drops a Hello from an address it
+		// welcomed (§13.2): the probe of 4.2/3 must come from elsewhere.
+		{name: "badVersionDropsRepeatedHello", catch: []string{"4.2/3"}, in: func(w *wire, from netip.AddrPort, b []byte) []byte {
+			if len(b) == 6 && w.peer(from).welcomes > 0 {
+				return nil
+			}
+			return rewriteHello(func(b []byte) bool {
+				return binary.BigEndian.Uint32(b) == rtype.Magic && b[4] != 1 && b[5] == 1
+			})(w, from, b)
+		}},
 		{name: "badType", catch: []string{"4.2/4"}, in: rewriteHello(func(b []byte) bool {
 			return binary.BigEndian.Uint32(b) == rtype.Magic && b[4] == 1 && (b[5] == 0 || b[5] >= 4)
 		})},
@@ -97,10 +107,7 @@ func windowBreaks() []mutant {
 			}
 			return true
 		})},
-		// The copy repeats the packet's sequence, so 8.1/5, which reads
-		// the connection's packets by sequence and not by connectionId,
-		// sees the Snapshot twice in one packet.
-		{name: "sendsOtherID", catch: []string{"5.1/4"}, also: []string{"8.1/5"}, out: inPlace(func(w *wire, to netip.AddrPort, b []byte) bool {
+		{name: "sendsOtherID", catch: []string{"5.1/4"}, out: inPlace(func(w *wire, to netip.AddrPort, b []byte) bool {
 			if isPacket(b) && seqOf(b)%8 == 4 {
 				c := slices.Clone(b)
 				binary.BigEndian.PutUint32(c, binary.BigEndian.Uint32(c)+1)
