@@ -86,30 +86,49 @@ func (t *check) handshake() *player {
 // hello sends Hello every helloEvery until a valid Welcome (§4.3) comes
 // from the server within d.
 func (p *player) hello(d time.Duration) bool {
+	_, ok := p.helloUntil(d, isWelcome)
+	return ok
+}
+
+// helloUntil sends Hello every helloEvery for up to d and returns the
+// first datagram from the server that take accepts. A valid Welcome among
+// them connects the player, which then leaves at the case's end.
+func (p *player) helloUntil(d time.Duration, take func(datagram) bool) (datagram, bool) {
 	end := p.t.within(d)
 	for time.Now().Before(end) {
 		p.ep.sendTo(p.server, rtype.AppendHello(nil))
-		next := p.t.within(helloEvery)
-		if next.After(end) {
-			next = end
-		}
-		for {
+		for next := earliest(p.t.within(helloEvery), end); ; {
 			dg, ok := p.ep.recv(next)
 			if !ok {
 				break
 			}
-			if dg.from != p.server {
+			if dg.from != p.server || !take(dg) {
 				continue
 			}
 			if typ, id, err := rtype.ParseHandshake(dg.b); err == nil && typ == rtype.HandshakeWelcome {
-				p.id = id
-				p.ep.connected.Store(true)
-				p.t.cleanup(p.leave)
-				return true
+				p.welcomed(id)
 			}
+			return dg, true
 		}
 	}
-	return false
+	return datagram{}, false
+}
+
+// welcomed takes connection id from a Welcome, so the case ends with a
+// Disconnect on a server that opened a connection on Hello.
+func (p *player) welcomed(id uint32) {
+	if p.id != 0 {
+		return
+	}
+	p.id = id
+	p.ep.connected.Store(true)
+	p.t.cleanup(p.leave)
+}
+
+// isWelcome accepts a valid Welcome (§4.3).
+func isWelcome(dg datagram) bool {
+	typ, _, err := rtype.ParseHandshake(dg.b)
+	return err == nil && typ == rtype.HandshakeWelcome
 }
 
 // join is handshake, then a first packet carrying a Ping whose Pong shows

@@ -213,14 +213,14 @@ var serverMessageCases = []Case{
 	{ID: "8.2/1", Level: Must, Title: "a CreateEntity's payload is exactly 16 bytes", run: func(t *check) {
 		for _, c := range createScene(t) {
 			if c.size != rtype.CreateEntitySize {
-				t.Failf("a CreateEntity of %d bytes (networkId %d) at %v", c.size, c.id, t.since())
+				t.Failf("a CreateEntity of %d bytes (networkId %d) at %v", c.size, c.id, c.at.Sub(t.start).Round(time.Millisecond))
 			}
 		}
 	}},
 	{ID: "8.2/2", Level: Must, Title: "a CreateEntity's networkId is never 0", run: func(t *check) {
 		for _, c := range createScene(t) {
 			if c.size >= 8 && c.id == 0 {
-				t.Failf("a CreateEntity of networkId 0 (entityType %v) at %v", c.arch, t.since())
+				t.Failf("a CreateEntity of networkId 0 (entityType %v) at %v", c.arch, c.at.Sub(t.start).Round(time.Millisecond))
 			}
 		}
 	}},
@@ -260,21 +260,21 @@ var serverMessageCases = []Case{
 	{ID: "8.3/1", Level: Must, Title: "a DestroyEntity's payload is exactly 9 bytes", run: func(t *check) {
 		for _, d := range destroyScene(t) {
 			if d.size != rtype.DestroyEntitySize {
-				t.Failf("a DestroyEntity of %d bytes (networkId %d) at %v", d.size, d.id, t.since())
+				t.Failf("a DestroyEntity of %d bytes (networkId %d) at %v", d.size, d.id, d.at.Sub(t.start).Round(time.Millisecond))
 			}
 		}
 	}},
 	{ID: "8.3/2", Level: Must, Title: "a DestroyEntity's networkId is never 0", run: func(t *check) {
 		for _, d := range destroyScene(t) {
 			if d.size >= 8 && d.id == 0 {
-				t.Failf("a DestroyEntity of networkId 0 (reason %d) at %v", d.reason, t.since())
+				t.Failf("a DestroyEntity of networkId 0 (reason %d) at %v", d.reason, d.at.Sub(t.start).Round(time.Millisecond))
 			}
 		}
 	}},
 	{ID: "8.3/3", Level: Must, Title: "a DestroyEntity's reason is at most 4", run: func(t *check) {
 		for _, d := range destroyScene(t) {
 			if d.size >= 9 && d.reason > uint8(rtype.DestroyGameEnded) {
-				t.Failf("a DestroyEntity of networkId %d with reason %d at %v", d.id, d.reason, t.since())
+				t.Failf("a DestroyEntity of networkId %d with reason %d at %v", d.id, d.reason, d.at.Sub(t.start).Round(time.Millisecond))
 			}
 		}
 	}},

@@ -102,17 +102,6 @@ func looksWelcome(b []byte) bool {
 	return looksHandshake(b) && b[5] == byte(rtype.HandshakeWelcome)
 }
 
-// welcomed takes connection id from a Welcome, so the case ends with a
-// Disconnect on a server that opened a connection on Hello.
-func (p *player) welcomed(id uint32) {
-	if p.id != 0 {
-		return
-	}
-	p.id = id
-	p.ep.connected.Store(true)
-	p.t.cleanup(p.leave)
-}
-
 // head returns at most the first 20 bytes of b, for details.
 func head(b []byte) []byte {
 	if len(b) > 20 {
@@ -126,25 +115,11 @@ func head(b []byte) []byte {
 // is; the case is skipped when none comes.
 func (t *check) firstAnswer() (*player, datagram) {
 	p := t.newPlayer()
-	end := t.within(welcomeBy)
-	for time.Now().Before(end) && t.alive() {
-		p.sendRaw(rtype.AppendHello(nil))
-		for next := earliest(t.within(helloEvery), end); ; {
-			dg, ok := p.ep.recv(next)
-			if !ok {
-				break
-			}
-			if dg.from != p.server {
-				continue
-			}
-			if typ, id, err := rtype.ParseHandshake(dg.b); err == nil && typ == rtype.HandshakeWelcome {
-				p.welcomed(id)
-			}
-			return p, dg
-		}
+	dg, ok := p.helloUntil(welcomeBy, func(datagram) bool { return true })
+	if !ok {
+		t.Skipf("no answer within %v to a Hello sent every %v: the server may be full", welcomeBy, helloEvery)
 	}
-	t.Skipf("no answer within %v to a Hello sent every %v: the server may be full", welcomeBy, helloEvery)
-	return nil, datagram{}
+	return p, dg
 }
 
 // probe sends a Ping in the next packet and waits for its Pong, returning
