@@ -457,3 +457,26 @@ func countTick(list []seenSnap, tick uint32) int {
 	}
 	return n
 }
+
+// queryAnsweredToOne has a player query its own ship, which the other
+// player knows already: the answer goes to the one who asked (§8.2).
+func queryAnsweredToOne(t *check) {
+	a := t.join()
+	ship := a.ownShip(time.Second)
+	b, wb := joinWatched(t)
+	if !until(a, b, time.Second, func() bool { return known(b, ship) }) {
+		t.Skipf("connection %d never got the CreateEntity of ship %d within 1s of joining (8.2/3)", b.id, ship)
+	}
+	asked := time.Now()
+	seq := a.next(rtype.QueryEntity{NetworkID: ship})
+	if _, ok := a.expect(time.Second, func(m msg) bool {
+		return m.raw.Type == rtype.TypeCreateEntity && parseCreate(m.raw.Payload, m.at).id == ship
+	}); !ok {
+		t.Skipf("packet %d queried ship %d: no CreateEntity answered within 1s (7.4/1)", seq, ship)
+	}
+	until(a, b, 200*time.Millisecond, func() bool { return false })
+	if c, ok := wb.createdAfter(asked, func(c seenCreate) bool { return c.id == ship }); ok {
+		t.Failf("connection %d's packet %d queried its ship %d; connection %d, which knew it, got a CreateEntity of it too, at %v",
+			a.id, seq, ship, b.id, c.at.Sub(t.start).Round(time.Millisecond))
+	}
+}

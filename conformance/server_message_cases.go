@@ -256,6 +256,7 @@ var serverMessageCases = []Case{
 		}
 	}},
 	{ID: "8.2/6", Level: Must, Title: "the server sends CreateEntity to every player when an enemy spawns", needs: 6 * time.Second, run: bydosCreated},
+	{ID: "8.2/7", Level: Must, Title: "the server sends CreateEntity to one player, in answer to QueryEntity", run: queryAnsweredToOne},
 
 	{ID: "8.3/1", Level: Must, Title: "a DestroyEntity's payload is exactly 9 bytes", run: func(t *check) {
 		for _, d := range destroyScene(t) {

@@ -117,6 +117,24 @@ func answerUnknown(w *wire, from netip.AddrPort, b []byte) []byte {
 	return b
 }
 
+// answerEveryone sends, for each QueryEntity, a CreateEntity of the
+// queried id to every other open connection, as if the server broadcast
+// its answer.
+func answerEveryone(w *wire, from netip.AddrPort, b []byte) []byte {
+	q, ok := carries(b, rtype.TypeQueryEntity)
+	if !ok || len(q) != 4 {
+		return b
+	}
+	c := rtype.CreateEntity{NetworkID: binary.BigEndian.Uint32(q), EntityType: rtype.ArchetypePlayerBlue}
+	p, _ := c.AppendBinary(nil)
+	for to := range w.peers {
+		if to != from && w.open(to) {
+			w.forge(to, rtype.RawMessage{Type: rtype.TypeCreateEntity, Payload: p})
+		}
+	}
+	return b
+}
+
 // zeroCloses stops hearing a client once it queried networkId 0.
 func zeroCloses(w *wire, from netip.AddrPort, b []byte) []byte {
 	pe := w.peer(from)
@@ -376,6 +394,7 @@ func gameMutants() []mutant {
 			return msg(hideFromServer, p)
 		})},
 		{name: "QueryEntity of an unknown id answered", catch: []string{"7.4/2"}, in: answerUnknown},
+		{name: "QueryEntity answered to every player", catch: []string{"8.2/7"}, in: answerEveryone},
 		{name: "QueryEntity of id 0 closes the connection", catch: []string{"7.4/3"}, in: zeroCloses},
 		{name: "QueryEntity of 3 or 5 bytes read", catch: []string{"7.4/4"}, in: each(rtype.TypeQueryEntity, resize(rtype.TypeQueryEntity))},
 		{name: "Snapshot of 48 states", catch: []string{"8.1/1", "8.1/5"}, also: []string{"2.2/1"}, out: alone(snapshot(pad48))},
