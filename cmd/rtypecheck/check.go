@@ -1,0 +1,160 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/rtypeproto/rtype/conformance"
+)
+
+// list prints the selected cases of the mode, one a line.
+func list(cfg *config, stdout, stderr io.Writer) int {
+	n := 0
+	for _, c := range conformance.Cases(cfg.mode) {
+		if cfg.selected(c.ID) {
+			fmt.Fprintf(stdout, "%-8s  %-6s  %s\n", c.ID, c.Level, c.Title)
+			n++
+		}
+	}
+	if n == 0 {
+		fmt.Fprintf(stderr, "rtypecheck: -run and -skip select no %s case\n", cfg.mode)
+		return exitUsage
+	}
+	return exitPass
+}
+
+// check runs the cases and writes the reports.
+func check(ctx context.Context, cfg *config, stdout, stderr io.Writer) int {
+	// Open the JUnit file first, so that a bad path is a usage error at
+	// once, not after the run.
+	var junit *os.File
+	if cfg.junit != "" {
+		f, err := os.Create(cfg.junit)
+		if err != nil {
+			fmt.Fprintf(stderr, "rtypecheck: -junit: %v\n", err)
+			return exitUsage
+		}
+		junit = f
+		defer f.Close()
+	}
+	o := conformance.Options{Run: cfg.run, Skip: cfg.skip, Timeout: cfg.timeout, Strict: cfg.strict, Record: cfg.verbose}
+	var text *conformance.TextWriter
+	if !cfg.json {
+		// The text report is written as the cases end, in report order,
+		// which is the grouped report itself.
+		text = conformance.NewTextWriter(stdout, cfg.verbose)
+	}
+	o.Progress = func(r conformance.Result) {
+		if text != nil {
+			text.Result(r)
+		}
+	}
+	rep, err := start(ctx, cfg, o, stderr)
+	if err != nil {
+		if junit != nil {
+			junit.Close()
+			os.Remove(cfg.junit)
+		}
+		if ctx.Err() != nil {
+			fmt.Fprintln(stderr, "rtypecheck: interrupted")
+		} else {
+			fmt.Fprintf(stderr, "rtypecheck: %v\n", err)
+		}
+		return exitUsage
+	}
+	stopped := ctx.Err() != nil
+	if err := write(rep, cfg, text, stdout, junit); err != nil {
+		fmt.Fprintf(stderr, "rtypecheck: %v\n", err)
+		return exitUsage
+	}
+	return verdict(rep, cfg.strict, stopped, stderr)
+}
+
+// start runs the mode's cases.
+func start(ctx context.Context, cfg *config, o conformance.Options, stderr io.Writer) (*conformance.Report, error) {
+	if cfg.mode == conformance.ServerMode {
+		return conformance.RunServer(ctx, cfg.target, o)
+	}
+	o.Listen = cfg.listen
+	o.Log = stderr
+	var client conformance.Client
+	if len(cfg.command) > 0 {
+		var out io.Writer
+		if cfg.verbose {
+			out = stderr
+		}
+		client = conformance.Command(out, cfg.command[0], cfg.command[1:]...)
+	}
+	rep, err := conformance.RunClient(ctx, client, o)
+	if err == nil && client != nil {
+		rep.Target = commandLine(cfg.command)
+	}
+	return rep, err
+}
+
+// write ends the text report, or writes the JSON one, and the JUnit file.
+func write(rep *conformance.Report, cfg *config, text *conformance.TextWriter, stdout io.Writer, junit *os.File) error {
+	var err error
+	if cfg.json {
+		err = rep.WriteJSON(stdout)
+	} else {
+		err = text.Summary(rep.Summary())
+	}
+	if err != nil {
+		return err
+	}
+	if junit != nil {
+		if err := rep.WriteJUnit(junit); err != nil {
+			return fmt.Errorf("-junit: %v", err)
+		}
+		if err := junit.Close(); err != nil {
+			return fmt.Errorf("-junit: %v", err)
+		}
+	}
+	return nil
+}
+
+// verdict returns the exit status. On stderr it names the cases that
+// failed the run, or says why failed cases did not, since the report's
+// summary counts them all.
+func verdict(rep *conformance.Report, strict, stopped bool, stderr io.Writer) int {
+	var failing, lenient []string
+	for _, r := range rep.Results {
+		switch {
+		case r.Outcome != conformance.Fail:
+		case r.Case.Level.Fails(strict):
+			failing = append(failing, r.Case.ID)
+		default:
+			lenient = append(lenient, r.Case.ID+" "+r.Case.Level.String())
+		}
+	}
+	switch {
+	case rep.Failed(strict):
+		fmt.Fprintf(stderr, "rtypecheck: FAIL: %s\n", strings.Join(failing, ", "))
+		return exitFail
+	case stopped:
+		fmt.Fprintln(stderr, "rtypecheck: interrupted before every case ran")
+		return exitUsage
+	case len(lenient) > 0:
+		fmt.Fprintf(stderr, "rtypecheck: ok: no failure fails the run (%s; -strict counts SHOULD and GAME, BEYOND never fails)\n",
+			strings.Join(lenient, ", "))
+	}
+	return exitPass
+}
+
+// commandLine writes a command for the report, quoting the arguments a
+// shell would split.
+func commandLine(argv []string) string {
+	out := make([]string, len(argv))
+	for i, a := range argv {
+		if a == "" || strings.ContainsAny(a, " \t\n\"'\\$`") {
+			a = strconv.Quote(a)
+		}
+		out[i] = a
+	}
+	return strings.Join(out, " ")
+}
