@@ -17,7 +17,8 @@
 // With -hex the input holds one datagram per line in hex; spaces and tabs
 // are ignored and '#' starts a comment. It is read from the named file or,
 // without one, from standard input. -kind says which parser every line goes
-// through: packet (the default) or handshake.
+// through: packet (the default) or handshake; without -hex it is refused,
+// since a capture's datagrams take their kind from §3.
 //
 // Each datagram is printed as a line, followed by one indented line per
 // message. With -json each datagram is one JSON object on one line, with the
@@ -41,5 +42,6 @@
 // 1 when the input could not be read to its end (unreadable file, not a
 // capture, truncated capture, a line that is not hex), after printing every
 // datagram before the fault and a one-line error naming its position on
-// standard error; 2 for bad command-line usage.
+// standard error; 2 for bad command-line usage. -h prints the usage on
+// standard output and exits 0.
 package main

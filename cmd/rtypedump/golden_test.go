@@ -60,6 +60,8 @@ var goldenCases = []struct {
 	{"usage_bad_kind", []string{"-hex", "-kind", "welcome"}, ""},
 	{"usage_two_files", []string{"a.pcap", "b.pcap"}, ""},
 	{"usage_bad_port", []string{"-port", "70000", "x.pcap"}, ""},
+	{"usage_kind_without_hex", []string{"-kind", "handshake", "testdata/loopback.pcap"}, ""},
+	{"help", []string{"-h"}, ""},
 }
 
 // runTool runs the command as main would and returns its outputs.

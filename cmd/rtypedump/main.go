@@ -36,8 +36,9 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs := flag.NewFlagSet("rtypedump", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: rtypedump [-json] [-stats] [-port N] capture.pcap|capture.pcapng|-")
-		fmt.Fprintln(stderr, "       rtypedump -hex [-kind packet|handshake] [-json] [-stats] [file.hex]")
+		w := fs.Output()
+		fmt.Fprintln(w, "usage: rtypedump [-json] [-stats] [-port N] capture.pcap|capture.pcapng|-")
+		fmt.Fprintln(w, "       rtypedump -hex [-kind packet|handshake] [-json] [-stats] [file.hex]")
 		fs.PrintDefaults()
 	}
 	fs.BoolVar(&o.hex, "hex", false, "read datagrams as hex, one per line ('#' starts a comment)")
@@ -47,6 +48,12 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	port := fs.Uint("port", rtype.DefaultPort, "UDP port of the server in a capture")
 	if err := fs.Parse(args); err != nil {
 		return o, err
+	}
+	kindSet := false
+	fs.Visit(func(f *flag.Flag) { kindSet = kindSet || f.Name == "kind" })
+	if kindSet && !o.hex {
+		// A capture's datagrams take their kind from §3, not from a flag.
+		return o, errors.New("-kind applies to -hex input only: a capture's datagrams are told apart by address (§3)")
 	}
 	switch *kindName {
 	case "packet":
@@ -75,6 +82,11 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 
 // run is the whole command, with its streams, so that tests can drive it.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if helpAsked(args) {
+		// Asked for, the usage is the output, and no error.
+		parseFlags([]string{"-h"}, stdout)
+		return exitOK
+	}
 	o, err := parseFlags(args, stderr)
 	if err != nil {
 		if !errors.Is(err, flag.ErrHelp) {
@@ -236,4 +248,17 @@ func (d *dumper) writeStats() error {
 		}
 	}
 	return nil
+}
+
+// helpAsked reports whether the flags, before any file name, ask for help.
+func helpAsked(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "-h", "-help", "--help", "--h":
+			return true
+		case "--":
+			return false
+		}
+	}
+	return false
 }
