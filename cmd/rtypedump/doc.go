@@ -12,7 +12,8 @@
 // (§4) until a valid Welcome went to that address, connected packets (§5)
 // after it. Only the 65,536 addresses welcomed last are remembered, so that
 // any capture is read in bounded memory. The file name "-" reads the capture
-// from standard input.
+// from standard input. A capture with UDP but none on the server port gets a
+// hint on standard error naming the ports it holds.
 //
 // With -hex the input holds one datagram per line in hex; spaces and tabs
 // are ignored and '#' starts a comment. It is read from the named file or,

@@ -110,6 +110,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	} else {
 		err = d.captureInput(in)
 	}
+	if h := d.ports.hint(o.port); h != "" {
+		fmt.Fprintln(stderr, "rtypedump:", h)
+	}
 	if err == nil && o.stats {
 		err = d.writeStats()
 	}
@@ -132,6 +135,8 @@ type dumper struct {
 	text *wiredump.Text
 	// stats collects the totals of -stats, nil without it.
 	stats *stats
+	// ports counts a capture's UDP ports, for a hint when none is -port.
+	ports portTally
 }
 
 func newDumper(o options, w io.Writer) *dumper {
@@ -213,6 +218,7 @@ func (d *dumper) captureInput(in io.Reader) error {
 			continue
 		}
 		k, client, toServer, ok := s.Classify(u.src, u.dst)
+		d.ports.add(u.src.Port(), u.dst.Port(), ok)
 		if !ok {
 			continue
 		}
