@@ -41,8 +41,10 @@
 //
 // Exit status: 0 when the whole input was read, whatever the datagrams held;
 // 1 when the input could not be read to its end (unreadable file, not a
-// capture, truncated capture, a line that is not hex), after printing every
-// datagram before the fault and a one-line error naming its position on
-// standard error; 2 for bad command-line usage. -h prints the usage on
+// capture, truncated capture), after printing every datagram before the
+// fault and a one-line error naming its position on standard error, or when
+// a hex line was not hex, each such line reported and skipped and the lines
+// after it decoded; 2 for bad command-line usage. -stats totals cover
+// everything read, also when the input broke off. -h prints the usage on
 // standard output and exits 0.
 package main

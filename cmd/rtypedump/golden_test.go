@@ -38,6 +38,7 @@ var goldenCases = []struct {
 	{"rawip", []string{"-json", "testdata/rawip.pcap"}, ""},
 	// Broken captures: every datagram before the fault, then the position.
 	{"truncated_pcap", []string{"testdata/truncated.pcap"}, ""},
+	{"truncated_pcap_stats", []string{"-stats", "testdata/truncated.pcap"}, ""},
 	{"truncated_pcapng", []string{"testdata/truncated.pcapng"}, ""},
 	{"short_header_pcap", []string{"testdata/short_header.pcap"}, ""},
 	{"bad_block_pcapng", []string{"testdata/bad_block.pcapng"}, ""},
@@ -54,6 +55,7 @@ var goldenCases = []struct {
 	{"messages_json", []string{"-hex", "-json", "testdata/messages.hex"}, ""},
 	{"hex_stdin", []string{"-hex", "-json"}, "testdata/framing.hex"},
 	{"bad_digit", []string{"-hex", "testdata/bad_digit.hex"}, ""},
+	{"bad_digit_stats", []string{"-hex", "-stats", "testdata/bad_digit.hex"}, ""},
 	{"odd_digits", []string{"-hex", "-json", "testdata/odd_digits.hex"}, ""},
 	// Usage errors.
 	{"usage_no_capture", nil, ""},

@@ -26,14 +26,15 @@ func newHexReader(r io.Reader) *hexReader {
 	return &hexReader{sc: sc}
 }
 
-// next returns the next datagram and its line number, io.EOF at the end, or
-// a *posError naming the line (and column) of bad input.
+// next returns the next datagram and its line number, io.EOF at the end, a
+// *badLineError naming the line and column of a line that is not hex, after
+// which the next line can be read, or a *posError when reading cannot go on.
 func (r *hexReader) next() ([]byte, int, error) {
 	for r.sc.Scan() {
 		r.line++
 		data, col, err := parseHexLine(r.sc.Bytes())
 		if err != nil {
-			return nil, r.line, &posError{pos: fmt.Sprintf("line %d, column %d", r.line, col), err: err}
+			return nil, r.line, &badLineError{posError{pos: fmt.Sprintf("line %d, column %d", r.line, col), err: err}}
 		}
 		if data != nil {
 			return data, r.line, nil
@@ -99,3 +100,8 @@ type posError struct {
 
 func (e *posError) Error() string { return e.pos + ": " + e.err.Error() }
 func (e *posError) Unwrap() error { return e.err }
+
+// badLineError is a line that is not hex; the lines after it are still read.
+type badLineError struct{ posError }
+
+func (e *badLineError) Unwrap() error { return &e.posError }

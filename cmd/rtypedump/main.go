@@ -105,24 +105,34 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		in, label = f, o.name
 	}
 	d := newDumper(o, stdout)
-	if o.hex {
-		err = d.hexInput(in)
-	} else {
-		err = d.captureInput(in)
-	}
-	if h := d.ports.hint(o.port); h != "" {
-		fmt.Fprintln(stderr, "rtypedump:", h)
-	}
-	if err == nil && o.stats {
-		err = d.writeStats()
-	}
-	if err != nil {
+	report := func(err error) {
 		var pe *posError
 		if errors.As(err, &pe) {
 			fmt.Fprintf(stderr, "rtypedump: %s: %v\n", label, err)
 		} else {
 			fmt.Fprintln(stderr, "rtypedump:", err)
 		}
+	}
+	badLines := 0
+	if o.hex {
+		err = d.hexInput(in, func(err error) { badLines++; report(err) })
+	} else {
+		err = d.captureInput(in)
+	}
+	if h := d.ports.hint(o.port); h != "" {
+		fmt.Fprintln(stderr, "rtypedump:", h)
+	}
+	// The totals cover everything read, also when the input broke off.
+	if o.stats {
+		if serr := d.writeStats(); err == nil {
+			err = serr
+		}
+	}
+	if err != nil {
+		report(err)
+		return exitInput
+	}
+	if badLines > 0 {
 		return exitInput
 	}
 	return exitOK
@@ -170,12 +180,19 @@ func (d *dumper) writeJSON(o wiredump.Object) error {
 }
 
 // hexInput decodes hex lines with the parser -kind names.
-func (d *dumper) hexInput(in io.Reader) error {
+func (d *dumper) hexInput(in io.Reader, bad func(error)) error {
 	r := newHexReader(in)
 	for n := 1; ; n++ {
 		data, _, err := r.next()
 		if err == io.EOF {
 			return nil
+		}
+		var line *badLineError
+		if errors.As(err, &line) {
+			// One bad line spoils only itself: report it, read on.
+			bad(err)
+			n--
+			continue
 		}
 		if err != nil {
 			return err
