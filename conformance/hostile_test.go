@@ -504,6 +504,21 @@ func exchangeBytes(rep *Report) int {
 	return n
 }
 
+// judge checks a hostile run: it returned, every case of n reported as
+// checkReport wants, and the heap, the report dropped, as checkHeap wants.
+func (r *runResult) judge(t *testing.T, n int, heap *heapWatch) {
+	t.Helper()
+	if r.err != nil {
+		t.Fatalf("the run: %v", r.err)
+	}
+	checkReport(t, r.rep, n)
+	// What the report keeps is measured apart (exchangeBytes): the heap
+	// must not keep anything else.
+	r.rep = nil
+	growth, peak := heap.end()
+	checkHeap(t, growth, peak)
+}
+
 func checkHeap(t *testing.T, growth int64, peak uint64) {
 	t.Helper()
 	t.Logf("heap growth after GC %+d KiB, peak in use %d MiB", growth>>10, peak>>20)
@@ -554,15 +569,7 @@ func TestHostileServers(t *testing.T) {
 			s.close()
 			t.Logf("%d cases in %v (bound %v); the server got %d datagrams, sent %d",
 				n, r.elapsed.Round(time.Millisecond), bound, s.got.Load(), s.sent.Load())
-			if r.err != nil {
-				t.Fatalf("RunServer: %v", r.err)
-			}
-			checkReport(t, r.rep, n)
-			// What the report keeps is measured apart (exchangeBytes):
-			// the heap must not keep anything else.
-			r.rep = nil
-			growth, peak := heap.end()
-			checkHeap(t, growth, peak)
+			r.judge(t, n, heap)
 		})
 	}
 }
@@ -582,13 +589,8 @@ func TestHostileServerLongCases(t *testing.T) {
 		return RunServer(context.Background(), s.addr(), o)
 	})
 	s.close()
-	growth, peak := heap.end()
 	t.Logf("%d cases in %v (bound %v)", n, r.elapsed.Round(time.Millisecond), bound)
-	if r.err != nil {
-		t.Fatalf("RunServer: %v", r.err)
-	}
-	checkReport(t, r.rep, n)
-	checkHeap(t, growth, peak)
+	r.judge(t, n, heap)
 }
 
 // TestHostileServerNothing: a port where nothing listens, and one where a
@@ -828,13 +830,7 @@ func TestHostileClients(t *testing.T) {
 			})
 			hc.running.Wait()
 			t.Logf("%d cases in %v (bound %v), %d clients started", n, r.elapsed.Round(time.Millisecond), bound, hc.started.Load())
-			if r.err != nil {
-				t.Fatalf("RunClient: %v", r.err)
-			}
-			checkReport(t, r.rep, n)
-			r.rep = nil
-			growth, peak := heap.end()
-			checkHeap(t, growth, peak)
+			r.judge(t, n, heap)
 		})
 	}
 }

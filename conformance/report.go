@@ -2,9 +2,11 @@ package conformance
 
 // Report is the outcome of a run.
 type Report struct {
+	// Mode is the side that was tested.
 	Mode Mode
 	// Target is the server's address, or the client's command.
-	Target  string
+	Target string
+	// Results holds one result per case run, in report order.
 	Results []Result
 }
 

@@ -34,7 +34,9 @@ func (o Outcome) MarshalText() ([]byte, error) { return []byte(o.String()), nil 
 
 // Result is what running one case gave.
 type Result struct {
-	Case    Case
+	// Case is the case that ran.
+	Case Case
+	// Outcome is how it ended.
 	Outcome Outcome
 	// Detail says, for a failed or skipped case, what happened.
 	Detail string

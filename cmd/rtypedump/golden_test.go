@@ -64,6 +64,7 @@ var goldenCases = []struct {
 	{"usage_bad_port", []string{"-port", "70000", "x.pcap"}, ""},
 	{"usage_kind_without_hex", []string{"-kind", "handshake", "testdata/loopback.pcap"}, ""},
 	{"help", []string{"-h"}, ""},
+	{"usage_unknown_flag", []string{"-x", "a.pcap"}, ""},
 }
 
 // runTool runs the command as main would and returns its outputs.

@@ -31,12 +31,19 @@ type options struct {
 	name             string // input file, "" or "-" for standard input
 }
 
-func parseFlags(args []string, stderr io.Writer) (options, error) {
+// errFlags is a command line the flag package refused; it printed why.
+var errFlags = errors.New("bad flags")
+
+// parseFlags reads the command line. -h prints the usage on stdout and
+// returns flag.ErrHelp; a flag the flag package refuses gets its message
+// and the usage on stderr, and errFlags.
+func parseFlags(args []string, stdout, stderr io.Writer) (options, error) {
 	var o options
 	fs := flag.NewFlagSet("rtypedump", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		w := fs.Output()
+	fs.Usage = func() {} // printed below, on the stream the case calls for
+	usage := func(w io.Writer) {
+		fs.SetOutput(w)
 		fmt.Fprintln(w, "usage: rtypedump [-json] [-stats] [-port N] capture.pcap|capture.pcapng|-")
 		fmt.Fprintln(w, "       rtypedump -hex [-kind packet|handshake] [-json] [-stats] [file.hex]")
 		fs.PrintDefaults()
@@ -47,7 +54,12 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.BoolVar(&o.stats, "stats", false, "print per-connection totals at the end")
 	port := fs.Uint("port", rtype.DefaultPort, "UDP port of the server in a capture")
 	if err := fs.Parse(args); err != nil {
-		return o, err
+		if errors.Is(err, flag.ErrHelp) {
+			usage(stdout)
+			return o, err
+		}
+		usage(stderr)
+		return o, errFlags
 	}
 	kindSet := false
 	fs.Visit(func(f *flag.Flag) { kindSet = kindSet || f.Name == "kind" })
@@ -82,16 +94,14 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 
 // run is the whole command, with its streams, so that tests can drive it.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if helpAsked(args) {
-		// Asked for, the usage is the output, and no error.
-		parseFlags([]string{"-h"}, stdout)
+	o, err := parseFlags(args, stdout, stderr)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
 		return exitOK
-	}
-	o, err := parseFlags(args, stderr)
-	if err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(stderr, "rtypedump:", err)
-		}
+	case errors.Is(err, errFlags):
+		return exitUsage
+	case err != nil:
+		fmt.Fprintln(stderr, "rtypedump:", err)
 		return exitUsage
 	}
 	in, label := stdin, "stdin"
@@ -271,17 +281,4 @@ func (d *dumper) writeStats() error {
 		}
 	}
 	return nil
-}
-
-// helpAsked reports whether the flags, before any file name, ask for help.
-func helpAsked(args []string) bool {
-	for _, a := range args {
-		switch a {
-		case "-h", "-help", "--help", "--h":
-			return true
-		case "--":
-			return false
-		}
-	}
-	return false
 }
