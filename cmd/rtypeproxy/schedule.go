@@ -1,0 +1,161 @@
+package main
+
+import (
+	"sync"
+	"time"
+)
+
+// held is a datagram waiting for its departure time.
+type held struct {
+	at      time.Time
+	seq     uint64 // order of scheduling, so that equal times keep it
+	c       *client
+	dir     direction
+	welcome bool // a valid Welcome: the log's §3 rule turns at delivery
+	b       []byte
+}
+
+// before is the heap's order: departure time, then scheduling order.
+func (h *held) before(o *held) bool {
+	if !h.at.Equal(o.at) {
+		return h.at.Before(o.at)
+	}
+	return h.seq < o.seq
+}
+
+// scheduler holds delayed datagrams in a min-heap by departure time and
+// sends each when it is due, from one goroutine. Their bytes live in a
+// bufPool, so that memory stays within heldBound.
+type scheduler struct {
+	mu      sync.Mutex
+	heap    []held
+	pool    *bufPool
+	seq     uint64
+	wake    chan struct{}
+	stop    chan struct{}
+	done    chan struct{}
+	deliver func(*held)
+}
+
+func newScheduler(bound int, deliver func(*held)) *scheduler {
+	return &scheduler{
+		heap:    make([]held, 0, 1024),
+		pool:    newBufPool(bound),
+		wake:    make(chan struct{}, 1),
+		stop:    make(chan struct{}),
+		done:    make(chan struct{}),
+		deliver: deliver,
+	}
+}
+
+// add copies b to leave at at; false when the bytes held would pass the
+// bound.
+func (s *scheduler) add(at time.Time, c *client, dir direction, welcome bool, b []byte) bool {
+	s.mu.Lock()
+	buf, ok := s.pool.get(len(b))
+	if !ok {
+		s.mu.Unlock()
+		return false
+	}
+	copy(buf, b)
+	s.seq++
+	s.heap = append(s.heap, held{at: at, seq: s.seq, c: c, dir: dir, welcome: welcome, b: buf})
+	first := s.up(len(s.heap)-1) == 0
+	s.mu.Unlock()
+	if first {
+		select {
+		case s.wake <- struct{}{}:
+		default:
+		}
+	}
+	return true
+}
+
+// run sends the datagrams as they fall due until close.
+func (s *scheduler) run() {
+	defer close(s.done)
+	t := time.NewTimer(time.Hour)
+	defer t.Stop()
+	for {
+		if wait, ok := s.sendDue(); ok {
+			t.Reset(wait)
+		}
+		select {
+		case <-s.wake:
+		case <-t.C:
+		case <-s.stop:
+			return
+		}
+	}
+}
+
+// sendDue sends every datagram due and returns the wait until the next.
+func (s *scheduler) sendDue() (time.Duration, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for len(s.heap) > 0 {
+		wait := time.Until(s.heap[0].at)
+		if wait > 0 {
+			return wait, true
+		}
+		h := s.pop()
+		s.mu.Unlock()
+		s.deliver(&h)
+		s.mu.Lock()
+		s.pool.put(h.b)
+	}
+	return 0, false
+}
+
+// close stops run, once it sent what it was sending, and returns what was
+// still held, for the totals.
+func (s *scheduler) close() []held {
+	close(s.stop)
+	<-s.done
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	left := s.heap
+	s.heap = nil
+	return left
+}
+
+// pending is the number of datagrams held.
+func (s *scheduler) pending() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.heap)
+}
+
+func (s *scheduler) up(i int) int {
+	for i > 0 {
+		parent := (i - 1) / 2
+		if !s.heap[i].before(&s.heap[parent]) {
+			break
+		}
+		s.heap[i], s.heap[parent] = s.heap[parent], s.heap[i]
+		i = parent
+	}
+	return i
+}
+
+func (s *scheduler) pop() held {
+	h := s.heap[0]
+	last := len(s.heap) - 1
+	s.heap[0] = s.heap[last]
+	s.heap[last] = held{}
+	s.heap = s.heap[:last]
+	for i := 0; ; {
+		l, r, min := 2*i+1, 2*i+2, i
+		if l < last && s.heap[l].before(&s.heap[min]) {
+			min = l
+		}
+		if r < last && s.heap[r].before(&s.heap[min]) {
+			min = r
+		}
+		if min == i {
+			return h
+		}
+		s.heap[i], s.heap[min] = s.heap[min], s.heap[i]
+		i = min
+	}
+}

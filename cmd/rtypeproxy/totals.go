@@ -1,0 +1,140 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/rtypeproto/rtype/cmd/rtypeproxy/internal/netem"
+)
+
+// direction is which way a datagram goes.
+type direction uint8
+
+const (
+	up   direction = iota // client to server
+	down                  // server to client
+)
+
+func (d direction) String() string {
+	if d == up {
+		return "up"
+	}
+	return "down"
+}
+
+// dropReason is why the proxy did not deliver a datagram: the link's
+// reasons first, then the proxy's own.
+type dropReason uint8
+
+const (
+	dropLoss     dropReason = iota // netem.DropLoss
+	dropBlackout                   // netem.DropBlackout
+	dropQueue                      // netem.DropQueue
+	dropMemory                     // the bytes held for delayed datagrams reached heldBound
+	dropSend                       // the socket refused it (no server listening, for one)
+	dropUnsent                     // still held when the proxy stopped
+	dropFull                       // from a new address while the client table was full
+	numDrops
+)
+
+var dropNames = [numDrops]string{"loss", "blackout", "queue full", "memory bound", "send failed", "unsent at exit", "client table full"}
+
+func (r dropReason) String() string { return dropNames[r] }
+
+// linkDrop maps the link's reason to the proxy's.
+func linkDrop(r netem.DropReason) dropReason {
+	return dropReason(r - netem.DropLoss)
+}
+
+// counters are the totals of one direction of one client. Several
+// goroutines add to them: the receiving one, the scheduler's.
+type counters struct {
+	in, out, dups  atomic.Int64
+	passed         atomic.Int64 // datagrams the link let through
+	delaySum       atomic.Int64 // their added delay, in nanoseconds
+	drops          [numDrops]atomic.Int64
+}
+
+// tally is a copy of counters, summed over clients for the forgotten ones.
+type tally struct {
+	in, out, dups, passed, delaySum int64
+	drops                           [numDrops]int64
+}
+
+func (c *counters) tally() tally {
+	t := tally{in: c.in.Load(), out: c.out.Load(), dups: c.dups.Load(), passed: c.passed.Load(), delaySum: c.delaySum.Load()}
+	for i := range t.drops {
+		t.drops[i] = c.drops[i].Load()
+	}
+	return t
+}
+
+func (t *tally) add(o tally) {
+	t.in += o.in
+	t.out += o.out
+	t.dups += o.dups
+	t.passed += o.passed
+	t.delaySum += o.delaySum
+	for i := range t.drops {
+		t.drops[i] += o.drops[i]
+	}
+}
+
+// dropped is the number of datagrams dropped for any reason.
+func (t tally) dropped() int64 {
+	var n int64
+	for _, d := range t.drops {
+		n += d
+	}
+	return n
+}
+
+// meanDelay is the mean delay the link added to the datagrams it let
+// through (their first copies).
+func (t tally) meanDelay() time.Duration {
+	if t.passed == 0 {
+		return 0
+	}
+	return time.Duration(t.delaySum / t.passed)
+}
+
+// line is one direction's totals, as the exit report prints them.
+func (t tally) line() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "in %d, out %d, dropped %d", t.in, t.out, t.dropped())
+	var why []string
+	for r, n := range t.drops {
+		if n > 0 {
+			why = append(why, fmt.Sprintf("%s %d", dropReason(r), n))
+		}
+	}
+	if len(why) > 0 {
+		fmt.Fprintf(&b, " (%s)", strings.Join(why, ", "))
+	}
+	fmt.Fprintf(&b, ", duplicated %d, mean added delay %s", t.dups, roundDelay(t.meanDelay()))
+	return b.String()
+}
+
+// writeTotals prints the totals of every client the table holds, then those
+// of the clients forgotten, summed, and the datagrams refused.
+func writeTotals(w io.Writer, t *clientTable) {
+	fmt.Fprintf(w, "totals: %d clients served, %d now\n", t.next, len(t.byAddr))
+	for _, c := range t.inOrder() {
+		fmt.Fprintf(w, "client %d %s (to the server as %s)\n", c.n, c.addr, c.local)
+		for d := up; d <= down; d++ {
+			fmt.Fprintf(w, "  %-4s %s\n", d, c.stats[d].tally().line())
+		}
+	}
+	if t.forgottenN > 0 {
+		fmt.Fprintf(w, "%d clients forgotten after %s idle, together\n", t.forgottenN, t.idle)
+		for d := up; d <= down; d++ {
+			fmt.Fprintf(w, "  %-4s %s\n", d, t.forgotten[d].line())
+		}
+	}
+	if t.refused > 0 {
+		fmt.Fprintf(w, "refused: %d datagrams from new addresses while %d clients were served (-max-clients)\n", t.refused, t.max)
+	}
+}
