@@ -21,17 +21,17 @@ const pcapSnapLen = 65535 + 40 + 8
 // proxy's listening address for the client. Lengths and checksums are
 // computed (RFC 791, RFC 768, RFC 8200). Safe for concurrent use.
 type pcapWriter struct {
-	mu  sync.Mutex
-	f   *os.File
-	bw  *bufio.Writer
-	w   *pcapgo.Writer
-	sb  gopacket.SerializeBuffer
-	ip4 layers.IPv4
-	ip6 layers.IPv6
-	udp layers.UDP
+	mu     sync.Mutex
+	f      *os.File
+	bw     *bufio.Writer
+	w      *pcapgo.Writer
+	sb     gopacket.SerializeBuffer
+	ip4    layers.IPv4
+	ip6    layers.IPv6
+	udp    layers.UDP
 	id     uint16
 	server netip.AddrPort
-	err error // the first write error; nothing more is written after it
+	err    error // the first write error; nothing more is written after it
 }
 
 func createPcap(name string, server netip.AddrPort) (*pcapWriter, error) {

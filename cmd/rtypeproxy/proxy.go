@@ -37,6 +37,9 @@ type proxy struct {
 	every   time.Duration // how often idle clients are looked for
 	unsent  int           // datagrams still held at the end
 	scratch []*client     // housekeep's list of idle clients
+	// forgot, if set, is told each client forgotten, after its socket
+	// closed; for tests.
+	forgot func(*client)
 }
 
 // newProxy resolves the addresses, opens the listening socket and the
@@ -208,6 +211,9 @@ func (p *proxy) housekeep(now time.Time) time.Time {
 		p.clients.forget(c)
 		c.conn.Close()
 		<-c.done
+		if p.forgot != nil {
+			p.forgot(c)
+		}
 	}
 	if p.pcap != nil {
 		_ = p.pcap.flush()

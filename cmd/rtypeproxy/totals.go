@@ -52,10 +52,10 @@ func linkDrop(r netem.DropReason) dropReason {
 // counters are the totals of one direction of one client. Several
 // goroutines add to them: the receiving one, the scheduler's.
 type counters struct {
-	in, out, dups  atomic.Int64
-	passed         atomic.Int64 // datagrams the link let through
-	delaySum       atomic.Int64 // their added delay, in nanoseconds
-	drops          [numDrops]atomic.Int64
+	in, out, dups atomic.Int64
+	passed        atomic.Int64 // datagrams the link let through
+	delaySum      atomic.Int64 // their added delay, in nanoseconds
+	drops         [numDrops]atomic.Int64
 }
 
 // tally is a copy of counters, summed over clients for the forgotten ones.

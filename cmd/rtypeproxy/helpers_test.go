@@ -1,0 +1,178 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"net"
+	"net/netip"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// testDeadline bounds every wait of a test for something to happen.
+const testDeadline = 10 * time.Second
+
+// lockedBuffer is a bytes.Buffer that the proxy's goroutines and the test
+// can share.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// running is a proxy started by startProxy.
+type running struct {
+	p              *proxy
+	stdout, stderr *lockedBuffer
+	cancel         context.CancelFunc
+	code           chan int
+	once           sync.Once
+	exit           int
+}
+
+// startProxy runs the command in-process with args and "-listen
+// 127.0.0.1:0"; setup, if not nil, sees the proxy before it runs.
+func startProxy(t *testing.T, setup func(*proxy), args ...string) *running {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	r := &running{stdout: &lockedBuffer{}, stderr: &lockedBuffer{}, cancel: cancel, code: make(chan int, 1)}
+	ready := make(chan *proxy, 1)
+	go func() {
+		r.code <- run(ctx, append([]string{"-listen", "127.0.0.1:0"}, args...), r.stdout, r.stderr, func(p *proxy) {
+			if setup != nil {
+				setup(p)
+			}
+			ready <- p
+		})
+	}()
+	select {
+	case r.p = <-ready:
+	case code := <-r.code:
+		cancel()
+		t.Fatalf("rtypeproxy %v exited %d before listening: %s", args, code, r.stderr)
+	}
+	t.Cleanup(func() { r.stop(t) })
+	return r
+}
+
+// stop ends the proxy and returns its exit status; once.
+func (r *running) stop(t *testing.T) int {
+	t.Helper()
+	r.once.Do(func() {
+		r.cancel()
+		select {
+		case r.exit = <-r.code:
+		case <-time.After(testDeadline):
+			r.exit = -1
+		}
+	})
+	if r.exit == -1 {
+		t.Fatal("the proxy did not stop")
+	}
+	return r.exit
+}
+
+// fakeServer is a UDP server that records what arrives and echoes it.
+type fakeServer struct {
+	conn *net.UDPConn
+	got  chan arrival
+}
+
+// arrival is one datagram the fake server received.
+type arrival struct {
+	from netip.AddrPort
+	data []byte
+}
+
+func newFakeServer(t *testing.T) *fakeServer {
+	t.Helper()
+	conn, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &fakeServer{conn: conn, got: make(chan arrival, 1<<16)}
+	go func() {
+		buf := make([]byte, maxDatagram)
+		for {
+			n, from, err := conn.ReadFromUDPAddrPort(buf)
+			if err != nil {
+				return
+			}
+			a := arrival{from: from, data: append([]byte(nil), buf[:n]...)}
+			select {
+			case s.got <- a:
+			default:
+			}
+			_, _ = conn.WriteToUDPAddrPort(a.data, from)
+		}
+	}()
+	t.Cleanup(func() { conn.Close() })
+	return s
+}
+
+func (s *fakeServer) addr() string { return s.conn.LocalAddr().String() }
+
+// next waits for the next arrival.
+func (s *fakeServer) next(t *testing.T) arrival {
+	t.Helper()
+	select {
+	case a := <-s.got:
+		return a
+	case <-time.After(testDeadline):
+		t.Fatal("nothing reached the server")
+		return arrival{}
+	}
+}
+
+// dialProxy is a client socket connected to the proxy.
+func dialProxy(t *testing.T, p *proxy) *net.UDPConn {
+	t.Helper()
+	c, err := net.DialUDP("udp", nil, net.UDPAddrFromAddrPort(p.addr()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// readWithin reads one datagram or fails the test after testDeadline.
+func readWithin(t *testing.T, c *net.UDPConn) []byte {
+	t.Helper()
+	buf := make([]byte, maxDatagram)
+	_ = c.SetReadDeadline(time.Now().Add(testDeadline))
+	n, err := c.Read(buf)
+	if err != nil {
+		t.Fatalf("no reply through the proxy: %v", err)
+	}
+	return buf[:n]
+}
+
+// waitFor polls cond until it holds or testDeadline passes.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	end := time.Now().Add(testDeadline)
+	for !cond() {
+		if time.Now().After(end) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// lines splits s into its non-empty lines.
+func lines(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool { return r == '\n' })
+}
