@@ -59,10 +59,10 @@ func (p *proxy) hold(c *client, dir direction, b []byte, now time.Time, wait tim
 // send delivers b to the server (up) or to the client (down).
 func (p *proxy) send(c *client, dir direction, b []byte, welcome bool) {
 	var err error
-	if dir == up {
-		_, err = c.conn.Write(b)
+	if p.pcap != nil {
+		err = p.pcap.deliver(c, dir, b)
 	} else {
-		_, err = p.ln.WriteToUDPAddrPort(b, c.addr)
+		err = p.write(c, dir, b)
 	}
 	st := &c.stats[dir]
 	if err != nil {
@@ -70,12 +70,20 @@ func (p *proxy) send(c *client, dir direction, b []byte, welcome bool) {
 		return
 	}
 	st.out.Add(1)
-	if p.pcap != nil {
-		p.pcap.delivered(c, dir, b, time.Now())
-	}
 	if welcome {
 		p.log.welcomed(c.addr, b)
 	}
+}
+
+// write sends b on the socket of its direction.
+func (p *proxy) write(c *client, dir direction, b []byte) error {
+	var err error
+	if dir == up {
+		_, err = c.conn.Write(b)
+	} else {
+		_, err = p.ln.WriteToUDPAddrPort(b, c.addr)
+	}
+	return err
 }
 
 // sendHeld is the scheduler's delivery of a datagram that waited.

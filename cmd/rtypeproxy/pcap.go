@@ -15,8 +15,7 @@ import (
 // pcapSnapLen is the snapshot length of the file: any IP packet fits.
 const pcapSnapLen = 65535 + 40 + 8
 
-// pcapWriter writes what each side received, at the moment the proxy
-// delivered it, as raw IP packets (link type 101) from the sender's address
+// pcapWriter writes what each side received, as the proxy delivers it, as raw IP packets (link type 101) from the sender's address
 // as the receiver sees it: the client's upstream socket for the server, the
 // proxy's listening address for the client. Lengths and checksums are
 // computed (RFC 791, RFC 768, RFC 8200). Safe for concurrent use.
@@ -31,15 +30,17 @@ type pcapWriter struct {
 	udp    layers.UDP
 	id     uint16
 	server netip.AddrPort
-	err    error // the first write error; nothing more is written after it
+	// write sends a datagram; deliver calls it under mu.
+	write func(*client, direction, []byte) error
+	err   error // the first write error; nothing more is written after it
 }
 
-func createPcap(name string, server netip.AddrPort) (*pcapWriter, error) {
+func createPcap(name string, server netip.AddrPort, write func(*client, direction, []byte) error) (*pcapWriter, error) {
 	f, err := os.Create(name)
 	if err != nil {
 		return nil, err
 	}
-	p := &pcapWriter{f: f, server: server, bw: bufio.NewWriterSize(f, 1<<16), sb: gopacket.NewSerializeBuffer()}
+	p := &pcapWriter{f: f, server: server, write: write, bw: bufio.NewWriterSize(f, 1<<16), sb: gopacket.NewSerializeBuffer()}
 	p.w = pcapgo.NewWriter(p.bw)
 	if err := p.w.WriteFileHeader(pcapSnapLen, layers.LinkTypeRaw); err != nil {
 		f.Close()
@@ -48,17 +49,22 @@ func createPcap(name string, server netip.AddrPort) (*pcapWriter, error) {
 	return p, nil
 }
 
-// delivered records b as the receiver on side dir got it at t.
-func (p *pcapWriter) delivered(c *client, dir direction, b []byte, t time.Time) {
+// deliver sends b with write and records it as the receiver on side dir
+// got it, so that the file keeps the order of delivery.
+func (p *pcapWriter) deliver(c *client, dir direction, b []byte) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if err := p.write(c, dir, b); err != nil {
+		return err
+	}
 	src, dst := c.local, p.server
 	if dir == down {
 		src, dst = c.front, c.addr
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
 	if p.err == nil {
-		p.err = p.packet(src, dst, b, t)
+		p.err = p.packet(src, dst, b, time.Now())
 	}
+	return nil
 }
 
 // packet writes one IP packet carrying b from src to dst.

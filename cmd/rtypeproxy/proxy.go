@@ -37,9 +37,9 @@ type proxy struct {
 	every   time.Duration // how often idle clients are looked for
 	unsent  int           // datagrams still held at the end
 	scratch []*client     // housekeep's list of idle clients
-	// forgot, if set, is told each client forgotten, after its socket
-	// closed; for tests.
-	forgot func(*client)
+	// joined and forgot, if set, are told each new client and each client
+	// forgotten, after its socket closed; for tests.
+	joined, forgot func(*client)
 }
 
 // newProxy resolves the addresses, opens the listening socket and the
@@ -73,7 +73,7 @@ func newProxy(cfg config, logOut io.Writer) (*proxy, error) {
 		p.log = newLogger(logOut, cfg.log == "json", p.server)
 	}
 	if cfg.pcap != "" {
-		if p.pcap, err = createPcap(cfg.pcap, p.server); err != nil {
+		if p.pcap, err = createPcap(cfg.pcap, p.server, p.write); err != nil {
 			ln.Close()
 			return nil, err
 		}
@@ -181,6 +181,9 @@ func (p *proxy) newClient(from netip.AddrPort) (*client, error) {
 	c.lastDown.Store(int64(now))
 	p.readers.Add(1)
 	go p.fromServer(c)
+	if p.joined != nil {
+		p.joined(c)
+	}
 	return c, nil
 }
 

@@ -1,0 +1,136 @@
+package main
+
+import (
+	"bytes"
+	"net"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestIdleClientForgotten: a client silent for -idle in both directions is
+// forgotten, its upstream socket closed; when it speaks again it is a new
+// client, with a new address at the server.
+func TestIdleClientForgotten(t *testing.T) {
+	srv := newFakeServer(t)
+	forgot := make(chan int, 4)
+	r := startProxy(t, func(p *proxy) { p.forgot = func(c *client) { forgot <- c.n } },
+		"-server", srv.addr(), "-log", "none", "-idle", "50ms")
+	c := dialProxy(t, r.p)
+	if _, err := c.Write([]byte("first")); err != nil {
+		t.Fatal(err)
+	}
+	first := srv.next(t).from
+	readWithin(t, c)
+	select {
+	case n := <-forgot:
+		if n != 0 {
+			t.Fatalf("forgot client %d, want 0", n)
+		}
+	case <-time.After(testDeadline):
+		t.Fatal("the idle client was not forgotten")
+	}
+	if _, err := c.Write([]byte("again")); err != nil {
+		t.Fatal(err)
+	}
+	second := srv.next(t).from
+	if second == first {
+		t.Errorf("the client came back through the same upstream address %s", first)
+	}
+	if got := readWithin(t, c); string(got) != "again" {
+		t.Errorf("client got %q", got)
+	}
+	r.stop(t)
+	if want := "1 clients forgotten after 50ms idle"; !strings.Contains(r.stderr.String(), want) {
+		t.Errorf("totals lack %q:\n%s", want, r.stderr)
+	}
+}
+
+// TestActiveClientKept: a client that keeps talking is never forgotten.
+func TestActiveClientKept(t *testing.T) {
+	srv := newFakeServer(t)
+	forgot := make(chan int, 1)
+	r := startProxy(t, func(p *proxy) { p.forgot = func(c *client) { forgot <- c.n } },
+		"-server", srv.addr(), "-log", "none", "-idle", "200ms")
+	c := dialProxy(t, r.p)
+	end := time.Now().Add(time.Second)
+	var from string
+	for time.Now().Before(end) {
+		if _, err := c.Write([]byte("x")); err != nil {
+			t.Fatal(err)
+		}
+		a := srv.next(t)
+		if from != "" && a.from.String() != from {
+			t.Fatalf("upstream address changed from %s to %s", from, a.from)
+		}
+		from = a.from.String()
+		readWithin(t, c)
+		select {
+		case n := <-forgot:
+			t.Fatalf("client %d forgotten while active", n)
+		case <-time.After(20 * time.Millisecond): // the client's pace
+		}
+	}
+}
+
+// TestFloodBounded: 10,000 source addresses against -max-clients 64: at
+// most 64 clients and upstream sockets exist, the rest is dropped and
+// counted, huge and garbage datagrams go through, the first clients keep
+// working, and the heap stays bounded.
+func TestFloodBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("opens 10,000 sockets")
+	}
+	srv := newFakeServer(t)
+	r := startProxy(t, nil, "-server", srv.addr(), "-log", "none", "-max-clients", "64")
+	keep := dialProxy(t, r.p)
+	if _, err := keep.Write([]byte("hello")); err != nil {
+		t.Fatal(err)
+	}
+	readWithin(t, keep)
+	runtime.GC()
+	var before runtime.MemStats
+	runtime.ReadMemStats(&before)
+	huge := bytes.Repeat([]byte{0xff}, 65507)
+	const sources = 10000
+	to := net.UDPAddrFromAddrPort(r.p.addr())
+	for i := range sources {
+		c, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		msg := huge[:i%len(huge)]
+		if i%100 == 0 {
+			msg = huge
+		}
+		_, _ = c.WriteToUDP(msg, to)
+		c.Close()
+	}
+	// The established client still gets through once the flood is read.
+	if _, err := keep.Write([]byte("still here")); err != nil {
+		t.Fatal(err)
+	}
+	if got := readWithin(t, keep); string(got) != "still here" {
+		t.Errorf("the kept client got %q", got)
+	}
+	runtime.GC()
+	var after runtime.MemStats
+	runtime.ReadMemStats(&after)
+	if grown := int64(after.HeapInuse) - int64(before.HeapInuse); grown > 64<<20 {
+		t.Errorf("heap grew by %d MiB under the flood", grown>>20)
+	}
+	r.stop(t)
+	if n := len(r.p.clients.byAddr); n > 64 {
+		t.Errorf("%d clients in the table, more than -max-clients 64", n)
+	}
+	if r.p.clients.next > 64 {
+		t.Errorf("%d clients admitted, more than -max-clients 64", r.p.clients.next)
+	}
+	if refused := r.p.clients.refused; refused == 0 {
+		t.Error("no datagram refused")
+	}
+	if !strings.Contains(r.stderr.String(), "refused: ") {
+		t.Errorf("totals lack the refused datagrams:\n%s", r.stderr)
+	}
+}

@@ -1,0 +1,158 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// lossyArgs impair both directions: up loses, down delays and duplicates.
+var lossyArgs = []string{"-up-loss", "0.3", "-down-delay", "20ms", "-down-dup", "0.25"}
+
+// sent is how many datagrams the client sends in a lossy run.
+const sent = 60
+
+// lossyRun sends sent datagrams through the proxy to the echoing fake
+// server and returns the log, once every datagram that passed came back.
+func lossyRun(t *testing.T, format string, seed int) (log, totals, server string) {
+	t.Helper()
+	srv := newFakeServer(t)
+	args := append([]string{"-server", srv.addr(), "-log", format, "-seed", fmt.Sprint(seed)}, lossyArgs...)
+	joined := make(chan *client, 1)
+	r := startProxy(t, func(p *proxy) { p.joined = func(c *client) { joined <- c } }, args...)
+	c := dialProxy(t, r.p)
+	for i := range sent {
+		if _, err := c.Write([]byte(fmt.Sprintf("datagram %02d", i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Every datagram is logged on arrival: sent up, and down as many as
+	// the up link let through; the last ones leave 20 ms later.
+	cl := <-joined
+	waitFor(t, "every datagram logged and sent", func() bool {
+		u, d := cl.stats[up].tally(), cl.stats[down].tally()
+		return u.in == sent && u.out+u.dropped() == sent && d.in == u.out && d.out == d.in+d.dups
+	})
+	if code := r.stop(t); code != exitOK {
+		t.Fatalf("exit %d: %s", code, r.stderr)
+	}
+	return r.stdout.String(), r.stderr.String(), srv.addr()
+}
+
+// textVerdict matches a datagram's line in the text log.
+var textVerdict = regexp.MustCompile(`^#(\d+) \d+\.\d{6} (\S+) > (\S+) handshake .* => (.+)$`)
+
+// TestLogVerdictsText: each datagram's line ends with its verdict, the
+// verdicts agree with the totals, and a seed repeats them.
+func TestLogVerdictsText(t *testing.T) {
+	log, totals, server := lossyRun(t, "text", 7)
+	verdicts := map[string][]string{}
+	for _, l := range lines(log) {
+		m := textVerdict.FindStringSubmatch(l)
+		if m == nil {
+			t.Fatalf("not a datagram line with a verdict: %q", l)
+		}
+		dir := "up"
+		if m[2] == server {
+			dir = "down"
+		} else if m[3] != server {
+			t.Errorf("neither end is the server %s: %q", server, l)
+		}
+		verdicts[dir] = append(verdicts[dir], m[4])
+	}
+	count := func(dir, v string) (n int) {
+		for _, x := range verdicts[dir] {
+			if x == v {
+				n++
+			}
+		}
+		return n
+	}
+	lost, passed := count("up", "dropped (loss)"), count("up", "forwarded")
+	if lost+passed != sent || lost == 0 || passed == 0 {
+		t.Errorf("up verdicts: %d lost, %d forwarded, of %d: %v", lost, passed, sent, verdicts["up"])
+	}
+	dups, plain := count("down", "delayed by 20ms, duplicated"), count("down", "delayed by 20ms")
+	if dups+plain != passed || dups == 0 || plain == 0 {
+		t.Errorf("down verdicts: %d duplicated, %d not, of %d: %v", dups, plain, passed, verdicts["down"])
+	}
+	for _, want := range []string{
+		fmt.Sprintf("up   in %d, out %d, dropped %d (loss %d), duplicated 0, mean added delay 0s", sent, passed, lost, lost),
+		fmt.Sprintf("down in %d, out %d, dropped 0, duplicated %d, mean added delay 20ms", passed, passed+dups, dups),
+	} {
+		if !strings.Contains(totals, want) {
+			t.Errorf("totals lack %q:\n%s", want, totals)
+		}
+	}
+	again, _, _ := lossyRun(t, "text", 7)
+	if d := cmp.Diff(verdictsOnly(log), verdictsOnly(again)); d != "" {
+		t.Errorf("the same seed gave other verdicts (-first +second):\n%s", d)
+	}
+	other, _, _ := lossyRun(t, "text", 8)
+	if cmp.Equal(verdictsOnly(log), verdictsOnly(other)) {
+		t.Error("seeds 7 and 8 gave the same verdicts")
+	}
+}
+
+// verdictsOnly lists the verdicts of the up datagrams, in order: the
+// part of a log that repeats from run to run.
+func verdictsOnly(log string) []string {
+	var v []string
+	for _, l := range lines(log) {
+		if m := textVerdict.FindStringSubmatch(l); m != nil && !strings.HasPrefix(m[4], "delayed") {
+			v = append(v, m[4])
+		}
+	}
+	return v
+}
+
+// TestLogVerdictsJSON: each datagram is a JSON object of rtypedump's format
+// with verdict, reason when dropped, delay in milliseconds when delayed, and
+// duplicated.
+func TestLogVerdictsJSON(t *testing.T) {
+	log, _, server := lossyRun(t, "json", 7)
+	type entry struct {
+		N          int      `json:"n"`
+		Src        string   `json:"src"`
+		Dst        string   `json:"dst"`
+		Kind       string   `json:"kind"`
+		Verdict    string   `json:"verdict"`
+		Reason     string   `json:"reason"`
+		Delay      *float64 `json:"delay"`
+		Duplicated bool     `json:"duplicated"`
+	}
+	got := map[string]int{}
+	for i, l := range lines(log) {
+		var e entry
+		if err := json.Unmarshal([]byte(l), &e); err != nil {
+			t.Fatalf("line %d: %v: %s", i+1, err, l)
+		}
+		if e.N != i+1 || e.Kind != "handshake" || e.Src != server && e.Dst != server {
+			t.Errorf("line %d: n %d, kind %q, %s > %s", i+1, e.N, e.Kind, e.Src, e.Dst)
+		}
+		key := e.Verdict
+		switch e.Verdict {
+		case "dropped":
+			key += " " + e.Reason
+		case "delayed":
+			if e.Delay == nil || *e.Delay != 20 {
+				t.Errorf("line %d: delay %v, want 20", i+1, e.Delay)
+			}
+		case "forwarded":
+		default:
+			t.Errorf("line %d: verdict %q", i+1, e.Verdict)
+		}
+		if e.Duplicated {
+			key += " duplicated"
+		}
+		got[key]++
+	}
+	if got["dropped loss"] == 0 || got["forwarded"] == 0 || got["delayed duplicated"] == 0 || got["delayed"] == 0 ||
+		got["dropped loss"]+got["forwarded"] != sent || got["delayed"]+got["delayed duplicated"] != got["forwarded"] {
+		t.Errorf("verdicts: %v", got)
+	}
+}

@@ -1,0 +1,112 @@
+package main
+
+import (
+	"encoding/binary"
+	"net"
+	"net/netip"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/gopacket/gopacket"
+	"github.com/gopacket/gopacket/layers"
+	"github.com/gopacket/gopacket/pcapgo"
+)
+
+// packetSeen is one packet of a pcap file, as the test checks it.
+type packetSeen struct {
+	Src, Dst string
+	Data     string
+}
+
+// TestPcapWhatEachSideReceived: -pcap holds every datagram as its receiver
+// got it: to the server from the client's upstream address, to the client
+// from the proxy's address, with valid IPv4 and UDP checksums.
+func TestPcapWhatEachSideReceived(t *testing.T) {
+	srv := newFakeServer(t)
+	name := filepath.Join(t.TempDir(), "out.pcap")
+	r := startProxy(t, nil, "-server", srv.addr(), "-log", "none", "-pcap", name)
+	c := dialProxy(t, r.p)
+	client := c.LocalAddr().(*net.UDPAddr).AddrPort()
+	server := netip.MustParseAddrPort(srv.addr())
+	var want []packetSeen
+	for _, msg := range []string{"one", "two", "", "four, a little longer and of odd length"} {
+		if _, err := c.Write([]byte(msg)); err != nil {
+			t.Fatal(err)
+		}
+		upstream := srv.next(t).from
+		readWithin(t, c)
+		want = append(want, packetSeen{upstream.String(), server.String(), msg}, packetSeen{r.p.addr().String(), client.String(), msg})
+	}
+	if code := r.stop(t); code != exitOK {
+		t.Fatalf("exit %d: %s", code, r.stderr)
+	}
+	got := readPcap(t, name)
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("packets (-want +got):\n%s", d)
+	}
+}
+
+// readPcap reads a pcap file of raw IPv4 packets, checking each one's
+// checksums.
+func readPcap(t *testing.T, name string) []packetSeen {
+	t.Helper()
+	f, err := os.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rd, err := pcapgo.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rd.LinkType() != layers.LinkTypeRaw {
+		t.Fatalf("link type %v, want raw IP", rd.LinkType())
+	}
+	var got []packetSeen
+	for {
+		data, ci, err := rd.ReadPacketData()
+		if err != nil {
+			break
+		}
+		if ci.CaptureLength != ci.Length || len(data) != ci.Length {
+			t.Errorf("packet cut: %d of %d bytes", ci.CaptureLength, ci.Length)
+		}
+		p := gopacket.NewPacket(data, layers.LinkTypeRaw, gopacket.Default)
+		ip, _ := p.Layer(layers.LayerTypeIPv4).(*layers.IPv4)
+		u, _ := p.Layer(layers.LayerTypeUDP).(*layers.UDP)
+		if ip == nil || u == nil {
+			t.Fatalf("not IPv4 and UDP: %v", p)
+		}
+		if sum := onesSum(0, data[:20]); sum != 0xffff {
+			t.Errorf("IPv4 header checksum wrong (sum %#x)", sum)
+		}
+		pseudo := make([]byte, 12)
+		copy(pseudo, data[12:20])
+		pseudo[9] = 17
+		binary.BigEndian.PutUint16(pseudo[10:], uint16(len(data)-20))
+		if sum := onesSum(onesSum(0, pseudo), data[20:]); sum != 0xffff {
+			t.Errorf("UDP checksum wrong (sum %#x)", sum)
+		}
+		src, _ := netip.AddrFromSlice(ip.SrcIP.To4())
+		dst, _ := netip.AddrFromSlice(ip.DstIP.To4())
+		got = append(got, packetSeen{
+			netip.AddrPortFrom(src, uint16(u.SrcPort)).String(), netip.AddrPortFrom(dst, uint16(u.DstPort)).String(), string(u.Payload)})
+	}
+	return got
+}
+
+// onesSum is the ones' complement sum of RFC 1071, folded to 16 bits.
+func onesSum(acc uint32, b []byte) uint32 {
+	for i := 0; i+1 < len(b); i += 2 {
+		acc += uint32(binary.BigEndian.Uint16(b[i:]))
+	}
+	if len(b)%2 == 1 {
+		acc += uint32(b[len(b)-1]) << 8
+	}
+	for acc > 0xffff {
+		acc = acc&0xffff + acc>>16
+	}
+	return acc
+}
