@@ -134,3 +134,44 @@ func TestFloodBounded(t *testing.T) {
 		t.Errorf("totals lack the refused datagrams:\n%s", r.stderr)
 	}
 }
+
+// TestHeldBytesBounded: huge datagrams delayed for long are held up to
+// heldBound; past it they are dropped and counted as such, and the heap
+// does not grow further.
+func TestHeldBytesBounded(t *testing.T) {
+	srv := newFakeServer(t)
+	joined := make(chan *client, 1)
+	r := startProxy(t, func(p *proxy) { p.joined = func(c *client) { joined <- c } },
+		"-server", srv.addr(), "-log", "none", "-up-delay", "1h")
+	c := dialProxy(t, r.p)
+	huge := bytes.Repeat([]byte{1}, 65507)
+	const want = heldBound/65536 + 64
+	if _, err := c.Write(huge); err != nil {
+		t.Fatal(err)
+	}
+	cl := <-joined
+	runtime.GC()
+	var before runtime.MemStats
+	runtime.ReadMemStats(&before)
+	// Send at the pace the proxy reads, so that the kernel drops none.
+	for i := 1; i < want; i++ {
+		if _, err := c.Write(huge); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, "the proxy to read the datagram", func() bool { return cl.stats[up].in.Load() > int64(i) })
+	}
+	st := cl.stats[up].tally()
+	if st.drops[dropMemory] != want-heldBound/65536 {
+		t.Errorf("%d datagrams dropped for the memory bound, want %d", st.drops[dropMemory], want-heldBound/65536)
+	}
+	runtime.GC()
+	var after runtime.MemStats
+	runtime.ReadMemStats(&after)
+	if grown := int64(after.HeapInuse) - int64(before.HeapInuse); grown > heldBound+4<<20 {
+		t.Errorf("heap grew by %d MiB, over the %d MiB bound", grown>>20, heldBound>>20)
+	}
+	r.stop(t)
+	if !strings.Contains(r.stderr.String(), "memory bound 64") {
+		t.Errorf("totals lack the memory-bound drops:\n%s", r.stderr)
+	}
+}
