@@ -119,13 +119,6 @@ func (s *scheduler) close() []held {
 	return left
 }
 
-// pending is the number of datagrams held.
-func (s *scheduler) pending() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.heap)
-}
-
 func (s *scheduler) up(i int) int {
 	for i > 0 {
 		parent := (i - 1) / 2

@@ -1,0 +1,52 @@
+// Command rtypeproxy stands between R-Type clients and a server as a
+// network would, with its impairments, and shows the traffic decoded with
+// what it did to each datagram.
+//
+// Usage:
+//
+//	rtypeproxy -listen ADDR -server ADDR [impairments] [-log text|json|none] [-pcap FILE] [-seed N]
+//
+// Clients send to -listen (default :4243). Each client address gets its own
+// upstream socket, so that the server sees one address per client, as it
+// would without the proxy. At most -max-clients (default 64) are served at
+// once: datagrams from a further new address are dropped and counted, and
+// no client still talking is ever pushed out for it; a client silent for
+// -idle (default 30s) in both directions is forgotten and its socket
+// closed, which makes room. Datagrams of any size and content are
+// forwarded: the proxy is a network, not a validator.
+//
+// Each impairment X is given as -X for both directions, -up-X for client to
+// server and -down-X for server to client; a per-direction flag overrides
+// -X, which overrides -profile, wherever they stand on the command line:
+// loss, burst (Gilbert–Elliott loss bursts), delay, jitter, reorder,
+// reorder-delay, dup, rate, queue and blackout. -h lists them with the
+// profiles and their figures. The impairments repeat for a given -seed and
+// order of datagrams: client number i, counted in order of first datagram,
+// draws from its own seed in each direction.
+//
+// The log (-log text, the default) is rtypedump's text format, one line per
+// datagram with its messages indented below, from the client to the server
+// or back as if there were no proxy, kinds told apart by the rule of §3;
+// the line ends with the verdict after "=>": forwarded, delayed by 103ms,
+// dropped (loss), dropped (blackout), dropped (queue full), with ",
+// reordered" or ", duplicated" added. -log json writes rtypedump's JSON
+// objects with the fields verdict (forwarded, delayed or dropped), reason,
+// delay (milliseconds), reordered and duplicated. -log none writes nothing.
+//
+// -pcap FILE writes what each side received, when the proxy delivered it,
+// as raw IP packets: to the server from the client's upstream address, to
+// the client from the proxy's address. rtypedump -port with the server's
+// port reads the server's side of the file, with the proxy's port the
+// clients' side.
+//
+// Delayed datagrams wait on a timer heap whose buffers hold 16 MiB at most:
+// past that a datagram is dropped ("memory bound"), so that memory stays
+// bounded whatever arrives. On Ctrl-C or SIGTERM the proxy prints, on
+// standard error, each client's totals per direction: datagrams in and
+// out, drops by reason, duplicates and the mean delay added.
+//
+// Exit status: 0 after Ctrl-C or SIGTERM; 1 when it cannot start (address
+// in use, server not resolved) or the pcap file could not be written
+// whole; 2 for bad command-line usage. -h prints the usage on standard
+// output and exits 0.
+package main
