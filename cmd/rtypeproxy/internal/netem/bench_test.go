@@ -40,7 +40,9 @@ func BenchmarkDecide(b *testing.B) {
 		g := rand.NewPCG(1, 2)
 		var sink uint64
 		for b.Loop() {
-			sink += g.Uint64() ^ g.Uint64() ^ g.Uint64() ^ g.Uint64()
+			for range 4 {
+				sink += g.Uint64()
+			}
 		}
 		_ = sink
 	})

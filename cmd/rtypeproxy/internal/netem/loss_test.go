@@ -80,7 +80,7 @@ func TestLossChainTransitions(t *testing.T) {
 	}
 	for i, s := range steps {
 		if lost := c.step(s.u); lost != s.lost || c.state != s.state {
-			t.Errorf("step %d: lost %v in state %d, want %v in %d", i, lost, c.state, s.lost, s.state)
+			t.Errorf("step %d: lost %v in state %v, want %v in %v", i, lost, c.state, s.lost, s.state)
 		}
 	}
 }
