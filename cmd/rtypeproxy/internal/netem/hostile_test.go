@@ -90,3 +90,37 @@ func TestTinyRate(t *testing.T) {
 		}
 	}
 }
+
+// FuzzDecide builds a link from arbitrary parameters, valid or not, and
+// feeds it arbitrary arrivals, two bytes each: a gap in µs and a size in
+// tens of bytes. Nothing may panic, waits are never negative, a dropped
+// datagram has nothing else set, and without reordering the datagrams
+// leave in the order they came.
+func FuzzDecide(f *testing.F) {
+	f.Add(0.1, 3.0, int64(time.Millisecond), int64(time.Millisecond), 0.0, 0.1, int64(1e6), int64(4096), int64(time.Second), int64(time.Millisecond), uint64(1), []byte{1, 2, 3, 4, 0, 255, 255, 0})
+	f.Add(2.0, -1.0, int64(-1), int64(math.MaxInt64), math.NaN(), 1.0, int64(1), int64(-1), int64(1), int64(1), uint64(0), []byte{0, 0, 0, 0})
+	f.Fuzz(func(t *testing.T, loss, burst float64, delay, jitter int64, reorder, dup float64, rate, queue, every, dark int64, seed uint64, steps []byte) {
+		p := Params{
+			Loss: loss, Burst: burst, Delay: time.Duration(delay), Jitter: time.Duration(jitter),
+			Reorder: reorder, Dup: dup, Rate: rate, Queue: queue,
+			Blackout: Blackout{Every: time.Duration(every), For: time.Duration(dark)},
+		}
+		l := NewLink(p, epoch, seed)
+		var at, last time.Duration
+		for i := 0; i+1 < len(steps); i += 2 {
+			at += time.Duration(steps[i]) * time.Microsecond
+			o := l.Decide(epoch.Add(at), int(steps[i+1])*10)
+			switch {
+			case o.Wait < 0 || o.DupWait < 0:
+				t.Fatalf("step %d: negative wait in %+v", i/2, o)
+			case o.Drop != NotDropped && o != Outcome{Drop: o.Drop}:
+				t.Fatalf("step %d: dropped with %+v", i/2, o)
+			case o.Drop == NotDropped && !o.Reordered:
+				if at+o.Wait < last {
+					t.Fatalf("step %d: leaves at %v, before %v", i/2, at+o.Wait, last)
+				}
+				last = at + o.Wait
+			}
+		}
+	})
+}
