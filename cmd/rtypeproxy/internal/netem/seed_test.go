@@ -46,4 +46,3 @@ func TestSeedDistinct(t *testing.T) {
 		seen[s] = true
 	}
 }
-
