@@ -17,7 +17,7 @@ import (
 type Link struct {
 	rng      rand.PCG
 	start    time.Time
-	last     time.Duration // offset of the latest arrival: time never goes back
+	last     time.Duration // offset of the latest arrival: time never goes back, nor before start
 	blackout Blackout
 	loss     lossChain
 	queue    rateQueue
@@ -47,7 +47,6 @@ func NewLink(p Params, start time.Time, seed uint64) *Link {
 	return &Link{
 		rng:      *rand.NewPCG(seed, mix(seed)),
 		start:    start,
-		last:     math.MinInt64,
 		blackout: p.Blackout,
 		loss:     newLossChain(p.Loss, p.Burst),
 		queue:    rateQueue{rate: uint64(max(p.Rate, 0)), limit: max(p.queue(), 0)},
@@ -62,7 +61,8 @@ func NewLink(p Params, start time.Time, seed uint64) *Link {
 }
 
 // Decide says what happens to a datagram of size bytes arriving at now.
-// A now before the previous one counts as equal to it; a size below 0 as 0.
+// A now before the previous one (or before start) counts as equal to it;
+// a size below 0 counts as 0.
 func (l *Link) Decide(now time.Time, size int) Outcome {
 	r := draws{l.rng.Uint64(), l.rng.Uint64(), l.rng.Uint64(), l.rng.Uint64()}
 	t := max(now.Sub(l.start), l.last)

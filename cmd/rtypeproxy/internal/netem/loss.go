@@ -39,17 +39,23 @@ func newLossChain(loss, burst float64) lossChain {
 	return lossChain{toBad: threshold(toGood * loss / (1 - loss)), toGood: threshold(toGood)}
 }
 
+// String names the state, for test failures.
+func (s lossState) String() string {
+	if s == bad {
+		return "bad"
+	}
+	return "good"
+}
+
 // step moves the chain on draw u and reports whether the datagram is lost.
+// The two transitions are a burst starting (good → bad) and ending
+// (bad → good); otherwise the chain stays where it is.
 func (c *lossChain) step(u uint64) bool {
-	switch c.state {
-	case good:
-		if chance(u, c.toBad) {
-			c.state = bad
-		}
-	case bad:
-		if chance(u, c.toGood) {
-			c.state = good
-		}
+	switch {
+	case c.state == good && chance(u, c.toBad):
+		c.state = bad // a burst starts
+	case c.state == bad && chance(u, c.toGood):
+		c.state = good // the burst ends
 	}
 	return c.state == bad
 }

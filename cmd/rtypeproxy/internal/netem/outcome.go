@@ -5,7 +5,7 @@ import "time"
 // DropReason says why a datagram was not forwarded.
 type DropReason uint8
 
-// The reasons, in the order Decide checks them after NotDropped.
+// The reasons. Decide checks for a blackout first, then loss, then the queue.
 const (
 	NotDropped   DropReason = iota // forwarded
 	DropLoss                       // random or burst loss
@@ -30,7 +30,7 @@ func (r DropReason) String() string {
 
 // Outcome is what the link does with one datagram.
 type Outcome struct {
-	Drop      DropReason
+	Drop      DropReason    // NotDropped, or why the datagram goes nowhere (the rest is then zero)
 	Wait      time.Duration // from arrival until the (first) copy leaves; 0 = at once
 	Dup       bool          // a second copy leaves DupWait after arrival
 	DupWait   time.Duration // equal to Wait: the copy leaves right after the original

@@ -32,7 +32,7 @@ var (
 // Params are the impairments of one direction.
 type Params struct {
 	Loss         float64       // fraction of datagrams lost, 0..1
-	Burst        float64       // mean loss burst in datagrams; ≤ 1: independent losses
+	Burst        float64       // mean loss burst in datagrams; 0 or 1: independent losses, > 1: Gilbert–Elliott
 	Delay        time.Duration // fixed one-way delay
 	Jitter       time.Duration // delay varies uniformly in [Delay−Jitter, Delay+Jitter], floored at 0
 	Reorder      float64       // fraction of datagrams held back by ReorderDelay

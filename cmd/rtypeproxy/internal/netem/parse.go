@@ -11,7 +11,7 @@ var (
 	ErrSyntax   = errors.New("netem: not a number: want digits, an optional fraction and suffix, like 1.5M")
 	ErrSuffix   = errors.New("netem: unknown suffix: want k, M (or G for a rate)")
 	ErrRange    = errors.New("netem: value too large")
-	ErrFraction = errors.New("netem: not a whole number of bits or bytes")
+	ErrFraction = errors.New("netem: not a whole number of bits or bytes") // or over 19 decimals
 	ErrSchedule = errors.New("netem: blackout is not EVERY/FOR durations, like 5s/2s")
 )
 

@@ -37,6 +37,8 @@ func TestParseRate(t *testing.T) {
 		{"0.12345678901234567891k", 0, ErrFraction},
 		{"", 0, ErrSyntax},
 		{"k", 0, ErrSyntax},
+		{"fast", 0, ErrSyntax},
+		{"1fast", 0, ErrSuffix},
 		{"-1", 0, ErrSyntax},
 		{"+1", 0, ErrSyntax},
 		{".5M", 0, ErrSyntax},

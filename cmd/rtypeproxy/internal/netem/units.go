@@ -28,6 +28,9 @@ const maxFrac = 19
 // so nothing rounds or overflows silently.
 func (sc scale) parse(s string) (int64, error) {
 	num, suf := splitSuffix(s)
+	if num == "" {
+		return 0, ErrSyntax
+	}
 	mult, ok := sc.multiplier(suf)
 	if !ok {
 		return 0, ErrSuffix
