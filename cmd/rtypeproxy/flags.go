@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/rtypeproto/rtype/cmd/rtypeproxy/internal/netem"
@@ -38,49 +39,49 @@ type config struct {
 // impairment is one row of the flag table: the flag X that exists as -X,
 // -up-X and -down-X, and how its value goes into Params.
 type impairment struct {
-	name, usage string
-	set         func(p *netem.Params, s string) error
+	name, arg, usage string
+	set              func(p *netem.Params, s string) error
 }
 
 // impairments is the flag table, in the order -h lists it.
 var impairments = []impairment{
-	{"loss", "fraction of datagrams lost, 0 to 1", func(p *netem.Params, s string) (err error) {
+	{"loss", "fraction", "fraction of datagrams lost, 0 to 1", func(p *netem.Params, s string) (err error) {
 		p.Loss, err = parseFloat(s)
 		return err
 	}},
-	{"burst", "mean length of a loss burst in datagrams; 1 = independent losses, > 1 = Gilbert-Elliott", func(p *netem.Params, s string) (err error) {
+	{"burst", "datagrams", "mean length of a loss burst in datagrams; 1 = independent losses, > 1 = Gilbert-Elliott", func(p *netem.Params, s string) (err error) {
 		p.Burst, err = parseFloat(s)
 		return err
 	}},
-	{"delay", "fixed one-way delay", func(p *netem.Params, s string) (err error) {
+	{"delay", "duration", "fixed one-way delay", func(p *netem.Params, s string) (err error) {
 		p.Delay, err = time.ParseDuration(s)
 		return err
 	}},
-	{"jitter", "the delay varies uniformly by ± this much, order kept", func(p *netem.Params, s string) (err error) {
+	{"jitter", "duration", "the delay varies uniformly by ± this much, order kept", func(p *netem.Params, s string) (err error) {
 		p.Jitter, err = time.ParseDuration(s)
 		return err
 	}},
-	{"reorder", "fraction of datagrams held back by -reorder-delay, so that later ones pass them", func(p *netem.Params, s string) (err error) {
+	{"reorder", "fraction", "fraction of datagrams held back by -reorder-delay, so that later ones pass them", func(p *netem.Params, s string) (err error) {
 		p.Reorder, err = parseFloat(s)
 		return err
 	}},
-	{"reorder-delay", "how long a reordered datagram is held back (default 20ms)", func(p *netem.Params, s string) (err error) {
+	{"reorder-delay", "duration", "how long a reordered datagram is held back (default 20ms)", func(p *netem.Params, s string) (err error) {
 		p.ReorderDelay, err = time.ParseDuration(s)
 		return err
 	}},
-	{"dup", "fraction of datagrams sent twice", func(p *netem.Params, s string) (err error) {
+	{"dup", "fraction", "fraction of datagrams sent twice", func(p *netem.Params, s string) (err error) {
 		p.Dup, err = parseFloat(s)
 		return err
 	}},
-	{"rate", "bandwidth cap in bits/s, with k, M or G (256k, 1.5M); 0 = none", func(p *netem.Params, s string) (err error) {
+	{"rate", "bits/s", "bandwidth cap in bits/s, with k, M or G (256k, 1.5M); 0 = none", func(p *netem.Params, s string) (err error) {
 		p.Rate, err = netem.ParseRate(s)
 		return err
 	}},
-	{"queue", "bytes that may wait for the rate cap, with k or M (default 64k)", func(p *netem.Params, s string) (err error) {
+	{"queue", "bytes", "bytes that may wait for the rate cap, with k or M (default 64k)", func(p *netem.Params, s string) (err error) {
 		p.Queue, err = netem.ParseSize(s)
 		return err
 	}},
-	{"blackout", "EVERY/FOR: nothing passes for FOR every EVERY from the start (5s/2s)", func(p *netem.Params, s string) (err error) {
+	{"blackout", "EVERY/FOR", "nothing passes for FOR at each multiple of EVERY from the start (5s/2s)", func(p *netem.Params, s string) (err error) {
 		p.Blackout, err = netem.ParseBlackout(s)
 		return err
 	}},
@@ -183,15 +184,37 @@ func (c *config) finish(both, up, down impairmentValues) error {
 	return nil
 }
 
-// usage prints the synopsis, the flags and the profiles with their figures.
+// usage prints the synopsis, the flags, the impairments once each, and
+// the profiles with their figures.
 func usage(w io.Writer, fs *flag.FlagSet) {
 	fmt.Fprintln(w, "usage: rtypeproxy -listen ADDR -server ADDR [impairments] [-log text|json|none] [-pcap FILE] [-seed N]")
-	fmt.Fprintln(w, "Each impairment X is -X for both directions, -up-X (client to server) or -down-X (server to client);")
-	fmt.Fprintln(w, "a per-direction flag overrides -X, which overrides -profile.")
-	fs.SetOutput(w)
-	fs.PrintDefaults()
+	fs.VisitAll(func(f *flag.Flag) {
+		if !isImpairment(f.Name) {
+			arg, text := flag.UnquoteUsage(f)
+			if f.DefValue != "" {
+				text += " (default " + f.DefValue + ")"
+			}
+			fmt.Fprintf(w, "  -%s %s\n    \t%s\n", f.Name, arg, text)
+		}
+	})
+	fmt.Fprintln(w, "Impairments: each X is -X for both directions, -up-X for client to server, -down-X for server to")
+	fmt.Fprintln(w, "client; a per-direction flag overrides -X, which overrides -profile.")
+	for _, im := range impairments {
+		fmt.Fprintf(w, "  -%s %s\n    \t%s\n", im.name, im.arg, im.usage)
+	}
 	fmt.Fprintln(w, "Profiles (one-way figures):")
 	for _, p := range netem.Profiles() {
 		fmt.Fprintf(w, "  %s: %s\n    up:   %s\n    down: %s\n", p.Name, p.About, p.Up, p.Down)
 	}
+}
+
+// isImpairment tells the flags of the impairment table, in any scope.
+func isImpairment(name string) bool {
+	name = strings.TrimPrefix(strings.TrimPrefix(name, "up-"), "down-")
+	for _, im := range impairments {
+		if im.name == name {
+			return true
+		}
+	}
+	return false
 }

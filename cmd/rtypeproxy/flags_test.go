@@ -143,10 +143,13 @@ func TestHelp(t *testing.T) {
 			}
 		}
 		for _, im := range impairments {
-			for _, f := range []string{"-" + im.name, "-up-" + im.name, "-down-" + im.name} {
-				if !strings.Contains(help, "  "+f+" ") && !strings.Contains(help, "  "+f+"\n") {
-					t.Errorf("%s: the usage lacks %s", arg, f)
-				}
+			if want := "  -" + im.name + " " + im.arg + "\n"; !strings.Contains(help, want) {
+				t.Errorf("%s: the usage lacks %q", arg, want)
+			}
+		}
+		for _, want := range []string{"-up-X for client to server, -down-X for server to", "  -server string\n", "  -idle duration\n"} {
+			if !strings.Contains(help, want) {
+				t.Errorf("%s: the usage lacks %q", arg, want)
 			}
 		}
 		for _, name := range []string{"lan", "wifi", "dsl", "3g", "lossy"} {
