@@ -1,11 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
+	"net/netip"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -154,5 +158,46 @@ func TestLogVerdictsJSON(t *testing.T) {
 	if got["dropped loss"] == 0 || got["forwarded"] == 0 || got["delayed duplicated"] == 0 || got["delayed"] == 0 ||
 		got["dropped loss"]+got["forwarded"] != sent || got["delayed"]+got["delayed duplicated"] != got["forwarded"] {
 		t.Errorf("verdicts: %v", got)
+	}
+}
+
+// TestLogAnyDatagram: whatever a datagram holds, empty, garbage, a valid
+// header over garbage, or 65,507 bytes, the log writes it as one datagram
+// with its verdict, in both formats.
+func TestLogAnyDatagram(t *testing.T) {
+	client, server := netip.MustParseAddrPort("127.0.0.1:50001"), netip.MustParseAddrPort("127.0.0.1:4242")
+	rng := rand.New(rand.NewPCG(1, 2))
+	var inputs [][]byte
+	for _, n := range []int{0, 1, 5, 6, 15, 16, 17, 100, 1400, 65507} {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = byte(rng.Uint32())
+		}
+		inputs = append(inputs, b)
+	}
+	inputs = append(inputs, []byte("RTYP\x01\x01"), []byte("RTYP\x01\x02\x00\x00\x00\x07"))
+	for _, format := range []string{"text", "json"} {
+		var out bytes.Buffer
+		l := newLogger(&out, format == "json", server)
+		for i, b := range inputs {
+			out.Reset()
+			dir := direction(i % 2)
+			l.datagram(client, dir, b, time.Now(), verdict{dropped: i%3 == 0, reason: dropLoss, wait: time.Duration(i) * time.Millisecond})
+			if dir == down && isWelcome(b) {
+				l.welcomed(client, b)
+			}
+			first, _, _ := strings.Cut(out.String(), "\n")
+			switch format {
+			case "text":
+				if !strings.Contains(first, " => ") || !strings.HasPrefix(first, fmt.Sprintf("#%d ", i+1)) {
+					t.Errorf("%d bytes: first line %q", len(b), first)
+				}
+			case "json":
+				var o map[string]any
+				if err := json.Unmarshal(out.Bytes(), &o); err != nil || o["verdict"] == nil {
+					t.Errorf("%d bytes: %v: %s", len(b), err, out.String())
+				}
+			}
+		}
 	}
 }
