@@ -115,12 +115,12 @@ func parseFlags(args []string, stdout, stderr io.Writer) (config, error) {
 	fs.Uint64Var(&c.seed, "seed", 1, "seed of the impairments: a run repeats for the same seed and datagram order")
 	fs.IntVar(&c.maxClients, "max-clients", 64, "most clients served at once; datagrams of further new addresses are dropped")
 	fs.DurationVar(&c.idle, "idle", 30*time.Second, "a client silent this long in both directions is forgotten")
-	both, up, down := impairmentValues{}, impairmentValues{}, impairmentValues{}
+	both, upOnly, downOnly := impairmentValues{}, impairmentValues{}, impairmentValues{}
 	for _, im := range impairments {
 		for _, scope := range []struct {
 			prefix, about string
 			values        impairmentValues
-		}{{"", "", both}, {"up-", " (client to server)", up}, {"down-", " (server to client)", down}} {
+		}{{"", "", both}, {"up-", " (client to server)", upOnly}, {"down-", " (server to client)", downOnly}} {
 			fs.Func(scope.prefix+im.name, im.usage+scope.about, func(s string) error {
 				var p netem.Params
 				if err := im.set(&p, s); err != nil {
@@ -142,12 +142,12 @@ func parseFlags(args []string, stdout, stderr io.Writer) (config, error) {
 	if fs.NArg() > 0 {
 		return c, errArgs
 	}
-	return c, c.finish(both, up, down)
+	return c, c.finish(both, upOnly, downOnly)
 }
 
 // finish checks the plain flags and builds each direction's Params: the
 // profile, then the flags for both directions, then the per-direction ones.
-func (c *config) finish(both, up, down impairmentValues) error {
+func (c *config) finish(both, upOnly, downOnly impairmentValues) error {
 	switch {
 	case c.server == "":
 		return errNoServer
@@ -169,20 +169,36 @@ func (c *config) finish(both, up, down impairmentValues) error {
 		for _, v := range []struct {
 			values impairmentValues
 			p      *netem.Params
-		}{{both, &c.up}, {both, &c.down}, {up, &c.up}, {down, &c.down}} {
+		}{{both, &c.up}, {both, &c.down}, {upOnly, &c.up}, {downOnly, &c.down}} {
 			if s, ok := v.values[im.name]; ok {
 				_ = im.set(v.p, s) // parsed once already
 			}
 		}
 	}
 	if err := c.up.Validate(); err != nil {
-		return fmt.Errorf("client to server: %w", err)
+		return paramsError{up, err}
 	}
 	if err := c.down.Validate(); err != nil {
-		return fmt.Errorf("server to client: %w", err)
+		return paramsError{down, err}
 	}
 	return nil
 }
+
+// paramsError is a direction's impairments out of range, once the profile
+// and the flags were put together.
+type paramsError struct {
+	dir direction
+	err error // a netem.Err sentinel
+}
+
+func (e paramsError) Error() string {
+	if e.dir == up {
+		return "client to server: " + e.err.Error()
+	}
+	return "server to client: " + e.err.Error()
+}
+
+func (e paramsError) Unwrap() error { return e.err }
 
 // usage prints the synopsis, the flags, the impairments once each, and
 // the profiles with their figures.
