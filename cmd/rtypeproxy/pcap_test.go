@@ -22,33 +22,45 @@ type packetSeen struct {
 
 // TestPcapWhatEachSideReceived: -pcap holds every datagram as its receiver
 // got it: to the server from the client's upstream address, to the client
-// from the proxy's address, with valid IPv4 and UDP checksums.
+// from the proxy's address (the one the client sent to, also when the
+// proxy listens on every address), with valid IP and UDP checksums.
 func TestPcapWhatEachSideReceived(t *testing.T) {
-	srv := newFakeServer(t)
-	name := filepath.Join(t.TempDir(), "out.pcap")
-	r := startProxy(t, nil, "-server", srv.addr(), "-log", "none", "-pcap", name)
-	c := dialProxy(t, r.p)
-	client := c.LocalAddr().(*net.UDPAddr).AddrPort()
-	server := netip.MustParseAddrPort(srv.addr())
-	var want []packetSeen
-	for _, msg := range []string{"one", "two", "", "four, a little longer and of odd length"} {
-		if _, err := c.Write([]byte(msg)); err != nil {
-			t.Fatal(err)
-		}
-		upstream := srv.next(t).from
-		readWithin(t, c)
-		want = append(want, packetSeen{upstream.String(), server.String(), msg}, packetSeen{r.p.addr().String(), client.String(), msg})
-	}
-	if code := r.stop(t); code != exitOK {
-		t.Fatalf("exit %d: %s", code, r.stderr)
-	}
-	got := readPcap(t, name)
-	if d := cmp.Diff(want, got); d != "" {
-		t.Errorf("packets (-want +got):\n%s", d)
+	for _, tt := range []struct {
+		name, listen, ip string
+	}{
+		{"IPv4", "127.0.0.1:0", "127.0.0.1"},
+		{"every address", ":0", "127.0.0.1"},
+		{"IPv6", "[::1]:0", "::1"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ip := netip.MustParseAddr(tt.ip)
+			srv := newFakeServerOn(t, ip)
+			name := filepath.Join(t.TempDir(), "out.pcap")
+			r := startProxy(t, nil, "-server", srv.addr(), "-log", "none", "-pcap", name, "-listen", tt.listen)
+			front := netip.AddrPortFrom(ip, r.p.addr().Port())
+			c := dial(t, front)
+			client := c.LocalAddr().(*net.UDPAddr).AddrPort()
+			server := netip.MustParseAddrPort(srv.addr())
+			var want []packetSeen
+			for _, msg := range []string{"one", "two", "", "four, a little longer and of odd length"} {
+				if _, err := c.Write([]byte(msg)); err != nil {
+					t.Fatal(err)
+				}
+				upstream := srv.next(t).from
+				readWithin(t, c)
+				want = append(want, packetSeen{upstream.String(), server.String(), msg}, packetSeen{front.String(), client.String(), msg})
+			}
+			if code := r.stop(t); code != exitOK {
+				t.Fatalf("exit %d: %s", code, r.stderr)
+			}
+			if d := cmp.Diff(want, readPcap(t, name)); d != "" {
+				t.Errorf("packets (-want +got):\n%s", d)
+			}
+		})
 	}
 }
 
-// readPcap reads a pcap file of raw IPv4 packets, checking each one's
+// readPcap reads a pcap file of raw IP packets, checking each one's
 // checksums.
 func readPcap(t *testing.T, name string) []packetSeen {
 	t.Helper()
@@ -74,23 +86,33 @@ func readPcap(t *testing.T, name string) []packetSeen {
 			t.Errorf("packet cut: %d of %d bytes", ci.CaptureLength, ci.Length)
 		}
 		p := gopacket.NewPacket(data, layers.LinkTypeRaw, gopacket.Default)
-		ip, _ := p.Layer(layers.LayerTypeIPv4).(*layers.IPv4)
 		u, _ := p.Layer(layers.LayerTypeUDP).(*layers.UDP)
-		if ip == nil || u == nil {
-			t.Fatalf("not IPv4 and UDP: %v", p)
+		if u == nil {
+			t.Fatalf("no UDP: %v", p)
 		}
-		if sum := onesSum(0, data[:20]); sum != 0xffff {
-			t.Errorf("IPv4 header checksum wrong (sum %#x)", sum)
+		var src, dst netip.Addr
+		var pseudo []byte // RFC 768 and RFC 8200 §8.1
+		switch ip := p.NetworkLayer().(type) {
+		case *layers.IPv4:
+			if sum := onesSum(0, data[:20]); sum != 0xffff {
+				t.Errorf("IPv4 header checksum wrong (sum %#x)", sum)
+			}
+			src, _ = netip.AddrFromSlice(ip.SrcIP.To4())
+			dst, _ = netip.AddrFromSlice(ip.DstIP.To4())
+			pseudo = append(append([]byte(nil), data[12:20]...), 0, 17, 0, 0)
+			binary.BigEndian.PutUint16(pseudo[10:], uint16(len(data)-20))
+		case *layers.IPv6:
+			src, _ = netip.AddrFromSlice(ip.SrcIP)
+			dst, _ = netip.AddrFromSlice(ip.DstIP)
+			pseudo = append(append([]byte(nil), data[8:40]...), 0, 0, 0, 0, 0, 0, 0, 17)
+			binary.BigEndian.PutUint32(pseudo[32:], uint32(len(data)-40))
+		default:
+			t.Fatalf("not IP: %v", p)
 		}
-		pseudo := make([]byte, 12)
-		copy(pseudo, data[12:20])
-		pseudo[9] = 17
-		binary.BigEndian.PutUint16(pseudo[10:], uint16(len(data)-20))
-		if sum := onesSum(onesSum(0, pseudo), data[20:]); sum != 0xffff {
+		udp := data[len(data)-len(u.Payload)-8:]
+		if sum := onesSum(onesSum(0, pseudo), udp); sum != 0xffff {
 			t.Errorf("UDP checksum wrong (sum %#x)", sum)
 		}
-		src, _ := netip.AddrFromSlice(ip.SrcIP.To4())
-		dst, _ := netip.AddrFromSlice(ip.DstIP.To4())
 		got = append(got, packetSeen{
 			netip.AddrPortFrom(src, uint16(u.SrcPort)).String(), netip.AddrPortFrom(dst, uint16(u.DstPort)).String(), string(u.Payload)})
 	}
