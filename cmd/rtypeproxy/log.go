@@ -20,19 +20,20 @@ import (
 // client and the server, as if there were no proxy. Safe for concurrent
 // use.
 type logger struct {
-	mu     sync.Mutex
-	w      io.Writer
-	json   bool
-	text   *wiredump.Text
-	buf    bytes.Buffer
-	sides  *wiredump.Sides
-	server netip.AddrPort
-	n      int
+	mu   sync.Mutex
+	w    io.Writer
+	json bool
+	text *wiredump.Text
+	// decoded gets text's output, buf the whole entry as it is written.
+	decoded, buf bytes.Buffer
+	sides        *wiredump.Sides
+	server       netip.AddrPort
+	n            int
 }
 
 func newLogger(w io.Writer, jsonFormat bool, server netip.AddrPort) *logger {
 	l := &logger{w: w, json: jsonFormat, sides: wiredump.NewSides(server.Port()), server: server}
-	l.text = wiredump.NewText(&l.buf)
+	l.text = wiredump.NewText(&l.decoded)
 	return l
 }
 
@@ -65,18 +66,18 @@ func (l *logger) datagram(client netip.AddrPort, dir direction, b []byte, now ti
 	_, _ = l.w.Write(l.buf.Bytes())
 }
 
+// writeText writes d in rtypedump's text format with the verdict at the
+// end of its first line, before the lines of its messages.
 func (l *logger) writeText(at *wiredump.Origin, d *wiredump.Decoded, v verdict) {
+	l.decoded.Reset()
 	_ = l.text.Decoded(l.n, at, d)
-	out := l.buf.Bytes()
-	eol := bytes.IndexByte(out, '\n')
-	if eol < 0 {
-		eol = len(out)
-		out = append(out, '\n')
-	}
-	line := append([]byte(nil), out[eol:]...)
-	out = append(append(out[:eol], " => "...), v.text()...)
-	l.buf.Reset()
-	l.buf.Write(append(out, line...))
+	out := l.decoded.Bytes()
+	first, rest, _ := bytes.Cut(out, []byte{'\n'})
+	l.buf.Write(first)
+	l.buf.WriteString(" => ")
+	l.buf.WriteString(v.text())
+	l.buf.WriteByte('\n')
+	l.buf.Write(rest)
 }
 
 func (l *logger) writeJSON(o wiredump.Object, v verdict) {

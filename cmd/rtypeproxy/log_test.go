@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/rtypeproto/rtype"
 )
 
 // lossyArgs impair both directions: up loses, down delays and duplicates.
@@ -48,7 +49,7 @@ func lossyRun(t *testing.T, format string, seed int) (log, totals, server string
 }
 
 // textVerdict matches a datagram's line in the text log.
-var textVerdict = regexp.MustCompile(`^#(\d+) \d+\.\d{6} (\S+) > (\S+) handshake .* => (.+)$`)
+var textVerdict = regexp.MustCompile(`^#(\d+) \d+\.\d{6} (\S+) > (\S+) (?:handshake|packet) .* => (.+)$`)
 
 // TestLogVerdictsText: each datagram's line ends with its verdict, the
 // verdicts agree with the totals, and a seed repeats them.
@@ -197,6 +198,56 @@ func TestLogAnyDatagram(t *testing.T) {
 				if err := json.Unmarshal(out.Bytes(), &o); err != nil || o["verdict"] == nil {
 					t.Errorf("%d bytes: %v: %s", len(b), err, out.String())
 				}
+			}
+		}
+	}
+}
+
+// TestLogKindFollowsDelivery: the log tells handshakes from packets as the
+// client does (§3): datagrams are connected packets only once a Welcome
+// reached it, not when the proxy took the Welcome in to delay it.
+func TestLogKindFollowsDelivery(t *testing.T) {
+	srv := newFakeServer(t) // echoes: the client's Welcome comes back down as the server's
+	r := startProxy(t, nil, "-server", srv.addr(), "-down-delay", "500ms")
+	c := dialProxy(t, r.p)
+	packet, err := rtype.PacketHeader{ConnectionID: 9, Sequence: 1}.AppendBinary(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	send := func(b []byte) {
+		t.Helper()
+		if _, err := c.Write(b); err != nil {
+			t.Fatal(err)
+		}
+		srv.next(t)
+	}
+	send(rtype.AppendWelcome(nil, 9))
+	send(packet) // while the Welcome is held: still a handshake datagram
+	for range 2 {
+		readWithin(t, c) // the Welcome, then the echo of the packet
+	}
+	send(packet)
+	up := []string{"handshake Welcome connectionId=9 => forwarded", "handshake INVALID", "packet connectionId=9 sequence=1"}
+	down := []string{"handshake Welcome connectionId=9 => delayed by 500ms", "handshake INVALID", "packet connectionId=9 sequence=1"}
+	waitFor(t, "every datagram logged", func() bool { return len(lines(r.stdout.String())) >= len(up)+len(down) })
+	var gotUp, gotDown []string
+	for _, l := range lines(r.stdout.String()) {
+		if m := textVerdict.FindStringSubmatch(l); m != nil && m[2] == srv.addr() {
+			gotDown = append(gotDown, l)
+		} else if m != nil {
+			gotUp = append(gotUp, l)
+		}
+	}
+	for _, d := range []struct {
+		name      string
+		got, want []string
+	}{{"client to server", gotUp, up}, {"server to client", gotDown, down}} {
+		if len(d.got) != len(d.want) {
+			t.Fatalf("%s: %d datagrams logged, want %d:\n%s", d.name, len(d.got), len(d.want), strings.Join(d.got, "\n"))
+		}
+		for i, l := range d.got {
+			if !strings.Contains(l, d.want[i]) {
+				t.Errorf("%s, datagram %d: %q lacks %q", d.name, i+1, l, d.want[i])
 			}
 		}
 	}
