@@ -117,17 +117,20 @@ func TestFloodBounded(t *testing.T) {
 	runtime.GC()
 	var after runtime.MemStats
 	runtime.ReadMemStats(&after)
-	if grown := int64(after.HeapInuse) - int64(before.HeapInuse); grown > 64<<20 {
+	grown := int64(after.HeapInuse) - int64(before.HeapInuse)
+	t.Logf("heap grew by %d KiB under the flood", grown>>10)
+	if grown > 16<<20 { // 64 clients' 64 KiB buffers are 4 MiB
 		t.Errorf("heap grew by %d MiB under the flood", grown>>20)
 	}
 	r.stop(t)
 	if n := len(r.p.clients.byAddr); n > 64 {
 		t.Errorf("%d clients in the table, more than -max-clients 64", n)
 	}
-	if r.p.clients.next > 64 {
-		t.Errorf("%d clients admitted, more than -max-clients 64", r.p.clients.next)
+	if r.p.clients.next != 64 {
+		t.Errorf("%d clients admitted, want -max-clients 64", r.p.clients.next)
 	}
-	if refused := r.p.clients.refused; refused == 0 {
+	t.Logf("%d datagrams refused", r.p.clients.refused)
+	if r.p.clients.refused == 0 {
 		t.Error("no datagram refused")
 	}
 	if !strings.Contains(r.stderr.String(), "refused: ") {
