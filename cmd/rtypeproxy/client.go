@@ -47,6 +47,7 @@ type clientTable struct {
 	idle       time.Duration
 	next       int   // number of the next new client
 	refused    int64 // datagrams of new addresses while full
+	unopened   int64 // datagrams of new addresses whose upstream socket failed
 	forgottenN int
 	forgotten  [2]tally
 }

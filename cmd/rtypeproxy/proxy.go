@@ -142,7 +142,8 @@ func (p *proxy) fromClient(from netip.AddrPort, b []byte, now time.Time) {
 		}
 		var err error
 		if c, err = p.newClient(from); err != nil {
-			p.clients.refused++
+			p.clients.unopened++
+			p.logDatagram(from, up, b, now, verdict{dropped: true, reason: dropSocket})
 			return
 		}
 	}

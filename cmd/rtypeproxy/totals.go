@@ -37,10 +37,11 @@ const (
 	dropSend                       // the socket refused it (no server listening, for one)
 	dropUnsent                     // still held when the proxy stopped
 	dropFull                       // from a new address while the client table was full
+	dropSocket                     // from a new address whose upstream socket could not be opened
 	numDrops
 )
 
-var dropNames = [numDrops]string{"loss", "blackout", "queue full", "memory bound", "send failed", "unsent at exit", "client table full"}
+var dropNames = [numDrops]string{"loss", "blackout", "queue full", "memory bound", "send failed", "unsent at exit", "client table full", "no upstream socket"}
 
 func (r dropReason) String() string { return dropNames[r] }
 
@@ -136,5 +137,8 @@ func writeTotals(w io.Writer, t *clientTable) {
 	}
 	if t.refused > 0 {
 		fmt.Fprintf(w, "refused: %d datagrams from new addresses while %d clients were served (-max-clients)\n", t.refused, t.max)
+	}
+	if t.unopened > 0 {
+		fmt.Fprintf(w, "refused: %d datagrams from new addresses for which no upstream socket could be opened\n", t.unopened)
 	}
 }
