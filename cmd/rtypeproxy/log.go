@@ -86,7 +86,7 @@ func (l *logger) writeJSON(o wiredump.Object, v verdict) {
 		o = o.Add("reason", v.reason.String())
 	}
 	if v.wait > 0 {
-		o = o.Add("delay", float64(v.wait)/float64(time.Millisecond))
+		o = o.Add("delay", float64(v.wait.Round(time.Microsecond))/float64(time.Millisecond))
 	}
 	if v.reordered {
 		o = o.Add("reordered", true)

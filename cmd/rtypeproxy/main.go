@@ -52,7 +52,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready fun
 	err = p.run(ctx)
 	writeTotals(stderr, p.clients)
 	if p.unsent > 0 {
-		fmt.Fprintf(stderr, "%d datagrams were still delayed at exit, never sent\n", p.unsent)
+		fmt.Fprintf(stderr, "never sent, still delayed at exit: %d datagrams\n", p.unsent)
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "rtypeproxy: -pcap:", err)
