@@ -77,9 +77,12 @@ func run(args []string, stderr io.Writer) int {
 	}
 	cfg := bot.SessionConfig(session.ClientConfig{Hooks: lossHooks(*loss, *seed)})
 	p := newPlayer(addr, cfg, l.send)
-	prog := tea.NewProgram(newModel(p, NewControls(*delay), time.Now, session.DefaultInterval))
+	prog := tea.NewProgram(newModel(p, NewControls(*delay), time.Now))
 	go l.read(prog.Send)
+	stop := make(chan struct{})
+	go tickFrames(stop, session.DefaultInterval, prog.Send) // 60 frames/s (§7.1, §10)
 	_, runErr := prog.Run()
+	close(stop)
 	p.close(time.Now()) // after a signal too: Disconnect reason 1 (§7.3)
 	l.close()
 	switch {

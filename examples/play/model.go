@@ -11,7 +11,8 @@ import (
 
 // Messages of the program, besides those of the terminal.
 type (
-	// frameMsg starts a frame: one every frame time, whatever the keys do.
+	// frameMsg starts a frame: tickFrames sends one every frame time,
+	// whatever the keys do.
 	frameMsg struct{}
 	// datagramMsg is one datagram from the socket, a copy of its own.
 	datagramMsg struct {
@@ -29,7 +30,6 @@ type model struct {
 	player   *player
 	controls Controls
 	clock    func() time.Time
-	interval time.Duration // frame time: 1/60 s (§7.1, §10)
 
 	cols, rows int
 	frame      playfield.Frame
@@ -38,18 +38,13 @@ type model struct {
 }
 
 // newModel returns the model of a game played by p.
-func newModel(p *player, c Controls, clock func() time.Time, interval time.Duration) *model {
-	return &model{player: p, controls: c, clock: clock, interval: interval}
+func newModel(p *player, c Controls, clock func() time.Time) *model {
+	return &model{player: p, controls: c, clock: clock}
 }
 
-// Init starts the frames.
-func (m *model) Init() tea.Cmd { return m.nextFrame() }
-
-// nextFrame asks for the next frame at the next multiple of the frame
-// time, so that frames keep their rate however long one takes.
-func (m *model) nextFrame() tea.Cmd {
-	return tea.Every(m.interval, func(time.Time) tea.Msg { return frameMsg{} })
-}
+// Init does nothing: frames come from tickFrames, the terminal's size
+// with the first WindowSizeMsg.
+func (m *model) Init() tea.Cmd { return nil }
 
 // Update applies one message.
 func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -58,7 +53,6 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		now := m.clock()
 		m.player.frame(m.controls.Frame(now), now)
 		m.draw()
-		return m, m.nextFrame()
 	case datagramMsg:
 		m.player.receive(msg.b, msg.from, m.clock())
 	case socketErrMsg:
