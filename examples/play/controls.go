@@ -60,12 +60,26 @@ const (
 	maxShots = 4
 )
 
+// keyState is where one control's key is. Its transitions:
+//
+//	press    keyUp → keyFirst (RepeatMode), keyUp → keyDown (KittyMode)
+//	repeat   keyFirst → keyRepeating: RepeatMode's press of a held key
+//	timeOut  keyFirst, keyRepeating → keyUp: no repeat in time (Frame)
+//	release  keyDown → keyUp: KittyMode's release
+type keyState uint8
+
+const (
+	keyUp        keyState = iota // not held
+	keyFirst                     // pressed, no repeat yet: held for the repeat delay
+	keyRepeating                 // repeating: held for ReleaseAfter after the last
+	keyDown                      // held until released (KittyMode)
+)
+
 // key is what Controls knows about one control's key.
 type key struct {
-	held     bool      // down, as far as the events tell
-	repeated bool      // RepeatMode: a repeat came since the first press
-	pressed  bool      // pressed since the last frame, which then counts it
-	last     time.Time // RepeatMode: the last press or repeat
+	state   keyState
+	pressed bool      // pressed since the last frame, which then counts it
+	last    time.Time // RepeatMode: the last press or repeat
 }
 
 // Controls turns key events into the actions held during each frame, the
@@ -113,24 +127,24 @@ func (c *Controls) Press(k Control, repeat bool, now time.Time) {
 	if k >= numControls {
 		return
 	}
-	if c.mode == KittyMode {
-		c.keys[k].held = true
-		c.keys[k].pressed = c.keys[k].pressed || !repeat
-		return
-	}
-	if k == Shoot {
-		c.shots = min(c.shots+1, maxShots)
-		return
-	}
 	s := &c.keys[k]
-	s.repeated = s.held // a press of a held key is its repeat
-	s.held, s.pressed, s.last = true, true, now
+	switch {
+	case c.mode == KittyMode:
+		s.state = keyDown // a repeat whose press was missed holds it too
+		s.pressed = s.pressed || !repeat
+	case k == Shoot:
+		c.shots = min(c.shots+1, maxShots)
+	case s.state == keyUp:
+		s.state, s.pressed, s.last = keyFirst, true, now
+	default: // a press of a held key is its repeat
+		s.state, s.pressed, s.last = keyRepeating, true, now
+	}
 }
 
 // Release records a release of k, which only KittyMode reports.
 func (c *Controls) Release(k Control) {
-	if k < numControls {
-		c.keys[k].held = false
+	if k < numControls && c.keys[k].state == keyDown {
+		c.keys[k].state = keyUp
 	}
 }
 
@@ -149,10 +163,11 @@ func (c *Controls) Frame(now time.Time) rtype.Actions {
 			continue
 		}
 		s := &c.keys[k]
-		if c.mode == RepeatMode && s.held && now.Sub(s.last) >= c.timeout(s) {
-			s.held = false
+		repeatable := s.state == keyFirst || s.state == keyRepeating
+		if repeatable && now.Sub(s.last) >= c.timeout(s.state) {
+			s.state = keyUp // timeOut
 		}
-		if s.held || s.pressed {
+		if s.state != keyUp || s.pressed {
 			a |= controlActions[k]
 		}
 		s.pressed = false
@@ -176,8 +191,8 @@ func (c *Controls) shot() bool {
 
 // timeout is how long after its last event a RepeatMode key is released:
 // the system's initial delay until its first repeat, then ReleaseAfter.
-func (c *Controls) timeout(s *key) time.Duration {
-	if s.repeated {
+func (c *Controls) timeout(st keyState) time.Duration {
+	if st == keyRepeating {
 		return ReleaseAfter
 	}
 	return c.repeatDelay
