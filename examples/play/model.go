@@ -24,8 +24,9 @@ type (
 )
 
 // model is the program's state. Everything, the session client included,
-// changes only in Update, on the program's one goroutine; time comes from
-// clock, so that tests can run it on a fake one.
+// changes only in Update, on the program's one goroutine (and in main's
+// last Close, once the program ended); time comes from clock, so that
+// tests can run it on a fake one.
 type model struct {
 	player   *player
 	controls Controls
