@@ -3,7 +3,10 @@
 // it, plays for ten seconds while showing progress, and prints what every
 // bot saw.
 //
-//	go run ./examples/demo [-duration 10s] [-n 4] [-loss 0.05] [-v1] [-log info]
+//	go run ./examples/demo [-duration 10s] [-n 4] [-loss 0.05] [-v1] [-log info] [-watch=false]
+//
+// On a terminal, or with -watch, it draws bot-1's view of the playfield,
+// live, in place of the progress; -watch=false keeps the progress.
 //
 // The progress says how many bots play, that is, were sent the world (§10),
 // and how many wait for it. The table at the end is that of examples/bot,
@@ -62,6 +65,8 @@ type options struct {
 	v1 bool
 	// live redraws the progress in place, for a terminal.
 	live bool
+	// watch draws bot-1's view of the playfield instead of the progress.
+	watch bool
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -73,6 +78,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.Float64Var(&o.loss, "loss", 0, "fraction of datagrams each bot drops in each direction")
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of the Bydos heights and of the simulated loss")
 	fs.BoolVar(&o.v1, "v1", false, "behave as a v1 server: no resent entity events, no Rejected (§13.1, §13.4)")
+	fs.BoolVar(&o.watch, "watch", isTerminal(stdout), "draw bot-1's view of the playfield instead of the progress (default when stdout is a terminal)")
 	level := fs.String("log", "warn", "server log level: debug, info, warn or error")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -145,6 +151,10 @@ func play(ctx context.Context, o options, out, logw io.Writer) ([]bot.Result, er
 			Seed:     o.seed,
 			Group:    group,
 		})
+	}
+	if o.watch {
+		defer startWatch(out, bots[0])()
+		out = io.Discard // the playfield replaces the progress
 	}
 	botsDone := runBots(ctx, bots, results)
 
