@@ -322,9 +322,9 @@ local function dissect_packet(buf, tree, pinfo)
         local decoder = decoders[t]
         if decoder then
             err = decoder(payload, m)
-        elseif t == 0 then
-            err = "message type 0 is invalid (§6)"
         else
+            -- §6: a receiver skips a type it does not know, type 0 (never
+            -- sent) included, and keeps processing the packet.
             if size > 0 then m:add(f.msg_payload, payload) end
             m:add_proto_expert_info(ef.unknown_type)
         end
