@@ -128,9 +128,9 @@ func (s *stats) conn(key string) *connStats {
 }
 
 // add counts one datagram. dir is 0 towards the server, 1 towards the
-// client; hasDir is false for hex input. welcomed is the connection id the
-// Welcome gave, 0 if unknown.
-func (s *stats) add(c *connStats, dir int, hasDir bool, welcomed uint32, d *wiredump.Decoded, problem error) {
+// client; hasDir is false for hex input. A packet with another connection
+// id than the Welcome's comes with its drop in d.Err (wiredump.Sides.Check).
+func (s *stats) add(c *connStats, dir int, hasDir bool, d *wiredump.Decoded, problem error) {
 	ds := &c.dir[dir]
 	ds.datagrams++
 	ds.bytes += len(d.Data)
@@ -139,7 +139,7 @@ func (s *stats) add(c *connStats, dir int, hasDir bool, welcomed uint32, d *wire
 		return
 	}
 	if c.merged {
-		hasDir, welcomed = false, 0
+		hasDir = false
 	}
 	if d.Kind == wiredump.Handshake && d.Err == nil && d.ConnectionID != 0 && !c.merged {
 		c.connectionID = d.ConnectionID
@@ -154,10 +154,6 @@ func (s *stats) add(c *connStats, dir int, hasDir bool, welcomed uint32, d *wire
 	}
 	if c.connectionID == 0 && !c.merged {
 		c.connectionID = d.Header.ConnectionID
-	}
-	if welcomed != 0 && d.Header.ConnectionID != welcomed {
-		c.drops[wiredump.DropKey(wiredump.ErrConnectionIDDiffers)]++
-		return
 	}
 	if hasDir {
 		switch ds.window.Receive(d.Header.Sequence) {
