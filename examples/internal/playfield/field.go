@@ -1,7 +1,3 @@
-// Package playfield draws the example game's world for a terminal: a pure
-// function from a client's entity table (positions in pixels, §9.1, and
-// archetypes, §9.3) to a frame of cells, scaled to the terminal, with a
-// one-line HUD at the bottom. It does no I/O and reads no clock.
 package playfield
 
 import "math"
