@@ -78,7 +78,7 @@ func (p *player) status() string {
 	case p.quit:
 		return "quitting"
 	case p.err != nil:
-		return p.failure() + ": press any key to exit"
+		return p.failure()
 	}
 	switch p.client.State() {
 	case session.Connecting:

@@ -41,7 +41,7 @@ func (m *model) draw() {
 // session failed.
 func (m *model) help() string {
 	if m.player.err != nil {
-		return m.player.status()
+		return m.player.failure() + ": press any key to exit"
 	}
 	return "arrows/WASD move · Space shoot · q quit · " + m.controls.Mode().String()
 }
