@@ -10,10 +10,14 @@
 // number. Every UDP datagram to or from the server port (-port, default 4242)
 // is decoded with the rule of §3: per client address, handshake datagrams
 // (§4) until a valid Welcome went to that address, connected packets (§5)
-// after it. Only the 65,536 addresses welcomed last are remembered, so that
-// any capture is read in bounded memory. The file name "-" reads the capture
-// from standard input. A capture with UDP but none on the server port gets a
-// hint on standard error naming the ports it holds.
+// after it. A packet between the server and a welcomed client whose
+// connectionId is not the one the Welcome gave is dropped (§5.4), in either
+// direction: the server has no connection of that id bound to the client's
+// address, and the client drops a packet whose id is not its own. Only the
+// 65,536 addresses welcomed last are remembered, so that any capture is
+// read in bounded memory. The file name "-" reads the capture from standard
+// input. A capture with UDP but none on the server port gets a hint on
+// standard error naming the ports it holds.
 //
 // With -hex the input holds one datagram per line in hex; spaces and tabs
 // are ignored and '#' starts a comment. It is read from the named file or,
@@ -26,16 +30,20 @@
 // spec's field names: n (the capture's frame number, or the datagram's
 // number in hex input), time, src and dst for captures, kind, valid, error
 // when a receiver would drop the datagram, the header fields, and messages,
-// each with type (its catalog name or "unknown"), typeId, size, valid, error
-// when a receiver would drop the message, and its payload fields. Positions
-// are in pixels (§9.1), rotations in radians (§9.2), and a CreateEntity
-// whose entityType is a known blueprint has its name in archetype (§9.3).
+// each with type (its catalog name or "unknown"), typeId, size, valid,
+// ignored for a type outside the catalog, type 0 included, which a receiver
+// skips while it keeps the packet (§6), error when a receiver would drop the
+// message, and its payload fields. Positions are in pixels (§9.1), rotations
+// in radians (§9.2), and a CreateEntity whose entityType is a known
+// blueprint has its name in archetype (§9.3).
 //
 // -stats prints, after the datagrams, the totals of each connection: datagrams
-// and bytes in each direction, messages by type, drops by reason, and the
-// loss the acknowledgements reveal (§5.1): of the sequences the peer's acks
-// covered, how many no ack reported received; an ack counts when it comes
-// within 64 sequences of the packet it reports on. The first 4096
+// and bytes in each direction, messages by type, drops by reason under a
+// stable key (wiredump.DropKey; README.md lists them, "other" for an error
+// without a key of its own), and the loss the acknowledgements reveal
+// (§5.1): of the sequences the peer's acks covered, how many no ack
+// reported received; an ack counts when it comes within 64 sequences of the
+// packet it reports on. The first 4096
 // connections get a row each; any further ones are summed in one row,
 // "other addresses" ("other connections" with -hex).
 //

@@ -36,6 +36,10 @@ var goldenCases = []struct {
 	{"mixed_port5000_json", []string{"-port", "5000", "-json", "testdata/mixed.pcap"}, ""},
 	{"mixed_default_port", []string{"testdata/mixed.pcap"}, ""},
 	{"rawip", []string{"-json", "testdata/rawip.pcap"}, ""},
+	// §5.4: packets with another connection id than the Welcome's.
+	{"connid", []string{"testdata/connid.pcap"}, ""},
+	{"connid_json", []string{"-json", "testdata/connid.pcap"}, ""},
+	{"connid_stats", []string{"-stats", "testdata/connid.pcap"}, ""},
 	// Broken captures: every datagram before the fault, then the position.
 	{"truncated_pcap", []string{"testdata/truncated.pcap"}, ""},
 	{"truncated_pcap_stats", []string{"-stats", "testdata/truncated.pcap"}, ""},

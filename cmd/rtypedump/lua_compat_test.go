@@ -60,7 +60,8 @@ func stripLuaStrings(code string) string {
 
 // The dissector runs under Lua 5.4, where bit32 does not exist, when a
 // Lua 5.4 interpreter is installed (Debian package lua5.4): an Input with
-// and without reserved action bits (§7.1) after a Welcome (§4.3).
+// and without reserved action bits (§7.1) after a Welcome (§4.3), and a
+// packet with another connection id than the Welcome's (§5.4).
 func TestDissectorRunsOnLua54(t *testing.T) {
 	lua, err := exec.LookPath("lua5.4")
 	if err != nil {
@@ -76,13 +77,13 @@ func TestDissectorRunsOnLua54(t *testing.T) {
 		wantGood = "rtype.msg.valid=true"
 	)
 	out, err := exec.Command(lua, "testdata/wireshark_stub.lua", dissector,
-		welcome, "c:"+header+input+goodAct, "c:"+header+input+badAct).CombinedOutput()
+		welcome, "c:"+header+input+goodAct, "c:"+header+input+badAct, "c:00000008"+header[8:]+input+goodAct).CombinedOutput()
 	if err != nil {
 		t.Fatalf("lua5.4: %v\n%s", err, out)
 	}
 	frames := strings.Split(string(out), "frame ")
-	if len(frames) != 4 {
-		t.Fatalf("want 3 frames, got output:\n%s", out)
+	if len(frames) != 5 {
+		t.Fatalf("want 4 frames, got output:\n%s", out)
 	}
 	for _, c := range []struct {
 		frame string
@@ -91,6 +92,8 @@ func TestDissectorRunsOnLua54(t *testing.T) {
 		{frames[1], []string{"rtype.handshake.connection_id=7", "rtype.valid=true"}},
 		{frames[2], []string{"rtype.input.actions=17", wantGood, "rtype.valid=true"}},
 		{frames[3], []string{"rtype.input.actions=49", wantBad, "rtype.valid=true"}},
+		{frames[4], []string{"rtype.header.connection_id=8", "rtype.valid=false",
+			"rtype.error=connection id 8 differs from the Welcome's 7 (§5.4)"}},
 	} {
 		for _, w := range c.want {
 			if !strings.Contains(c.frame, w+"\n") {

@@ -216,7 +216,7 @@ func (d *dumper) hexInput(in io.Reader, bad func(error)) error {
 					key = fmt.Sprintf("connectionId %d", dec.Header.ConnectionID)
 				}
 			}
-			d.stats.add(d.stats.conn(key), 0, false, 0, &dec, nil)
+			d.stats.add(d.stats.conn(key), 0, false, &dec, nil)
 		}
 		if err := d.datagram(n, nil, &dec); err != nil {
 			return err
@@ -254,13 +254,14 @@ func (d *dumper) captureInput(in io.Reader) error {
 			dec = wiredump.Decoded{Kind: k, Data: u.payload, Err: u.problem}
 		} else {
 			dec = wiredump.Decode(k, u.payload)
+			s.Check(client, &dec)
 		}
 		dir := 1
 		if toServer {
 			dir = 0
 		}
 		if d.stats != nil {
-			d.stats.add(d.stats.conn(client.String()), dir, true, s.ConnectionID(client), &dec, u.problem)
+			d.stats.add(d.stats.conn(client.String()), dir, true, &dec, u.problem)
 		}
 		s.Observe(client, toServer, &dec)
 		at := &wiredump.Origin{Time: f.info.Timestamp, Src: u.src, Dst: u.dst}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -9,15 +8,6 @@ import (
 
 	"github.com/rtypeproto/rtype"
 	"github.com/rtypeproto/rtype/internal/wiredump"
-)
-
-// Reasons for drops that need state across datagrams, which the per-datagram
-// output does not show.
-var (
-	errDuplicate    = errors.New("duplicate sequence (§5.2)")
-	errTooOld       = errors.New("sequence too old (§5.2)")
-	errWrongConnID  = errors.New("connection id differs from the Welcome (§5.4)")
-	errNotOnCapture = errors.New("not a whole datagram in the capture")
 )
 
 // Bounds on what the totals keep, so that a capture of any size or origin
@@ -45,7 +35,8 @@ type connStats struct {
 	// has no direction and uses dir[0] alone.
 	dir      [2]dirStats
 	messages map[string]int
-	drops    map[string]int
+	// drops counts by the stable key of each reason (wiredump.DropKey).
+	drops map[string]int
 }
 
 // dirStats are the totals of one direction of a connection.
@@ -137,24 +128,24 @@ func (s *stats) conn(key string) *connStats {
 }
 
 // add counts one datagram. dir is 0 towards the server, 1 towards the
-// client; hasDir is false for hex input. welcomed is the connection id the
-// Welcome gave, 0 if unknown.
-func (s *stats) add(c *connStats, dir int, hasDir bool, welcomed uint32, d *wiredump.Decoded, problem error) {
+// client; hasDir is false for hex input. A packet with another connection
+// id than the Welcome's comes with its drop in d.Err (wiredump.Sides.Check).
+func (s *stats) add(c *connStats, dir int, hasDir bool, d *wiredump.Decoded, problem error) {
 	ds := &c.dir[dir]
 	ds.datagrams++
 	ds.bytes += len(d.Data)
 	if problem != nil {
-		c.drops[errNotOnCapture.Error()]++
+		c.drops[wiredump.DropKey(wiredump.ErrNotWholeDatagram)]++
 		return
 	}
 	if c.merged {
-		hasDir, welcomed = false, 0
+		hasDir = false
 	}
 	if d.Kind == wiredump.Handshake && d.Err == nil && d.ConnectionID != 0 && !c.merged {
 		c.connectionID = d.ConnectionID
 	}
 	if d.Err != nil {
-		c.drops[d.Err.Error()]++
+		c.drops[wiredump.DropKey(d.Err)]++
 		return
 	}
 	if d.Kind == wiredump.Handshake {
@@ -164,17 +155,13 @@ func (s *stats) add(c *connStats, dir int, hasDir bool, welcomed uint32, d *wire
 	if c.connectionID == 0 && !c.merged {
 		c.connectionID = d.Header.ConnectionID
 	}
-	if welcomed != 0 && d.Header.ConnectionID != welcomed {
-		c.drops[errWrongConnID.Error()]++
-		return
-	}
 	if hasDir {
 		switch ds.window.Receive(d.Header.Sequence) {
 		case rtype.SeqDuplicate:
-			c.drops[errDuplicate.Error()]++
+			c.drops[wiredump.DropKey(wiredump.ErrDuplicateSequence)]++
 			return
 		case rtype.SeqTooOld:
-			c.drops[errTooOld.Error()]++
+			c.drops[wiredump.DropKey(wiredump.ErrSequenceTooOld)]++
 			return
 		}
 		ds.send(d.Header.Sequence)
@@ -184,7 +171,7 @@ func (s *stats) add(c *connStats, dir int, hasDir bool, welcomed uint32, d *wire
 	for _, m := range d.Messages {
 		c.messages[m.Name()]++
 		if m.Err != nil {
-			c.drops[m.Err.Error()]++
+			c.drops[wiredump.DropKey(m.Err)]++
 		}
 	}
 }

@@ -44,7 +44,63 @@ func syntheticCaptures(t *testing.T) map[string][]byte {
 		"empty.pcap":        {},
 		"mixed.pcap":        mixedCapture(t),
 		"rawip.pcap":        rawIPCapture(t),
+		"connid.pcap":       connIDCapture(t),
 	}
+}
+
+// connIDFlagged are the frames of connid.pcap a receiver drops for their
+// connection id, with the start of the error rtypedump and the dissector
+// give; every other frame of it is kept, but for frame 12, of id 0.
+var connIDFlagged = map[int]string{
+	6: "connection id 6 differs from the Welcome's 5",
+	7: "connection id 7 differs from the Welcome's 5",
+	9: "connection id 6 differs from the Welcome's 5",
+}
+
+// connIDCapture is two clients welcomed with ids 5 and 6, and packets
+// between the server and the first with its own id, the second's, one no
+// connection has, and 0, to the server and to the client (§5.4).
+func connIDCapture(t *testing.T) []byte {
+	srv, a, b := addrPort("10.2.0.1:4242"), addrPort("10.2.0.2:40000"), addrPort("10.2.0.3:40001")
+	list := []captured{
+		{src: a, dst: srv, data: rtype.AppendHello(nil)},
+		{src: srv, dst: a, data: rtype.AppendWelcome(nil, 5)},
+		{src: b, dst: srv, data: rtype.AppendHello(nil)},
+		{src: srv, dst: b, data: rtype.AppendWelcome(nil, 6)},
+		{src: a, dst: srv, data: testPacket(t, 5, 1, rtype.Input{InputSequence: 1, ClientTick: 1})},
+		{src: a, dst: srv, data: testPacket(t, 6, 2, rtype.Input{InputSequence: 2, ClientTick: 2})},
+		{src: a, dst: srv, data: testPacket(t, 7, 3, rtype.Ping{Timestamp: 3})},
+		{src: srv, dst: a, data: testPacket(t, 5, 1, rtype.Pong{Timestamp: 3})},
+		{src: srv, dst: a, data: testPacket(t, 6, 2, rtype.Pong{Timestamp: 4})},
+		{src: b, dst: srv, data: testPacket(t, 6, 1, rtype.Input{InputSequence: 1, ClientTick: 1})},
+		{src: srv, dst: b, data: testPacket(t, 6, 1, rtype.Pong{Timestamp: 5})},
+		{src: a, dst: srv, data: []byte{0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0}},
+		// The dropped packets took no sequence: 2 is new to the server.
+		{src: a, dst: srv, data: testPacket(t, 5, 2, rtype.Ping{Timestamp: 6})},
+	}
+	for i := range list {
+		list[i].time = captureEpoch.Add(time.Duration(i) * time.Millisecond)
+	}
+	var buf bytes.Buffer
+	if err := writePcap(&buf, list); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// testPacket builds a connected packet of connection id with the messages.
+func testPacket(t *testing.T, id, seq uint32, msgs ...rtype.Message) []byte {
+	t.Helper()
+	var b rtype.Builder
+	if err := b.Reset(rtype.PacketHeader{ConnectionID: id, Sequence: seq}); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range msgs {
+		if err := rtype.Add(&b, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return bytes.Clone(b.Bytes())
 }
 
 // hugeCaplen copies a little-endian pcapng and makes its first enhanced

@@ -88,6 +88,10 @@ func TestDissectorMatchesRtypedump(t *testing.T) {
 	writeCaptureFile(t, loopback, x.log)
 	rules := filepath.Join(dir, "rules.pcap")
 	writeCaptureFile(t, rules, hexCapture(t, 5000))
+	connID := filepath.Join(dir, "connid.pcap")
+	if err := os.WriteFile(connID, connIDCapture(t), 0o644); err != nil {
+		t.Fatal(err)
+	}
 
 	for _, tc := range []struct {
 		name, file string
@@ -95,6 +99,7 @@ func TestDissectorMatchesRtypedump(t *testing.T) {
 	}{
 		{"loopback session", loopback, rtype.DefaultPort},
 		{"every rule, server on port 5000", rules, 5000},
+		{"§5.4 connection ids", connID, rtype.DefaultPort},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			stdout, stderr, code := runTool(t, "", "-json", "-port", strconv.Itoa(int(tc.port)), tc.file)
@@ -120,6 +125,65 @@ func TestDissectorMatchesRtypedump(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// §5.4: rtypedump and the dissector flag the packets of connid.pcap whose
+// connection id is not the one the Welcome to their client gave, to the
+// server and to the client, each with its own expert info in the dissector,
+// and keep every packet with the Welcome's id; frame 12, of id 0, is
+// malformed instead. The dissector part runs where tshark is installed.
+func TestConnectionIDDiffersFlagged(t *testing.T) {
+	stdout, stderr, code := runTool(t, "", "-json", "testdata/connid.pcap")
+	if code != exitOK {
+		t.Fatalf("rtypedump exit %d: %s", code, stderr)
+	}
+	const frames, zeroID = 13, 12
+	check := func(tool string, n int, valid bool, errText string, wrongConn bool) {
+		t.Helper()
+		want, flagged := connIDFlagged[n]
+		switch {
+		case flagged && (valid || !strings.HasPrefix(errText, want) || !wrongConn):
+			t.Errorf("%s frame %d: valid %v, error %q, wrong-connection flag %v; want dropped with %q", tool, n, valid, errText, wrongConn, want)
+		case n == zeroID && (valid || wrongConn):
+			t.Errorf("%s frame %d: valid %v, wrong-connection flag %v; want malformed for id 0", tool, n, valid, wrongConn)
+		case !flagged && n != zeroID && (!valid || wrongConn):
+			t.Errorf("%s frame %d: dropped (%q); it has the Welcome's id or is a handshake", tool, n, errText)
+		}
+	}
+	lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
+	if len(lines) != frames {
+		t.Fatalf("rtypedump printed %d datagrams, want %d", len(lines), frames)
+	}
+	for _, line := range lines {
+		var d struct {
+			N     int
+			Valid bool
+			Error string
+		}
+		if err := json.Unmarshal([]byte(line), &d); err != nil {
+			t.Fatal(err)
+		}
+		check("rtypedump", d.N, d.Valid, d.Error, strings.Contains(d.Error, "(§5.4)") && strings.Contains(d.Error, "differs"))
+	}
+
+	tshark, err := exec.LookPath("tshark")
+	if err != nil {
+		t.Skip("tshark not installed")
+	}
+	out := runTshark(t, tshark, []string{"-X", "lua_script:" + dissector, "-2", "-r", "testdata/connid.pcap",
+		"-T", "fields", "-E", "separator=/t", "-e", "frame.number", "-e", "rtype.valid", "-e", "rtype.error", "-e", "rtype.wrong_connection"})
+	rows := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(rows) != frames {
+		t.Fatalf("tshark printed %d frames, want %d:\n%s", len(rows), frames, out)
+	}
+	for _, row := range rows {
+		cols := strings.Split(row, "\t")
+		if len(cols) != 4 {
+			t.Fatalf("tshark row %q", row)
+		}
+		n, _ := strconv.Atoi(cols[0])
+		check("dissector", n, cols[1] == "1", cols[2], cols[3] != "")
 	}
 }
 

@@ -3,20 +3,25 @@
 //
 //	go run ./examples/bot -server 127.0.0.1:4242 -n 2 -duration 30s
 //
-// Every second (-every) it prints one line per bot: where it is
-// (connecting, waiting for the world, playing, or its status once its
-// client stopped), its connection id, round trip, loss, the entities it
-// knows, those it let expire and the Snapshots received. A bot plays for
-// -duration once the server sends it the world (§10). One the server keeps
-// waiting for a player slot gives up as soon as another bot is done
-// playing, before that one's slot frees, or after waiting -duration since
-// its Welcome.
+// Every second (-every) it prints one line per bot, after the time on that
+// schedule (1.0s, 2.0s, and so on): where the bot is (connecting, waiting
+// for the world, playing, or its status once its client stopped), its
+// connection id, latest round trip, loss, the Snapshots received, the
+// entities it knows now and has ever known, and those it let expire:
+//
+//	1.0s bot-1 playing conn=4042139086 rtt=231µs loss=0.0% snapshots=17 entities-now=18 entities-seen=18 expired=0
+//
+// A bot plays for -duration once the server sends it the world (§10). One
+// the server keeps waiting for a player slot gives up as soon as another
+// bot is done playing, before that one's slot frees, or after waiting
+// -duration since its Welcome.
 //
 // Then it prints a table, one line per bot: connection id, Snapshots,
 // entities seen, expired (entities removed because no Snapshot listed them
 // for a second: ghosts of a DestroyEntity lost and never resent, §13.4),
 // Inputs sent, Pongs, RTT p50 and p99, loss, resends (always "-" here: only
-// a server knows them), Hellos resent, and the status:
+// a server knows them), Hellos resent, and the status, and a legend of the
+// columns under it. The status is one of:
 //
 //   - ok: the bot got the world and kept its session to the end;
 //   - waiting: welcomed, but the server never sent the world, as one with
@@ -93,20 +98,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	done := make(chan struct{})
 	go func() { wg.Wait(); close(done) }()
 
+	sched := bot.Schedule{Start: time.Now(), Every: *every}
 	t := time.NewTicker(*every)
-	defer t.Stop()
-	for loop := true; loop; {
-		select {
-		case <-done:
-			loop = false
-		case <-t.C:
-			for _, b := range bots {
-				r := b.Live()
-				fmt.Fprintf(stdout, "%s %s conn=%d rtt=%v loss=%.1f%% entities=%d expired=%d snapshots=%d\n",
-					r.Name, r.Progress(), r.ConnectionID, r.LastRTT, 100*r.Loss(), r.Entities, r.Expired, r.Client.Snapshots)
-			}
+	sched.Follow(t.C, done, func(at time.Duration) {
+		for _, b := range bots {
+			r := b.Live()
+			fmt.Fprintf(stdout, "%6s %s\n", sched.Label(at), r.Line())
 		}
-	}
+	})
+	t.Stop()
 	fmt.Fprintln(stdout)
 	if err := bot.WriteTable(stdout, results); err != nil {
 		fmt.Fprintln(stderr, "bot:", err)

@@ -6,6 +6,7 @@ import (
 	"net"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rtypeproto/rtype/examples/internal/gameserver"
 )
@@ -28,7 +29,8 @@ func startServer(t *testing.T) string {
 // Two bots against the example server print their progress as they play
 // and a table line each, and exit 0. Progress every 50 ms gives each bot
 // many lines while it is connected, so that a loaded machine that runs the
-// printing late still prints some.
+// printing late still prints some. Each progress line starts with its
+// place on the schedule, a multiple of 50 ms that only increases.
 func TestBotCommand(t *testing.T) {
 	addr := startServer(t)
 	var out, errw bytes.Buffer
@@ -38,13 +40,20 @@ func TestBotCommand(t *testing.T) {
 	}
 	for _, name := range []string{"bot-1", "bot-2"} {
 		var live, playing int
+		last := time.Duration(0)
 		for _, line := range strings.Split(out.String(), "\n") {
-			if !strings.HasPrefix(line, name+" ") || !strings.Contains(line, " rtt=") {
+			label, rest, _ := strings.Cut(strings.TrimSpace(line), " ")
+			if !strings.HasPrefix(rest, name+" ") || !strings.Contains(rest, " rtt=") {
 				continue
 			}
 			live++
-			if strings.HasPrefix(line, name+" playing conn=") && strings.Contains(line, " loss=") &&
-				strings.Contains(line, " entities=") && strings.Contains(line, " expired=") {
+			at, err := time.ParseDuration(label)
+			if err != nil || at%(50*time.Millisecond) != 0 || at <= last || strings.Count(label, ".") != 1 || len(label) != len("0.05s") {
+				t.Errorf("%s: progress at %q, after %v: want 0.05s, 0.10s, and so on", name, label, last)
+			}
+			last = at
+			if strings.HasPrefix(rest, name+" playing conn=") && strings.Contains(rest, " loss=") &&
+				strings.Contains(rest, " entities-now=") && strings.Contains(rest, " entities-seen=") && strings.Contains(rest, " expired=") {
 				playing++
 			}
 		}
@@ -55,6 +64,9 @@ func TestBotCommand(t *testing.T) {
 	ok := strings.Count(out.String(), " ok\n")
 	if ok != 2 {
 		t.Errorf("%d bots ok in the table, want 2:\n%s", ok, out.String())
+	}
+	if !strings.Contains(out.String(), "\n  resends  ") {
+		t.Errorf("no legend under the table:\n%s", out.String())
 	}
 }
 

@@ -3,17 +3,24 @@
 // it, plays for ten seconds while showing progress, and prints what every
 // bot saw.
 //
-//	go run ./examples/demo [-duration 10s] [-n 4] [-loss 0.05] [-v1] [-log info]
+//	go run ./examples/demo [-duration 10s] [-n 4] [-loss 0.05] [-v1] [-log info] [-watch=false]
 //
-// The progress says how many bots play, that is, were sent the world (§10),
-// and how many wait for it. The table at the end is that of examples/bot,
-// with the resends the server counted for each bot (§13.4), and each bot's
-// status: ok when it got the world and kept its session to the end;
-// otherwise waiting (welcomed, never given the world), rejected (§4.4),
-// no-connect, lost, or closed- and why the server closed the session. Its
-// expired column counts the entities a bot removed because no Snapshot
-// listed them for a second: ghosts of a lost DestroyEntity, which a server
-// run with -v1 never resends (§13.4).
+// On a terminal, or with -watch, it draws bot-1's view of the playfield,
+// live, in place of the progress; -watch=false keeps the progress.
+//
+// The progress, every second at 1.0s, 2.0s and so on, says how many bots
+// play, that is, were sent the world (§10), how many wait for it, the
+// Snapshots a bot received on average (snapshots/bot) and the most entities
+// a bot holds (entities now); on a terminal it is redrawn in place five
+// times a second, one line per bot as examples/bot prints them. The table
+// at the end is that of examples/bot, with the resends the server counted
+// for each bot (§13.4), and each bot's status: ok when it got the world and
+// kept its session to the end; otherwise waiting (welcomed, never given the
+// world), rejected (§4.4), no-connect, lost, or closed- and why the server
+// closed the session. A legend under it explains the columns. Its expired
+// column counts the entities a bot removed because no Snapshot listed them
+// for a second: ghosts of a lost DestroyEntity, which a server run with -v1
+// never resends (§13.4).
 //
 // Bots past the four slots (-n 5 and more) start once the first four play,
 // meet a full server, and give up as soon as one of the four is done. With
@@ -34,7 +41,6 @@ import (
 	"net/netip"
 	"os"
 	"os/signal"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -62,6 +68,8 @@ type options struct {
 	v1 bool
 	// live redraws the progress in place, for a terminal.
 	live bool
+	// watch draws bot-1's view of the playfield instead of the progress.
+	watch bool
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -73,6 +81,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.Float64Var(&o.loss, "loss", 0, "fraction of datagrams each bot drops in each direction")
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of the Bydos heights and of the simulated loss")
 	fs.BoolVar(&o.v1, "v1", false, "behave as a v1 server: no resent entity events, no Rejected (§13.1, §13.4)")
+	fs.BoolVar(&o.watch, "watch", isTerminal(stdout), "draw bot-1's view of the playfield instead of the progress (default when stdout is a terminal)")
 	level := fs.String("log", "warn", "server log level: debug, info, warn or error")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -146,26 +155,18 @@ func play(ctx context.Context, o options, out, logw io.Writer) ([]bot.Result, er
 			Group:    group,
 		})
 	}
+	if o.watch {
+		defer startWatch(out, bots[0])()
+		out = io.Discard // the playfield replaces the progress
+	}
 	botsDone := runBots(ctx, bots, results)
 
-	p := progress{out: out, live: o.live, start: time.Now(), total: o.duration}
-	tick := time.NewTicker(200 * time.Millisecond)
-	defer tick.Stop()
-	lastLine := time.Now()
-wait:
-	for {
-		select {
-		case <-botsDone:
-			break wait
-		case now := <-tick.C:
-			if o.live || now.Sub(lastLine) >= time.Second {
-				lastLine = now
-				p.show(bots)
-			}
-		}
-	}
+	p := newProgress(out, o.live, o.duration)
+	tick := time.NewTicker(p.sched.Every)
+	p.sched.Follow(tick.C, botsDone, func(at time.Duration) { p.show(at, live(bots)) })
+	tick.Stop()
 	if o.live {
-		p.show(bots)
+		p.show(p.sched.At(time.Now()), live(bots))
 	}
 
 	// Once the server has stopped, every connection has closed and its
@@ -209,6 +210,15 @@ func runBots(ctx context.Context, bots []*bot.Bot, results []bot.Result) <-chan 
 	return done
 }
 
+// live returns every bot's counters as of its last frames.
+func live(bots []*bot.Bot) []bot.Result {
+	rs := make([]bot.Result, len(bots))
+	for i, b := range bots {
+		rs[i] = b.Live()
+	}
+	return rs
+}
+
 // settle adds to the result of each bot that connected what the server saw
 // of its session's end: its counters, and why it closed, so that a session
 // the server dropped while the bot had not noticed yet (§13.3) fails.
@@ -242,55 +252,6 @@ func waitPlaying(ctx context.Context, bots []*bot.Bot, limit time.Duration) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-}
-
-// progress prints the bots' counters: redrawn in place on a terminal, one
-// line per second elsewhere.
-type progress struct {
-	out   io.Writer
-	live  bool
-	start time.Time
-	total time.Duration
-	drawn int
-}
-
-func (p *progress) show(bots []*bot.Bot) {
-	elapsed := time.Since(p.start)
-	if !p.live {
-		var playing, waiting, snaps, ents int
-		for _, b := range bots {
-			r := b.Live()
-			switch r.Progress() {
-			case "playing":
-				playing++
-			case "waiting":
-				waiting++
-			}
-			snaps += int(r.Client.Snapshots)
-			ents = max(ents, r.Entities)
-		}
-		fmt.Fprintf(p.out, "%5.1fs  %d/%d playing  %d waiting  %5d snapshots  %3d entities\n",
-			elapsed.Seconds(), playing, len(bots), waiting, snaps, ents)
-		return
-	}
-	var sb strings.Builder
-	if p.drawn > 0 {
-		fmt.Fprintf(&sb, "\x1b[%dA", p.drawn)
-	}
-	const width = 30
-	done := min(width, int(float64(width)*float64(elapsed)/float64(p.total)))
-	fmt.Fprintf(&sb, "\x1b[2K[%s%s] %4.1fs\n", strings.Repeat("#", done), strings.Repeat(".", width-done), elapsed.Seconds())
-	for _, b := range bots {
-		r := b.Live()
-		state := r.Progress()
-		if r.Connected && r.Err == nil {
-			state = fmt.Sprintf("%s %d", state, r.ConnectionID)
-		}
-		fmt.Fprintf(&sb, "\x1b[2K%-7s %-10s %5d snapshots %4d entities %3d expired %5d inputs  rtt %-9v loss %.1f%%\n",
-			r.Name, state, r.Client.Snapshots, r.Entities, r.Expired, r.Inputs, r.LastRTT.Round(time.Microsecond), 100*r.Loss())
-	}
-	p.drawn = 1 + len(bots)
-	io.WriteString(p.out, sb.String())
 }
 
 // isTerminal reports whether w is a character device, where the progress can

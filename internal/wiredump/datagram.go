@@ -27,6 +27,11 @@ type Decoded struct {
 	Handshake    rtype.HandshakeType
 	ConnectionID uint32
 
+	// Welcomed is, for a connected packet whose check of §5.4 ran
+	// ([Sides.Check]), the connection id the Welcome to its client carried;
+	// 0 when no Welcome was seen.
+	Welcomed uint32
+
 	// Header is the header of a connected packet of at least 16 bytes
 	// (§5.1), HasHeader says there is one. It is set even when the packet
 	// is dropped: it tells which connection and sequence the packet claimed.
@@ -59,11 +64,7 @@ func (d *Decoded) Object(n int, at *Origin) Object {
 	}
 	o = o.Add("kind", d.Kind.String()).Add("valid", d.Err == nil)
 	if d.Err != nil {
-		msg := d.Err.Error()
-		if d.Break > 0 {
-			msg = fmt.Sprintf("%s at byte %d", msg, d.Break)
-		}
-		o = o.Add("error", msg)
+		o = o.Add("error", d.errorText())
 	}
 	switch {
 	case d.Kind == Handshake && d.Err == nil:
@@ -82,4 +83,16 @@ func (d *Decoded) Object(n int, at *Origin) Object {
 		o = o.Add("size", len(d.Data)).Add("data", hexBytes(d.Data))
 	}
 	return o
+}
+
+// errorText is Err with what the outputs add to it: the offset where the
+// framing breaks, or the two connection ids that differ.
+func (d *Decoded) errorText() string {
+	switch {
+	case d.Break > 0:
+		return fmt.Sprintf("%s at byte %d", d.Err, d.Break)
+	case d.Err == ErrConnectionIDDiffers && d.Welcomed != 0:
+		return fmt.Sprintf("connection id %d differs from the Welcome's %d (§5.4)", d.Header.ConnectionID, d.Welcomed)
+	}
+	return d.Err.Error()
 }

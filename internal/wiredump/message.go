@@ -1,10 +1,6 @@
 package wiredump
 
-import (
-	"errors"
-
-	"github.com/rtypeproto/rtype"
-)
+import "github.com/rtypeproto/rtype"
 
 // Message is one message of a well-framed packet (§5.3) with the result of
 // its own checks (§6 to §8).
@@ -17,10 +13,6 @@ type Message struct {
 	fields Object
 }
 
-// errTypeZero marks a message of type 0, which §6 says is invalid and never
-// sent.
-var errTypeZero = errors.New("rtype: message type 0 is invalid")
-
 // Name returns the catalog name of the message's type (§6), or "unknown".
 func (m *Message) Name() string {
 	if !m.Raw.Type.Known() {
@@ -29,11 +21,15 @@ func (m *Message) Name() string {
 	return m.Raw.Type.String()
 }
 
+// Ignored reports whether a receiver skips the message, its type being
+// outside the catalog: §6 has it ignore the message and keep processing the
+// packet. Type 0, which is never sent, is one of them: the rule that
+// refuses it binds senders, and a receiver knows no type 0.
+func (m *Message) Ignored() bool { return !m.Raw.Type.Known() }
+
 // decodeMessage checks and decodes one message with the library's decoder
-// for its type. A type the catalog does not list is kept as "unknown": §6
-// has receivers ignore it and keep processing the packet, so it is not an
-// error, except type 0, which is invalid. states is reused between
-// Snapshots.
+// for its type. A type the catalog does not list, 0 included, is no error:
+// a receiver ignores it (§6). states is reused between Snapshots.
 func decodeMessage(m rtype.RawMessage, states *[]rtype.EntityState) Message {
 	d := Message{Raw: m}
 	p := m.Payload
@@ -95,8 +91,6 @@ func decodeMessage(m rtype.RawMessage, states *[]rtype.EntityState) Message {
 		if d.Err = v.UnmarshalBinary(p); d.Err == nil {
 			d.fields = Object{}.Add("timestamp", v.Timestamp)
 		}
-	case 0:
-		d.Err = errTypeZero
 	}
 	return d
 }
@@ -135,18 +129,21 @@ func actionNames(a rtype.Actions) names {
 }
 
 // object is the output form of a message: type, typeId, size and valid
-// first, then its error or its fields. The payload is shown raw when it was
-// not decoded.
+// first, then ignored for a type outside the catalog, or its error, or its
+// fields. The payload is shown raw when it was not decoded.
 func (m *Message) object() Object {
 	o := Object{}.Add("type", m.Name()).
 		Add("typeId", hex16(m.Raw.Type)).
 		Add("size", len(m.Raw.Payload)).
 		Add("valid", m.Err == nil)
+	if m.Ignored() {
+		o = o.Add("ignored", true)
+	}
 	if m.Err != nil {
 		o = o.Add("error", m.Err.Error())
 	}
 	o = append(o, m.fields...)
-	if m.Err != nil || !m.Raw.Type.Known() {
+	if m.Err != nil || m.Ignored() {
 		o = o.Add("payload", hexBytes(m.Raw.Payload))
 	}
 	return o

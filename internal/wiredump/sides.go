@@ -62,6 +62,24 @@ func (s *Sides) ConnectionID(client netip.AddrPort) uint32 {
 	return s.welcomed[client]
 }
 
+// Check applies the connection check of §5.4 to d, a datagram between the
+// server and client, in either direction: once a Welcome to client was
+// seen, a connected packet with another connectionId is dropped. The server
+// drops it, having no connection with that id bound to the client's
+// address, and so does the client, the id not being its own. d.Err becomes
+// [ErrConnectionIDDiffers], and its messages go with it. A datagram dropped
+// already keeps its reason, as the library found it first.
+func (s *Sides) Check(client netip.AddrPort, d *Decoded) {
+	id, ok := s.welcomed[client]
+	if !ok || d.Kind != Packet {
+		return
+	}
+	d.Welcomed = id
+	if d.Err == nil && d.Header.ConnectionID != id {
+		d.Err, d.Messages = ErrConnectionIDDiffers, nil
+	}
+}
+
 // Observe records the datagram d between the server and client, toServer
 // or from it: a valid Welcome sent to client (§4.3) turns the datagrams of
 // client to connected packets. A client ignores any other Welcome, and so

@@ -40,3 +40,49 @@ func TestSidesForgetOldestWelcome(t *testing.T) {
 		t.Fatalf("%d addresses remembered, want 2", len(s.welcomed))
 	}
 }
+
+// §5.4: once the Welcome to a client was seen, a packet between it and the
+// server with another connectionId is dropped (Check takes no direction:
+// the server and the client both drop it); the error names both ids. A packet dropped already keeps its reason, and a
+// client never welcomed has nothing to compare with.
+func TestSidesCheckConnectionID(t *testing.T) {
+	s := NewSides(rtype.DefaultPort)
+	client := netip.MustParseAddrPort("10.0.0.2:1")
+	stranger := netip.MustParseAddrPort("10.0.0.3:1")
+	w := Decode(Handshake, rtype.AppendWelcome(nil, 5))
+	s.Observe(client, false, &w)
+	packet := func(id uint32) []byte {
+		b := append([]byte(nil), specInput...)
+		b[3] = byte(id)
+		return b
+	}
+	tests := []struct {
+		name    string
+		client  netip.AddrPort
+		b       []byte
+		wantErr string // "" when kept
+	}{
+		{"the Welcome's id", client, packet(5), ""},
+		{"another id", client, packet(7), "connection id 7 differs from the Welcome's 5 (§5.4)"},
+		{"id 0 keeps its reason", client, packet(0), "rtype: connection id is 0"},
+		{"framing keeps its reason", client, packet(7)[:18], "rtype: truncated message header at byte 16"},
+		{"no Welcome seen", stranger, packet(7), ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := Decode(Packet, tt.b)
+			s.Check(tt.client, &d)
+			got := ""
+			if d.Err != nil {
+				v, _ := d.Object(1, nil).Get("error")
+				got, _ = v.(string)
+				if d.Messages != nil {
+					t.Errorf("a dropped packet keeps %d messages", len(d.Messages))
+				}
+			}
+			if got != tt.wantErr {
+				t.Errorf("error %q, want %q", got, tt.wantErr)
+			}
+		})
+	}
+}

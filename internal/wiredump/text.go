@@ -71,7 +71,8 @@ func (t *Text) object(o Object, at *Origin) error {
 }
 
 // writeFields writes " key=value" for each field not skipped; valid=true is
-// left out and valid=false is written as INVALID, so that errors stand out.
+// left out and valid=false is written as INVALID, so that errors stand out;
+// ignored is written as "ignored (§6)".
 func writeFields(b *strings.Builder, o Object, skip ...string) {
 	for _, f := range o {
 		if slices.Contains(skip, f.Key) {
@@ -82,6 +83,10 @@ func writeFields(b *strings.Builder, o Object, skip ...string) {
 			if f.Value == false {
 				b.WriteString(" INVALID")
 			}
+			continue
+		case f.Key == "ignored":
+			// What a receiver does with a type outside the catalog.
+			b.WriteString(" ignored (§6)")
 			continue
 		case f.Key == "error":
 			fmt.Fprintf(b, " (%v)", f.Value)

@@ -8,7 +8,9 @@
 -- rtype.port, default 4242). Which parser a datagram goes through follows
 -- §3 of the specification: per client address, handshake datagrams (§4)
 -- until a valid Welcome went to that address, connected packets (§5)
--- after it. Every field of every message has a display filter, for example
+-- after it; a packet between them whose connectionId is not the one that
+-- Welcome gave is dropped by either end (§5.4). Every field of every
+-- message has a display filter, for example
 -- rtype.msg.type == 0x0083, rtype.snapshot.count > 40 or
 -- rtype.header.sequence == 5. A datagram or message that a receiver must
 -- drop is marked with an expert-info error and rtype.valid == 0 (or
@@ -129,14 +131,18 @@ local ef = {
         expert.group.MALFORMED, expert.severity.ERROR),
     unknown_type = ProtoExpert.new("rtype.unknown_type", "Unknown message type: a receiver ignores it (§6)",
         expert.group.UNDECODED, expert.severity.NOTE),
+    wrong_connection = ProtoExpert.new("rtype.wrong_connection",
+        "Connection id differs from the Welcome's: a receiver drops the packet (§5.4)",
+        expert.group.PROTOCOL, expert.severity.ERROR),
 }
-rtype.experts = { ef.malformed, ef.bad_message, ef.unknown_type }
+rtype.experts = { ef.malformed, ef.bad_message, ef.unknown_type, ef.wrong_connection }
 
 rtype.prefs.port = Pref.uint("UDP port", 4242, "UDP port of the R-Type server")
 
--- welcomed maps a client address ("ip:port") to the number of the first
--- frame that carried a valid Welcome to it (§3, §4.3). Frame numbers keep
--- the rule right when Wireshark dissects frames again, out of order.
+-- welcomed maps a client address ("ip:port") to the first frame that
+-- carried a valid Welcome to it (§3, §4.3): its number, frame, and the
+-- connection id it gave, id. Frame numbers keep the rule right when
+-- Wireshark dissects frames again, out of order.
 local welcomed = {}
 
 function rtype.init()
@@ -276,8 +282,11 @@ local function dissect_handshake(buf, tree)
 end
 
 -- dissect_packet decodes a connected packet (§5): the header, then the
--- messages when the framing of §5.3 holds.
-local function dissect_packet(buf, tree, pinfo)
+-- messages when the framing of §5.3 holds and the connection id is the one
+-- the Welcome to the client gave, welcomed_id. It returns an error, an Info
+-- summary, and the expert info for the error when it is not a malformed
+-- datagram.
+local function dissect_packet(buf, tree, welcomed_id)
     local len = buf:len()
     if len >= PACKET_HEADER then
         local h = tree:add(rtype, buf(0, PACKET_HEADER), "Packet header")
@@ -307,6 +316,15 @@ local function dissect_packet(buf, tree, pinfo)
         off = off + MESSAGE_HEADER + size
     end
 
+    -- §5.4: the server drops a packet whose id is not that of the
+    -- connection bound to the client's address, and the client one whose id
+    -- is not its own; both ends know the id from the Welcome.
+    local id = buf(0, 4):uint()
+    if welcomed_id and id ~= welcomed_id then
+        return string.format("connection id %d differs from the Welcome's %d (§5.4)", id, welcomed_id),
+            "Wrong connection", ef.wrong_connection
+    end
+
     local names = {}
     off = PACKET_HEADER
     while off < len do
@@ -322,9 +340,9 @@ local function dissect_packet(buf, tree, pinfo)
         local decoder = decoders[t]
         if decoder then
             err = decoder(payload, m)
-        elseif t == 0 then
-            err = "message type 0 is invalid (§6)"
         else
+            -- §6: a receiver skips a type it does not know, type 0 (never
+            -- sent) included, and keeps processing the packet.
             if size > 0 then m:add(f.msg_payload, payload) end
             m:add_proto_expert_info(ef.unknown_type)
         end
@@ -342,8 +360,8 @@ local function dissect_packet(buf, tree, pinfo)
 end
 
 -- endpoints applies §3 to a datagram: the client's address, whether the
--- datagram goes to the server, and whether a Welcome already went to that
--- client in an earlier frame.
+-- datagram goes to the server, whether a Welcome already went to that
+-- client in an earlier frame, and that client's entry of welcomed.
 local function endpoints(pinfo)
     local client, to_server
     if pinfo.dst_port == rtype.prefs.port then
@@ -351,17 +369,18 @@ local function endpoints(pinfo)
     else
         client, to_server = tostring(pinfo.dst) .. ":" .. pinfo.dst_port, false
     end
-    local first = welcomed[client]
-    return client, to_server, first ~= nil and first < pinfo.number, first
+    local w = welcomed[client]
+    return client, to_server, w ~= nil and w.frame < pinfo.number, w
 end
 
--- finish adds the verdict on a datagram to its tree and the Info column.
-local function finish(tree, pinfo, kind, to_server, err, info)
+-- finish adds the verdict on a datagram to its tree and the Info column;
+-- an error is a malformed datagram unless another expert info is given.
+local function finish(tree, pinfo, kind, to_server, err, info, err_expert)
     tree:add(f.valid, err == nil):set_generated()
     if err then
         tree:add(f.error, err):set_generated()
-        tree:add_proto_expert_info(ef.malformed, err)
-        tree:append_text(", malformed: " .. err)
+        tree:add_proto_expert_info(err_expert or ef.malformed, err)
+        tree:append_text((err_expert and ", dropped: " or ", malformed: ") .. err)
     end
     tree:append_text(", " .. kind)
     local dir = to_server and "C→S" or "S→C"
@@ -370,22 +389,22 @@ end
 
 function rtype.dissector(buf, pinfo, root)
     pinfo.cols.protocol = "RTYPE"
-    local client, to_server, connected, first = endpoints(pinfo)
+    local client, to_server, connected, w = endpoints(pinfo)
 
     local tree = root:add(rtype, buf())
     local kind = connected and "packet" or "handshake"
     tree:add(f.kind, kind):set_generated()
-    local err, info
+    local err, info, err_expert
     if connected then
-        err, info = dissect_packet(buf, tree, pinfo)
+        err, info, err_expert = dissect_packet(buf, tree, w.id)
     else
         local id
         id, err, info = dissect_handshake(buf, tree)
-        if id and not to_server and (first == nil or pinfo.number < first) then
-            welcomed[client] = pinfo.number
+        if id and not to_server and (w == nil or pinfo.number < w.frame) then
+            welcomed[client] = { frame = pinfo.number, id = id }
         end
     end
-    finish(tree, pinfo, kind, to_server, err, info)
+    finish(tree, pinfo, kind, to_server, err, info, err_expert)
     return buf:len()
 end
 

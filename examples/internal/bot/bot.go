@@ -47,7 +47,8 @@ type Config struct {
 // Bot is one scripted player. Run plays; Live may be called meanwhile from
 // another goroutine.
 type Bot struct {
-	cfg Config
+	cfg   Config
+	watch func(View)
 
 	mu   sync.Mutex
 	live Result
@@ -87,6 +88,7 @@ type run struct {
 	frame    uint32
 	deadline time.Time
 	seen     map[uint32]struct{}
+	tick     uint32 // of the latest Snapshot
 }
 
 // Run connects, plays for Duration or until ctx is done, sends Disconnect
@@ -114,6 +116,9 @@ func (b *Bot) Run(ctx context.Context) Result {
 	err = session.RunClientConn(ctx, conn, b.cfg.Server, cfg, session.RunOptions{}, func(c *session.Client, now time.Time) bool {
 		last = c
 		more := r.play(c, now)
+		if b.watch != nil {
+			b.watch(r.view(c))
+		}
 		if r.frame%6 == 0 || !more {
 			b.publish(&r.res)
 		}
@@ -185,6 +190,8 @@ func (r *run) event(ev *session.Event, now time.Time) {
 		r.res.Destroyed++
 	case session.EventEntityExpired:
 		r.res.Expired++
+	case session.EventSnapshot:
+		r.tick = ev.Tick
 	case session.EventPong:
 		r.res.LastRTT = ev.RTT
 		r.res.RTT = append(r.res.RTT, ev.RTT)

@@ -91,7 +91,8 @@ func percentile(d []time.Duration, p float64) time.Duration {
 }
 
 // WriteTable prints one line per bot: snapshots received, entities seen
-// and expired, RTT p50 and p99, loss, resends and how the session ended.
+// and expired, RTT p50 and p99, loss, resends and how the session ended;
+// then, after a blank line, the legend of [WriteLegend].
 func WriteTable(w io.Writer, results []Result) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "bot\tconn\tsnapshots\tentities seen\texpired\tinputs\tpongs\tRTT p50\tRTT p99\tloss\tresends\thello resends\tstatus\t")
@@ -103,15 +104,23 @@ func WriteTable(w io.Writer, results []Result) error {
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%.1f%%\t%s\t%d\t%s\t\n",
 			r.Name, r.ConnectionID, r.Client.Snapshots, r.EntitiesSeen, r.Expired, r.Inputs, r.Client.Pongs,
-			roundRTT(r.RTTPercentile(50)), roundRTT(r.RTTPercentile(99)),
+			r.rttText(50), r.rttText(99),
 			100*r.Loss(), resends, r.HelloResends, r.Status())
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if _, err := fmt.Fprintln(w); err != nil {
+		return err
+	}
+	return WriteLegend(w)
 }
 
-func roundRTT(d time.Duration) time.Duration {
-	if d >= time.Millisecond {
-		return d.Round(10 * time.Microsecond)
+// rttText is the p-th percentile of the round trips, rounded, or "-"
+// without any Pong.
+func (r *Result) rttText(p float64) string {
+	if len(r.RTT) == 0 {
+		return "-"
 	}
-	return d.Round(time.Microsecond)
+	return Round(r.RTTPercentile(p)).String()
 }

@@ -1,0 +1,80 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/rtypeproto/rtype/examples/internal/bot"
+)
+
+// progress shows the bots' counters while they play: one line a second
+// for a log or a pipe, a bar and one line per bot redrawn in place five
+// times a second on a terminal. Each names its tick's place on the
+// schedule, not the time it was printed.
+type progress struct {
+	out   io.Writer
+	live  bool
+	sched bot.Schedule
+	total time.Duration
+	drawn int
+}
+
+// newProgress returns the progress of a game of total, starting now.
+func newProgress(out io.Writer, live bool, total time.Duration) *progress {
+	every := time.Second
+	if live {
+		every = 200 * time.Millisecond
+	}
+	return &progress{out: out, live: live, sched: bot.Schedule{Start: time.Now(), Every: every}, total: total}
+}
+
+// show prints the counters of results at the place at on the schedule.
+func (p *progress) show(at time.Duration, results []bot.Result) {
+	if p.live {
+		p.redraw(at, results)
+		return
+	}
+	io.WriteString(p.out, summary(p.sched.Label(at), results))
+}
+
+// summary is the line of the counters of all bots: how many play and
+// wait, the Snapshots each received on average, and the most entities a
+// bot holds now.
+func summary(label string, results []bot.Result) string {
+	var playing, waiting, snaps, ents int
+	for i := range results {
+		r := &results[i]
+		switch r.Progress() {
+		case "playing":
+			playing++
+		case "waiting":
+			waiting++
+		}
+		snaps += int(r.Client.Snapshots)
+		ents = max(ents, r.Entities)
+	}
+	perBot := 0
+	if len(results) > 0 {
+		perBot = (snaps + len(results)/2) / len(results)
+	}
+	return fmt.Sprintf("%6s  %d/%d playing  %d waiting  %4d snapshots/bot  %3d entities now\n",
+		label, playing, len(results), waiting, perBot, ents)
+}
+
+// redraw draws the bar and the bots' lines over those drawn before.
+func (p *progress) redraw(at time.Duration, results []bot.Result) {
+	var sb strings.Builder
+	if p.drawn > 0 {
+		fmt.Fprintf(&sb, "\x1b[%dA", p.drawn)
+	}
+	const width = 30
+	done := min(width, int(float64(width)*float64(at)/float64(p.total)))
+	fmt.Fprintf(&sb, "\x1b[2K[%s%s] %s\n", strings.Repeat("#", done), strings.Repeat(".", width-done), p.sched.Label(at))
+	for i := range results {
+		fmt.Fprintf(&sb, "\x1b[2K%s\n", results[i].Line())
+	}
+	p.drawn = 1 + len(results)
+	io.WriteString(p.out, sb.String())
+}

@@ -1,0 +1,77 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/rtypeproto/rtype/examples/internal/bot"
+	"github.com/rtypeproto/rtype/session"
+)
+
+// results are four bots a second into a game: three play, one waits for a
+// slot (§10).
+func results() []bot.Result {
+	rs := make([]bot.Result, 4)
+	for i := range rs {
+		rs[i] = bot.Result{Name: "bot-" + string(rune('1'+i)), Connected: true, Playing: true, State: session.Playing,
+			ConnectionID: uint32(100 + i), Entities: 17 + i, EntitiesSeen: 20, Client: session.Stats{Snapshots: uint64(18 + i)}}
+	}
+	rs[3] = bot.Result{Name: "bot-4", Connected: true, State: session.Waiting}
+	return rs
+}
+
+// Away from a terminal, the progress is one line a second, at 1.0s, 2.0s
+// and so on whenever the ticks come, each counter named: the Snapshots a
+// bot received on average, the most entities a bot holds now.
+func TestProgressLines(t *testing.T) {
+	var out bytes.Buffer
+	p := newProgress(&out, false, 10*time.Second)
+	start := p.sched.Start
+	ticks := make(chan time.Time)
+	done := make(chan struct{})
+	go func() {
+		for _, ms := range []int{1004, 2011, 2990, 4350} {
+			ticks <- start.Add(time.Duration(ms) * time.Millisecond)
+		}
+		close(done)
+	}()
+	p.sched.Follow(ticks, done, func(at time.Duration) { p.show(at, results()) })
+	line := "  %s  3/4 playing  1 waiting    14 snapshots/bot   19 entities now"
+	var want []string
+	for _, at := range []string{"1.0s", "2.0s", "3.0s", "4.0s"} {
+		want = append(want, strings.Replace(line, "%s", at, 1))
+	}
+	if diff := cmp.Diff(want, strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")); diff != "" {
+		t.Errorf("progress (-want +got):\n%s", diff)
+	}
+}
+
+// On a terminal, the progress is a bar and the bots' own lines, redrawn in
+// place.
+func TestProgressLive(t *testing.T) {
+	var out bytes.Buffer
+	p := newProgress(&out, true, 10*time.Second)
+	if p.sched.Every != 200*time.Millisecond {
+		t.Errorf("redrawn every %v, want 200ms", p.sched.Every)
+	}
+	rs := results()
+	p.show(5*time.Second, rs)
+	p.show(5200*time.Millisecond, rs)
+	frames := strings.Split(out.String(), "\x1b[5A")
+	if len(frames) != 2 {
+		t.Fatalf("%d frames, want the second drawn over the first's 5 lines:\n%q", len(frames), out.String())
+	}
+	for i, bar := range []string{"[###############...............] 5.0s", "[###############...............] 5.2s"} {
+		if !strings.Contains(frames[i], bar) {
+			t.Errorf("frame %d lacks %q:\n%q", i, bar, frames[i])
+		}
+		for j := range rs {
+			if !strings.Contains(frames[i], "\x1b[2K"+rs[j].Line()+"\n") {
+				t.Errorf("frame %d lacks %s's line %q", i, rs[j].Name, rs[j].Line())
+			}
+		}
+	}
+}

@@ -1,0 +1,121 @@
+// Command play joins an R-Type server as a player, in a terminal: it draws
+// the playfield at the terminal's size and sends one Input per frame, 60
+// per second, from the keys held (§7.1, §10).
+//
+//	go run ./examples/play -server 127.0.0.1:4242
+//
+// Arrows or WASD move, Space shoots: a missile fires when Shoot goes from
+// set to cleared (§7.1). q or Ctrl-C quits, sending Disconnect reason 1,
+// client quit (§7.3).
+//
+// Most terminals report key presses, and a held key's auto-repeats, but
+// never a release. Where the terminal speaks the Kitty keyboard protocol,
+// which reports releases, a key is held from its press to its release, and
+// Space shoots when released. Elsewhere a key is held while its repeats
+// keep coming, and released 150 ms after the last; a first press holds
+// for -repeat-delay (500 ms), the system's usual delay before the first
+// repeat, so that a held key moves without a stop; and each Space press,
+// or repeat, is one shot: Shoot set for one frame, cleared in the next.
+// Such terminals repeat only the last key pressed, so a diagonal is held
+// by tapping. The help line says which mode is in force.
+//
+// The screen shows the connection's state until the server sends the
+// world: connecting, or waiting for a slot on a full server (§10). A
+// session that fails, rejected by the server (§4.4) or timed out (§4.2,
+// §13.3), is shown until a key is pressed; then play exits 1 with the
+// reason on stderr. It exits 0 when the user quit, 2 for bad flags.
+//
+// With -loss, play drops that fraction of the datagrams in each direction,
+// as examples/bot does, to watch what loss does to the game.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"net/netip"
+	"os"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/rtypeproto/rtype/examples/internal/bot"
+	"github.com/rtypeproto/rtype/session"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stderr))
+}
+
+func run(args []string, stderr io.Writer) int {
+	fs := flag.NewFlagSet("play", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	server := fs.String("server", "127.0.0.1:4242", "server UDP address")
+	loss := fs.Float64("loss", 0, "fraction of datagrams dropped in each direction")
+	seed := fs.Uint64("seed", 1, "seed of the simulated loss")
+	delay := fs.Duration("repeat-delay", DefaultRepeatDelay,
+		"without key releases: how long a first press holds a key, the system's delay before auto-repeat")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *loss < 0 || *loss >= 1 || *delay <= 0 || fs.NArg() > 0 {
+		fmt.Fprintln(stderr, "play: need 0 ≤ -loss < 1, -repeat-delay > 0 and no arguments")
+		return 2
+	}
+	addr, err := resolve(*server)
+	if err != nil {
+		fmt.Fprintln(stderr, "play:", err)
+		return 2
+	}
+	l, err := listen(addr)
+	if err != nil {
+		fmt.Fprintln(stderr, "play:", err)
+		return 1
+	}
+	cfg := bot.SessionConfig(session.ClientConfig{Hooks: lossHooks(*loss, *seed)})
+	p := newPlayer(addr, cfg, l.send)
+	prog := tea.NewProgram(newModel(p, NewControls(*delay), time.Now))
+	go l.read(prog.Send)
+	stop := make(chan struct{})
+	go tickFrames(stop, session.DefaultInterval, prog.Send) // 60 frames/s (§7.1, §10)
+	_, runErr := prog.Run()
+	close(stop)
+	p.close(time.Now()) // after a signal too: Disconnect reason 1 (§7.3)
+	l.close()
+	switch {
+	case p.err != nil:
+		fmt.Fprintln(stderr, "play:", p.failure())
+		return 1
+	case runErr != nil && !errors.Is(runErr, tea.ErrInterrupted):
+		fmt.Fprintln(stderr, "play:", runErr)
+		return 1
+	}
+	return 0
+}
+
+// lossHooks drops a fraction loss of the datagrams each way, nil for none.
+// The hooks run inside the client, on the model's goroutine only.
+func lossHooks(loss float64, seed uint64) *session.Hooks {
+	if loss <= 0 {
+		return nil
+	}
+	rng := rand.New(rand.NewPCG(seed, 0))
+	keep := func(netip.AddrPort, []byte) bool { return rng.Float64() >= loss }
+	return &session.Hooks{OnReceive: keep, OnSend: keep}
+}
+
+// resolve accepts "host:port" with a name or an address.
+func resolve(s string) (netip.AddrPort, error) {
+	if ap, err := netip.ParseAddrPort(s); err == nil {
+		return netip.AddrPortFrom(ap.Addr().Unmap(), ap.Port()), nil
+	}
+	ua, err := net.ResolveUDPAddr("udp", s)
+	if err != nil {
+		return netip.AddrPort{}, err
+	}
+	ap := ua.AddrPort()
+	return netip.AddrPortFrom(ap.Addr().Unmap(), ap.Port()), nil
+}

@@ -1,0 +1,133 @@
+package main
+
+import (
+	"net/netip"
+	"time"
+
+	"github.com/rtypeproto/rtype"
+	"github.com/rtypeproto/rtype/examples/internal/playfield"
+	"github.com/rtypeproto/rtype/session"
+)
+
+// player is the session side of the program: one session.Client, driven
+// by the model one frame at a time (§7.1, §10), which knows how the
+// session went.
+type player struct {
+	client *session.Client
+	tick   uint32 // serverTick of the latest Snapshot (§8.1)
+	quit   bool   // the user quit: Close sent Disconnect reason 1 (§7.3)
+	err    error  // why the session failed, once it did
+}
+
+// newPlayer returns a player of server that hands its datagrams to send.
+func newPlayer(server netip.AddrPort, cfg session.ClientConfig, send session.SendFunc) *player {
+	return &player{client: session.NewClient(server, cfg, send)}
+}
+
+// receive hands the client one datagram from the network.
+func (p *player) receive(b []byte, from netip.AddrPort, now time.Time) {
+	p.client.Receive(b, from, now)
+}
+
+// frame is one frame at now: the client's timers, its events, then the
+// frame's one Input, sent with nothing held too (§7.1). While Connecting
+// there is nothing to send on.
+func (p *player) frame(a rtype.Actions, now time.Time) {
+	if p.done() {
+		return
+	}
+	p.client.Update(now)
+	for ev := range p.client.Events() {
+		switch ev.Kind {
+		case session.EventSnapshot:
+			p.tick = ev.Tick
+		case session.EventRejected:
+			p.err = session.ErrRejected
+		case session.EventTimedOut:
+			p.err = session.ErrTimedOut
+		}
+	}
+	if p.client.State().Connected() {
+		_ = p.client.SendInput(a, now) // fails only when not connected, just checked
+	}
+}
+
+// close ends the session as the user asked: Disconnect reason 1, client
+// quit (§7.3), from a connected client; nothing from a failed one.
+func (p *player) close(now time.Time) {
+	if p.err == nil {
+		p.quit = true
+	}
+	p.client.Close(now)
+}
+
+// fail ends the session on a socket error, which wraps session.ErrSocket.
+func (p *player) fail(err error, now time.Time) {
+	if p.err == nil && !p.quit {
+		p.err = err
+	}
+	p.client.Close(now)
+}
+
+// done reports whether the session is over, failed or quit.
+func (p *player) done() bool { return p.err != nil || p.quit }
+
+// status says on the HUD where the session is, empty while playing.
+func (p *player) status() string {
+	switch {
+	case p.quit:
+		return "quitting"
+	case p.err != nil:
+		return p.failure()
+	}
+	switch p.client.State() {
+	case session.Connecting:
+		return "connecting to " + p.client.Server().String()
+	case session.Waiting:
+		return "waiting for a slot"
+	}
+	return ""
+}
+
+// failure says why the session failed, for the screen and the exit message.
+func (p *player) failure() string {
+	switch p.client.CloseReason() {
+	case session.CloseRejected:
+		return "rejected by the server"
+	case session.CloseGaveUp:
+		return "no answer from " + p.client.Server().String() + " (timed out)"
+	case session.CloseTimeout:
+		return "the server went silent (timed out)"
+	}
+	if p.err != nil {
+		return p.err.Error()
+	}
+	return ""
+}
+
+// hud returns the counters the HUD shows.
+func (p *player) hud() playfield.HUD {
+	st := p.client.Stats()
+	h := playfield.HUD{
+		Tick:     p.tick,
+		Entities: p.client.NumEntities(),
+		RTT:      p.client.RTT(),
+		Loss:     st.Loss(),
+		Status:   p.status(),
+	}
+	for e := range p.client.Entities() {
+		if isShip(e.Archetype) {
+			h.Players++
+		}
+	}
+	return h
+}
+
+// isShip reports whether a is one of the four player ships (§9.3, §10).
+func isShip(a rtype.Archetype) bool {
+	switch a {
+	case rtype.ArchetypePlayerBlue, rtype.ArchetypePlayerGreen, rtype.ArchetypePlayerPink, rtype.ArchetypePlayerRed:
+		return true
+	}
+	return false
+}

@@ -1,0 +1,224 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// The play client in a real pseudo-terminal, under tmux, against the
+// example server: the ship is drawn, holding Right (repeated key presses,
+// as tmux reports no releases) moves it right, and q quits with status 0
+// after a Disconnect reason 1 (§7.3).
+func TestTerminal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: no terminal test")
+	}
+	tmuxPath, err := exec.LookPath("tmux")
+	if err != nil {
+		t.Skip("tmux is not installed (apt-get install -y tmux): the terminal test needs it")
+	}
+	dir := t.TempDir()
+	serverBin, playBin := filepath.Join(dir, "server"), filepath.Join(dir, "play")
+	goBuild(t, filepath.Join("..", ".."), serverBin, "./examples/server")
+	goBuild(t, ".", playBin, ".")
+	srv := startServer(t, serverBin)
+
+	tm := &tmux{t: t, path: tmuxPath, socket: fmt.Sprintf("rtype-play-test-%d-%d", os.Getpid(), time.Now().UnixNano())}
+	t.Cleanup(func() { _, _ = tm.run("kill-server") })
+	status := filepath.Join(dir, "status")
+	shell := fmt.Sprintf("'%s' -server %s; echo $? > '%s'", playBin, srv.addr, status)
+	if out, err := tm.run("new-session", "-d", "-x", "100", "-y", "30", shell); err != nil {
+		t.Fatalf("tmux new-session: %v\n%s", err, out)
+	}
+
+	start := tm.waitScreen("the ship drawn", func(s string) bool { _, ok := shipColumn(s); return ok })
+	col0, _ := shipColumn(start)
+
+	// Hold Right for about a second, as a terminal's auto-repeat sends it.
+	tick := time.NewTicker(30 * time.Millisecond)
+	for range 33 {
+		if out, err := tm.run("send-keys", "Right"); err != nil {
+			t.Fatalf("tmux send-keys: %v\n%s", err, out)
+		}
+		<-tick.C
+	}
+	tick.Stop()
+	moved := tm.waitScreen("the ship moved right", func(s string) bool { c, ok := shipColumn(s); return ok && c > col0 })
+	col1, _ := shipColumn(moved)
+	t.Logf("ship column %d, then %d after holding Right", col0, col1)
+
+	if out, err := tm.run("send-keys", "q"); err != nil {
+		t.Fatalf("tmux send-keys: %v\n%s", err, out)
+	}
+	code := waitFile(t, status, "play's exit status")
+	if code != "0" {
+		t.Errorf("play exited %s after q, want 0", code)
+	}
+	srv.waitLog(t, "the server seeing Disconnect reason 1", "reason=ClientQuit")
+}
+
+// shipColumn finds the leftmost drawn cell of the playfield, all but the
+// HUD and help lines: the ship, alone in the lobby (§10) until Bydos come
+// with the round.
+func shipColumn(screen string) (int, bool) {
+	lines := strings.Split(strings.TrimRight(screen, "\n"), "\n")
+	if len(lines) < 3 {
+		return 0, false
+	}
+	col := -1
+	for _, l := range lines[:len(lines)-2] {
+		for i, r := range []rune(l) {
+			if r != ' ' {
+				if col < 0 || i < col {
+					col = i
+				}
+				break
+			}
+		}
+	}
+	return col, col >= 0
+}
+
+// tmux runs tmux commands on a server of its own socket.
+type tmux struct {
+	t            *testing.T
+	path, socket string
+	last         string
+}
+
+func (tm *tmux) run(args ...string) (string, error) {
+	cmd := exec.Command(tm.path, append([]string{"-L", tm.socket}, args...)...)
+	cmd.Env = append(os.Environ(), "TERM=xterm-256color")
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+// waitScreen captures the pane until cond holds, for 10 s at most.
+func (tm *tmux) waitScreen(what string, cond func(string) bool) string {
+	tm.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		s, err := tm.run("capture-pane", "-p")
+		if err == nil {
+			tm.last = s
+			if cond(s) {
+				return s
+			}
+		}
+		time.Sleep(20 * time.Millisecond) // polling interval, not a wait
+	}
+	tm.t.Fatalf("%s: not within 10 s; the screen:\n%s", what, tm.last)
+	return ""
+}
+
+// waitFile waits, 10 s at most, for path to hold a line, and returns it.
+func waitFile(t *testing.T, path, what string) string {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if b, err := os.ReadFile(path); err == nil && bytes.HasSuffix(b, []byte("\n")) {
+			return strings.TrimSpace(string(b))
+		}
+		time.Sleep(20 * time.Millisecond) // polling interval, not a wait
+	}
+	t.Fatalf("%s: not within 10 s", what)
+	return ""
+}
+
+func goBuild(t *testing.T, dir, out, pkg string) {
+	t.Helper()
+	cmd := exec.Command("go", "build", "-o", out, pkg)
+	cmd.Dir = dir
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build %s: %v\n%s", pkg, err, b)
+	}
+}
+
+// server is the example server, run for one test, and its log.
+type server struct {
+	addr string
+	mu   sync.Mutex
+	log  bytes.Buffer
+}
+
+var listeningRE = regexp.MustCompile(`msg=listening addr=(\S+)`)
+
+// startServer starts the example server on a free loopback port, read
+// back from its log, and stops it when the test ends.
+func startServer(t *testing.T, bin string) *server {
+	t.Helper()
+	cmd := exec.Command(bin, "-addr", "127.0.0.1:0", "-log", "info")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	srv := &server{}
+	addr := make(chan string, 1)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			srv.mu.Lock()
+			srv.log.WriteString(sc.Text() + "\n")
+			srv.mu.Unlock()
+			if m := listeningRE.FindStringSubmatch(sc.Text()); m != nil {
+				addr <- m[1]
+			}
+		}
+	}()
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(os.Interrupt)
+		stopped := make(chan struct{})
+		go func() { <-done; _ = cmd.Wait(); close(stopped) }()
+		select {
+		case <-stopped:
+		case <-time.After(5 * time.Second):
+			_ = cmd.Process.Kill()
+			<-stopped
+		}
+	})
+	select {
+	case srv.addr = <-addr:
+	case <-done:
+		t.Fatalf("the server stopped before listening:\n%s", srv.text())
+	case <-time.After(10 * time.Second):
+		t.Fatalf("the server did not log its address within 10 s:\n%s", srv.text())
+	}
+	if _, err := strconv.Atoi(srv.addr[strings.LastIndexByte(srv.addr, ':')+1:]); err != nil {
+		t.Fatalf("the server's address %q has no port", srv.addr)
+	}
+	return srv
+}
+
+func (s *server) text() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.log.String()
+}
+
+// waitLog waits, 10 s at most, for the server's log to contain want.
+func (s *server) waitLog(t *testing.T, what, want string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if strings.Contains(s.text(), want) {
+			return
+		}
+		time.Sleep(20 * time.Millisecond) // polling interval, not a wait
+	}
+	t.Fatalf("%s: no %q in the server's log within 10 s:\n%s", what, want, s.text())
+}

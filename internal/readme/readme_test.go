@@ -1,0 +1,220 @@
+package readme
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Every Go code block of every Markdown file in the repository builds, and
+// passes go vet, as pasted: a whole program as it is, a fragment as the
+// body of a main function (see Block.Source). A program whose print calls
+// carry the expected output in a trailing comment (see Block.Output) is run
+// and must print exactly that.
+func TestReadmeBlocks(t *testing.T) {
+	root := repoRoot(t)
+	var blocks []Block
+	for _, file := range markdownFiles(t, root) {
+		md, err := os.ReadFile(filepath.Join(root, file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		blocks = append(blocks, GoBlocks(file, md)...)
+	}
+	// The README's decode, fast-path, client and server examples at least.
+	if n := countIn(blocks, "README.md"); n < 4 {
+		t.Fatalf("%d Go blocks in README.md, want 4 or more: is the fence still ```go?", n)
+	}
+	mod := newModule(t, root)
+	checked := 0
+	for i, b := range blocks {
+		t.Run(fmt.Sprintf("%s:%d", b.File, b.Line), func(t *testing.T) {
+			at := b
+			at.File = filepath.Join(root, filepath.FromSlash(b.File)) // for the compiler's positions
+			if err := check(t.Context(), mod, i, at); err != nil {
+				t.Error(err)
+			}
+		})
+		if b.Output() != nil {
+			checked++
+		}
+	}
+	// The two decoding programs of "Decode and encode" state their output.
+	if checked < 2 {
+		t.Errorf("%d programs state their output in comments, want the README's two decoding ones", checked)
+	}
+}
+
+// The check fails on a block that does not build as pasted, that go vet
+// rejects, or that prints other than its comments say.
+func TestCheckCatchesBrokenBlocks(t *testing.T) {
+	program := "package main\n\nimport \"fmt\"\n\nfunc main() {\n%s}\n"
+	tests := []struct {
+		name string
+		code string
+		want string
+	}{
+		{"undeclared", fmt.Sprintf(program, "\tfmt.Println(len(buf)) // 0\n"), "undefined: buf"},
+		{"unused", "x := 1\nlog.Println(\"no x\")\n", "declared and not used"},
+		{"vet", fmt.Sprintf(program, "\tfmt.Printf(\"%d\\n\", \"s\") // s\n"), "wrong type"},
+		{"wrong output", fmt.Sprintf(program, "\tfmt.Println(6 * 7) // 42\n\tfmt.Println(\"b\") // a\n"), `want "a"`},
+		{"missing output", fmt.Sprintf(program, "\tfmt.Println(1) // 1\n\tif false {\n\t\tfmt.Println(2) // 2\n\t}\n"), "printed 1 lines, want 2"},
+	}
+	mod := newModule(t, repoRoot(t))
+	for i, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			err := check(t.Context(), mod, i, Block{File: "broken.md", Line: 10, Code: tc.code})
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("check: %v; want an error containing %q", err, tc.want)
+			}
+			if err != nil && !strings.Contains(err.Error(), "broken.md:1") {
+				t.Errorf("the error does not point into the Markdown file: %v", err)
+			}
+		})
+	}
+}
+
+// check writes the block as package n of the module at mod, vets and builds
+// it, and runs it when it states its output.
+func check(ctx context.Context, mod string, n int, b Block) error {
+	src, err := b.Source()
+	if err != nil {
+		return err
+	}
+	pkg := fmt.Sprintf("./b%d", n)
+	if err := os.MkdirAll(filepath.Join(mod, pkg), 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(mod, pkg, "main.go"), []byte(src), 0o644); err != nil {
+		return err
+	}
+	bin := filepath.Join(mod, "bin", fmt.Sprintf("b%d", n))
+	for _, args := range [][]string{{"vet", pkg}, {"build", "-o", bin, pkg}} {
+		if out, err := goCommand(ctx, mod, args...).CombinedOutput(); err != nil {
+			return fmt.Errorf("go %s: %v\n%s\nthe code as compiled:\n%s", strings.Join(args, " "), err, out, src)
+		}
+	}
+	want := b.Output()
+	if want == nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	var stdout, stderr bytes.Buffer
+	cmd := exec.CommandContext(ctx, bin)
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("%s:%d: the program failed: %v\n%s", b.File, b.Line, err, stderr.Bytes())
+	}
+	got := strings.Split(strings.TrimSuffix(stdout.String(), "\n"), "\n")
+	if stdout.Len() == 0 {
+		got = nil
+	}
+	for i := range min(len(got), len(want)) {
+		if got[i] != want[i] {
+			return fmt.Errorf("%s:%d: printed line %d %q, want %q as its comment says", b.File, b.Line, i+1, got[i], want[i])
+		}
+	}
+	if len(got) != len(want) {
+		return fmt.Errorf("%s:%d: printed %d lines, want %d, one per commented print:\n%s", b.File, b.Line, len(got), len(want), stdout.Bytes())
+	}
+	return nil
+}
+
+// newModule returns a module in a temporary directory, outside the
+// checkout, that requires this repository's module from root: a user's
+// module, but with neither the workspace nor the network.
+func newModule(t *testing.T, root string) string {
+	t.Helper()
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Fatal("the go command is needed to build the blocks:", err)
+	}
+	mod := t.TempDir()
+	gomod := fmt.Sprintf("module example.com/readme\n\ngo 1.24\n\nrequire github.com/rtypeproto/rtype v0.0.0\n\nreplace github.com/rtypeproto/rtype => %s\n", root)
+	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := errors.Join(
+		os.WriteFile(filepath.Join(mod, "go.mod"), []byte(gomod), 0o644),
+		os.WriteFile(filepath.Join(mod, "go.sum"), sum, 0o644),
+	); err != nil {
+		t.Fatal(err)
+	}
+	return mod
+}
+
+// goCommand runs the go command in dir, outside any workspace, offline.
+func goCommand(ctx context.Context, dir string, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod", "GOPROXY=off", "GOTOOLCHAIN=local")
+	return cmd
+}
+
+// repoRoot returns the directory of the repository's root module.
+func repoRoot(t *testing.T) string {
+	t.Helper()
+	dir, err := filepath.Abs(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if b, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil && bytes.HasPrefix(b, []byte("module github.com/rtypeproto/rtype\n")) {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("no go.mod of github.com/rtypeproto/rtype above the test's directory")
+		}
+		dir = parent
+	}
+}
+
+// markdownFiles returns the repository's Markdown files, relative to root,
+// leaving out hidden directories and test data.
+func markdownFiles(t *testing.T, root string) []string {
+	t.Helper()
+	var files []string
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() && path != root && (strings.HasPrefix(name, ".") || name == "testdata") {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && strings.HasSuffix(name, ".md") {
+			rel, err := filepath.Rel(root, path)
+			files = append(files, filepath.ToSlash(rel))
+			return err
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(files, "README.md") {
+		t.Fatalf("no README.md in %s", root)
+	}
+	return files
+}
+
+func countIn(blocks []Block, file string) int {
+	n := 0
+	for _, b := range blocks {
+		if b.File == file {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,214 @@
+package wiredump
+
+import (
+	"errors"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/rtypeproto/rtype"
+)
+
+// decoderRoots are the decoders of package rtype: the parsers of §4 and §5
+// and every UnmarshalBinary.
+var decoderRoots = []string{"ParseHandshake", "ParsePacket", "UnmarshalBinary"}
+
+// rtypeSource is what the test reads of package rtype's source: the text of
+// each exported Err* sentinel, and its functions and methods by name.
+type rtypeSource struct {
+	sentinels map[string]string // name -> text given to errors.New
+	funcs     map[string][]*ast.FuncDecl
+}
+
+func parseRtype(t *testing.T) rtypeSource {
+	t.Helper()
+	files, err := filepath.Glob("../../*.go")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no source of package rtype: %v", err)
+	}
+	src := rtypeSource{sentinels: map[string]string{}, funcs: map[string][]*ast.FuncDecl{}}
+	fset := token.NewFileSet()
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				src.funcs[d.Name.Name] = append(src.funcs[d.Name.Name], d)
+			case *ast.GenDecl:
+				src.addSentinels(t, d)
+			}
+		}
+	}
+	return src
+}
+
+// addSentinels records the exported Err* variables of a declaration, which
+// must each be errors.New of a string literal.
+func (s rtypeSource) addSentinels(t *testing.T, d *ast.GenDecl) {
+	if d.Tok != token.VAR {
+		return
+	}
+	for _, spec := range d.Specs {
+		v := spec.(*ast.ValueSpec)
+		for i, id := range v.Names {
+			if !id.IsExported() || !strings.HasPrefix(id.Name, "Err") {
+				continue
+			}
+			text, ok := errorsNewText(v, i)
+			if !ok {
+				t.Fatalf("rtype.%s is not errors.New of a string literal: the test cannot tell its text", id.Name)
+			}
+			s.sentinels[id.Name] = text
+		}
+	}
+}
+
+func errorsNewText(v *ast.ValueSpec, i int) (string, bool) {
+	if i >= len(v.Values) {
+		return "", false
+	}
+	call, ok := v.Values[i].(*ast.CallExpr)
+	if !ok || len(call.Args) != 1 {
+		return "", false
+	}
+	lit, ok := call.Args[0].(*ast.BasicLit)
+	if !ok || lit.Kind != token.STRING {
+		return "", false
+	}
+	text, err := strconv.Unquote(lit.Value)
+	return text, err == nil
+}
+
+// decoderSentinels returns the sentinels named in the decoders and in every
+// function of the package they call, by name: a method called on any type
+// counts, which can only add sentinels.
+func (s rtypeSource) decoderSentinels() []string {
+	seen := map[string]bool{}
+	found := map[string]bool{}
+	queue := slices.Clone(decoderRoots)
+	for len(queue) > 0 {
+		name := queue[0]
+		queue = queue[1:]
+		if seen[name] {
+			continue
+		}
+		seen[name] = true
+		for _, fn := range s.funcs[name] {
+			if fn.Body == nil {
+				continue
+			}
+			ast.Inspect(fn.Body, func(n ast.Node) bool {
+				switch n := n.(type) {
+				case *ast.Ident:
+					if _, ok := s.sentinels[n.Name]; ok {
+						found[n.Name] = true
+					}
+				case *ast.CallExpr:
+					if callee := calleeName(n.Fun); s.funcs[callee] != nil {
+						queue = append(queue, callee)
+					}
+				}
+				return true
+			})
+		}
+	}
+	out := make([]string, 0, len(found))
+	for name := range found {
+		out = append(out, name)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func calleeName(e ast.Expr) string {
+	switch e := e.(type) {
+	case *ast.Ident:
+		return e.Name
+	case *ast.SelectorExpr:
+		return e.Sel.Name
+	case *ast.IndexExpr: // a generic function instantiated explicitly
+		return calleeName(e.X)
+	}
+	return ""
+}
+
+// Every sentinel a decoder of package rtype can return has a key, and the
+// table names no sentinel of package rtype that no decoder returns: the
+// keys cover exactly what a receiver can be told by the library. The
+// sentinels are read from the source, so a new one fails this test until
+// it has a key.
+func TestDropKeysCoverDecoderSentinels(t *testing.T) {
+	src := parseRtype(t)
+	want := src.decoderSentinels()
+	if len(want) < 10 {
+		t.Fatalf("only %v found in the decoders: the source was not read right", want)
+	}
+	byText := map[string]string{}
+	for name, text := range src.sentinels {
+		byText[text] = name
+	}
+	var got []string
+	for _, r := range dropReasons {
+		if name, ok := byText[r.Err.Error()]; ok {
+			got = append(got, name)
+		}
+	}
+	slices.Sort(got)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("sentinels of package rtype a decoder returns (-) and those with a drop key (+):\n%s", diff)
+	}
+}
+
+var kebab = regexp.MustCompile(`^[a-z]+(-[a-z]+)*$`)
+
+// The keys are unique kebab-case names, each with its rule and section,
+// and DropKey finds each one from its error, wrapped or not; any other
+// error gets DropOther, never its text.
+func TestDropKey(t *testing.T) {
+	keys := map[string]bool{DropOther: true}
+	for _, r := range DropReasons() {
+		if !kebab.MatchString(r.Key) || keys[r.Key] {
+			t.Errorf("key %q: not kebab-case, or twice", r.Key)
+		}
+		keys[r.Key] = true
+		if r.Rule == "" || (r.Section != "" && !strings.HasPrefix(r.Section, "§")) {
+			t.Errorf("%s: rule %q, section %q", r.Key, r.Rule, r.Section)
+		}
+		if got := DropKey(r.Err); got != r.Key {
+			t.Errorf("DropKey(%v) = %q, want %q", r.Err, got, r.Key)
+		}
+		if got := DropKey(wrap{r.Err}); got != r.Key {
+			t.Errorf("DropKey of a wrapped %v = %q, want %q", r.Err, got, r.Key)
+		}
+	}
+	for _, err := range []error{errors.New("rtype: destroy reason out of range"), rtype.ErrMessageType, nil} {
+		if got := DropKey(err); got != DropOther {
+			t.Errorf("DropKey(%v) = %q, want %q", err, got, DropOther)
+		}
+	}
+}
+
+// wrap is an error that wraps another, as a caller's context would.
+type wrap struct{ err error }
+
+func (w wrap) Error() string { return "context: " + w.err.Error() }
+func (w wrap) Unwrap() error { return w.err }
+
+func TestDropKeyAllocs(t *testing.T) {
+	if n := testing.AllocsPerRun(100, func() { _ = DropKey(rtype.ErrDestroyReason) }); n != 0 {
+		t.Errorf("DropKey allocates %v times", n)
+	}
+}
