@@ -46,7 +46,8 @@ func (p *proxy) logDatagram(client netip.AddrPort, dir direction, b []byte, now 
 
 // datagram writes one datagram between client and the server with its
 // verdict. Its kind follows §3 as the two ends see it: handshake until a
-// Welcome reached the client.
+// Welcome reached the client; then the connection check of §5.4 applies,
+// as rtypedump applies it.
 func (l *logger) datagram(client netip.AddrPort, dir direction, b []byte, now time.Time, v verdict) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -57,6 +58,7 @@ func (l *logger) datagram(client netip.AddrPort, dir direction, b []byte, now ti
 		at.Src, at.Dst = l.server, client
 	}
 	d := wiredump.Decode(k, b)
+	l.sides.Check(client, &d) // §5.4: a packet of another connection id is dropped by its receiver
 	l.buf.Reset()
 	if l.json {
 		l.writeJSON(d.Object(l.n, at), v)
