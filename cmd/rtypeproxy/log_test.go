@@ -233,9 +233,9 @@ func TestLogKindFollowsDelivery(t *testing.T) {
 	}
 	send(other) // §5.4: not the connection the Welcome gave
 	up := []string{"handshake Welcome connectionId=9 => forwarded", "handshake INVALID", "packet connectionId=9 sequence=1",
-		"packet INVALID (connection id differs from the Welcome (§5.4)"}
+		"packet INVALID (connection id 10 differs from the Welcome's 9 (§5.4))"}
 	down := []string{"handshake Welcome connectionId=9 => delayed by 500ms", "handshake INVALID", "packet connectionId=9 sequence=1",
-		"packet INVALID (connection id differs from the Welcome (§5.4)"}
+		"packet INVALID (connection id 10 differs from the Welcome's 9 (§5.4))"}
 	waitFor(t, "every datagram logged", func() bool { return len(lines(r.stdout.String())) >= len(up)+len(down) })
 	var gotUp, gotDown []string
 	for _, l := range lines(r.stdout.String()) {
