@@ -16,8 +16,12 @@
 // for -repeat-delay (500 ms), the system's usual delay before the first
 // repeat, so that a held key moves without a stop; and each Space press,
 // or repeat, is one shot: Shoot set for one frame, cleared in the next.
-// Such terminals repeat only the last key pressed, so a diagonal is held
-// by tapping. The help line says which mode is in force.
+// Such terminals repeat only the last key pressed: a press of a direction
+// releases the opposite one at once, and a diagonal is held by tapping two
+// keys in turn. Without a release there is no telling a tap from a hold
+// before the first repeat, so a tap moves the ship for -repeat-delay; set
+// it to the system's delay, if shorter. The help line says which mode is
+// in force.
 //
 // The screen shows the connection's state until the server sends the
 // world: connecting, or waiting for a slot on a full server (§10). A
