@@ -26,8 +26,9 @@
 // The screen shows the connection's state until the server sends the
 // world: connecting, or waiting for a slot on a full server (§10). A
 // session that fails, rejected by the server (§4.4) or timed out (§4.2,
-// §13.3), is shown until a key is pressed; then play exits 1 with the
-// reason on stderr. It exits 0 when the user quit, 2 for bad flags.
+// §13.3), is shown until q, Enter, Esc or Ctrl-C is pressed (a key held
+// when it failed goes on repeating, and does not count); then play exits 1
+// with the reason on stderr. It exits 0 when the user quit, 2 for bad flags.
 //
 // With -loss, play drops that fraction of the datagrams in each direction,
 // as examples/bot does, to watch what loss does to the game.

@@ -37,11 +37,18 @@ func (m *model) draw() {
 	m.content = string(m.buf)
 }
 
-// help is the last line: the keys and the key mode in force, or why the
-// session failed.
+// exitHelp is the help line once the session failed, which the HUD says.
+const exitHelp = "press q, Enter or Esc to exit"
+
+// help is the last line: the keys and the key mode in force, or, once the
+// session failed, how to exit; why it failed too when there is no HUD to
+// say it.
 func (m *model) help() string {
-	if m.player.err != nil {
-		return m.player.failure() + ": press any key to exit"
+	switch {
+	case m.player.err != nil && m.rows > 1:
+		return exitHelp
+	case m.player.err != nil:
+		return m.player.failure() + ": " + exitHelp
 	}
 	return "arrows/WASD move · Space shoot · q quit · " + m.controls.Mode().String()
 }
