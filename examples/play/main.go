@@ -6,7 +6,8 @@
 //
 // Arrows or WASD move, Space shoots: a missile fires when Shoot goes from
 // set to cleared (§7.1). q or Ctrl-C quits, sending Disconnect reason 1,
-// client quit (§7.3).
+// client quit (§7.3), as do SIGINT, SIGTERM and SIGHUP, the terminal's
+// hangup when its window is closed.
 //
 // Most terminals report key presses, and a held key's auto-repeats, but
 // never a release. Where the terminal speaks the Kitty keyboard protocol,
@@ -86,9 +87,11 @@ func run(args []string, stderr io.Writer) int {
 	go l.read(prog.Send)
 	stop := make(chan struct{})
 	go tickFrames(stop, session.DefaultInterval, prog.Send) // 60 frames/s (§7.1, §10)
+	stopHangup := quitOnHangup(prog.Quit)
 	_, runErr := prog.Run()
+	stopHangup()
 	close(stop)
-	p.close(time.Now()) // after a signal too: Disconnect reason 1 (§7.3)
+	p.close(time.Now()) // after a signal or a hangup too: Disconnect reason 1 (§7.3)
 	l.close()
 	switch {
 	case p.err != nil:
