@@ -32,7 +32,8 @@
 // with the reason on stderr. It exits 0 when the user quit, 2 for bad flags.
 //
 // With -loss, play drops that fraction of the datagrams in each direction,
-// as examples/bot does, to watch what loss does to the game.
+// as examples/bot does, to watch what loss does to the game; never the
+// one that carries the Disconnect of a quit, which leaves the game.
 package main
 
 import (
@@ -40,7 +41,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"net"
 	"net/netip"
 	"os"
@@ -102,17 +102,6 @@ func run(args []string, stderr io.Writer) int {
 		return 1
 	}
 	return 0
-}
-
-// lossHooks drops a fraction loss of the datagrams each way, nil for none.
-// The hooks run inside the client, on the model's goroutine only.
-func lossHooks(loss float64, seed uint64) *session.Hooks {
-	if loss <= 0 {
-		return nil
-	}
-	rng := rand.New(rand.NewPCG(seed, 0))
-	keep := func(netip.AddrPort, []byte) bool { return rng.Float64() >= loss }
-	return &session.Hooks{OnReceive: keep, OnSend: keep}
 }
 
 // resolve accepts "host:port" with a name or an address.
