@@ -48,7 +48,7 @@ func TestSpec13_3_DemoFailsServerClosedSession(t *testing.T) {
 			results := []bot.Result{{Name: "bot-1", Connected: true, Playing: true, ConnectionID: id, Resends: -1}}
 			settle(results, g)
 			var out bytes.Buffer
-			code := report(&out, io.Discard, results, time.Second)
+			code := report(&out, io.Discard, results, time.Second, 0)
 			if code != tc.code {
 				t.Errorf("exit code %d, want %d:\n%s", code, tc.code, out.String())
 			}

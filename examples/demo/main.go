@@ -28,7 +28,10 @@
 // no Rejected.
 //
 // It exits 0 when every bot is ok, 1 otherwise, after naming on stderr
-// every bot that is not, with why; 2 for bad flags.
+// every bot that is not, with why; 2 for bad flags. Interrupted (Ctrl-C,
+// SIGTERM), the bots leave at once (§7.3) and the table is printed, then
+// how long they played instead of the full duration, and it exits 1: the
+// game did not run its course.
 package main
 
 import (
@@ -96,23 +99,35 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	o.live = isTerminal(stdout)
 
+	start := time.Now()
 	results, err := play(ctx, o, stdout, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "demo:", err)
 		return 1
 	}
-	return report(stdout, stderr, results, o.duration)
+	var cut time.Duration // how long the bots played, when interrupted
+	if ctx.Err() != nil {
+		cut = max(time.Since(start).Round(100*time.Millisecond), 100*time.Millisecond)
+	}
+	return report(stdout, stderr, results, o.duration, cut)
 }
 
 // report prints the table of results, names on stderr every bot that is
 // not ok, and returns the exit code: 0 when every bot is ok, 1 otherwise.
-func report(stdout, stderr io.Writer, results []bot.Result, d time.Duration) int {
+// A game interrupted after cut (0 when it was not) exits 1 whatever the
+// bots say: they did not play the whole d.
+func report(stdout, stderr io.Writer, results []bot.Result, d, cut time.Duration) int {
 	fmt.Fprintln(stdout)
 	if err := bot.WriteTable(stdout, results); err != nil {
 		fmt.Fprintln(stderr, "demo:", err)
 		return 1
 	}
-	if failed := bot.WriteFailures(stderr, results); failed > 0 {
+	failed := bot.WriteFailures(stderr, results)
+	switch {
+	case cut > 0:
+		fmt.Fprintf(stdout, "\ninterrupted after %v of %v\n", cut, d)
+		return 1
+	case failed > 0:
 		fmt.Fprintf(stdout, "\n%d of %d bots did not play to the end\n", failed, len(results))
 		return 1
 	}

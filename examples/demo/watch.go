@@ -6,7 +6,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/rtypeproto/rtype"
 	"github.com/rtypeproto/rtype/examples/internal/bot"
 	"github.com/rtypeproto/rtype/examples/internal/playfield"
 	"github.com/rtypeproto/rtype/session"
@@ -92,15 +91,9 @@ func (w *watcher) loop(quit <-chan struct{}) {
 func (w *watcher) see(v bot.View) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.ents = w.ents[:0]
-	ships := 0
-	for e := range v.Entities {
-		w.ents = append(w.ents, e)
-		if isShip(e.Archetype) {
-			ships++
-		}
-	}
-	w.hud = playfield.HUD{Tick: v.Tick, Players: ships, Entities: len(w.ents), RTT: v.RTT, Loss: v.Loss}
+	w.ents = slices.AppendSeq(w.ents[:0], v.Entities)
+	w.hud = playfield.HUD{Tick: v.Tick, RTT: v.RTT, Loss: v.Loss}
+	w.hud.Count(slices.Values(w.ents))
 }
 
 // draw renders the latest view at the terminal's current size, clearing
@@ -120,13 +113,4 @@ func (w *watcher) draw() {
 	}
 	w.buf = w.frame.AppendANSI(w.buf)
 	w.out.Write(w.buf)
-}
-
-// isShip reports whether a is the ship of a player slot (§9.3, §10).
-func isShip(a rtype.Archetype) bool {
-	switch a {
-	case rtype.ArchetypePlayerBlue, rtype.ArchetypePlayerGreen, rtype.ArchetypePlayerPink, rtype.ArchetypePlayerRed:
-		return true
-	}
-	return false
 }

@@ -66,6 +66,8 @@ const (
 //	repeat   keyFirst → keyRepeating: RepeatMode's press of a held key
 //	timeOut  keyFirst, keyRepeating → keyUp: no repeat in time (Frame)
 //	release  keyDown → keyUp: KittyMode's release
+//	reverse  keyFirst, keyRepeating → keyUp: RepeatMode's press of the
+//	         opposite direction (Press)
 type keyState uint8
 
 const (
@@ -134,11 +136,24 @@ func (c *Controls) Press(k Control, repeat bool, now time.Time) {
 		s.pressed = s.pressed || !repeat
 	case k == Shoot:
 		c.shots = min(c.shots+1, maxShots)
-	case s.state == keyUp:
-		s.state, s.pressed, s.last = keyFirst, true, now
-	default: // a press of a held key is its repeat
-		s.state, s.pressed, s.last = keyRepeating, true, now
+	default:
+		c.keys[k.opposite()] = key{} // reverse
+		if s.state == keyUp {
+			s.state, s.pressed, s.last = keyFirst, true, now
+		} else { // a press of a held key is its repeat
+			s.state, s.pressed, s.last = keyRepeating, true, now
+		}
 	}
+}
+
+// opposite returns the direction opposite direction k. In RepeatMode a
+// press of one releases the other at once: a terminal repeats only the
+// last key, so the other is no longer held, and while it waited for its
+// timeout the server would let Down or Right win (§7.1). A perpendicular
+// key stays held until its own timeout, so that two keys tapped in turn
+// move diagonally.
+func (k Control) opposite() Control {
+	return [...]Control{Up: Down, Down: Up, Left: Right, Right: Left}[k]
 }
 
 // Release records a release of k, which only KittyMode reports.

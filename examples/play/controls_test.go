@@ -59,6 +59,7 @@ const (
 	right = rtype.ActionRight
 	left  = rtype.ActionLeft
 	up    = rtype.ActionUp
+	down  = rtype.ActionDown
 	shoot = rtype.ActionShoot
 	none  = rtype.Actions(0)
 )
@@ -97,6 +98,24 @@ func TestControls(t *testing.T) {
 			press(0, Right), repeats(Right, 400, 460, 30, right),
 			press(470, Up), frame(471, right|up), frame(609, right|up), frame(610, up),
 			repeats(Up, 900, 990, 30, up),
+		)},
+		{"repeat: Left releases Right at once (§7.1: Right would win)", RepeatMode, 0, seq(
+			press(0, Right), frame(1, right), press(100, Left), frame(101, left), frame(499, left), frame(600, none),
+		)},
+		{"repeat: Right releases Left at once", RepeatMode, 0, seq(
+			press(0, Left), repeats(Left, 400, 460, 30, left), press(470, Right), frame(471, right), frame(609, right),
+		)},
+		{"repeat: Up releases Down at once (§7.1: Down would win)", RepeatMode, 0, seq(
+			press(0, Down), frame(1, down), press(100, Up), frame(101, up), frame(499, up), frame(600, none),
+		)},
+		{"repeat: Down releases Up at once", RepeatMode, 0, seq(
+			press(0, Up), repeats(Up, 400, 460, 30, up), press(470, Down), frame(471, down), frame(609, down),
+		)},
+		{"repeat: the opposite's late repeat holds it again, alone", RepeatMode, 0, seq(
+			press(0, Right), repeat(400, Right), press(410, Left), press(420, Right), frame(421, right),
+		)},
+		{"repeat: two perpendicular keys tapped in turn move diagonally", RepeatMode, 0, seq(
+			press(0, Right), press(10, Up), frame(16, right|up), frame(499, right|up), frame(500, up), frame(510, none),
 		)},
 		{"repeat: a Space press sets Shoot for one frame, then clears it", RepeatMode, 0, seq(
 			frame(0, none), press(5, Shoot), frame(16, shoot), frame(33, none), frame(50, none),

@@ -13,10 +13,12 @@ const (
 	keyNone    keyAction = iota
 	keyControl           // one of the controls
 	keyQuit              // q or Ctrl-C: leave with Disconnect reason 1 (§7.3)
+	keyExit              // Enter or Esc: leave a session that failed
 )
 
 // mapKey says what key k does: arrows or WASD move, Space shoots, q and
-// Ctrl-C quit. Letters match in either case, so Caps Lock changes nothing.
+// Ctrl-C quit, Enter and Esc leave a failed session. Letters match in
+// either case, so Caps Lock changes nothing.
 func mapKey(k tea.Key) (keyAction, Control) {
 	code := k.Code
 	if k.Mod.Contains(tea.ModCtrl) {
@@ -36,6 +38,8 @@ func mapKey(k tea.Key) (keyAction, Control) {
 		return keyControl, Right
 	case tea.KeySpace:
 		return keyControl, Shoot
+	case tea.KeyEnter, tea.KeyEscape:
+		return keyExit, 0
 	}
 	switch unicode.ToLower(code) {
 	case 'w':

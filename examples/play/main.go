@@ -6,7 +6,8 @@
 //
 // Arrows or WASD move, Space shoots: a missile fires when Shoot goes from
 // set to cleared (§7.1). q or Ctrl-C quits, sending Disconnect reason 1,
-// client quit (§7.3).
+// client quit (§7.3), as do SIGINT, SIGTERM and SIGHUP, the terminal's
+// hangup when its window is closed.
 //
 // Most terminals report key presses, and a held key's auto-repeats, but
 // never a release. Where the terminal speaks the Kitty keyboard protocol,
@@ -16,17 +17,23 @@
 // for -repeat-delay (500 ms), the system's usual delay before the first
 // repeat, so that a held key moves without a stop; and each Space press,
 // or repeat, is one shot: Shoot set for one frame, cleared in the next.
-// Such terminals repeat only the last key pressed, so a diagonal is held
-// by tapping. The help line says which mode is in force.
+// Such terminals repeat only the last key pressed: a press of a direction
+// releases the opposite one at once, and a diagonal is held by tapping two
+// keys in turn. Without a release there is no telling a tap from a hold
+// before the first repeat, so a tap moves the ship for -repeat-delay; set
+// it to the system's delay, if shorter. The help line says which mode is
+// in force.
 //
 // The screen shows the connection's state until the server sends the
 // world: connecting, or waiting for a slot on a full server (§10). A
 // session that fails, rejected by the server (§4.4) or timed out (§4.2,
-// §13.3), is shown until a key is pressed; then play exits 1 with the
-// reason on stderr. It exits 0 when the user quit, 2 for bad flags.
+// §13.3), is shown until q, Enter, Esc or Ctrl-C is pressed (a key held
+// when it failed goes on repeating, and does not count); then play exits 1
+// with the reason on stderr. It exits 0 when the user quit, 2 for bad flags.
 //
 // With -loss, play drops that fraction of the datagrams in each direction,
-// as examples/bot does, to watch what loss does to the game.
+// as examples/bot does, to watch what loss does to the game; never the
+// one that carries the Disconnect of a quit, which leaves the game.
 package main
 
 import (
@@ -34,7 +41,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"net"
 	"net/netip"
 	"os"
@@ -81,9 +87,11 @@ func run(args []string, stderr io.Writer) int {
 	go l.read(prog.Send)
 	stop := make(chan struct{})
 	go tickFrames(stop, session.DefaultInterval, prog.Send) // 60 frames/s (§7.1, §10)
+	stopHangup := quitOnHangup(prog.Quit)
 	_, runErr := prog.Run()
+	stopHangup()
 	close(stop)
-	p.close(time.Now()) // after a signal too: Disconnect reason 1 (§7.3)
+	p.close(time.Now()) // after a signal or a hangup too: Disconnect reason 1 (§7.3)
 	l.close()
 	switch {
 	case p.err != nil:
@@ -94,17 +102,6 @@ func run(args []string, stderr io.Writer) int {
 		return 1
 	}
 	return 0
-}
-
-// lossHooks drops a fraction loss of the datagrams each way, nil for none.
-// The hooks run inside the client, on the model's goroutine only.
-func lossHooks(loss float64, seed uint64) *session.Hooks {
-	if loss <= 0 {
-		return nil
-	}
-	rng := rand.New(rand.NewPCG(seed, 0))
-	keep := func(netip.AddrPort, []byte) bool { return rng.Float64() >= loss }
-	return &session.Hooks{OnReceive: keep, OnSend: keep}
 }
 
 // resolve accepts "host:port" with a name or an address.

@@ -77,17 +77,31 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 // press handles a key press: a control, or quitting. Once the session has
-// failed, any key quits.
+// failed, only a press of q, Enter, Esc or Ctrl-C quits, never a repeat:
+// a key held when it failed keeps repeating, and must not end the screen
+// that says why.
 func (m *model) press(k tea.Key) tea.Cmd {
 	action, c := mapKey(k)
-	if action == keyQuit || m.player.done() {
-		m.player.close(m.clock())
-		return tea.Quit
+	if m.player.err != nil {
+		if (action == keyQuit || action == keyExit) && !k.IsRepeat {
+			return m.quit()
+		}
+		return nil
 	}
-	if action == keyControl {
+	switch action {
+	case keyControl:
 		m.controls.Press(c, k.IsRepeat, m.clock())
+	case keyQuit:
+		return m.quit()
 	}
 	return nil
+}
+
+// quit ends the session, with Disconnect reason 1 from a connected client
+// (§7.3), and the program.
+func (m *model) quit() tea.Cmd {
+	m.player.close(m.clock())
+	return tea.Quit
 }
 
 // release handles a key release, which only the Kitty keyboard protocol

@@ -311,7 +311,9 @@ func TestMapKey(t *testing.T) {
 		{tea.Key{Code: 'c', Mod: tea.ModCtrl}, keyQuit, 0},
 		{tea.Key{Code: 'd', Mod: tea.ModCtrl}, keyNone, 0},
 		{tea.Key{Code: 'x', Text: "x"}, keyNone, 0},
-		{tea.Key{Code: tea.KeyEnter}, keyNone, 0},
+		{tea.Key{Code: tea.KeyEnter}, keyExit, 0},
+		{tea.Key{Code: tea.KeyEscape}, keyExit, 0},
+		{tea.Key{Code: tea.KeyTab}, keyNone, 0},
 	}
 	for _, tt := range tests {
 		if a, c := mapKey(tt.k); a != tt.action || c != tt.c {
@@ -346,31 +348,40 @@ func TestModelQuit(t *testing.T) {
 	}
 }
 
-// A session that fails is shown on the screen, not ended: the next key
-// quits, and the player knows why it failed.
+// A session that fails is shown on the screen, not ended: the HUD says
+// why, once, the help line how to exit; a key held when it failed, or any
+// other, does not quit, and q, Enter, Esc and Ctrl-C do.
 func TestModelFailures(t *testing.T) {
 	tests := []struct {
 		name   string
 		frames int
 		feed   func(w *world, p *peer)
 		err    error
-		screen string
+		reason string
 	}{
 		{"rejected (§4.4)", 1, func(w *world, p *peer) {
 			p.update(datagramMsg{b: rtype.AppendRejected(nil), from: w.server})
-		}, session.ErrRejected, "rejected by the server: press any key to exit"},
-		{"no Welcome within 10 s (§4.2)", 11 * 60, nil, session.ErrTimedOut, "no answer from 192.0.2.1:4242 (timed out): press any key"},
+		}, session.ErrRejected, "rejected by the server"},
+		{"no Welcome within 10 s (§4.2)", 11 * 60, nil, session.ErrTimedOut, "no answer from 192.0.2.1:4242 (timed out)"},
 		{"socket", 1, func(w *world, p *peer) {
 			p.update(socketErrMsg{SocketError{errors.New("boom")}})
-		}, session.ErrSocket, "session: socket: boom: press any key"},
+		}, session.ErrSocket, "session: socket: boom"},
 	}
+	stay := []tea.KeyPressMsg{
+		{Code: tea.KeyRight},                 // a held key's repeat, as most terminals send it
+		{Code: tea.KeyRight, IsRepeat: true}, // and as the Kitty protocol does
+		{Code: 'q', Text: "q", IsRepeat: true},
+		keyPress('x'), keyPress(' '),
+	}
+	exits := []tea.KeyPressMsg{keyPress('q'), {Code: tea.KeyEnter}, {Code: tea.KeyEscape}, {Code: 'c', Mod: tea.ModCtrl}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			w := newWorld(t, session.ServerConfig{})
-			p := w.join(100, 30)
+			p := w.join(120, 30)
 			if !strings.Contains(p.screen(), "connecting to 192.0.2.1:4242") {
 				t.Errorf("the screen does not say connecting:\n%s", p.screen())
 			}
+			p.update(tea.KeyPressMsg{Code: tea.KeyRight}) // held across the failure
 			if tt.feed != nil {
 				tt.feed(w, p)
 			}
@@ -381,13 +392,29 @@ func TestModelFailures(t *testing.T) {
 			if !errors.Is(p.m.player.err, tt.err) {
 				t.Errorf("err = %v, want %v", p.m.player.err, tt.err)
 			}
-			if s := p.screen(); !strings.Contains(s, tt.screen) {
-				t.Errorf("the screen does not say %q:\n%s", tt.screen, s)
+			s := p.screen()
+			lines := strings.Split(s, "\n")
+			if n := strings.Count(s, tt.reason); n != 1 || !strings.Contains(lines[len(lines)-2], tt.reason) {
+				t.Errorf("the screen says %q %d times, want once, on the HUD:\n%s", tt.reason, n, s)
 			}
-			if cmd := p.update(keyPress('x')); cmd == nil {
-				t.Error("a key after the failure does not quit")
-			} else if _, ok := cmd().(tea.QuitMsg); !ok {
-				t.Error("the command is not tea.Quit")
+			if help := lines[len(lines)-1]; help != exitHelp {
+				t.Errorf("help line %q, want %q", help, exitHelp)
+			}
+			for _, k := range stay {
+				if cmd := p.update(k); cmd != nil {
+					t.Errorf("%v (repeat %v) after the failure returned a command", k, k.IsRepeat)
+				}
+			}
+			for _, k := range exits {
+				if cmd := p.update(k); cmd == nil {
+					t.Errorf("%v after the failure does not quit", k)
+				} else if _, ok := cmd().(tea.QuitMsg); !ok {
+					t.Errorf("%v: the command is not tea.Quit", k)
+				}
+			}
+			p.update(tea.WindowSizeMsg{Width: 120, Height: 1}) // no HUD: the help line says why
+			if s, want := p.screen(), tt.reason+": "+exitHelp; s != want {
+				t.Errorf("one line: %q, want %q", s, want)
 			}
 		})
 	}

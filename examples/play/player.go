@@ -109,25 +109,11 @@ func (p *player) failure() string {
 func (p *player) hud() playfield.HUD {
 	st := p.client.Stats()
 	h := playfield.HUD{
-		Tick:     p.tick,
-		Entities: p.client.NumEntities(),
-		RTT:      p.client.RTT(),
-		Loss:     st.Loss(),
-		Status:   p.status(),
+		Tick:   p.tick,
+		RTT:    p.client.RTT(),
+		Loss:   st.Loss(),
+		Status: p.status(),
 	}
-	for e := range p.client.Entities() {
-		if isShip(e.Archetype) {
-			h.Players++
-		}
-	}
+	h.Count(p.client.Entities())
 	return h
-}
-
-// isShip reports whether a is one of the four player ships (§9.3, §10).
-func isShip(a rtype.Archetype) bool {
-	switch a {
-	case rtype.ArchetypePlayerBlue, rtype.ArchetypePlayerGreen, rtype.ArchetypePlayerPink, rtype.ArchetypePlayerRed:
-		return true
-	}
-	return false
 }

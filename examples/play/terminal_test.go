@@ -18,7 +18,8 @@ import (
 // The play client in a real pseudo-terminal, under tmux, against the
 // example server: the ship is drawn, holding Right (repeated key presses,
 // as tmux reports no releases) moves it right, and q quits with status 0
-// after a Disconnect reason 1 (§7.3).
+// after a Disconnect reason 1 (§7.3). A second client, whose terminal is
+// then closed (SIGHUP), sends Disconnect reason 1 too.
 func TestTerminal(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: no terminal test")
@@ -36,35 +37,33 @@ func TestTerminal(t *testing.T) {
 	tm := &tmux{t: t, path: tmuxPath, socket: fmt.Sprintf("rtype-play-test-%d-%d", os.Getpid(), time.Now().UnixNano())}
 	t.Cleanup(func() { _, _ = tm.run("kill-server") })
 	status := filepath.Join(dir, "status")
-	shell := fmt.Sprintf("'%s' -server %s; echo $? > '%s'", playBin, srv.addr, status)
-	if out, err := tm.run("new-session", "-d", "-x", "100", "-y", "30", shell); err != nil {
-		t.Fatalf("tmux new-session: %v\n%s", err, out)
-	}
+	tm.start("keys", fmt.Sprintf("'%s' -server %s; echo $? > '%s'", playBin, srv.addr, status))
 
-	start := tm.waitScreen("the ship drawn", func(s string) bool { _, ok := shipColumn(s); return ok })
+	start := tm.waitScreen("keys", "the ship drawn", func(s string) bool { _, ok := shipColumn(s); return ok })
 	col0, _ := shipColumn(start)
 
 	// Hold Right for about a second, as a terminal's auto-repeat sends it.
 	tick := time.NewTicker(30 * time.Millisecond)
 	for range 33 {
-		if out, err := tm.run("send-keys", "Right"); err != nil {
-			t.Fatalf("tmux send-keys: %v\n%s", err, out)
-		}
+		tm.must("send-keys", "-t", "keys", "Right")
 		<-tick.C
 	}
 	tick.Stop()
-	moved := tm.waitScreen("the ship moved right", func(s string) bool { c, ok := shipColumn(s); return ok && c > col0 })
+	moved := tm.waitScreen("keys", "the ship moved right", func(s string) bool { c, ok := shipColumn(s); return ok && c > col0 })
 	col1, _ := shipColumn(moved)
 	t.Logf("ship column %d, then %d after holding Right", col0, col1)
 
-	if out, err := tm.run("send-keys", "q"); err != nil {
-		t.Fatalf("tmux send-keys: %v\n%s", err, out)
-	}
+	tm.must("send-keys", "-t", "keys", "q")
 	code := waitFile(t, status, "play's exit status")
 	if code != "0" {
 		t.Errorf("play exited %s after q, want 0", code)
 	}
-	srv.waitLog(t, "the server seeing Disconnect reason 1", "reason=ClientQuit")
+	srv.waitLog(t, "the server seeing Disconnect reason 1", "reason=ClientQuit", 1)
+
+	tm.start("hangup", fmt.Sprintf("exec '%s' -server %s", playBin, srv.addr))
+	tm.waitScreen("hangup", "the second ship drawn", func(s string) bool { _, ok := shipColumn(s); return ok })
+	tm.must("kill-session", "-t", "hangup") // the terminal hangs up: SIGHUP
+	srv.waitLog(t, "the server seeing Disconnect reason 1 after a hangup", "reason=ClientQuit", 2)
 }
 
 // shipColumn finds the leftmost drawn cell of the playfield, all but the
@@ -103,12 +102,26 @@ func (tm *tmux) run(args ...string) (string, error) {
 	return string(out), err
 }
 
-// waitScreen captures the pane until cond holds, for 10 s at most.
-func (tm *tmux) waitScreen(what string, cond func(string) bool) string {
+// must runs a tmux command, failing the test if it fails.
+func (tm *tmux) must(args ...string) {
+	tm.t.Helper()
+	if out, err := tm.run(args...); err != nil {
+		tm.t.Fatalf("tmux %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+}
+
+// start runs shell in a new 100×30 session called name.
+func (tm *tmux) start(name, shell string) {
+	tm.t.Helper()
+	tm.must("new-session", "-d", "-s", name, "-x", "100", "-y", "30", shell)
+}
+
+// waitScreen captures session's pane until cond holds, for 10 s at most.
+func (tm *tmux) waitScreen(session, what string, cond func(string) bool) string {
 	tm.t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) {
-		s, err := tm.run("capture-pane", "-p")
+		s, err := tm.run("capture-pane", "-p", "-t", session)
 		if err == nil {
 			tm.last = s
 			if cond(s) {
@@ -210,15 +223,16 @@ func (s *server) text() string {
 	return s.log.String()
 }
 
-// waitLog waits, 10 s at most, for the server's log to contain want.
-func (s *server) waitLog(t *testing.T, what, want string) {
+// waitLog waits, 10 s at most, for the server's log to contain want n
+// times.
+func (s *server) waitLog(t *testing.T, what, want string, n int) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) {
-		if strings.Contains(s.text(), want) {
+		if strings.Count(s.text(), want) >= n {
 			return
 		}
 		time.Sleep(20 * time.Millisecond) // polling interval, not a wait
 	}
-	t.Fatalf("%s: no %q in the server's log within 10 s:\n%s", what, want, s.text())
+	t.Fatalf("%s: %q not %d times in the server's log within 10 s:\n%s", what, want, n, s.text())
 }

@@ -28,6 +28,11 @@ func TestRenderZeroAllocs(t *testing.T) {
 	}); n != 0 {
 		t.Errorf("AppendANSI: %v allocations per run, want 0", n)
 	}
+	if n := testing.AllocsPerRun(100, func() {
+		buf = fr.AppendLines(buf[:0])
+	}); n != 0 {
+		t.Errorf("AppendLines: %v allocations per run, want 0", n)
+	}
 }
 
 // Render and AppendANSI of the full world at 80×24, and a String() for
