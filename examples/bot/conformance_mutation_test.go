@@ -35,7 +35,7 @@ const (
 	neverGiveUp             // sends Hello for ever (§4.2)
 	welcomeLong             // takes a Welcome of 10 bytes or more (§4.3)
 	welcomeZero             // takes a Welcome with connectionId 0 (§4.3)
-	zeroIDPackets           // sends an extra packet with connectionId 0 every 30 frames (§4.3)
+	zeroIDPackets           // sends an extra packet with connectionId 0 after its first packet and every 30 frames after (§4.3)
 	rejectedIgnored         // keeps sending Hello after Rejected (§4.4)
 	rejectedLong            // stops on a Rejected with extra bytes (§4.4)
 	oversize                // puts every message due in one datagram (§2.2)
@@ -54,7 +54,7 @@ const (
 	emptyDropped            // drops packets with no message (§5.3)
 	anyConnection           // takes packets with any connectionId (§5.4)
 	unknownStops            // stops at a message of an unknown type (§6)
-	serverType              // sends a message of type 0x0086 every 30 frames (§6)
+	serverType              // sends a message of type 0x0086 in its first packet and every 30 frames after (§6)
 	slowInput               // sends an Input every 4 frames (§7.1)
 	inputLong               // sends 10-byte Inputs (§7.1)
 	inputFrom0              // numbers Inputs from 0 (§7.1)
@@ -228,11 +228,13 @@ func (f *fake) play(now time.Time) {
 		msgs = append(msgs, rtype.RawMessage{Type: rtype.TypeQueryEntity, Payload: p})
 	}
 	f.queries = f.queries[:0]
-	if f.d == serverType && f.frame%30 == 0 {
+	// From the first packet on, so that a case that watches a short while
+	// sees the defect however slowly a loaded machine runs the frames.
+	if f.d == serverType && f.frame%30 == 1 {
 		msgs = append(msgs, rtype.RawMessage{Type: rtype.TypePong, Payload: make([]byte, 4)})
 	}
 	f.sendPacket(msgs)
-	if f.d == zeroIDPackets && f.frame%30 == 0 {
+	if f.d == zeroIDPackets && f.frame%30 == 1 {
 		// The same sequence again, so that only the connectionId is wrong.
 		b := f.header()
 		binary.BigEndian.PutUint32(b, 0)
