@@ -116,3 +116,18 @@ func TestDemoExitCode(t *testing.T) {
 		}
 	}
 }
+
+// The progress keeps its schedule while the bots past the four slots wait
+// for the four to play: at 60% loss the four need seconds to be welcomed
+// (§4.2), and a 3 s demo must still show its 1.0 s and 2.0 s lines.
+func TestDemoProgressOnTimeWithWaitingBots(t *testing.T) {
+	t.Parallel()
+	var out, errw bytes.Buffer
+	args := []string{"-duration", "3s", "-n", "6", "-loss", "0.6", "-watch=false"}
+	run(context.Background(), args, &out, &errw)
+	for _, label := range []string{"1.0s", "2.0s"} {
+		if !strings.Contains(out.String(), "\n  "+label+"  ") {
+			t.Errorf("demo %v: no progress line at %s:\n%s", args, label, out.String())
+		}
+	}
+}

@@ -201,10 +201,12 @@ func play(ctx context.Context, o options, out, logw io.Writer) ([]bot.Result, er
 // Being of one bot.Group, those not given the world give up as soon as one
 // of the four is done playing: the demo shows one game, not a second one
 // in the slot it frees.
+// runBots returns at once, so that the progress runs on time while the bots
+// past the four wait for their turn.
 func runBots(ctx context.Context, bots []*bot.Bot, results []bot.Result) <-chan struct{} {
 	var wg sync.WaitGroup
+	wg.Add(len(bots))
 	start := func(i int) {
-		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			results[i] = bots[i].Run(ctx)
@@ -214,12 +216,14 @@ func runBots(ctx context.Context, bots []*bot.Bot, results []bot.Result) <-chan 
 	for i := range first {
 		start(i)
 	}
-	if len(bots) > first {
-		waitPlaying(ctx, bots[:first], 5*time.Second)
+	go func() {
+		if len(bots) > first {
+			waitPlaying(ctx, bots[:first], 5*time.Second)
+		}
 		for i := first; i < len(bots); i++ {
 			start(i)
 		}
-	}
+	}()
 	done := make(chan struct{})
 	go func() { wg.Wait(); close(done) }()
 	return done
