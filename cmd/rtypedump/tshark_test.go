@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"net/netip"
@@ -409,9 +410,17 @@ func hexCapture(t *testing.T, port uint16) []captured {
 	cli := netip.AddrPortFrom(netip.MustParseAddr("10.1.0.3"), 40000)
 	list = append(list, captured{time: at(), src: cli, dst: srv, data: rtype.AppendHello(nil)})
 	list = append(list, captured{time: at(), src: srv, dst: cli, data: rtype.AppendWelcome(nil, 1)})
+	// From the server, so that a Disconnect among them closes nothing
+	// (§7.3), each with a sequence of its own, so that none is a duplicate
+	// (§5.2).
+	var seq uint32
 	for _, name := range []string{"testdata/framing.hex", "testdata/messages.hex"} {
 		for _, d := range hexDatagrams(t, name) {
-			list = append(list, captured{time: at(), src: cli, dst: srv, data: d})
+			if len(d) >= 8 {
+				seq++
+				binary.BigEndian.PutUint32(d[4:8], seq)
+			}
+			list = append(list, captured{time: at(), src: srv, dst: cli, data: d})
 		}
 	}
 	// An empty datagram, as a packet (§5.4) and as a handshake datagram
