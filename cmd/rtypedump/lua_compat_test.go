@@ -61,7 +61,8 @@ func stripLuaStrings(code string) string {
 // The dissector runs under Lua 5.4, where bit32 does not exist, when a
 // Lua 5.4 interpreter is installed (Debian package lua5.4): an Input with
 // and without reserved action bits (§7.1) after a Welcome (§4.3), and a
-// packet with another connection id than the Welcome's (§5.4).
+// packet with another connection id than the Welcome's (§5.4); each of its
+// own sequence (§5.2).
 func TestDissectorRunsOnLua54(t *testing.T) {
 	lua, err := exec.LookPath("lua5.4")
 	if err != nil {
@@ -70,6 +71,7 @@ func TestDissectorRunsOnLua54(t *testing.T) {
 	const (
 		welcome  = "s:52545950010200000007"
 		header   = "00000007000000010000000000000000"
+		header2  = "00000007000000020000000000000000"
 		input    = "000200090000000100000002"
 		goodAct  = "11"
 		badAct   = "31"
@@ -77,7 +79,7 @@ func TestDissectorRunsOnLua54(t *testing.T) {
 		wantGood = "rtype.msg.valid=true"
 	)
 	out, err := exec.Command(lua, "testdata/wireshark_stub.lua", dissector,
-		welcome, "c:"+header+input+goodAct, "c:"+header+input+badAct, "c:00000008"+header[8:]+input+goodAct).CombinedOutput()
+		welcome, "c:"+header+input+goodAct, "c:"+header2+input+badAct, "c:00000008"+header[8:]+input+goodAct).CombinedOutput()
 	if err != nil {
 		t.Fatalf("lua5.4: %v\n%s", err, out)
 	}
