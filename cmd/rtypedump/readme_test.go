@@ -9,9 +9,9 @@ import (
 	"github.com/rtypeproto/rtype/internal/wiredump"
 )
 
-// README.md's table of drop keys lists every key -stats can print, with its
-// rule and section, in the order of wiredump.DropReasons, and the fallback
-// key last.
+// README.md's table of drop keys lists every key of wiredump.DropReasons
+// with its rule and section, in their order, and the fallback key last; a
+// library-only key, which -stats never prints, says so in its row.
 func TestReadmeDropKeys(t *testing.T) {
 	b, err := os.ReadFile("README.md")
 	if err != nil {
@@ -19,7 +19,11 @@ func TestReadmeDropKeys(t *testing.T) {
 	}
 	var want []string
 	for _, r := range wiredump.DropReasons() {
-		want = append(want, dropRow(r.Key, r.Rule, r.Section))
+		rule := r.Rule
+		if r.LibraryOnly {
+			rule = libraryOnly + rule
+		}
+		want = append(want, dropRow(r.Key, rule, r.Section))
 	}
 	want = append(want, dropRow(wiredump.DropOther, "an error no other key names", ""))
 	var got []string
@@ -38,6 +42,9 @@ func TestReadmeDropKeys(t *testing.T) {
 		t.Errorf("README.md's drop keys (-want +got):\n%s", diff)
 	}
 }
+
+// libraryOnly starts the rule of a key that -stats never prints.
+const libraryOnly = "library only, never printed: "
 
 func dropRow(key, rule, section string) string {
 	if section == "" {
