@@ -82,8 +82,8 @@ func TestReadmeTranscripts(t *testing.T) {
 			list[len(list)-1].lines = append(list[len(list)-1].lines, line)
 		}
 	}
-	if len(list) < 3 {
-		t.Fatalf("%d transcripts in README.md, want the text, JSON and -stats ones", len(list))
+	if len(list) < 4 {
+		t.Fatalf("%d transcripts in README.md, want the usage, text, JSON and -stats ones", len(list))
 	}
 	for _, tr := range list {
 		t.Run(strings.Join(tr.args, " "), func(t *testing.T) {
