@@ -22,7 +22,8 @@ import (
 const dissector = "../../tools/wireshark/rtype.lua"
 
 // lookTshark returns the path of tshark, and skips the test where it is not
-// installed, but for CI, where the test fails instead.
+// installed, but for CI, where the test fails instead. It reads the
+// dissector, so that go test's cache depends on it.
 func lookTshark(t *testing.T) string {
 	t.Helper()
 	tshark, err := exec.LookPath("tshark")
@@ -31,6 +32,9 @@ func lookTshark(t *testing.T) string {
 			t.Fatal("tshark is required in CI: apt-get install tshark")
 		}
 		t.Skip("tshark not installed")
+	}
+	if _, err := os.ReadFile(dissector); err != nil {
+		t.Fatal(err)
 	}
 	return tshark
 }
