@@ -8,16 +8,22 @@
 //
 // A capture is a pcap or pcapng file; its format is detected from its magic
 // number. Every UDP datagram to or from the server port (-port, default 4242)
-// is decoded with the rule of §3: per client address, handshake datagrams
-// (§4) until a valid Welcome went to that address, connected packets (§5)
-// after it. A packet between the server and a welcomed client whose
-// connectionId is not the one the Welcome gave is dropped (§5.4), in either
-// direction: the server has no connection of that id bound to the client's
-// address, and the client drops a packet whose id is not its own. Only the
-// 65,536 addresses welcomed last are remembered, so that any capture is
-// read in bounded memory. The file name "-" reads the capture from standard
-// input. A capture with UDP but none on the server port gets a hint on
-// standard error naming the ports it holds.
+// is decoded with the rule of §3, per client address (wiredump.Sides):
+// handshake datagrams (§4) until a valid Welcome went to that address;
+// connected packets (§5) after it, but for a valid handshake datagram (a
+// Hello repeated after a lost Welcome, a second Welcome, a Rejected) until
+// the client sent a packet the server keeps, the last Welcome giving the
+// connection id (§4.2, §4.3); handshake datagrams again once the server kept
+// a Disconnect of the client, which closes the connection at once (§7.3).
+// A packet between the server and a welcomed client whose connectionId is
+// not the one the last Welcome gave is dropped (§5.4), in either direction:
+// the server has no connection of that id bound to the client's address,
+// and the client drops a packet whose id is not its own. So is a packet
+// whose sequence is a duplicate or too old in the receiver's window of its
+// direction (§5.2). Only the 65,536 addresses welcomed last are remembered,
+// so that any capture is read in bounded memory. The file name "-" reads
+// the capture from standard input. A capture with UDP but none on the
+// server port gets a hint on standard error naming the ports it holds.
 //
 // With -hex the input holds one datagram per line in hex; spaces and tabs
 // are ignored and '#' starts a comment. It is read from the named file or,

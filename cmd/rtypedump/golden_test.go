@@ -40,6 +40,11 @@ var goldenCases = []struct {
 	{"connid", []string{"testdata/connid.pcap"}, ""},
 	{"connid_json", []string{"-json", "testdata/connid.pcap"}, ""},
 	{"connid_stats", []string{"-stats", "testdata/connid.pcap"}, ""},
+	// §3, §4.2, §7.3: an address re-used after a Disconnect, a second
+	// Welcome after a lost one; §5.2 drops per direction.
+	{"reconnect", []string{"testdata/reconnect.pcap"}, ""},
+	{"reconnect_json", []string{"-json", "testdata/reconnect.pcap"}, ""},
+	{"reconnect_stats", []string{"-stats", "testdata/reconnect.pcap"}, ""},
 	// Broken captures: every datagram before the fault, then the position.
 	{"truncated_pcap", []string{"testdata/truncated.pcap"}, ""},
 	{"truncated_pcap_stats", []string{"-stats", "testdata/truncated.pcap"}, ""},

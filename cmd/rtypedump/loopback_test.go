@@ -204,7 +204,7 @@ func runLoopback(t *testing.T) *exchange {
 	x.send(b, srv, empty, ok())
 	// The same packet again: a duplicate the server drops (§5.2), though
 	// its format is valid.
-	x.send(b, srv, empty, ok())
+	x.send(b, srv, empty, bad)
 	x.send(srv, b, x.packet(srv, rtype.DestroyEntity{ServerTick: 12, NetworkID: 1, Reason: rtype.DestroyPlayerDisconnected}), ok("DestroyEntity"))
 	// An oversized datagram (§2.2) and one shorter than a header (§5.4).
 	over := x.packet(srv, rtype.RawMessage{Type: 0x90, Payload: make([]byte, 528)})

@@ -216,7 +216,7 @@ func (d *dumper) hexInput(in io.Reader, bad func(error)) error {
 					key = fmt.Sprintf("connectionId %d", dec.Header.ConnectionID)
 				}
 			}
-			d.stats.add(d.stats.conn(key), 0, false, &dec, nil)
+			d.stats.add(d.stats.conn(key), 0, false, &dec)
 		}
 		if err := d.datagram(n, nil, &dec); err != nil {
 			return err
@@ -253,17 +253,15 @@ func (d *dumper) captureInput(in io.Reader) error {
 		if u.problem != nil {
 			dec = wiredump.Decoded{Kind: k, Data: u.payload, Err: u.problem}
 		} else {
-			dec = wiredump.Decode(k, u.payload)
-			s.Check(client, &dec)
+			dec = s.Decode(client, toServer, u.payload)
 		}
 		dir := 1
 		if toServer {
 			dir = 0
 		}
 		if d.stats != nil {
-			d.stats.add(d.stats.conn(client.String()), dir, true, &dec, u.problem)
+			d.stats.add(d.stats.conn(client.String()), dir, true, &dec)
 		}
-		s.Observe(client, toServer, &dec)
 		at := &wiredump.Origin{Time: f.info.Timestamp, Src: u.src, Dst: u.dst}
 		if err := d.datagram(f.n, at, &dec); err != nil {
 			return err

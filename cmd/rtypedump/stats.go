@@ -42,8 +42,6 @@ type connStats struct {
 // dirStats are the totals of one direction of a connection.
 type dirStats struct {
 	datagrams, bytes int
-	// window is the receiver's §5.2 window, to count the drops it makes.
-	window rtype.SeqWindow
 	// sent holds the latest sequences sent in this direction, at index
 	// sequence mod ackRing, with what the other side's acks said of them
 	// (§5.1). A sequence leaves the ring when a later one takes its place;
@@ -128,16 +126,13 @@ func (s *stats) conn(key string) *connStats {
 }
 
 // add counts one datagram. dir is 0 towards the server, 1 towards the
-// client; hasDir is false for hex input. A packet with another connection
-// id than the Welcome's comes with its drop in d.Err (wiredump.Sides.Check).
-func (s *stats) add(c *connStats, dir int, hasDir bool, d *wiredump.Decoded, problem error) {
+// client; hasDir is false for hex input. Every drop comes in d.Err: the
+// library's, the capture's (wiredump.ErrNotWholeDatagram), and those of
+// wiredump.Sides.Decode, by the receiver's state (§5.2, §5.4).
+func (s *stats) add(c *connStats, dir int, hasDir bool, d *wiredump.Decoded) {
 	ds := &c.dir[dir]
 	ds.datagrams++
 	ds.bytes += len(d.Data)
-	if problem != nil {
-		c.drops[wiredump.DropKey(wiredump.ErrNotWholeDatagram)]++
-		return
-	}
 	if c.merged {
 		hasDir = false
 	}
@@ -156,14 +151,6 @@ func (s *stats) add(c *connStats, dir int, hasDir bool, d *wiredump.Decoded, pro
 		c.connectionID = d.Header.ConnectionID
 	}
 	if hasDir {
-		switch ds.window.Receive(d.Header.Sequence) {
-		case rtype.SeqDuplicate:
-			c.drops[wiredump.DropKey(wiredump.ErrDuplicateSequence)]++
-			return
-		case rtype.SeqTooOld:
-			c.drops[wiredump.DropKey(wiredump.ErrSequenceTooOld)]++
-			return
-		}
 		ds.send(d.Header.Sequence)
 		// This packet's ack fields report on the other direction.
 		c.dir[1-dir].ackedBy(d.Header.Ack, d.Header.AckBits)

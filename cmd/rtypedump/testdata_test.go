@@ -45,6 +45,7 @@ func syntheticCaptures(t *testing.T) map[string][]byte {
 		"mixed.pcap":        mixedCapture(t),
 		"rawip.pcap":        rawIPCapture(t),
 		"connid.pcap":       connIDCapture(t),
+		"reconnect.pcap":    reconnectCapture(t),
 	}
 }
 
@@ -77,6 +78,72 @@ func connIDCapture(t *testing.T) []byte {
 		{src: a, dst: srv, data: []byte{0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0}},
 		// The dropped packets took no sequence: 2 is new to the server.
 		{src: a, dst: srv, data: testPacket(t, 5, 2, rtype.Ping{Timestamp: 6})},
+	}
+	for i := range list {
+		list[i].time = captureEpoch.Add(time.Duration(i) * time.Millisecond)
+	}
+	var buf bytes.Buffer
+	if err := writePcap(&buf, list); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// frameVerdict is what rtypedump and the dissector must say of one frame:
+// its kind (§3) and the start of its error, "" when a receiver keeps it.
+type frameVerdict struct{ kind, err string }
+
+// reconnectVerdicts are the verdicts on the frames of reconnect.pcap, in
+// order.
+var reconnectVerdicts = []frameVerdict{
+	{"handshake", ""}, {"handshake", ""}, {"packet", ""}, {"packet", ""}, {"packet", ""},
+	{"handshake", ""}, {"handshake", ""}, {"packet", ""}, {"packet", ""},
+	{"packet", "connection id 5 differs from the Welcome's 7"}, {"packet", "duplicate sequence"},
+	{"handshake", ""}, {"handshake", ""}, {"packet", ""}, {"handshake", ""}, {"handshake", ""},
+	{"handshake", ""}, {"handshake", ""}, {"packet", ""}, {"packet", ""},
+	{"packet", "packet shorter than 16 bytes"}, {"packet", "connection id 8 differs from the Welcome's 9"},
+	{"packet", ""}, {"packet", "sequence too old"},
+}
+
+// reconnectCapture is a client that leaves with a Disconnect and comes back
+// from the same address, to a new connection id (§7.3, §3), then a client
+// whose first Welcome is lost: it repeats its Hello, gets a second Welcome
+// with another id and a Rejected, and is connected with the last Welcome's
+// id (§4.2, §4.3, §13). Each direction keeps its own §5.2 window.
+func reconnectCapture(t *testing.T) []byte {
+	srv, a, b := addrPort("10.3.0.1:4242"), addrPort("10.3.0.2:40000"), addrPort("10.3.0.3:40001")
+	hello, rejected := rtype.AppendHello(nil), rtype.AppendRejected(nil)
+	welcome := func(id uint32) []byte { return rtype.AppendWelcome(nil, id) }
+	input := rtype.Input{InputSequence: 1, ClientTick: 1}
+	list := []captured{
+		{src: a, dst: srv, data: hello},
+		{src: srv, dst: a, data: welcome(5)},
+		{src: a, dst: srv, data: testPacket(t, 5, 1, input)},
+		{src: srv, dst: a, data: testPacket(t, 5, 1, rtype.Pong{Timestamp: 1})},
+		{src: a, dst: srv, data: testPacket(t, 5, 2, rtype.Disconnect{Reason: rtype.DisconnectClientQuit})},
+		{src: a, dst: srv, data: hello},
+		{src: srv, dst: a, data: welcome(7)},
+		{src: a, dst: srv, data: testPacket(t, 7, 1, input)},
+		{src: srv, dst: a, data: testPacket(t, 7, 1, rtype.Pong{Timestamp: 2})},
+		{src: a, dst: srv, data: testPacket(t, 5, 3, rtype.Ping{Timestamp: 3})},
+		{src: a, dst: srv, data: testPacket(t, 7, 1, rtype.Ping{Timestamp: 4})},
+
+		{src: b, dst: srv, data: hello},
+		{src: srv, dst: b, data: welcome(8)},
+		{src: srv, dst: b, data: testPacket(t, 8, 1, rtype.Pong{Timestamp: 5})},
+		{src: b, dst: srv, data: hello},
+		{src: srv, dst: b, data: welcome(9)},
+		{src: b, dst: srv, data: hello},
+		{src: srv, dst: b, data: rejected},
+		{src: srv, dst: b, data: testPacket(t, 9, 1, rtype.Pong{Timestamp: 6})},
+		{src: b, dst: srv, data: testPacket(t, 9, 1, input)},
+		{src: b, dst: srv, data: hello},
+		{src: srv, dst: b, data: testPacket(t, 8, 2, rtype.Pong{Timestamp: 7})},
+		{src: b, dst: srv, data: testPacket(t, 9, 40, rtype.Ping{Timestamp: 8})},
+		{src: b, dst: srv, data: testPacket(t, 9, 5, rtype.Ping{Timestamp: 9})},
+	}
+	if len(list) != len(reconnectVerdicts) {
+		t.Fatalf("%d frames, %d verdicts", len(list), len(reconnectVerdicts))
 	}
 	for i := range list {
 		list[i].time = captureEpoch.Add(time.Duration(i) * time.Millisecond)
@@ -129,18 +196,7 @@ func mixedCapture(t *testing.T) []byte {
 	at := func(i int) time.Time { return captureEpoch.Add(time.Duration(i) * 10 * time.Millisecond) }
 	arp := make([]byte, 42)
 	binary.BigEndian.PutUint16(arp[12:14], 0x0806)
-	pkt := func(id, seq uint32, msgs ...rtype.Message) []byte {
-		var b rtype.Builder
-		if err := b.Reset(rtype.PacketHeader{ConnectionID: id, Sequence: seq}); err != nil {
-			t.Fatal(err)
-		}
-		for _, m := range msgs {
-			if err := rtype.Add(&b, m); err != nil {
-				t.Fatal(err)
-			}
-		}
-		return bytes.Clone(b.Bytes())
-	}
+	pkt := func(id, seq uint32, msgs ...rtype.Message) []byte { return testPacket(t, id, seq, msgs...) }
 	welcome0 := append(rtype.AppendHello(nil)[:5], 2, 0, 0, 0, 0)
 	input := pkt(9, 1, rtype.Input{InputSequence: 1, ClientTick: 10, Actions: rtype.ActionLeft})
 	list := []captured{

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"net/netip"
@@ -19,6 +20,24 @@ import (
 )
 
 const dissector = "../../tools/wireshark/rtype.lua"
+
+// lookTshark returns the path of tshark, and skips the test where it is not
+// installed, but for CI, where the test fails instead. It reads the
+// dissector, so that go test's cache depends on it.
+func lookTshark(t *testing.T) string {
+	t.Helper()
+	tshark, err := exec.LookPath("tshark")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("tshark is required in CI: apt-get install tshark")
+		}
+		t.Skip("tshark not installed")
+	}
+	if _, err := os.ReadFile(dissector); err != nil {
+		t.Fatal(err)
+	}
+	return tshark
+}
 
 // tsharkFields are the dissector fields the cross-check reads, in the order
 // of the tshark columns.
@@ -65,13 +84,7 @@ const expertError = "8388608"
 // (§3), the validity, the header and every message field. It runs where
 // tshark is installed, and must run in CI.
 func TestDissectorMatchesRtypedump(t *testing.T) {
-	tshark, err := exec.LookPath("tshark")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("tshark is required in CI: apt-get install tshark")
-		}
-		t.Skip("tshark not installed")
-	}
+	tshark := lookTshark(t)
 	dir := t.TempDir()
 	// Reading the script through the test makes go test's cache depend on
 	// it; tshark loads the copy.
@@ -92,6 +105,10 @@ func TestDissectorMatchesRtypedump(t *testing.T) {
 	if err := os.WriteFile(connID, connIDCapture(t), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	reconnect := filepath.Join(dir, "reconnect.pcap")
+	if err := os.WriteFile(reconnect, reconnectCapture(t), 0o644); err != nil {
+		t.Fatal(err)
+	}
 
 	for _, tc := range []struct {
 		name, file string
@@ -100,6 +117,7 @@ func TestDissectorMatchesRtypedump(t *testing.T) {
 		{"loopback session", loopback, rtype.DefaultPort},
 		{"every rule, server on port 5000", rules, 5000},
 		{"§5.4 connection ids", connID, rtype.DefaultPort},
+		{"§3, §7.3 reconnection, §5.2 windows", reconnect, rtype.DefaultPort},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			stdout, stderr, code := runTool(t, "", "-json", "-port", strconv.Itoa(int(tc.port)), tc.file)
@@ -167,10 +185,7 @@ func TestConnectionIDDiffersFlagged(t *testing.T) {
 		check("rtypedump", d.N, d.Valid, d.Error, strings.Contains(d.Error, "(§5.4)") && strings.Contains(d.Error, "differs"))
 	}
 
-	tshark, err := exec.LookPath("tshark")
-	if err != nil {
-		t.Skip("tshark not installed")
-	}
+	tshark := lookTshark(t)
 	out := runTshark(t, tshark, []string{"-X", "lua_script:" + dissector, "-2", "-r", "testdata/connid.pcap",
 		"-T", "fields", "-E", "separator=/t", "-e", "frame.number", "-e", "rtype.valid", "-e", "rtype.error", "-e", "rtype.wrong_connection"})
 	rows := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
@@ -184,6 +199,65 @@ func TestConnectionIDDiffersFlagged(t *testing.T) {
 		}
 		n, _ := strconv.Atoi(cols[0])
 		check("dissector", n, cols[1] == "1", cols[2], cols[3] != "")
+	}
+}
+
+// §3, §4.2, §5.2, §5.4, §7.3: rtypedump and the dissector give each frame
+// of reconnect.pcap the kind and the drop of reconnectVerdicts: a client
+// address is read as handshake again after an accepted Disconnect, and as
+// handshake still after a Welcome for as long as the client sent no
+// accepted packet, the last Welcome giving the id; each direction drops
+// duplicates and too old sequences. The dissector is run in two passes and
+// in one, and must agree in both.
+func TestReconnectVerdicts(t *testing.T) {
+	const file = "testdata/reconnect.pcap"
+	check := func(tool string, n int, kind, errText string) {
+		t.Helper()
+		if n < 1 || n > len(reconnectVerdicts) {
+			t.Errorf("%s: frame %d is not in the capture", tool, n)
+			return
+		}
+		w := reconnectVerdicts[n-1]
+		if kind != w.kind || (w.err == "") != (errText == "") || !strings.Contains(errText, w.err) {
+			t.Errorf("%s frame %d: %s, error %q; want %s, error %q", tool, n, kind, errText, w.kind, w.err)
+		}
+	}
+	stdout, stderr, code := runTool(t, "", "-json", file)
+	if code != exitOK {
+		t.Fatalf("rtypedump exit %d: %s", code, stderr)
+	}
+	lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
+	if len(lines) != len(reconnectVerdicts) {
+		t.Fatalf("rtypedump printed %d datagrams, want %d", len(lines), len(reconnectVerdicts))
+	}
+	for _, line := range lines {
+		var d struct {
+			N     int
+			Kind  string
+			Error string
+		}
+		if err := json.Unmarshal([]byte(line), &d); err != nil {
+			t.Fatal(err)
+		}
+		check("rtypedump", d.N, d.Kind, d.Error)
+	}
+
+	tshark := lookTshark(t)
+	for _, passes := range [][]string{{"-2"}, nil} {
+		args := append(append([]string{"-X", "lua_script:" + dissector}, passes...), "-r", file,
+			"-T", "fields", "-E", "separator=/t", "-e", "frame.number", "-e", "rtype.kind", "-e", "rtype.error")
+		rows := strings.Split(strings.TrimSuffix(runTshark(t, tshark, args), "\n"), "\n")
+		if len(rows) != len(reconnectVerdicts) {
+			t.Fatalf("tshark %v printed %d frames, want %d", passes, len(rows), len(reconnectVerdicts))
+		}
+		for _, row := range rows {
+			cols := strings.Split(row, "\t")
+			if len(cols) != 3 {
+				t.Fatalf("tshark row %q", row)
+			}
+			n, _ := strconv.Atoi(cols[0])
+			check(fmt.Sprintf("dissector %v", passes), n, cols[1], cols[2])
+		}
 	}
 }
 
@@ -409,9 +483,17 @@ func hexCapture(t *testing.T, port uint16) []captured {
 	cli := netip.AddrPortFrom(netip.MustParseAddr("10.1.0.3"), 40000)
 	list = append(list, captured{time: at(), src: cli, dst: srv, data: rtype.AppendHello(nil)})
 	list = append(list, captured{time: at(), src: srv, dst: cli, data: rtype.AppendWelcome(nil, 1)})
+	// From the server, so that a Disconnect among them closes nothing
+	// (§7.3), each with a sequence of its own, so that none is a duplicate
+	// (§5.2).
+	var seq uint32
 	for _, name := range []string{"testdata/framing.hex", "testdata/messages.hex"} {
 		for _, d := range hexDatagrams(t, name) {
-			list = append(list, captured{time: at(), src: cli, dst: srv, data: d})
+			if len(d) >= 8 {
+				seq++
+				binary.BigEndian.PutUint32(d[4:8], seq)
+			}
+			list = append(list, captured{time: at(), src: srv, dst: cli, data: d})
 		}
 	}
 	// An empty datagram, as a packet (§5.4) and as a handshake datagram

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"net/netip"
 
 	"github.com/gopacket/gopacket"
@@ -34,7 +33,7 @@ func udpOf(f frame) (d udpDatagram, ok bool) {
 		src, _ = netip.AddrFromSlice(ip.SrcIP.To4())
 		dst, _ = netip.AddrFromSlice(ip.DstIP.To4())
 		if ip.Flags&layers.IPv4MoreFragments != 0 || ip.FragOffset != 0 {
-			d.problem = fmt.Errorf("IPv4 fragment of a %d-byte datagram, not reassembled (§2.2 forbids fragmenting datagrams)", int(u.Length)-8)
+			d.problem = &partialError{size: int(u.Length) - 8, fragment: true}
 		}
 	case *layers.IPv6:
 		src, _ = netip.AddrFromSlice(ip.SrcIP)
@@ -46,7 +45,7 @@ func udpOf(f frame) (d udpDatagram, ok bool) {
 	d.dst = netip.AddrPortFrom(dst, uint16(u.DstPort))
 	d.payload = u.Payload
 	if d.problem == nil && u.Length >= 8 && int(u.Length)-8 > len(u.Payload) {
-		d.problem = fmt.Errorf("datagram cut by the capture: %d of %d bytes captured", len(u.Payload), int(u.Length)-8)
+		d.problem = &partialError{captured: len(u.Payload), size: int(u.Length) - 8}
 	}
 	return d, true
 }

@@ -7,12 +7,18 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
+// Go blocks are fenced with backticks or tildes, as go or golang; another
+// language's block, even one holding a Go fence, is none, and only a fence
+// of the opening's character and length closes a block.
 func TestGoBlocks(t *testing.T) {
-	md := "# T\n\n```go\npackage main\n```\n\ntext\n\n```sh\nls\n```\n\n  ```go\nx := 1\n  ```\n```go\nunclosed\n"
+	md := "# T\n\n```go\npackage main\n```\n\ntext\n\n```sh\nls\n```go\n```\n\n  ```go\nx := 1\n  ```\n" +
+		"~~~golang\ny := 2\n```\n~~~\n````go long-running\nz := 3\n```\n````\n```Go\nunclosed\n"
 	want := []Block{
 		{File: "T.md", Line: 4, Code: "package main\n"},
-		{File: "T.md", Line: 14, Code: "x := 1\n"},
-		{File: "T.md", Line: 17, Code: "unclosed\n"},
+		{File: "T.md", Line: 15, Code: "x := 1\n"},
+		{File: "T.md", Line: 18, Code: "y := 2\n```\n"},
+		{File: "T.md", Line: 22, Code: "z := 3\n```\n", LongRunning: true},
+		{File: "T.md", Line: 26, Code: "unclosed\n"},
 	}
 	if diff := cmp.Diff(want, GoBlocks("T.md", []byte(md))); diff != "" {
 		t.Errorf("GoBlocks (-want +got):\n%s", diff)

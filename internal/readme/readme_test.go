@@ -15,11 +15,25 @@ import (
 	"time"
 )
 
+// minBlocks is how many Go blocks each Markdown file that has any holds at
+// least: a fence changed to one GoBlocks does not see (or a block removed)
+// fails the test instead of leaving the code unchecked.
+var minBlocks = map[string]int{
+	// The decode and fast-path programs, the client and the server.
+	"README.md": 4,
+}
+
+// runFor is how long a whole program may run before it counts as failed.
+const runFor = 10 * time.Second
+
 // Every Go code block of every Markdown file in the repository builds, and
 // passes go vet, as pasted: a whole program as it is, a fragment as the
-// body of a main function (see Block.Source). A program whose print calls
-// carry the expected output in a trailing comment (see Block.Output) is run
-// and must print exactly that.
+// body of a main function (see Block.Source). Every whole program is run,
+// but for one marked long-running (Block.LongRunning), and must exit 0
+// within runFor; one whose print calls carry the expected output in a
+// trailing comment (see Block.Output) must print exactly that. A fragment
+// is built and vetted only: it is part of a program, such as a client or
+// server loop that runs until its context is cancelled.
 func TestReadmeBlocks(t *testing.T) {
 	root := repoRoot(t)
 	var blocks []Block
@@ -28,11 +42,20 @@ func TestReadmeBlocks(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		blocks = append(blocks, GoBlocks(file, md)...)
+		found := GoBlocks(file, md)
+		want, listed := minBlocks[file]
+		switch {
+		case len(found) > 0 && !listed:
+			t.Errorf("%s has %d Go blocks and no entry in minBlocks", file, len(found))
+		case len(found) < want:
+			t.Errorf("%s has %d Go blocks, want %d or more: is each still fenced as go?", file, len(found), want)
+		}
+		blocks = append(blocks, found...)
 	}
-	// The README's decode, fast-path, client and server examples at least.
-	if n := countIn(blocks, "README.md"); n < 4 {
-		t.Fatalf("%d Go blocks in README.md, want 4 or more: is the fence still ```go?", n)
+	for file := range minBlocks {
+		if countIn(blocks, file) == 0 && minBlocks[file] > 0 {
+			t.Errorf("minBlocks lists %s, which has no Go block or is gone", file)
+		}
 	}
 	mod := newModule(t, root)
 	checked := 0
@@ -40,7 +63,7 @@ func TestReadmeBlocks(t *testing.T) {
 		t.Run(fmt.Sprintf("%s:%d", b.File, b.Line), func(t *testing.T) {
 			at := b
 			at.File = filepath.Join(root, filepath.FromSlash(b.File)) // for the compiler's positions
-			if err := check(t.Context(), mod, i, at); err != nil {
+			if err := check(t.Context(), mod, i, at, runFor); err != nil {
 				t.Error(err)
 			}
 		})
@@ -68,11 +91,13 @@ func TestCheckCatchesBrokenBlocks(t *testing.T) {
 		{"vet", fmt.Sprintf(program, "\tfmt.Printf(\"%d\\n\", \"s\") // s\n"), "wrong type"},
 		{"wrong output", fmt.Sprintf(program, "\tfmt.Println(6 * 7) // 42\n\tfmt.Println(\"b\") // a\n"), `want "a"`},
 		{"missing output", fmt.Sprintf(program, "\tfmt.Println(1) // 1\n\tif false {\n\t\tfmt.Println(2) // 2\n\t}\n"), "printed 1 lines, want 2"},
+		{"exit status without output comments", "package main\n\nimport \"os\"\n\nfunc main() { os.Exit(3) }\n", "exit status 3"},
+		{"never ends", "package main\n\nimport \"time\"\n\nfunc main() { time.Sleep(time.Hour) }\n", "did not end within"},
 	}
 	mod := newModule(t, repoRoot(t))
 	for i, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			err := check(t.Context(), mod, i, Block{File: "broken.md", Line: 10, Code: tc.code})
+			err := check(t.Context(), mod, i, Block{File: "broken.md", Line: 10, Code: tc.code}, time.Second)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("check: %v; want an error containing %q", err, tc.want)
 			}
@@ -83,9 +108,19 @@ func TestCheckCatchesBrokenBlocks(t *testing.T) {
 	}
 }
 
+// A program marked long-running is built and vetted, never run.
+func TestCheckSkipsLongRunning(t *testing.T) {
+	b := Block{File: "server.md", Line: 3, LongRunning: true,
+		Code: "package main\n\nimport \"time\"\n\nfunc main() { time.Sleep(time.Hour) }\n"}
+	if err := check(t.Context(), newModule(t, repoRoot(t)), 0, b, time.Second); err != nil {
+		t.Errorf("check of a long-running program: %v", err)
+	}
+}
+
 // check writes the block as package n of the module at mod, vets and builds
-// it, and runs it when it states its output.
-func check(ctx context.Context, mod string, n int, b Block) error {
+// it, and runs a whole program not marked long-running for at most runFor:
+// it must exit 0, and print what its output comments say, if it has any.
+func check(ctx context.Context, mod string, n int, b Block, runFor time.Duration) error {
 	src, err := b.Source()
 	if err != nil {
 		return err
@@ -103,17 +138,23 @@ func check(ctx context.Context, mod string, n int, b Block) error {
 			return fmt.Errorf("go %s: %v\n%s\nthe code as compiled:\n%s", strings.Join(args, " "), err, out, src)
 		}
 	}
-	want := b.Output()
-	if want == nil {
+	if !b.IsProgram() || b.LongRunning {
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, runFor)
 	defer cancel()
 	var stdout, stderr bytes.Buffer
 	cmd := exec.CommandContext(ctx, bin)
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("%s:%d: the program did not end within %v (mark a server or client \"```go long-running\")", b.File, b.Line, runFor)
+		}
 		return fmt.Errorf("%s:%d: the program failed: %v\n%s", b.File, b.Line, err, stderr.Bytes())
+	}
+	want := b.Output()
+	if want == nil {
+		return nil
 	}
 	got := strings.Split(strings.TrimSuffix(stdout.String(), "\n"), "\n")
 	if stdout.Len() == 0 {

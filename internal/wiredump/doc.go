@@ -6,9 +6,10 @@
 // [Decode] runs the parser of a datagram's kind (§3): the handshake parser
 // (§4), or the connected-packet parser (§5) and then each message's own
 // checks (§6 to §8). [Decoded.Object] is a decoded datagram's JSON form and
-// [Text] writes its text form. [Sides] tells the kind of each datagram seen
-// between a server and its clients, by the rule of §3, and [Sides.Check]
-// drops a packet whose connection id is not the one its client's Welcome
-// gave (§5.4). [DropKey] names each reason a receiver drops a datagram or a
+// [Text] writes its text form. [Sides] follows the connection of each
+// client address seen between a server and its clients: [Sides.Decode]
+// reads each datagram by the rule of §3 and drops a packet whose connection
+// id is not the one the last Welcome to its client gave (§5.4), or whose
+// sequence its receiver drops (§5.2). [DropKey] names each reason a receiver drops a datagram or a
 // message with a key that stays the same whatever the error's text.
 package wiredump

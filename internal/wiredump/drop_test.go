@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"net/netip"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -210,5 +211,68 @@ func (w wrap) Unwrap() error { return w.err }
 func TestDropKeyAllocs(t *testing.T) {
 	if n := testing.AllocsPerRun(100, func() { _ = DropKey(rtype.ErrDestroyReason) }); n != 0 {
 		t.Errorf("DropKey allocates %v times", n)
+	}
+}
+
+// Every reason but the library-only ones and the capture's own is one a
+// datagram decoded here gives, through Decode or Sides.Decode, and no
+// datagram gives a library-only one: the keys rtypedump can print are
+// exactly the others.
+func TestDropKeysGiven(t *testing.T) {
+	hdr := func(id, seq byte) []byte { return []byte{0, 0, 0, id, 0, 0, 0, seq, 0, 0, 0, 0, 0, 0, 0, 0} }
+	msg := func(typ, size byte, payload ...byte) []byte {
+		return append(append(hdr(1, 1), 0, typ, 0, size), payload...)
+	}
+	given := map[string]bool{}
+	note := func(d Decoded) {
+		if d.Err != nil {
+			given[DropKey(d.Err)] = true
+		}
+		for _, m := range d.Messages {
+			if m.Err != nil {
+				given[DropKey(m.Err)] = true
+			}
+		}
+	}
+	for _, b := range [][]byte{
+		make([]byte, 549), {1, 2, 3}, []byte("RTYX\x01\x01"), []byte("RTYP\x02\x01"),
+		[]byte("RTYP\x01\x09"), []byte("RTYP\x01\x01\x00"), []byte("RTYP\x01\x02\x00\x00\x00\x00"),
+	} {
+		note(Decode(Handshake, b))
+	}
+	snapshot := func(count byte, ids ...byte) []byte {
+		p := []byte{0, 0, 0, 1, 0, count}
+		for _, id := range ids {
+			p = append(p, 0, 0, 0, id, 0, 0x80, 0, 0x80, 0, 0, 0)
+		}
+		return msg(0x83, byte(len(p)), p...)
+	}
+	for _, b := range [][]byte{
+		make([]byte, 549), {1, 2, 3}, hdr(0, 1), append(hdr(1, 1), 0, 2, 0),
+		append(hdr(1, 1), 0, 2, 0, 9, 0), msg(3, 3, 0, 0, 0),
+		msg(2, 9, 0, 0, 0, 1, 0, 0, 0, 1, 0x20), msg(0x13, 4, 0, 0, 0, 0),
+		snapshot(48), snapshot(2, 7, 7), msg(0x85, 9, 0, 0, 0, 1, 0, 0, 0, 1, 9),
+		make([]byte, 15), make([]byte, 17),
+	} {
+		note(Decode(Packet, b))
+	}
+	s := NewSides(rtype.DefaultPort)
+	client := netip.MustParseAddrPort("10.0.0.2:1")
+	for _, st := range []struct {
+		toServer bool
+		b        []byte
+	}{
+		{false, rtype.AppendWelcome(nil, 1)},
+		{true, hdr(2, 1)}, {true, hdr(1, 40)}, {true, hdr(1, 40)}, {true, hdr(1, 3)},
+	} {
+		note(s.Decode(client, st.toServer, st.b))
+	}
+	for _, r := range DropReasons() {
+		switch {
+		case r.LibraryOnly && given[r.Key]:
+			t.Errorf("%s is marked library-only, but a datagram gives it", r.Key)
+		case !r.LibraryOnly && r.Section != "" && !given[r.Key]:
+			t.Errorf("%s: no datagram of the test gives it; add one, or mark it library-only", r.Key)
+		}
 	}
 }

@@ -15,7 +15,8 @@ import (
 // testdata/fuzz/FuzzDecode are the datagrams of rtypedump's hex testdata:
 // the §4 handshake rules, the §5.3 framing rules and every message of §6 to
 // §8, the spec's examples among them. Each packet also goes through the
-// §5.4 check of a client welcomed with connection id 5.
+// §5.4 check of a client welcomed with connection id 5, and through
+// Sides.Decode, whose phases it may move.
 func FuzzDecode(f *testing.F) {
 	at := &Origin{
 		Time: time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC),
@@ -42,6 +43,16 @@ func FuzzDecode(f *testing.F) {
 			}
 			if err := NewText(&text).Datagram(1, at, k, b); err != nil {
 				t.Fatal(err)
+			}
+		}
+		// Through the phases of §3: a client welcomed with id 5 and
+		// connected, in both directions.
+		s := NewSides(at.Dst.Port())
+		s.Decode(at.Src, false, rtype.AppendWelcome(nil, 5))
+		for _, toServer := range []bool{true, false, true} {
+			d := s.Decode(at.Src, toServer, b)
+			if d.Err == nil && d.Kind == Packet && d.Header.ConnectionID != 5 {
+				t.Fatalf("packet of id %d kept after a Welcome of 5", d.Header.ConnectionID)
 			}
 		}
 	})

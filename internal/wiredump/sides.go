@@ -7,10 +7,24 @@ const maxClients = 1 << 16
 
 // Sides applies the rule of §3 to the datagrams seen between a server and
 // its clients, in both directions: the server is the endpoint on the server
-// port; datagrams between it and a client address are handshake datagrams
-// until a valid Welcome went to that address, connected packets after. The
-// receiver's own rule is per sender address, and a Welcome is what turns
-// both the client and the server to connected packets.
+// port, and the kind of a datagram depends on where the connection of its
+// client address stands. Each address goes through these phases, one
+// transition each:
+//
+//	handshake --Welcome to the client--> welcomed(id)
+//	welcomed  --Welcome to the client--> welcomed(new id)
+//	welcomed  --accepted client packet--> connected(id)
+//	connected --accepted client Disconnect--> closed
+//	closed    --Welcome to the client--> welcomed(id)
+//
+// Handshake and closed read handshake datagrams (§4). Welcomed reads a
+// valid handshake datagram as one, since the client may not have the
+// Welcome yet and repeats its Hello, which the server may answer again
+// (§4.2, §13); any other datagram is a packet of the last Welcome's id,
+// as the server reads it from the Welcome on. Connected reads packets only:
+// the server accepted one of the client, which has the Welcome (§3). An
+// accepted packet is one that passes the §5.4 check and the §5.2 window;
+// a Disconnect in it closes the connection at once (§7.3).
 //
 // A Sides remembers the 65,536 addresses welcomed last. Past them, the
 // address welcomed longest ago is forgotten, and its datagrams are taken
@@ -18,13 +32,12 @@ const maxClients = 1 << 16
 // bounded memory.
 type Sides struct {
 	port uint16
-	// welcomed maps a client address to the connection id its Welcome
-	// carried; order lists its keys, oldest first from head, as a ring of
-	// at most limit addresses.
-	welcomed map[netip.AddrPort]uint32
-	order    []netip.AddrPort
-	head     int
-	limit    int
+	// conns maps a client address to its state; order lists its keys,
+	// oldest first from head, as a ring of at most limit addresses.
+	conns map[netip.AddrPort]*conn
+	order []netip.AddrPort
+	head  int
+	limit int
 }
 
 // NewSides returns a Sides for a server on UDP port port, that has welcomed
@@ -34,13 +47,14 @@ func NewSides(port uint16) *Sides {
 }
 
 func newSidesLimit(port uint16, limit int) *Sides {
-	return &Sides{port: port, welcomed: map[netip.AddrPort]uint32{}, limit: limit}
+	return &Sides{port: port, conns: map[netip.AddrPort]*conn{}, limit: limit}
 }
 
-// Classify tells which kind a datagram from src to dst is (§3), which of
-// its ends is the client, and whether it goes to the server. ok is false
-// when neither end is on the server port: the datagram is not this
-// protocol's.
+// Classify tells which end of a datagram from src to dst is the client,
+// whether it goes to the server, and the kind of such a datagram when it
+// is not a valid handshake datagram (§3): [Sides.Decode] reads a valid one
+// as a handshake datagram still in the welcomed phase. ok is false when
+// neither end is on the server port: the datagram is not this protocol's.
 func (s *Sides) Classify(src, dst netip.AddrPort) (k Kind, client netip.AddrPort, toServer, ok bool) {
 	switch {
 	case dst.Port() == s.port:
@@ -50,52 +64,98 @@ func (s *Sides) Classify(src, dst netip.AddrPort) (k Kind, client netip.AddrPort
 	default:
 		return 0, client, false, false
 	}
-	if _, done := s.welcomed[client]; done {
-		return Packet, client, toServer, true
+	k = Handshake
+	if c := s.conns[client]; c != nil {
+		k, _ = c.reads()
 	}
-	return Handshake, client, toServer, true
+	return k, client, toServer, true
 }
 
-// ConnectionID returns the connection id the Welcome to client carried
+// Decode reads b, a datagram between the server and client, toServer or
+// from it, as the phase of client has it read, applies the checks of §5.4
+// and §5.2 to a packet, and takes the transition the datagram makes.
+func (s *Sides) Decode(client netip.AddrPort, toServer bool, b []byte) Decoded {
+	c := s.conns[client]
+	k, either := Handshake, false
+	if c != nil {
+		k, either = c.reads()
+	}
+	var d Decoded
+	if either {
+		if d = decodeHandshake(b); d.Err != nil {
+			d = decodePacket(b)
+		}
+	} else {
+		d = Decode(k, b)
+	}
+	if d.Kind == Packet && c != nil {
+		c.check(toServer, &d)
+	}
+	s.Observe(client, toServer, &d)
+	return d
+}
+
+// ConnectionID returns the connection id the last Welcome to client carried
 // (§4.3), 0 if none is remembered.
 func (s *Sides) ConnectionID(client netip.AddrPort) uint32 {
-	return s.welcomed[client]
+	if c := s.conns[client]; c != nil {
+		return c.id
+	}
+	return 0
 }
 
-// Check applies the connection check of §5.4 to d, a datagram between the
-// server and client, in either direction: once a Welcome to client was
-// seen, a connected packet with another connectionId is dropped. The server
-// drops it, having no connection with that id bound to the client's
-// address, and so does the client, the id not being its own. d.Err becomes
-// [ErrConnectionIDDiffers], and its messages go with it. A datagram dropped
-// already keeps its reason, as the library found it first.
+// Check applies the connection check of §5.4 alone to d, a datagram
+// between the server and client, in either direction: once a Welcome to
+// client was seen, a connected packet with another connectionId is
+// dropped. The server drops it, having no connection with that id bound to
+// the client's address, and so does the client, the id not being its own.
+// d.Err becomes [ErrConnectionIDDiffers], and its messages go with it. A
+// datagram dropped already keeps its reason, as the library found it first.
+// [Sides.Decode] applies it, and the §5.2 window after it.
 func (s *Sides) Check(client netip.AddrPort, d *Decoded) {
-	id, ok := s.welcomed[client]
-	if !ok || d.Kind != Packet {
+	c := s.conns[client]
+	if c == nil || c.phase == phaseHandshake || c.phase == phaseClosed || d.Kind != Packet {
 		return
 	}
-	d.Welcomed = id
-	if d.Err == nil && d.Header.ConnectionID != id {
+	d.Welcomed = c.id
+	if d.Err == nil && d.Header.ConnectionID != c.id {
 		d.Err, d.Messages = ErrConnectionIDDiffers, nil
 	}
 }
 
-// Observe records the datagram d between the server and client, toServer
-// or from it: a valid Welcome sent to client (§4.3) turns the datagrams of
-// client to connected packets. A client ignores any other Welcome, and so
-// does Observe.
+// Observe takes the transition the datagram d between the server and
+// client, toServer or from it, makes: a valid Welcome to client (§4.3) in
+// any phase but connected, where the client reads it as a packet; a packet
+// from client the server kept, in the welcomed or connected phase.
 func (s *Sides) Observe(client netip.AddrPort, toServer bool, d *Decoded) {
-	if toServer || d.Kind != Handshake || d.Err != nil || d.ConnectionID == 0 {
+	if d.Err != nil {
 		return
 	}
-	if _, known := s.welcomed[client]; !known {
-		if len(s.order) < s.limit {
-			s.order = append(s.order, client)
-		} else {
-			delete(s.welcomed, s.order[s.head])
-			s.order[s.head] = client
-			s.head = (s.head + 1) % len(s.order)
+	c := s.conns[client]
+	switch {
+	case d.Kind == Handshake && !toServer && d.ConnectionID != 0:
+		if c == nil {
+			c = s.add(client)
 		}
+		if c.phase != phaseConnected {
+			c.welcome(d.ConnectionID)
+		}
+	case d.Kind == Packet && toServer && c != nil && (c.phase == phaseWelcomed || c.phase == phaseConnected):
+		c.accept(d)
 	}
-	s.welcomed[client] = d.ConnectionID
+}
+
+// add makes room for client, forgetting the address welcomed longest ago
+// when limit addresses are remembered.
+func (s *Sides) add(client netip.AddrPort) *conn {
+	c := &conn{}
+	if len(s.order) < s.limit {
+		s.order = append(s.order, client)
+	} else {
+		delete(s.conns, s.order[s.head])
+		s.order[s.head] = client
+		s.head = (s.head + 1) % len(s.order)
+	}
+	s.conns[client] = c
+	return c
 }

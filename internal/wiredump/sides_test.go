@@ -36,8 +36,8 @@ func TestSidesForgetOldestWelcome(t *testing.T) {
 	if kindOf(a) != Handshake || kindOf(b) != Packet || kindOf(c) != Packet {
 		t.Fatalf("after a third address: a %v, b %v, c %v; want a forgotten", kindOf(a), kindOf(b), kindOf(c))
 	}
-	if len(s.welcomed) != 2 {
-		t.Fatalf("%d addresses remembered, want 2", len(s.welcomed))
+	if len(s.conns) != 2 {
+		t.Fatalf("%d addresses remembered, want 2", len(s.conns))
 	}
 }
 
@@ -82,6 +82,104 @@ func TestSidesCheckConnectionID(t *testing.T) {
 			}
 			if got != tt.wantErr {
 				t.Errorf("error %q, want %q", got, tt.wantErr)
+			}
+		})
+	}
+}
+
+// sidesStep is one datagram of a session through Sides.Decode, with the
+// kind and drop key (DropKey, "" when kept) it must get.
+type sidesStep struct {
+	name     string
+	toServer bool
+	b        []byte
+	kind     Kind
+	drop     string
+}
+
+// sidesPacket is a connected packet of connection id, sequence seq, with
+// the framed messages msgs.
+func sidesPacket(id, seq uint32, msgs ...[]byte) []byte {
+	b := []byte{0, 0, 0, byte(id), 0, 0, 0, byte(seq), 0, 0, 0, 0, 0, 0, 0, 0}
+	for _, m := range msgs {
+		b = append(b, m...)
+	}
+	return b
+}
+
+var (
+	sidesPing       = []byte{0, 3, 0, 4, 0, 0, 0, 9}
+	sidesDisconnect = []byte{0, 4, 0, 1, 1}
+)
+
+// §3, §4.2, §4.3, §5.2, §5.4, §7.3: the phases of a client address through
+// whole sessions, as the server and the client read each datagram.
+func TestSidesPhases(t *testing.T) {
+	hello, rejected := rtype.AppendHello(nil), append(rtype.AppendHello(nil)[:5], 3)
+	welcome := func(id uint32) []byte { return rtype.AppendWelcome(nil, id) }
+	tests := []struct {
+		name  string
+		steps []sidesStep
+	}{
+		{"§7.3 the address re-used after a Disconnect", []sidesStep{
+			{"Hello", true, hello, Handshake, ""},
+			{"Welcome 5", false, welcome(5), Handshake, ""},
+			{"packet of 5", true, sidesPacket(5, 1, sidesPing), Packet, ""},
+			{"Hello once connected is a short packet", true, hello, Packet, "short-packet"},
+			{"Disconnect", true, sidesPacket(5, 2, sidesDisconnect), Packet, ""},
+			{"Hello again", true, hello, Handshake, ""},
+			{"Welcome 7", false, welcome(7), Handshake, ""},
+			{"packet of 7 to the server", true, sidesPacket(7, 1, sidesPing), Packet, ""},
+			{"packet of 7 to the client", false, sidesPacket(7, 1), Packet, ""},
+			{"packet of 5 now differs", true, sidesPacket(5, 3), Packet, "connection-id-differs"},
+		}},
+		{"§4.2 a lost Welcome, then another id", []sidesStep{
+			{"Hello", true, hello, Handshake, ""},
+			{"Welcome 5, lost", false, welcome(5), Handshake, ""},
+			{"server packet of 5", false, sidesPacket(5, 1), Packet, ""},
+			{"Hello repeated", true, hello, Handshake, ""},
+			{"Welcome 6", false, welcome(6), Handshake, ""},
+			{"Hello repeated again", true, hello, Handshake, ""},
+			{"Rejected", false, rejected, Handshake, ""},
+			{"short packet", true, []byte{1, 2, 3}, Packet, "short-packet"},
+			{"server packet of 6 starts a new window", false, sidesPacket(6, 1), Packet, ""},
+			{"client packet of 6", true, sidesPacket(6, 1), Packet, ""},
+			{"Welcome 8 once connected is a short packet", false, welcome(8), Packet, "short-packet"},
+			{"packet of 6 kept", true, sidesPacket(6, 2), Packet, ""},
+		}},
+		{"§5.2 the window of each direction", []sidesStep{
+			{"Welcome 1", false, welcome(1), Handshake, ""},
+			{"client 3", true, sidesPacket(1, 3), Packet, ""},
+			{"client 3 again", true, sidesPacket(1, 3), Packet, "duplicate-sequence"},
+			{"server 3, its own window", false, sidesPacket(1, 3), Packet, ""},
+			{"client 2, out of order", true, sidesPacket(1, 2), Packet, ""},
+			{"client 2 again", true, sidesPacket(1, 2), Packet, "duplicate-sequence"},
+			{"client 40", true, sidesPacket(1, 40), Packet, ""},
+			{"client 7, too old", true, sidesPacket(1, 7), Packet, "sequence-too-old"},
+			{"a dropped Disconnect keeps the connection", true, sidesPacket(1, 40, sidesDisconnect), Packet, "duplicate-sequence"},
+			{"Hello is still a short packet", true, hello, Packet, "short-packet"},
+		}},
+		{"§5.4 a dropped Disconnect keeps the connection", []sidesStep{
+			{"Welcome 2", false, welcome(2), Handshake, ""},
+			{"Disconnect of another id", true, sidesPacket(3, 1, sidesDisconnect), Packet, "connection-id-differs"},
+			{"Hello", true, hello, Handshake, ""},
+			{"Disconnect", true, sidesPacket(2, 1, sidesDisconnect), Packet, ""},
+			{"Hello after it", true, hello, Handshake, ""},
+		}},
+	}
+	client := netip.MustParseAddrPort("10.0.0.2:1")
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := NewSides(rtype.DefaultPort)
+			for i, st := range tt.steps {
+				d := s.Decode(client, st.toServer, st.b)
+				drop := ""
+				if d.Err != nil {
+					drop = DropKey(d.Err)
+				}
+				if d.Kind != st.kind || drop != st.drop {
+					t.Errorf("step %d, %s: %v dropped %q, want %v dropped %q", i+1, st.name, d.Kind, drop, st.kind, st.drop)
+				}
 			}
 		})
 	}

@@ -6,10 +6,13 @@
 --
 -- It decodes UDP traffic to and from the server port (preference
 -- rtype.port, default 4242). Which parser a datagram goes through follows
--- §3 of the specification: per client address, handshake datagrams (§4)
--- until a valid Welcome went to that address, connected packets (§5)
--- after it; a packet between them whose connectionId is not the one that
--- Welcome gave is dropped by either end (§5.4). Every field of every
+-- §3 of the specification, per client address (see conns below):
+-- handshake datagrams (§4) until a valid Welcome went to that address;
+-- then connected packets (§5), but for valid handshake datagrams until the
+-- client sent a packet the server kept; handshake datagrams again after a
+-- Disconnect the server kept (§7.3). A packet whose connectionId is not the
+-- one the last Welcome gave is dropped by either end (§5.4), and so is a
+-- duplicate or too old sequence in its direction (§5.2). Every field of every
 -- message has a display filter, for example
 -- rtype.msg.type == 0x0083, rtype.snapshot.count > 40 or
 -- rtype.header.sequence == 5. A datagram or message that a receiver must
@@ -134,19 +137,36 @@ local ef = {
     wrong_connection = ProtoExpert.new("rtype.wrong_connection",
         "Connection id differs from the Welcome's: a receiver drops the packet (§5.4)",
         expert.group.PROTOCOL, expert.severity.ERROR),
+    sequence = ProtoExpert.new("rtype.sequence",
+        "Duplicate or too old sequence: the receiver drops the packet (§5.2)",
+        expert.group.SEQUENCE, expert.severity.ERROR),
 }
-rtype.experts = { ef.malformed, ef.bad_message, ef.unknown_type, ef.wrong_connection }
+rtype.experts = { ef.malformed, ef.bad_message, ef.unknown_type, ef.wrong_connection, ef.sequence }
 
 rtype.prefs.port = Pref.uint("UDP port", 4242, "UDP port of the R-Type server")
 
--- welcomed maps a client address ("ip:port") to the first frame that
--- carried a valid Welcome to it (§3, §4.3): its number, frame, and the
--- connection id it gave, id. Frame numbers keep the rule right when
--- Wireshark dissects frames again, out of order.
-local welcomed = {}
+-- conns maps a client address ("ip:port") to the state of its connection
+-- (§3), as the first pass reaches each frame in order:
+--   handshake --Welcome to the client--> welcomed(id)
+--   welcomed  --Welcome to the client--> welcomed(new id)
+--   welcomed  --accepted client packet--> connected(id)
+--   connected --accepted client Disconnect--> closed
+--   closed    --Welcome to the client--> welcomed(id)
+-- Handshake and closed (no entry, or phase "closed") read handshake
+-- datagrams; welcomed reads a valid handshake datagram as one (a repeated
+-- Hello, the Welcome again, §4.2, §13) and anything else as a packet;
+-- connected reads packets only. An entry holds phase, id, the last
+-- Welcome's connection id, and win, the §5.2 window of each direction
+-- (win[true] the server's).
+local conns = {}
+-- verdicts maps a frame number to what the first pass found of it: kind,
+-- id (the Welcome's, for §5.4), seq_err (§5.2). Wireshark dissects frames
+-- again later, out of order (pinfo.visited true); they read it here.
+local verdicts = {}
 
 function rtype.init()
-    welcomed = {}
+    conns = {}
+    verdicts = {}
 end
 
 -- §9.1 and §9.2.
@@ -247,46 +267,92 @@ decoders[0x0086] = function(buf, tree) -- Pong, §8.4
     tree:add(f.pong_timestamp, buf(0, 4))
 end
 
--- dissect_handshake decodes a handshake datagram (§4) and returns the
--- Welcome's connection id when it is valid, and an Info summary.
+-- handshake_error checks a handshake datagram (§4) of len bytes and
+-- returns its type and an error, nil when it is valid.
+local function handshake_error(buf, len)
+    local t = len >= 6 and buf(5, 1):uint() or nil
+    if len > MAX_DATAGRAM then
+        return t, "datagram larger than 548 bytes (§2.2)"
+    elseif len < HANDSHAKE_HEADER then
+        return t, "handshake datagram shorter than 6 bytes (§4.1)"
+    elseif buf(0, 4):uint() ~= MAGIC then
+        return t, "bad magic (§4.1)"
+    elseif buf(4, 1):uint() ~= VERSION then
+        return t, "unsupported version (§4.1)"
+    elseif handshake_types[t] == nil then
+        return t, "invalid handshake type (§4.1)"
+    elseif len ~= handshake_sizes[t] then
+        return t, string.format("%s must be exactly %d bytes (§4)", handshake_types[t], handshake_sizes[t])
+    elseif t == 2 and buf(6, 4):uint() == 0 then
+        return t, "Welcome with connectionId 0 (§4.3)"
+    end
+    return t, nil
+end
+
+-- welcome_id returns the connection id of a valid Welcome, nil for any
+-- other datagram.
+local function welcome_id(buf, len)
+    local t, err = handshake_error(buf, len)
+    if err == nil and t == 2 then return buf(6, 4):uint() end
+end
+
+-- dissect_handshake decodes a handshake datagram (§4) and returns an error
+-- and an Info summary.
 local function dissect_handshake(buf, tree)
     local len = buf:len()
-    local err
     if len >= 4 then tree:add(f.hs_magic, buf(0, 4)) end
     if len >= 5 then tree:add(f.hs_version, buf(4, 1)) end
     if len >= 6 then tree:add(f.hs_type, buf(5, 1)) end
-    local t = len >= 6 and buf(5, 1):uint() or nil
-    if len > MAX_DATAGRAM then
-        err = "datagram larger than 548 bytes (§2.2)"
-    elseif len < HANDSHAKE_HEADER then
-        err = "handshake datagram shorter than 6 bytes (§4.1)"
-    elseif buf(0, 4):uint() ~= MAGIC then
-        err = "bad magic (§4.1)"
-    elseif buf(4, 1):uint() ~= VERSION then
-        err = "unsupported version (§4.1)"
-    elseif handshake_types[t] == nil then
-        err = "invalid handshake type (§4.1)"
-    elseif len ~= handshake_sizes[t] then
-        err = string.format("%s must be exactly %d bytes (§4)", handshake_types[t], handshake_sizes[t])
-    end
-    local id
-    if err == nil and t == 2 then
+    local t, err = handshake_error(buf, len)
+    if t == 2 and (err == nil or err == "Welcome with connectionId 0 (§4.3)") then
         tree:add(f.hs_connection_id, buf(6, 4))
-        id = buf(6, 4):uint()
-        if id == 0 then err = "Welcome with connectionId 0 (§4.3)" end
     end
-    if err then return nil, err, "Malformed handshake" end
+    if err then return err, "Malformed handshake" end
     local info = handshake_types[t]
-    if t == 2 then info = info .. " connectionId=" .. id end
-    return id, nil, info
+    if t == 2 then info = info .. " connectionId=" .. buf(6, 4):uint() end
+    return nil, info
+end
+
+-- packet_error checks what a receiver checks of a connected packet of len
+-- bytes on its own (§2.2, §5.3, §5.4) and returns an error, nil when it
+-- passes, and for a framing error the offset where the framing breaks.
+local function packet_error(buf, len)
+    if len > MAX_DATAGRAM then return "datagram larger than 548 bytes (§2.2)" end
+    if len < PACKET_HEADER then return "packet shorter than 16 bytes (§5.4)" end
+    if buf(0, 4):uint() == 0 then return "connectionId 0 (§4.3, §5.4)" end
+    -- §5.3: the whole packet is dropped if the framing breaks anywhere.
+    local off = PACKET_HEADER
+    while off < len do
+        if len - off < MESSAGE_HEADER then
+            return string.format("truncated message header at byte %d (§5.3)", off), off
+        end
+        local size = buf(off + 2, 2):uint()
+        if off + MESSAGE_HEADER + size > len then
+            return string.format("message size %d exceeds the bytes left at byte %d (§5.3)", size, off), off
+        end
+        off = off + MESSAGE_HEADER + size
+    end
+end
+
+-- has_disconnect tells whether a well-framed packet of len bytes carries
+-- a valid Disconnect (§7.3).
+local function has_disconnect(buf, len)
+    local off = PACKET_HEADER
+    while off < len do
+        local t, size = buf(off, 2):uint(), buf(off + 2, 2):uint()
+        if t == 0x0004 and size == 1 then return true end
+        off = off + MESSAGE_HEADER + size
+    end
+    return false
 end
 
 -- dissect_packet decodes a connected packet (§5): the header, then the
--- messages when the framing of §5.3 holds and the connection id is the one
--- the Welcome to the client gave, welcomed_id. It returns an error, an Info
+-- messages when the framing of §5.3 holds, the connection id is the one
+-- the Welcome to the client gave, v.id (§5.4), and the sequence is not one
+-- the receiver drops, v.seq_err (§5.2). It returns an error, an Info
 -- summary, and the expert info for the error when it is not a malformed
 -- datagram.
-local function dissect_packet(buf, tree, welcomed_id)
+local function dissect_packet(buf, tree, v)
     local len = buf:len()
     if len >= PACKET_HEADER then
         local h = tree:add(rtype, buf(0, PACKET_HEADER), "Packet header")
@@ -295,38 +361,25 @@ local function dissect_packet(buf, tree, welcomed_id)
         h:add(f.ack, buf(8, 4))
         h:add(f.ack_bits, buf(12, 4))
     end
-    if len > MAX_DATAGRAM then return "datagram larger than 548 bytes (§2.2)", "Malformed packet" end
-    if len < PACKET_HEADER then return "packet shorter than 16 bytes (§5.4)", "Malformed packet" end
-    if buf(0, 4):uint() == 0 then return "connectionId 0 (§4.3, §5.4)", "Malformed packet" end
-    local summary = string.format("conn=%d seq=%d ack=%d", buf(0, 4):uint(), buf(4, 4):uint(), buf(8, 4):uint())
-
-    -- §5.3: the whole packet is dropped if the framing breaks anywhere, so
-    -- check it all before listing any message.
-    local off = PACKET_HEADER
-    while off < len do
-        if len - off < MESSAGE_HEADER then
-            tree:add(f.trailing, buf(off))
-            return string.format("truncated message header at byte %d (§5.3)", off), "Malformed packet"
-        end
-        local size = buf(off + 2, 2):uint()
-        if off + MESSAGE_HEADER + size > len then
-            tree:add(f.trailing, buf(off))
-            return string.format("message size %d exceeds the bytes left at byte %d (§5.3)", size, off), "Malformed packet"
-        end
-        off = off + MESSAGE_HEADER + size
+    local err, brk = packet_error(buf, len)
+    if err then
+        if brk then tree:add(f.trailing, buf(brk)) end
+        return err, "Malformed packet"
     end
+    local summary = string.format("conn=%d seq=%d ack=%d", buf(0, 4):uint(), buf(4, 4):uint(), buf(8, 4):uint())
 
     -- §5.4: the server drops a packet whose id is not that of the
     -- connection bound to the client's address, and the client one whose id
     -- is not its own; both ends know the id from the Welcome.
     local id = buf(0, 4):uint()
-    if welcomed_id and id ~= welcomed_id then
-        return string.format("connection id %d differs from the Welcome's %d (§5.4)", id, welcomed_id),
+    if v.id and id ~= v.id then
+        return string.format("connection id %d differs from the Welcome's %d (§5.4)", id, v.id),
             "Wrong connection", ef.wrong_connection
     end
+    if v.seq_err then return v.seq_err, "Dropped packet " .. summary, ef.sequence end
 
     local names = {}
-    off = PACKET_HEADER
+    local off = PACKET_HEADER
     while off < len do
         local t = buf(off, 2):uint()
         local size = buf(off + 2, 2):uint()
@@ -359,18 +412,85 @@ local function dissect_packet(buf, tree, welcomed_id)
     return nil, summary
 end
 
--- endpoints applies §3 to a datagram: the client's address, whether the
--- datagram goes to the server, whether a Welcome already went to that
--- client in an earlier frame, and that client's entry of welcomed.
+-- endpoints returns the client's address of a datagram and whether it
+-- goes to the server, the endpoint on the server port.
 local function endpoints(pinfo)
-    local client, to_server
     if pinfo.dst_port == rtype.prefs.port then
-        client, to_server = tostring(pinfo.src) .. ":" .. pinfo.src_port, true
-    else
-        client, to_server = tostring(pinfo.dst) .. ":" .. pinfo.dst_port, false
+        return tostring(pinfo.src) .. ":" .. pinfo.src_port, true
     end
-    local w = welcomed[client]
-    return client, to_server, w ~= nil and w.frame < pinfo.number, w
+    return tostring(pinfo.dst) .. ":" .. pinfo.dst_port, false
+end
+
+-- new_window is the §5.2 receive window of one direction: the highest
+-- sequence received, and seen, which of the 32 below it were.
+local function new_window() return { seen = {} } end
+
+-- receive classifies seq in the window w (§5.2), as unsigned numbers, and
+-- records it when the receiver keeps it; it returns the error of a
+-- sequence the receiver drops, nil otherwise.
+local function receive(w, seq)
+    if w.highest == nil then
+        w.highest = seq
+        return nil
+    end
+    if seq > w.highest then
+        local seen = {}
+        for s in pairs(w.seen) do
+            if seq - s <= 32 then seen[s] = true end
+        end
+        if seq - w.highest <= 32 then seen[w.highest] = true end
+        w.highest, w.seen = seq, seen
+        return nil
+    end
+    if seq == w.highest or w.seen[seq] then return "duplicate sequence (§5.2)" end
+    if w.highest - seq > 32 then return "sequence too old (§5.2)" end
+    w.seen[seq] = true
+    return nil
+end
+
+-- first_pass reads a datagram of len bytes between the server and client
+-- by the phase of client (see conns), takes the transition it makes, and
+-- returns its verdict (see verdicts). buf is nil for an empty datagram.
+local function first_pass(buf, len, client, to_server)
+    local c = conns[client]
+    local phase = c and c.phase or "closed"
+    local v = { kind = "handshake" }
+    if phase == "connected" then
+        v.kind = "packet"
+    elseif phase == "welcomed" then
+        local _, err = handshake_error(buf, len)
+        if err then v.kind = "packet" end
+    end
+    if v.kind == "handshake" then
+        local id = welcome_id(buf, len)
+        if id and not to_server then
+            conns[client] = { phase = "welcomed", id = id, win = { [true] = new_window(), [false] = new_window() } }
+        end
+        return v
+    end
+    v.id = c.id
+    if packet_error(buf, len) == nil and buf(0, 4):uint() == c.id then
+        v.seq_err = receive(c.win[to_server], buf(4, 4):uint())
+        if v.seq_err == nil and to_server then
+            -- §7.3: the server closes the connection at once.
+            c.phase = has_disconnect(buf, len) and "closed" or "connected"
+        end
+    end
+    return v
+end
+
+-- verdict returns the verdict on the datagram of the frame pinfo, of len
+-- bytes, and whether it goes to the server. The first pass (pinfo.visited
+-- false) reaches every frame in order and records it; any later
+-- dissection, in any order, reads it.
+local function verdict(buf, len, pinfo)
+    local client, to_server = endpoints(pinfo)
+    local v = verdicts[pinfo.number]
+    if v == nil then
+        v = first_pass(buf, len, client, to_server)
+        verdicts[pinfo.number] = v
+    end
+    return v, to_server
 end
 
 -- finish adds the verdict on a datagram to its tree and the Info column;
@@ -389,22 +509,16 @@ end
 
 function rtype.dissector(buf, pinfo, root)
     pinfo.cols.protocol = "RTYPE"
-    local client, to_server, connected, w = endpoints(pinfo)
-
+    local v, to_server = verdict(buf, buf:len(), pinfo)
     local tree = root:add(rtype, buf())
-    local kind = connected and "packet" or "handshake"
-    tree:add(f.kind, kind):set_generated()
+    tree:add(f.kind, v.kind):set_generated()
     local err, info, err_expert
-    if connected then
-        err, info, err_expert = dissect_packet(buf, tree, w.id)
+    if v.kind == "packet" then
+        err, info, err_expert = dissect_packet(buf, tree, v)
     else
-        local id
-        id, err, info = dissect_handshake(buf, tree)
-        if id and not to_server and (w == nil or pinfo.number < w.frame) then
-            welcomed[client] = { frame = pinfo.number, id = id }
-        end
+        err, info = dissect_handshake(buf, tree)
     end
-    finish(tree, pinfo, kind, to_server, err, info, err_expert)
+    finish(tree, pinfo, v.kind, to_server, err, info, err_expert)
     return buf:len()
 end
 
@@ -421,11 +535,11 @@ function empty.dissector(_, pinfo, root)
     local port = rtype.prefs.port
     if pinfo.dst_port ~= port and pinfo.src_port ~= port then return end
     pinfo.cols.protocol = "RTYPE"
-    local _, to_server, connected = endpoints(pinfo)
+    local v, to_server = verdict(nil, 0, pinfo)
     local tree = root:add(rtype)
-    local kind = connected and "packet" or "handshake"
+    local kind = v.kind
     tree:add(f.kind, kind):set_generated()
-    local err = connected and "packet shorter than 16 bytes (§5.4)" or "handshake datagram shorter than 6 bytes (§4.1)"
+    local err = kind == "packet" and "packet shorter than 16 bytes (§5.4)" or "handshake datagram shorter than 6 bytes (§4.1)"
     finish(tree, pinfo, kind, to_server, err, "Malformed " .. kind)
 end
 register_postdissector(empty)

@@ -61,15 +61,25 @@ function Item:add_proto_expert_info() return self end
 
 local file = arg[1]
 dofile(file)
+-- The first pass dissects the frames in order; then, as Wireshark does when
+-- a frame is clicked, each is dissected again, last first, marked visited.
+local frames = {}
 for i = 2, #arg do
     local dir, hex = arg[i]:match("^([cs]):(%x*)$")
     if not dir then error("bad argument " .. arg[i]) end
     local data = hex:gsub("%x%x", function(h) return string.char(tonumber(h, 16)) end)
     local client, server = "10.0.0.2", "10.0.0.1"
-    local pinfo = { cols = {}, number = i - 1, src = client, src_port = 50000, dst = server, dst_port = 4242 }
+    local pinfo = { cols = {}, number = i - 1, visited = false, src = client, src_port = 50000, dst = server, dst_port = 4242 }
     if dir == "s" then
         pinfo.src, pinfo.src_port, pinfo.dst, pinfo.dst_port = server, 4242, client, 50000
     end
+    frames[#frames + 1] = { pinfo = pinfo, data = data }
     print("frame " .. (i - 1))
     protos.rtype.dissector(range(data, 0, #data), pinfo, item())
+end
+for i = #frames, 1, -1 do
+    local fr = frames[i]
+    fr.pinfo.visited = true
+    print("revisit " .. fr.pinfo.number)
+    protos.rtype.dissector(range(fr.data, 0, #fr.data), fr.pinfo, item())
 end
