@@ -1,18 +1,16 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
-	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/rtypeproto/rtype/internal/exampletest"
 )
 
 // The play client in a real pseudo-terminal, under tmux, against the
@@ -29,15 +27,13 @@ func TestTerminal(t *testing.T) {
 		t.Skip("tmux is not installed (apt-get install -y tmux): the terminal test needs it")
 	}
 	dir := t.TempDir()
-	serverBin, playBin := filepath.Join(dir, "server"), filepath.Join(dir, "play")
-	goBuild(t, filepath.Join("..", ".."), serverBin, "./examples/server")
-	goBuild(t, ".", playBin, ".")
-	srv := startServer(t, serverBin)
+	srv := exampletest.StartServer(t, exampletest.Build(t, "./examples/server"))
+	playBin := exampletest.Build(t, "./examples/play")
 
 	tm := &tmux{t: t, path: tmuxPath, socket: fmt.Sprintf("rtype-play-test-%d-%d", os.Getpid(), time.Now().UnixNano())}
 	t.Cleanup(func() { _, _ = tm.run("kill-server") })
 	status := filepath.Join(dir, "status")
-	tm.start("keys", fmt.Sprintf("'%s' -server %s; echo $? > '%s'", playBin, srv.addr, status))
+	tm.start("keys", fmt.Sprintf("'%s' -server %s; echo $? > '%s'", playBin, srv.Addr, status))
 
 	start := tm.waitScreen("keys", "the ship drawn", func(s string) bool { _, ok := shipColumn(s); return ok })
 	col0, _ := shipColumn(start)
@@ -58,12 +54,12 @@ func TestTerminal(t *testing.T) {
 	if code != "0" {
 		t.Errorf("play exited %s after q, want 0", code)
 	}
-	srv.waitLog(t, "the server seeing Disconnect reason 1", "reason=ClientQuit", 1)
+	srv.WaitLog(t, "the server seeing Disconnect reason 1", "reason=ClientQuit", 1)
 
-	tm.start("hangup", fmt.Sprintf("exec '%s' -server %s", playBin, srv.addr))
+	tm.start("hangup", fmt.Sprintf("exec '%s' -server %s", playBin, srv.Addr))
 	tm.waitScreen("hangup", "the second ship drawn", func(s string) bool { _, ok := shipColumn(s); return ok })
 	tm.must("kill-session", "-t", "hangup") // the terminal hangs up: SIGHUP
-	srv.waitLog(t, "the server seeing Disconnect reason 1 after a hangup", "reason=ClientQuit", 2)
+	srv.WaitLog(t, "the server seeing Disconnect reason 1 after a hangup", "reason=ClientQuit", 2)
 }
 
 // shipColumn finds the leftmost drawn cell of the playfield, all but the
@@ -146,93 +142,4 @@ func waitFile(t *testing.T, path, what string) string {
 	}
 	t.Fatalf("%s: not within 10 s", what)
 	return ""
-}
-
-func goBuild(t *testing.T, dir, out, pkg string) {
-	t.Helper()
-	cmd := exec.Command("go", "build", "-o", out, pkg)
-	cmd.Dir = dir
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build %s: %v\n%s", pkg, err, b)
-	}
-}
-
-// server is the example server, run for one test, and its log.
-type server struct {
-	addr string
-	mu   sync.Mutex
-	log  bytes.Buffer
-}
-
-var listeningRE = regexp.MustCompile(`msg=listening addr=(\S+)`)
-
-// startServer starts the example server on a free loopback port, read
-// back from its log, and stops it when the test ends.
-func startServer(t *testing.T, bin string) *server {
-	t.Helper()
-	cmd := exec.Command(bin, "-addr", "127.0.0.1:0", "-log", "info")
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	srv := &server{}
-	addr := make(chan string, 1)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			srv.mu.Lock()
-			srv.log.WriteString(sc.Text() + "\n")
-			srv.mu.Unlock()
-			if m := listeningRE.FindStringSubmatch(sc.Text()); m != nil {
-				addr <- m[1]
-			}
-		}
-	}()
-	t.Cleanup(func() {
-		_ = cmd.Process.Signal(os.Interrupt)
-		stopped := make(chan struct{})
-		go func() { <-done; _ = cmd.Wait(); close(stopped) }()
-		select {
-		case <-stopped:
-		case <-time.After(5 * time.Second):
-			_ = cmd.Process.Kill()
-			<-stopped
-		}
-	})
-	select {
-	case srv.addr = <-addr:
-	case <-done:
-		t.Fatalf("the server stopped before listening:\n%s", srv.text())
-	case <-time.After(10 * time.Second):
-		t.Fatalf("the server did not log its address within 10 s:\n%s", srv.text())
-	}
-	if _, err := strconv.Atoi(srv.addr[strings.LastIndexByte(srv.addr, ':')+1:]); err != nil {
-		t.Fatalf("the server's address %q has no port", srv.addr)
-	}
-	return srv
-}
-
-func (s *server) text() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.log.String()
-}
-
-// waitLog waits, 10 s at most, for the server's log to contain want n
-// times.
-func (s *server) waitLog(t *testing.T, what, want string, n int) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		if strings.Count(s.text(), want) >= n {
-			return
-		}
-		time.Sleep(20 * time.Millisecond) // polling interval, not a wait
-	}
-	t.Fatalf("%s: %q not %d times in the server's log within 10 s:\n%s", what, want, n, s.text())
 }
