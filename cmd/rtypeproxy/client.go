@@ -52,8 +52,10 @@ type clientTable struct {
 	forgotten  [2]tally
 }
 
+// newClientTable is an empty table for at most max clients; the map grows
+// with the clients, so that a large max costs nothing until they come.
 func newClientTable(max int, idle time.Duration) *clientTable {
-	return &clientTable{byAddr: make(map[netip.AddrPort]*client, max), max: max, idle: idle}
+	return &clientTable{byAddr: map[netip.AddrPort]*client{}, max: max, idle: idle}
 }
 
 func (t *clientTable) full() bool { return len(t.byAddr) >= t.max }

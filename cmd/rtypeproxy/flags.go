@@ -18,11 +18,16 @@ var (
 	errNoServer   = errors.New("-server is required")
 	errProfile    = errors.New("unknown -profile; -h lists them")
 	errLogFormat  = errors.New("-log must be text, json or none")
-	errMaxClients = errors.New("-max-clients must be at least 1")
+	errMaxClients = errors.New("-max-clients must be 1 to 65536")
 	errIdle       = errors.New("-idle must be more than 0")
 	errArgs       = errors.New("no arguments are taken, only flags")
 	errNumber     = errors.New("not a number")
 )
+
+// maxClientsBound is the most -max-clients accepts: each client holds a
+// socket, a goroutine and a 64 KiB buffer, and the system runs out of
+// ports past it anyway.
+const maxClientsBound = 1 << 16
 
 // config is what the command line asks for.
 type config struct {
@@ -113,7 +118,7 @@ func parseFlags(args []string, stdout, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.log, "log", "text", "live decoding of each datagram with its verdict: text, json or none")
 	fs.StringVar(&c.pcap, "pcap", "", "write what each side received to this pcap file")
 	fs.Uint64Var(&c.seed, "seed", 1, "seed of the impairments: a run repeats for the same seed and datagram order")
-	fs.IntVar(&c.maxClients, "max-clients", 64, "most clients served at once; datagrams of further new addresses are dropped")
+	fs.IntVar(&c.maxClients, "max-clients", 64, "most clients served at once, up to 65536; a further new address evicts a client the server never answered, or is dropped")
 	fs.DurationVar(&c.idle, "idle", 30*time.Second, "a client silent this long in both directions is forgotten")
 	both, upOnly, downOnly := impairmentValues{}, impairmentValues{}, impairmentValues{}
 	for _, im := range impairments {
@@ -153,7 +158,7 @@ func (c *config) finish(both, upOnly, downOnly impairmentValues) error {
 		return errNoServer
 	case c.log != "text" && c.log != "json" && c.log != "none":
 		return errLogFormat
-	case c.maxClients < 1:
+	case c.maxClients < 1 || c.maxClients > maxClientsBound:
 		return errMaxClients
 	case c.idle <= 0:
 		return errIdle
