@@ -33,11 +33,15 @@
 // objects with the fields verdict (forwarded, delayed or dropped), reason,
 // delay (milliseconds), reordered and duplicated. -log none writes nothing.
 //
-// -pcap FILE writes what each side received, when the proxy delivered it,
-// as raw IP packets: to the server from the client's upstream address, to
-// the client from the proxy's address. rtypedump -port with the server's
-// port reads the server's side of the file, with the proxy's port the
-// clients' side.
+// -pcap FILE writes each datagram as raw IP packets on the two hops the
+// proxy stands between, as the wire shows them: on its sender's hop when it
+// reaches the proxy (from the client to the proxy's address, or from the
+// server to the client's upstream address), and on its receiver's hop when
+// the proxy delivers it (from the upstream address to the server, or from
+// the proxy to the client). Each hop holds what its two ends sent and
+// received; a datagram dropped is on its sender's hop only. rtypedump -port
+// with the server's port reads the server's hop, with the proxy's port the
+// clients' hop.
 //
 // Delayed datagrams wait on a timer heap whose buffers hold 16 MiB at most:
 // past that a datagram is dropped ("memory bound"), so that memory stays

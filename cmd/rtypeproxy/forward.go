@@ -12,6 +12,9 @@ import (
 func (p *proxy) forward(c *client, dir direction, b []byte, now time.Time) {
 	st := &c.stats[dir]
 	st.in.Add(1)
+	if p.pcap != nil {
+		p.pcap.arrived(c, dir, b)
+	}
 	var o netem.Outcome
 	if l := c.links[dir]; l != nil {
 		o = l.Decide(now, len(b))
