@@ -23,6 +23,10 @@ type client struct {
 	// client's reader only.
 	links [2]*netem.Link
 	stats [2]counters
+	// held is how many datagrams of each direction wait in the scheduler:
+	// while any do, the next ones queue behind them (order kept), and the
+	// client is not idle.
+	held [2]atomic.Int64
 	// lastUp and lastDown are when a datagram last came from each side,
 	// as time since the proxy started: lastUp for the listening loop only.
 	lastUp   time.Duration
