@@ -8,12 +8,16 @@
 //
 // Clients send to -listen (default :4243). Each client address gets its own
 // upstream socket, so that the server sees one address per client, as it
-// would without the proxy. At most -max-clients (default 64) are served at
-// once: datagrams from a further new address are dropped and counted, and
-// no client still talking is ever pushed out for it; a client silent for
-// -idle (default 30s) in both directions is forgotten and its socket
-// closed, which makes room. Datagrams of any size and content are
-// forwarded: the proxy is a network, not a validator.
+// would without the proxy. At most -max-clients (default 64, at most
+// 65536) are served at once. A further new address takes the place of the
+// longest-silent client that the server never answered, which is evicted;
+// if every client got an answer, its datagrams are dropped and counted, so
+// that no client the server answered is ever pushed out. A client silent
+// for -idle (default 30s) in both directions, with no datagram still
+// delayed, is forgotten and its socket closed, which makes room too. The
+// totals of the clients forgotten or evicted are summed once nothing of
+// theirs waits. Datagrams of any size and content are forwarded: the proxy
+// is a network, not a validator.
 //
 // Each impairment X is given as -X for both directions, -up-X for client to
 // server and -down-X for server to client; a per-direction flag overrides

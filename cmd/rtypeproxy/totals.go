@@ -129,8 +129,12 @@ func writeTotals(w io.Writer, t *clientTable) {
 			fmt.Fprintf(w, "  %-4s %s\n", d, c.stats[d].tally().line())
 		}
 	}
-	if t.forgottenN > 0 {
-		fmt.Fprintf(w, "%d clients forgotten after %s idle, together\n", t.forgottenN, t.idle)
+	if t.forgottenN+t.evictedN > 0 {
+		fmt.Fprintf(w, "%d clients forgotten after %s idle", t.forgottenN, t.idle)
+		if t.evictedN > 0 {
+			fmt.Fprintf(w, " and %d evicted, never answered, for a new address (-max-clients)", t.evictedN)
+		}
+		fmt.Fprintln(w, ", together")
 		for d := up; d <= down; d++ {
 			fmt.Fprintf(w, "  %-4s %s\n", d, t.forgotten[d].line())
 		}
