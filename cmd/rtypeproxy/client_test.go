@@ -154,7 +154,7 @@ func TestHeldBytesBounded(t *testing.T) {
 	if _, err := c.Write(huge); err != nil {
 		t.Fatal(err)
 	}
-	cl := <-joined
+	cl := receive(t, joined)
 	runtime.GC()
 	var before runtime.MemStats
 	runtime.ReadMemStats(&before)

@@ -30,12 +30,20 @@
 //
 // The log (-log text, the default) is rtypedump's text format, one line per
 // datagram with its messages indented below, from the client to the server
-// or back as if there were no proxy, kinds told apart by the rule of §3;
-// the line ends with the verdict after "=>": forwarded, delayed by 103ms,
-// dropped (loss), dropped (blackout), dropped (queue full), with ",
-// reordered" or ", duplicated" added. -log json writes rtypedump's JSON
-// objects with the fields verdict (forwarded, delayed or dropped), reason,
-// delay (milliseconds), reordered and duplicated. -log none writes nothing.
+// or back as if there were no proxy. Each datagram is read as rtypedump
+// reads a capture, by the phases of §3 and the checks of §5.4 and §5.2, in
+// the order the log prints them, that of their verdicts, as they reach the
+// proxy; but a Welcome the proxy holds back or drops has not reached its
+// client, so it moves the client's phase on only when it is delivered, and
+// never if dropped. The line ends with the verdict after "=>": forwarded,
+// delayed by 103ms, dropped (loss), dropped (blackout), dropped (queue
+// full), with ", reordered" or ", duplicated" added. A datagram that had
+// its verdict but that the system refused to send gets a line of its own,
+// "send failed SRC > DST (N bytes): ERROR". -log json writes rtypedump's
+// JSON objects with the fields verdict (forwarded, delayed or dropped),
+// reason, delay (milliseconds), reordered and duplicated, and an object
+// with verdict "send failed", size and error for a refused send. -log none
+// writes nothing.
 //
 // -pcap FILE writes each datagram as raw IP packets on the two hops the
 // proxy stands between, as the wire shows them: on its sender's hop when it
