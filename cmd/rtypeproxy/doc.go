@@ -24,9 +24,12 @@
 // -X, which overrides -profile, wherever they stand on the command line:
 // loss, burst (Gilbert–Elliott loss bursts), delay, jitter, reorder,
 // reorder-delay, dup, rate, queue and blackout. -h lists them with the
-// profiles and their figures. The impairments repeat for a given -seed and
-// order of datagrams: client number i, counted in order of first datagram,
-// draws from its own seed in each direction.
+// profiles and their figures. Client number i, counted in order of first
+// datagram, draws from its own seed in each direction, the same draws for
+// each datagram: for a given -seed and order of datagrams, the loss,
+// duplication and reordering decisions repeat. Queue drops, blackouts and
+// the delays also depend on when the datagrams arrive (and a datagram lost
+// to a blackout does not step the state of the loss bursts).
 //
 // The log (-log text, the default) is rtypedump's text format, one line per
 // datagram with its messages indented below, from the client to the server
