@@ -92,6 +92,8 @@ var impairments = []impairment{
 	}},
 }
 
+// parseFloat reads a fraction or a count of a flag; its error is
+// errNumber, whatever strconv found wrong.
 func parseFloat(s string) (float64, error) {
 	v, err := strconv.ParseFloat(s, 64)
 	if err != nil {
@@ -196,6 +198,7 @@ type paramsError struct {
 	err error // a netem.Err sentinel
 }
 
+// Error names the direction and what is out of range.
 func (e paramsError) Error() string {
 	if e.dir == up {
 		return "client to server: " + e.err.Error()
@@ -203,6 +206,7 @@ func (e paramsError) Error() string {
 	return "server to client: " + e.err.Error()
 }
 
+// Unwrap is the netem sentinel, for errors.Is.
 func (e paramsError) Unwrap() error { return e.err }
 
 // usage prints the synopsis, the flags, the impairments once each, and
