@@ -118,7 +118,7 @@ func parseFlags(args []string, stdout, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.server, "server", "", "UDP address of the server (required)")
 	fs.StringVar(&c.profile, "profile", "", "named impairments of both directions, listed below; other flags override them")
 	fs.StringVar(&c.log, "log", "text", "live decoding of each datagram with its verdict: text, json or none")
-	fs.StringVar(&c.pcap, "pcap", "", "write what each side received to this pcap file")
+	fs.StringVar(&c.pcap, "pcap", "", "write each datagram to this pcap file on both hops, the clients' and the server's, as sent and as received")
 	fs.Uint64Var(&c.seed, "seed", 1, "seed of the impairments: loss, dup and reorder decisions repeat for the same seed and datagram order; queue drops, blackouts and delays also depend on arrival times")
 	fs.IntVar(&c.maxClients, "max-clients", 64, "most clients served at once, up to 65536; a further new address evicts a client the server never answered, or is dropped")
 	fs.DurationVar(&c.idle, "idle", 30*time.Second, "a client silent this long in both directions is forgotten")
