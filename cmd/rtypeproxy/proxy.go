@@ -13,8 +13,9 @@ import (
 	"github.com/rtypeproto/rtype/cmd/rtypeproxy/internal/netem"
 )
 
-// maxDatagram is the largest UDP payload, which every buffer holds: the
-// proxy forwards any datagram, valid or not.
+// maxDatagram is the size of every receive buffer, which any UDP payload
+// fits (65,507 bytes over IPv4, 65,527 over IPv6): the proxy forwards any
+// datagram, valid or not.
 const maxDatagram = 65535
 
 // socketBuffer is the kernel buffer asked for each socket, for bursts.
