@@ -88,7 +88,14 @@ func proxyForwarder(tb testing.TB, to netip.AddrPort) netip.AddrPort {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { _ = p.run(ctx); close(done) }()
-	tb.Cleanup(func() { cancel(); <-done })
+	tb.Cleanup(func() {
+		cancel()
+		select {
+		case <-done:
+		case <-time.After(testDeadline):
+			tb.Error("the proxy did not stop")
+		}
+	})
 	return p.addr()
 }
 

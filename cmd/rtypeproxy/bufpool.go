@@ -18,6 +18,7 @@ type bufPool struct {
 	bound int
 }
 
+// newBufPool is an empty pool whose buffers hold bound bytes at most.
 func newBufPool(bound int) *bufPool { return &bufPool{bound: bound} }
 
 // get returns a buffer of at least n bytes, ok false when the bound is

@@ -8,36 +8,55 @@
 //
 // Clients send to -listen (default :4243). Each client address gets its own
 // upstream socket, so that the server sees one address per client, as it
-// would without the proxy. At most -max-clients (default 64) are served at
-// once: datagrams from a further new address are dropped and counted, and
-// no client still talking is ever pushed out for it; a client silent for
-// -idle (default 30s) in both directions is forgotten and its socket
-// closed, which makes room. Datagrams of any size and content are
-// forwarded: the proxy is a network, not a validator.
+// would without the proxy. At most -max-clients (default 64, at most
+// 65536) are served at once. A further new address takes the place of the
+// longest-silent client that the server never answered, which is evicted;
+// if every client got an answer, its datagrams are dropped and counted, so
+// that no client the server answered is ever pushed out. A client silent
+// for -idle (default 30s) in both directions, with no datagram still
+// delayed, is forgotten and its socket closed, which makes room too. The
+// totals of the clients forgotten or evicted are summed once nothing of
+// theirs waits. Datagrams of any size and content are forwarded: the proxy
+// is a network, not a validator.
 //
 // Each impairment X is given as -X for both directions, -up-X for client to
 // server and -down-X for server to client; a per-direction flag overrides
 // -X, which overrides -profile, wherever they stand on the command line:
 // loss, burst (Gilbert–Elliott loss bursts), delay, jitter, reorder,
 // reorder-delay, dup, rate, queue and blackout. -h lists them with the
-// profiles and their figures. The impairments repeat for a given -seed and
-// order of datagrams: client number i, counted in order of first datagram,
-// draws from its own seed in each direction.
+// profiles and their figures. Client number i, counted in order of first
+// datagram, draws from its own seed in each direction, the same draws for
+// each datagram: for a given -seed and order of datagrams, the loss,
+// duplication and reordering decisions repeat. Queue drops, blackouts and
+// the delays also depend on when the datagrams arrive (and a datagram lost
+// to a blackout does not step the state of the loss bursts).
 //
 // The log (-log text, the default) is rtypedump's text format, one line per
 // datagram with its messages indented below, from the client to the server
-// or back as if there were no proxy, kinds told apart by the rule of §3;
-// the line ends with the verdict after "=>": forwarded, delayed by 103ms,
-// dropped (loss), dropped (blackout), dropped (queue full), with ",
-// reordered" or ", duplicated" added. -log json writes rtypedump's JSON
-// objects with the fields verdict (forwarded, delayed or dropped), reason,
-// delay (milliseconds), reordered and duplicated. -log none writes nothing.
+// or back as if there were no proxy. Each datagram is read as rtypedump
+// reads a capture, by the phases of §3 and the checks of §5.4 and §5.2, in
+// the order the log prints them, that of their verdicts, as they reach the
+// proxy; but a Welcome the proxy holds back or drops has not reached its
+// client, so it moves the client's phase on only when it is delivered, and
+// never if dropped. The line ends with the verdict after "=>": forwarded,
+// delayed by 103ms, dropped (loss), dropped (blackout), dropped (queue
+// full), with ", reordered" or ", duplicated" added. A datagram that had
+// its verdict but that the system refused to send gets a line of its own,
+// "send failed SRC > DST (N bytes): ERROR". -log json writes rtypedump's
+// JSON objects with the fields verdict (forwarded, delayed or dropped),
+// reason, delay (milliseconds), reordered and duplicated, and an object
+// with verdict "send failed", size and error for a refused send. -log none
+// writes nothing.
 //
-// -pcap FILE writes what each side received, when the proxy delivered it,
-// as raw IP packets: to the server from the client's upstream address, to
-// the client from the proxy's address. rtypedump -port with the server's
-// port reads the server's side of the file, with the proxy's port the
-// clients' side.
+// -pcap FILE writes each datagram as raw IP packets on the two hops the
+// proxy stands between, as the wire shows them: on its sender's hop when it
+// reaches the proxy (from the client to the proxy's address, or from the
+// server to the client's upstream address), and on its receiver's hop when
+// the proxy delivers it (from the upstream address to the server, or from
+// the proxy to the client). Each hop holds what its two ends sent and
+// received; a datagram dropped is on its sender's hop only. rtypedump -port
+// with the server's port reads the server's hop, with the proxy's port the
+// clients' hop.
 //
 // Delayed datagrams wait on a timer heap whose buffers hold 16 MiB at most:
 // past that a datagram is dropped ("memory bound"), so that memory stays

@@ -18,11 +18,16 @@ var (
 	errNoServer   = errors.New("-server is required")
 	errProfile    = errors.New("unknown -profile; -h lists them")
 	errLogFormat  = errors.New("-log must be text, json or none")
-	errMaxClients = errors.New("-max-clients must be at least 1")
+	errMaxClients = errors.New("-max-clients must be 1 to 65536")
 	errIdle       = errors.New("-idle must be more than 0")
 	errArgs       = errors.New("no arguments are taken, only flags")
 	errNumber     = errors.New("not a number")
 )
+
+// maxClientsBound is the most -max-clients accepts: each client holds a
+// socket, a goroutine and a 64 KiB buffer, and the system runs out of
+// ports past it anyway.
+const maxClientsBound = 1 << 16
 
 // config is what the command line asks for.
 type config struct {
@@ -87,6 +92,8 @@ var impairments = []impairment{
 	}},
 }
 
+// parseFloat reads a fraction or a count of a flag; its error is
+// errNumber, whatever strconv found wrong.
 func parseFloat(s string) (float64, error) {
 	v, err := strconv.ParseFloat(s, 64)
 	if err != nil {
@@ -111,9 +118,9 @@ func parseFlags(args []string, stdout, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.server, "server", "", "UDP address of the server (required)")
 	fs.StringVar(&c.profile, "profile", "", "named impairments of both directions, listed below; other flags override them")
 	fs.StringVar(&c.log, "log", "text", "live decoding of each datagram with its verdict: text, json or none")
-	fs.StringVar(&c.pcap, "pcap", "", "write what each side received to this pcap file")
-	fs.Uint64Var(&c.seed, "seed", 1, "seed of the impairments: a run repeats for the same seed and datagram order")
-	fs.IntVar(&c.maxClients, "max-clients", 64, "most clients served at once; datagrams of further new addresses are dropped")
+	fs.StringVar(&c.pcap, "pcap", "", "write each datagram to this pcap file on both hops, the clients' and the server's, as sent and as received")
+	fs.Uint64Var(&c.seed, "seed", 1, "seed of the impairments: loss, dup and reorder decisions repeat for the same seed and datagram order; queue drops, blackouts and delays also depend on arrival times")
+	fs.IntVar(&c.maxClients, "max-clients", 64, "most clients served at once, up to 65536; a further new address evicts a client the server never answered, or is dropped")
 	fs.DurationVar(&c.idle, "idle", 30*time.Second, "a client silent this long in both directions is forgotten")
 	both, upOnly, downOnly := impairmentValues{}, impairmentValues{}, impairmentValues{}
 	for _, im := range impairments {
@@ -153,7 +160,7 @@ func (c *config) finish(both, upOnly, downOnly impairmentValues) error {
 		return errNoServer
 	case c.log != "text" && c.log != "json" && c.log != "none":
 		return errLogFormat
-	case c.maxClients < 1:
+	case c.maxClients < 1 || c.maxClients > maxClientsBound:
 		return errMaxClients
 	case c.idle <= 0:
 		return errIdle
@@ -191,6 +198,7 @@ type paramsError struct {
 	err error // a netem.Err sentinel
 }
 
+// Error names the direction and what is out of range.
 func (e paramsError) Error() string {
 	if e.dir == up {
 		return "client to server: " + e.err.Error()
@@ -198,6 +206,7 @@ func (e paramsError) Error() string {
 	return "server to client: " + e.err.Error()
 }
 
+// Unwrap is the netem sentinel, for errors.Is.
 func (e paramsError) Unwrap() error { return e.err }
 
 // usage prints the synopsis, the flags, the impairments once each, and

@@ -103,6 +103,8 @@ func TestBadFlags(t *testing.T) {
 		{"unknown profile", []string{"-server", "h:1", "-profile", "moon"}, "unknown -profile"},
 		{"bad log", []string{"-server", "h:1", "-log", "xml"}, "-log must be"},
 		{"no clients", []string{"-server", "h:1", "-max-clients", "0"}, "-max-clients"},
+		{"a billion clients", []string{"-server", "h:1", "-max-clients", "1000000000"}, "-max-clients must be 1 to 65536"},
+		{"just past the bound", []string{"-server", "h:1", "-max-clients", "65537"}, "-max-clients must be 1 to 65536"},
 		{"no idle", []string{"-server", "h:1", "-idle", "0s"}, "-idle"},
 		{"an argument", []string{"-server", "h:1", "extra"}, "no arguments"},
 	}
@@ -155,5 +157,18 @@ func TestHelp(t *testing.T) {
 		for _, name := range []string{"lan", "wifi", "dsl", "3g", "lossy"} {
 			profile(t, name)
 		}
+	}
+}
+
+// TestMaxClientsAtBound: the largest -max-clients is taken, and the table
+// it sizes costs nothing until clients come.
+func TestMaxClientsAtBound(t *testing.T) {
+	var out, errs bytes.Buffer
+	c, err := parseFlags([]string{"-server", "h:1", "-max-clients", "65536"}, &out, &errs)
+	if err != nil || c.maxClients != maxClientsBound {
+		t.Fatalf("-max-clients 65536: %v, %d (%s)", err, c.maxClients, errs.String())
+	}
+	if n := testing.AllocsPerRun(10, func() { newClientTable(c.maxClients, time.Second) }); n > 2 {
+		t.Errorf("an empty table of %d clients takes %v allocations", c.maxClients, n)
 	}
 }

@@ -12,6 +12,9 @@ import (
 func (p *proxy) forward(c *client, dir direction, b []byte, now time.Time) {
 	st := &c.stats[dir]
 	st.in.Add(1)
+	if p.pcap != nil {
+		p.pcap.arrived(c, dir, b)
+	}
 	var o netem.Outcome
 	if l := c.links[dir]; l != nil {
 		o = l.Decide(now, len(b))
@@ -24,40 +27,52 @@ func (p *proxy) forward(c *client, dir direction, b []byte, now time.Time) {
 	}
 	welcome := p.log != nil && dir == down && isWelcome(b)
 	v := verdict{wait: o.Wait, reordered: o.Reordered, dup: o.Dup}
-	if !p.hold(c, dir, b, now, o.Wait, welcome) {
+	atOnce, ok := p.hold(c, dir, b, now, o.Wait, welcome)
+	if !ok {
 		st.drops[dropMemory].Add(1)
 		p.logDatagram(c.addr, dir, b, now, verdict{dropped: true, reason: dropMemory})
 		return
 	}
 	st.passed.Add(1)
 	st.delaySum.Add(int64(o.Wait))
+	dupAtOnce := false
 	if o.Dup {
 		st.dups.Add(1)
-		if !p.hold(c, dir, b, now, o.DupWait, welcome) {
+		if dupAtOnce, ok = p.hold(c, dir, b, now, o.DupWait, welcome); !ok {
 			st.drops[dropMemory].Add(1)
 			v.dup = false
 		}
 	}
+	v.held = !atOnce
 	p.logDatagram(c.addr, dir, b, now, v)
-	if o.Wait <= 0 {
-		p.send(c, dir, b, welcome)
+	if atOnce {
+		p.send(c, dir, b)
 	}
-	if v.dup && o.DupWait <= 0 {
-		p.send(c, dir, b, welcome)
+	if v.dup && dupAtOnce {
+		p.send(c, dir, b)
 	}
 }
 
-// hold gives a copy to the scheduler when it has to wait; false when the
-// bytes held are at their bound.
-func (p *proxy) hold(c *client, dir direction, b []byte, now time.Time, wait time.Duration, welcome bool) bool {
-	if wait <= 0 {
-		return true
+// hold gives a copy to the scheduler when it has to wait, or when earlier
+// datagrams of its direction still wait there, so that it does not pass
+// them: the scheduler may wake late for the ones already due. atOnce is
+// true when the caller sends it itself; ok is false when the bytes held
+// are at their bound.
+func (p *proxy) hold(c *client, dir direction, b []byte, now time.Time, wait time.Duration, welcome bool) (atOnce, ok bool) {
+	if wait <= 0 && c.held[dir].Load() == 0 {
+		return true, true
 	}
-	return p.sched.add(now.Add(wait), c, dir, welcome, b)
+	c.held[dir].Add(1)
+	if !p.sched.add(now.Add(max(wait, 0)), c, dir, welcome, b) {
+		c.held[dir].Add(-1)
+		return false, false
+	}
+	return false, true
 }
 
-// send delivers b to the server (up) or to the client (down).
-func (p *proxy) send(c *client, dir direction, b []byte, welcome bool) {
+// send delivers b to the server (up) or to the client (down); a failure
+// is counted and logged, and send returns false.
+func (p *proxy) send(c *client, dir direction, b []byte) bool {
 	var err error
 	if p.pcap != nil {
 		err = p.pcap.deliver(c, dir, b)
@@ -67,12 +82,13 @@ func (p *proxy) send(c *client, dir direction, b []byte, welcome bool) {
 	st := &c.stats[dir]
 	if err != nil {
 		st.drops[dropSend].Add(1)
-		return
+		if p.log != nil {
+			p.log.sendFailed(c.addr, dir, b, err)
+		}
+		return false
 	}
 	st.out.Add(1)
-	if welcome {
-		p.log.welcomed(c.addr, b)
-	}
+	return true
 }
 
 // write sends b on the socket of its direction.
@@ -86,7 +102,12 @@ func (p *proxy) write(c *client, dir direction, b []byte) error {
 	return err
 }
 
-// sendHeld is the scheduler's delivery of a datagram that waited.
+// sendHeld is the scheduler's delivery of a datagram that waited. A
+// Welcome switches the log's reading of its client when it is delivered
+// (§3): until then the client has not got it.
 func (p *proxy) sendHeld(h *held) {
-	p.send(h.c, h.dir, h.b, h.welcome)
+	if p.send(h.c, h.dir, h.b) && h.welcome {
+		p.log.welcomed(h.c.addr, h.b)
+	}
+	h.c.held[h.dir].Add(-1)
 }

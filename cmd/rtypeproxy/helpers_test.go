@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"net"
 	"net/netip"
 	"strings"
@@ -39,7 +40,7 @@ type running struct {
 	stdout, stderr *lockedBuffer
 	cancel         context.CancelFunc
 	code           chan int
-	once           sync.Once
+	once, checked  sync.Once
 	exit           int
 }
 
@@ -82,7 +83,22 @@ func (r *running) stop(t *testing.T) int {
 	if r.exit == -1 {
 		t.Fatal("the proxy did not stop")
 	}
+	r.checked.Do(func() { checkTable(t, r.p.clients) })
 	return r.exit
+}
+
+// checkTable checks the totals rule for every client of t and for the
+// clients forgotten; the proxy has stopped.
+func checkTable(t *testing.T, tb *clientTable) {
+	t.Helper()
+	for _, c := range tb.inOrder() {
+		for d := up; d <= down; d++ {
+			checkTotals(t, fmt.Sprintf("client %d %s", c.n, d), c.stats[d].tally())
+		}
+	}
+	for d := up; d <= down; d++ {
+		checkTotals(t, "forgotten "+d.String(), tb.forgotten[d])
+	}
 }
 
 // fakeServer is a UDP server that records what arrives and echoes it.
@@ -187,4 +203,39 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 // lines splits s into its non-empty lines.
 func lines(s string) []string {
 	return strings.FieldsFunc(s, func(r rune) bool { return r == '\n' })
+}
+
+// testAddr is the i-th of some client addresses.
+func testAddr(i int) netip.AddrPort {
+	return netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), uint16(50000+i))
+}
+
+// newMuteServer is a fake server that records what arrives and echoes only
+// the datagrams that start with echo; with echo empty it answers nothing.
+func newMuteServer(t *testing.T, echo string) *fakeServer {
+	t.Helper()
+	conn, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &fakeServer{conn: conn, got: make(chan arrival, 1<<10)}
+	go func() {
+		buf := make([]byte, maxDatagram)
+		for {
+			n, from, err := conn.ReadFromUDPAddrPort(buf)
+			if err != nil {
+				return
+			}
+			a := arrival{from: from, data: append([]byte(nil), buf[:n]...)}
+			select {
+			case s.got <- a:
+			default:
+			}
+			if echo != "" && strings.HasPrefix(string(a.data), echo) {
+				_, _ = conn.WriteToUDPAddrPort(a.data, from)
+			}
+		}
+	}()
+	t.Cleanup(func() { conn.Close() })
+	return s
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/netip"
 	"sync"
@@ -31,6 +32,8 @@ type logger struct {
 	n            int
 }
 
+// newLogger is a logger that writes to w, in JSON if jsonFormat, for the
+// datagrams between clients and server.
 func newLogger(w io.Writer, jsonFormat bool, server netip.AddrPort) *logger {
 	l := &logger{w: w, json: jsonFormat, sides: wiredump.NewSides(server.Port()), server: server}
 	l.text = wiredump.NewText(&l.decoded)
@@ -45,25 +48,56 @@ func (p *proxy) logDatagram(client netip.AddrPort, dir direction, b []byte, now 
 }
 
 // datagram writes one datagram between client and the server with its
-// verdict. Its kind follows §3 as the two ends see it: handshake until a
-// Welcome reached the client; then the connection check of §5.4 applies,
-// as rtypedump applies it.
+// verdict. It is read as rtypedump reads it, by the phases of
+// [wiredump.Sides] (§3, §5.4, §5.2), in the order the log prints the
+// datagrams, which is that of their verdicts, with one exception: a
+// Welcome the proxy holds back or drops has not reached its client, so it
+// is read without its transition, which its delivery takes (welcomed), if
+// it is delivered.
 func (l *logger) datagram(client netip.AddrPort, dir direction, b []byte, now time.Time, v verdict) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.n++
-	k, _, _, _ := l.sides.Classify(client, l.server)
-	at := &wiredump.Origin{Time: now, Src: client, Dst: l.server}
-	if dir == down {
-		at.Src, at.Dst = l.server, client
+	var d wiredump.Decoded
+	if dir == down && (v.dropped || v.held) && isWelcome(b) {
+		d = l.sides.Peek(client, b)
+	} else {
+		d = l.sides.Decode(client, dir == up, b)
 	}
-	d := wiredump.Decode(k, b)
-	l.sides.Check(client, &d) // §5.4: a packet of another connection id is dropped by its receiver
+	at := l.origin(client, dir, now)
 	l.buf.Reset()
 	if l.json {
 		l.writeJSON(d.Object(l.n, at), v)
 	} else {
 		l.writeText(at, &d, v)
+	}
+	_, _ = l.w.Write(l.buf.Bytes())
+}
+
+// origin is where a datagram of direction dir went, as if there were no
+// proxy.
+func (l *logger) origin(client netip.AddrPort, dir direction, now time.Time) *wiredump.Origin {
+	if dir == down {
+		return &wiredump.Origin{Time: now, Src: l.server, Dst: client}
+	}
+	return &wiredump.Origin{Time: now, Src: client, Dst: l.server}
+}
+
+// sendFailed writes a line of its own for a datagram that had its verdict
+// but that the system refused to send: "send failed SRC > DST (N bytes):
+// ERR", or a JSON object with verdict "send failed", size and error.
+func (l *logger) sendFailed(client netip.AddrPort, dir direction, b []byte, err error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	at := l.origin(client, dir, time.Now())
+	l.buf.Reset()
+	if l.json {
+		o := wiredump.Object{}.Add("time", at.Time).Add("src", at.Src.String()).Add("dst", at.Dst.String()).
+			Add("verdict", "send failed").Add("size", len(b)).Add("error", err.Error())
+		js, _ := json.Marshal(o)
+		l.buf.Write(append(js, '\n'))
+	} else {
+		fmt.Fprintf(&l.buf, "send failed %s > %s (%d bytes): %v\n", at.Src, at.Dst, len(b), err)
 	}
 	_, _ = l.w.Write(l.buf.Bytes())
 }
@@ -82,6 +116,8 @@ func (l *logger) writeText(at *wiredump.Origin, d *wiredump.Decoded, v verdict) 
 	l.buf.Write(rest)
 }
 
+// writeJSON writes o, rtypedump's JSON object of a datagram, with the
+// verdict's fields added.
 func (l *logger) writeJSON(o wiredump.Object, v verdict) {
 	o = o.Add("verdict", v.kind())
 	if v.dropped {
@@ -103,8 +139,8 @@ func (l *logger) writeJSON(o wiredump.Object, v verdict) {
 	l.buf.Write(append(js, '\n'))
 }
 
-// welcomed is told that the Welcome b reached client: from then on the
-// datagrams between them are connected packets (§3, §4.3).
+// welcomed is told that the Welcome b, which the proxy held back, reached
+// client: the log's reading takes its transition now (§3, §4.3).
 func (l *logger) welcomed(client netip.AddrPort, b []byte) {
 	d := wiredump.Decode(wiredump.Handshake, b)
 	l.mu.Lock()

@@ -37,7 +37,7 @@ func lossyRun(t *testing.T, format string, seed int) (log, totals, server string
 	}
 	// Every datagram is logged on arrival: sent up, and down as many as
 	// the up link let through; the last ones leave 20 ms later.
-	cl := <-joined
+	cl := receive(t, joined)
 	waitFor(t, "every datagram logged and sent", func() bool {
 		u, d := cl.stats[up].tally(), cl.stats[down].tally()
 		return u.in == sent && u.out+u.dropped() == sent && d.in == u.out && d.out == d.in+d.dups
@@ -183,8 +183,9 @@ func TestLogAnyDatagram(t *testing.T) {
 		for i, b := range inputs {
 			out.Reset()
 			dir := direction(i % 2)
-			l.datagram(client, dir, b, time.Now(), verdict{dropped: i%3 == 0, reason: dropLoss, wait: time.Duration(i) * time.Millisecond})
-			if dir == down && isWelcome(b) {
+			held := i%3 != 0 && i%2 == 1
+			l.datagram(client, dir, b, time.Now(), verdict{dropped: i%3 == 0, reason: dropLoss, wait: time.Duration(i) * time.Millisecond, held: held})
+			if held && dir == down && isWelcome(b) {
 				l.welcomed(client, b)
 			}
 			first, _, _ := strings.Cut(out.String(), "\n")
@@ -208,7 +209,8 @@ func TestLogAnyDatagram(t *testing.T) {
 // reached it, not when the proxy took the Welcome in to delay it.
 func TestLogKindFollowsDelivery(t *testing.T) {
 	srv := newFakeServer(t) // echoes: the client's Welcome comes back down as the server's
-	r := startProxy(t, nil, "-server", srv.addr(), "-down-delay", "500ms")
+	joined := make(chan *client, 1)
+	r := startProxy(t, func(p *proxy) { p.joined = func(c *client) { joined <- c } }, "-server", srv.addr(), "-down-delay", "2s")
 	c := dialProxy(t, r.p)
 	packet, err := rtype.PacketHeader{ConnectionID: 9, Sequence: 1}.AppendBinary(nil)
 	if err != nil {
@@ -222,7 +224,12 @@ func TestLogKindFollowsDelivery(t *testing.T) {
 		srv.next(t)
 	}
 	send(rtype.AppendWelcome(nil, 9))
+	cl := receive(t, joined)
 	send(packet) // while the Welcome is held: still a handshake datagram
+	waitFor(t, "the packet's echo logged", func() bool { return cl.stats[down].in.Load() == 2 })
+	if cl.stats[down].out.Load() != 0 {
+		t.Fatal("the Welcome was delivered before the packet's echo came: the machine stalled for 2 s")
+	}
 	for range 2 {
 		readWithin(t, c) // the Welcome, then the echo of the packet
 	}
@@ -234,7 +241,7 @@ func TestLogKindFollowsDelivery(t *testing.T) {
 	send(other) // §5.4: not the connection the Welcome gave
 	up := []string{"handshake Welcome connectionId=9 => forwarded", "handshake INVALID", "packet connectionId=9 sequence=1",
 		"packet INVALID (connection id 10 differs from the Welcome's 9 (§5.4))"}
-	down := []string{"handshake Welcome connectionId=9 => delayed by 500ms", "handshake INVALID", "packet connectionId=9 sequence=1",
+	down := []string{"handshake Welcome connectionId=9 => delayed by 2s", "handshake INVALID", "packet connectionId=9 sequence=1",
 		"packet INVALID (connection id 10 differs from the Welcome's 9 (§5.4))"}
 	waitFor(t, "every datagram logged", func() bool { return len(lines(r.stdout.String())) >= len(up)+len(down) })
 	var gotUp, gotDown []string

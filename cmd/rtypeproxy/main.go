@@ -18,6 +18,7 @@ const (
 	exitUsage = 2
 )
 
+// main runs the command until Ctrl-C or SIGTERM and exits with its status.
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr, nil)

@@ -15,10 +15,16 @@ import (
 // pcapSnapLen is the snapshot length of the file: any IP packet fits.
 const pcapSnapLen = 65535 + 40 + 8
 
-// pcapWriter writes what each side received, as the proxy delivers it, as raw IP packets (link type 101) from the sender's address
-// as the receiver sees it: the client's upstream socket for the server, the
-// proxy's listening address for the client. Lengths and checksums are
-// computed (RFC 791, RFC 768, RFC 8200). Safe for concurrent use.
+// pcapWriter writes each datagram as the wire would show it on the two
+// hops the proxy stands between, as raw IP packets (link type 101): the
+// listening socket's hop, between each client and the proxy's address as
+// the client sees it, and the upstream socket's hop, between the client's
+// upstream socket and the server. A datagram is recorded on its sender's
+// hop when it reaches the proxy and on its receiver's hop when the proxy
+// delivers it, so that each hop holds what its two ends sent and
+// received, and a datagram the proxy dropped is on its sender's hop only.
+// Lengths and checksums are computed (RFC 791, RFC 768, RFC 8200). Safe for
+// concurrent use.
 type pcapWriter struct {
 	mu     sync.Mutex
 	f      *os.File
@@ -29,12 +35,16 @@ type pcapWriter struct {
 	ip6    layers.IPv6
 	udp    layers.UDP
 	id     uint16
+	last   time.Time // of the last record, so that times never go back
 	server netip.AddrPort
-	// write sends a datagram; deliver calls it under mu.
+	// write sends a datagram; deliver calls it under mu, so that the
+	// record of a delivery comes before anything its receiver answers.
 	write func(*client, direction, []byte) error
 	err   error // the first write error; nothing more is written after it
 }
 
+// createPcap creates the file name and writes its header; server is the
+// server's address, write what sends a datagram on its socket.
 func createPcap(name string, server netip.AddrPort, write func(*client, direction, []byte) error) (*pcapWriter, error) {
 	f, err := os.Create(name)
 	if err != nil {
@@ -49,8 +59,22 @@ func createPcap(name string, server netip.AddrPort, write func(*client, directio
 	return p, nil
 }
 
-// deliver sends b with write and records it as the receiver on side dir
-// got it, so that the file keeps the order of delivery.
+// arrived records b, which reached the proxy from side dir of c, on the
+// sender's hop: from the client to the proxy (up), from the server to the
+// client's upstream socket (down).
+func (p *pcapWriter) arrived(c *client, dir direction, b []byte) {
+	src, dst := c.addr, c.front
+	if dir == down {
+		src, dst = p.server, c.local
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.record(src, dst, b)
+}
+
+// deliver sends b with write and records it on the receiver's hop: from
+// the client's upstream socket to the server (up), from the proxy to the
+// client (down). A send that fails is not recorded.
 func (p *pcapWriter) deliver(c *client, dir direction, b []byte) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -61,10 +85,21 @@ func (p *pcapWriter) deliver(c *client, dir direction, b []byte) error {
 	if dir == down {
 		src, dst = c.front, c.addr
 	}
-	if p.err == nil {
-		p.err = p.packet(src, dst, b, time.Now())
-	}
+	p.record(src, dst, b)
 	return nil
+}
+
+// record writes b from src to dst, now or at the last record's time if the
+// clock went back; under mu.
+func (p *pcapWriter) record(src, dst netip.AddrPort, b []byte) {
+	t := time.Now()
+	if t.Before(p.last) {
+		t = p.last
+	}
+	p.last = t
+	if p.err == nil {
+		p.err = p.packet(src, dst, b, t)
+	}
 }
 
 // packet writes one IP packet carrying b from src to dst.

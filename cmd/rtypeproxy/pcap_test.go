@@ -20,11 +20,13 @@ type packetSeen struct {
 	Data     string
 }
 
-// TestPcapWhatEachSideReceived: -pcap holds every datagram as its receiver
-// got it: to the server from the client's upstream address, to the client
-// from the proxy's address (the one the client sent to, also when the
-// proxy listens on every address), with valid IP and UDP checksums.
-func TestPcapWhatEachSideReceived(t *testing.T) {
+// TestPcapBothHops: -pcap holds every datagram on both hops, as the wire
+// shows it: from the client to the proxy's address (the one the client
+// sent to, also when the proxy listens on every address) and from the
+// client's upstream address to the server, then back from the server to
+// the upstream address and from the proxy to the client, with valid IP and
+// UDP checksums.
+func TestPcapBothHops(t *testing.T) {
 	for _, tt := range []struct {
 		name, listen, ip string
 	}{
@@ -48,7 +50,8 @@ func TestPcapWhatEachSideReceived(t *testing.T) {
 				}
 				upstream := srv.next(t).from
 				readWithin(t, c)
-				want = append(want, packetSeen{upstream.String(), server.String(), msg}, packetSeen{front.String(), client.String(), msg})
+				want = append(want, packetSeen{client.String(), front.String(), msg}, packetSeen{upstream.String(), server.String(), msg},
+					packetSeen{server.String(), upstream.String(), msg}, packetSeen{front.String(), client.String(), msg})
 			}
 			if code := r.stop(t); code != exitOK {
 				t.Fatalf("exit %d: %s", code, r.stderr)

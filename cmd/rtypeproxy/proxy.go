@@ -13,8 +13,9 @@ import (
 	"github.com/rtypeproto/rtype/cmd/rtypeproxy/internal/netem"
 )
 
-// maxDatagram is the largest UDP payload, which every buffer holds: the
-// proxy forwards any datagram, valid or not.
+// maxDatagram is the size of every receive buffer, which any UDP payload
+// fits (65,507 bytes over IPv4, 65,527 over IPv6): the proxy forwards any
+// datagram, valid or not.
 const maxDatagram = 65535
 
 // socketBuffer is the kernel buffer asked for each socket, for bursts.
@@ -38,7 +39,7 @@ type proxy struct {
 	unsent  int           // datagrams still held at the end
 	scratch []*client     // housekeep's list of idle clients
 	// joined and forgot, if set, are told each new client and each client
-	// forgotten, after its socket closed; for tests.
+	// forgotten or evicted, once its totals are summed; for tests.
 	joined, forgot func(*client)
 }
 
@@ -99,6 +100,7 @@ func (p *proxy) run(ctx context.Context) error {
 		h.c.stats[h.dir].drops[dropUnsent].Add(1)
 		p.unsent++
 	}
+	p.clients.settle(true, nil)
 	if p.pcap != nil {
 		return p.pcap.close()
 	}
@@ -135,6 +137,11 @@ func (p *proxy) listen() {
 func (p *proxy) fromClient(from netip.AddrPort, b []byte, now time.Time) {
 	c := p.clients.byAddr[from]
 	if c == nil {
+		if p.clients.full() {
+			if e := p.clients.evictable(); e != nil {
+				p.retire(e, true)
+			}
+		}
 		if p.clients.full() {
 			p.clients.refused++
 			p.logDatagram(from, up, b, now, verdict{dropped: true, reason: dropFull})
@@ -212,19 +219,28 @@ func (p *proxy) fromServer(c *client) {
 func (p *proxy) housekeep(now time.Time) time.Time {
 	p.scratch = p.clients.idleOnes(now.Sub(p.start), p.scratch[:0])
 	for _, c := range p.scratch {
-		p.clients.forget(c)
-		c.conn.Close()
-		<-c.done
-		if p.forgot != nil {
-			p.forgot(c)
-		}
+		p.retire(c, false)
 	}
+	clear(p.scratch)
+	p.clients.settle(false, p.forgot)
 	if p.pcap != nil {
 		_ = p.pcap.flush()
 	}
 	next := now.Add(p.every)
 	_ = p.ln.SetReadDeadline(next)
 	return next
+}
+
+// retire closes the socket of c, waits for its reader to stop and takes it
+// out of the table, forgotten for idleness or evicted for room; its totals
+// are summed once nothing of it is held.
+func (p *proxy) retire(c *client, evicted bool) {
+	c.conn.Close()
+	<-c.done
+	p.clients.retire(c, evicted)
+	if evicted {
+		p.clients.settle(false, p.forgot)
+	}
 }
 
 // routeTo is the local address the system sends from to reach a, which is

@@ -37,6 +37,8 @@ type scheduler struct {
 	deliver func(*held)
 }
 
+// newScheduler is a scheduler whose held bytes stay within bound and that
+// hands each datagram to deliver when it is due.
 func newScheduler(bound int, deliver func(*held)) *scheduler {
 	return &scheduler{
 		heap:    make([]held, 0, 1024),
@@ -119,6 +121,8 @@ func (s *scheduler) close() []held {
 	return left
 }
 
+// up moves the datagram at i towards the root of the heap until its
+// parent leaves before it, and returns where it stopped; under mu.
 func (s *scheduler) up(i int) int {
 	for i > 0 {
 		parent := (i - 1) / 2
@@ -131,6 +135,8 @@ func (s *scheduler) up(i int) int {
 	return i
 }
 
+// pop takes the datagram that leaves first out of the heap, which must
+// not be empty; under mu.
 func (s *scheduler) pop() held {
 	h := s.heap[0]
 	last := len(s.heap) - 1

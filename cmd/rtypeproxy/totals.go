@@ -10,21 +10,6 @@ import (
 	"github.com/rtypeproto/rtype/cmd/rtypeproxy/internal/netem"
 )
 
-// direction is which way a datagram goes.
-type direction uint8
-
-const (
-	up   direction = iota // client to server
-	down                  // server to client
-)
-
-func (d direction) String() string {
-	if d == up {
-		return "up"
-	}
-	return "down"
-}
-
 // dropReason is why the proxy did not deliver a datagram: the link's
 // reasons first, then the proxy's own.
 type dropReason uint8
@@ -43,6 +28,7 @@ const (
 
 var dropNames = [numDrops]string{"loss", "blackout", "queue full", "memory bound", "send failed", "unsent at exit", "client table full", "no upstream socket"}
 
+// String is the reason as the log and the totals name it.
 func (r dropReason) String() string { return dropNames[r] }
 
 // linkDrop maps the link's reason to the proxy's.
@@ -65,6 +51,7 @@ type tally struct {
 	drops                           [numDrops]int64
 }
 
+// tally copies the counters as they are now.
 func (c *counters) tally() tally {
 	t := tally{in: c.in.Load(), out: c.out.Load(), dups: c.dups.Load(), passed: c.passed.Load(), delaySum: c.delaySum.Load()}
 	for i := range t.drops {
@@ -73,6 +60,7 @@ func (c *counters) tally() tally {
 	return t
 }
 
+// add adds o to t.
 func (t *tally) add(o tally) {
 	t.in += o.in
 	t.out += o.out
@@ -129,8 +117,12 @@ func writeTotals(w io.Writer, t *clientTable) {
 			fmt.Fprintf(w, "  %-4s %s\n", d, c.stats[d].tally().line())
 		}
 	}
-	if t.forgottenN > 0 {
-		fmt.Fprintf(w, "%d clients forgotten after %s idle, together\n", t.forgottenN, t.idle)
+	if t.forgottenN+t.evictedN > 0 {
+		fmt.Fprintf(w, "%d clients forgotten after %s idle", t.forgottenN, t.idle)
+		if t.evictedN > 0 {
+			fmt.Fprintf(w, " and %d evicted, never answered, for a new address (-max-clients)", t.evictedN)
+		}
+		fmt.Fprintln(w, ", together")
 		for d := up; d <= down; d++ {
 			fmt.Fprintf(w, "  %-4s %s\n", d, t.forgotten[d].line())
 		}

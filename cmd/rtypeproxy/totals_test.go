@@ -19,17 +19,20 @@ func TestLinkDropNames(t *testing.T) {
 	}
 }
 
-// TestTotalsLine: a direction's totals name every reason with a drop.
+// TestTotalsLine: a direction's totals name every reason with a drop; the
+// fixture keeps the rule in = out + dropped − duplicated: 8 passed, one of
+// them twice, one of whose copies hit the memory bound.
 func TestTotalsLine(t *testing.T) {
 	var c counters
 	c.in.Add(10)
-	c.out.Add(7)
+	c.out.Add(8)
 	c.dups.Add(1)
 	c.passed.Add(8)
 	c.delaySum.Add(8 * 100e6)
 	c.drops[dropLoss].Add(2)
 	c.drops[dropMemory].Add(1)
-	want := "in 10, out 7, dropped 3 (loss 2, memory bound 1), duplicated 1, mean added delay 100ms"
+	checkTotals(t, "fixture", c.tally())
+	want := "in 10, out 8, dropped 3 (loss 2, memory bound 1), duplicated 1, mean added delay 100ms"
 	if got := c.tally().line(); got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}

@@ -12,6 +12,7 @@ type verdict struct {
 	wait      time.Duration // until the first copy left
 	reordered bool
 	dup       bool
+	held      bool // given to the scheduler, even with no wait: not delivered yet
 }
 
 // text is the verdict in the text log: "forwarded", "delayed by 103ms",

@@ -76,23 +76,39 @@ func (s *Sides) Classify(src, dst netip.AddrPort) (k Kind, client netip.AddrPort
 // and §5.2 to a packet, and takes the transition the datagram makes.
 func (s *Sides) Decode(client netip.AddrPort, toServer bool, b []byte) Decoded {
 	c := s.conns[client]
-	k, either := Handshake, false
-	if c != nil {
-		k, either = c.reads()
-	}
-	var d Decoded
-	if either {
-		if d = decodeHandshake(b); d.Err != nil {
-			d = decodePacket(b)
-		}
-	} else {
-		d = Decode(k, b)
-	}
+	d := s.read(c, b)
 	if d.Kind == Packet && c != nil {
 		c.check(toServer, &d)
 	}
 	s.Observe(client, toServer, &d)
 	return d
+}
+
+// Peek reads b as [Sides.Decode] would at this point, with the check of
+// §5.4 but not the §5.2 window, and takes no transition: for a datagram
+// that may not reach its receiver, such as one a proxy holds back or
+// drops, whose transition, if any, its caller takes on delivery with
+// [Sides.Observe].
+func (s *Sides) Peek(client netip.AddrPort, b []byte) Decoded {
+	d := s.read(s.conns[client], b)
+	s.Check(client, &d)
+	return d
+}
+
+// read decodes b as the phase of c, nil for a client never welcomed, has
+// it read.
+func (s *Sides) read(c *conn, b []byte) Decoded {
+	k, either := Handshake, false
+	if c != nil {
+		k, either = c.reads()
+	}
+	if either {
+		if d := decodeHandshake(b); d.Err == nil {
+			return d
+		}
+		return decodePacket(b)
+	}
+	return Decode(k, b)
 }
 
 // ConnectionID returns the connection id the last Welcome to client carried

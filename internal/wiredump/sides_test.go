@@ -184,3 +184,42 @@ func TestSidesPhases(t *testing.T) {
 		})
 	}
 }
+
+// §3, §5.4, §5.2: Peek reads a datagram as Decode would, takes no
+// transition and leaves the window of sequences as it was.
+func TestSidesPeek(t *testing.T) {
+	s := NewSides(rtype.DefaultPort)
+	client := netip.MustParseAddrPort("10.0.0.2:1")
+	packet := func(id, seq uint32) []byte {
+		b, err := rtype.PacketHeader{ConnectionID: id, Sequence: seq}.AppendBinary(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	if d := s.Peek(client, rtype.AppendWelcome(nil, 5)); d.Kind != Handshake || d.Err != nil || d.ConnectionID != 5 {
+		t.Fatalf("a Welcome in the handshake phase: %v %v id %d", d.Kind, d.Err, d.ConnectionID)
+	}
+	if s.ConnectionID(client) != 0 {
+		t.Fatal("Peek took the Welcome's transition")
+	}
+	d := Decode(Handshake, rtype.AppendWelcome(nil, 5))
+	s.Observe(client, false, &d)
+	if d := s.Peek(client, rtype.AppendWelcome(nil, 6)); d.Kind != Handshake || d.Err != nil || s.ConnectionID(client) != 5 {
+		t.Fatalf("a second Welcome while welcomed: %v %v, id now %d", d.Kind, d.Err, s.ConnectionID(client))
+	}
+	for range 2 {
+		if d := s.Peek(client, packet(5, 1)); d.Kind != Packet || d.Err != nil || d.Welcomed != 5 {
+			t.Fatalf("a packet of the connection: %v %v welcomed %d", d.Kind, d.Err, d.Welcomed)
+		}
+	}
+	if d := s.Peek(client, packet(6, 2)); d.Err != ErrConnectionIDDiffers {
+		t.Fatalf("a packet of another id: %v", d.Err)
+	}
+	if d := s.Decode(client, true, packet(5, 1)); d.Err != nil {
+		t.Fatalf("the packet Peek left in the window: %v", d.Err)
+	}
+	if d := s.Peek(client, rtype.AppendWelcome(nil, 7)); d.Kind != Packet || d.Err == nil {
+		t.Fatalf("a Welcome once connected: %v %v, want an invalid packet", d.Kind, d.Err)
+	}
+}

@@ -1,0 +1,74 @@
+package main
+
+import (
+	"regexp"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/rtypeproto/rtype"
+)
+
+// logLine takes the direction and the decoding of a datagram's line in the
+// text log, without its number, time and verdict.
+var logLine = regexp.MustCompile(`^#\d+ \S+ (\S+) > \S+ (.*?)(?: \(.*)? => `)
+
+// TestLogPhases: the log reads the handshakes a connection may repeat as
+// rtypedump does (§3): a Hello repeated after the Welcome (§4.2), a Welcome
+// sent again (§13.2), and, once a Disconnect closed the connection (§7.3),
+// a new Hello and Welcome; packets of the connection in between. The fake
+// server echoes, so that each datagram goes both ways, the client's
+// Welcome coming back as the server's.
+func TestLogPhases(t *testing.T) {
+	srv := newFakeServer(t)
+	r := startProxy(t, nil, "-server", srv.addr())
+	c := dialProxy(t, r.p)
+	packet := func(id, seq uint32, disconnect bool) []byte {
+		b, err := rtype.PacketHeader{ConnectionID: id, Sequence: seq}.AppendBinary(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if disconnect {
+			if b, err = rtype.AppendMessage(b, rtype.Disconnect{Reason: 1}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return b
+	}
+	steps := []struct {
+		b        []byte
+		up, down string
+	}{
+		{rtype.AppendHello(nil), "handshake Hello", "handshake Hello"},
+		{rtype.AppendWelcome(nil, 9), "handshake Welcome connectionId=9", "handshake Welcome connectionId=9"},
+		{rtype.AppendHello(nil), "handshake Hello", "handshake Hello"},                                        // §4.2
+		{rtype.AppendWelcome(nil, 9), "handshake Welcome connectionId=9", "handshake Welcome connectionId=9"}, // §13.2
+		{packet(9, 1, false), "packet connectionId=9 sequence=1 ack=0 ackBits=0x00000000", "packet connectionId=9 sequence=1 ack=0 ackBits=0x00000000"},
+		{packet(9, 2, true), "packet connectionId=9 sequence=2 ack=0 ackBits=0x00000000", "handshake INVALID"}, // §7.3: closed at once
+		{rtype.AppendHello(nil), "handshake Hello", "handshake Hello"},
+		{rtype.AppendWelcome(nil, 10), "handshake Welcome connectionId=10", "handshake Welcome connectionId=10"},
+		{packet(10, 1, false), "packet connectionId=10 sequence=1 ack=0 ackBits=0x00000000", "packet connectionId=10 sequence=1 ack=0 ackBits=0x00000000"},
+	}
+	var want []string
+	for _, s := range steps {
+		if _, err := c.Write(s.b); err != nil {
+			t.Fatal(err)
+		}
+		srv.next(t)
+		readWithin(t, c)
+		want = append(want, "client "+s.up, "server "+s.down)
+	}
+	r.stop(t)
+	var got []string
+	for _, l := range lines(r.stdout.String()) {
+		if m := logLine.FindStringSubmatch(l); m != nil {
+			from := "client "
+			if m[1] == srv.addr() {
+				from = "server "
+			}
+			got = append(got, from+m[2])
+		}
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("datagrams as the log reads them (-want +got):\n%s\nlog:\n%s", d, r.stdout)
+	}
+}
