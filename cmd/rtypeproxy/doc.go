@@ -36,9 +36,10 @@
 // or back as if there were no proxy. Each datagram is read as rtypedump
 // reads a capture, by the phases of §3 and the checks of §5.4 and §5.2, in
 // the order the log prints them, that of their verdicts, as they reach the
-// proxy; but a Welcome the proxy holds back or drops has not reached its
-// client, so it moves the client's phase on only when it is delivered, and
-// never if dropped. The line ends with the verdict after "=>": forwarded,
+// proxy; but a datagram the proxy drops never reaches its receiver, so it
+// moves neither its connection's phase nor its window (a dropped
+// Disconnect closes nothing), and a Welcome the proxy holds back moves its
+// client's phase on only when it is delivered. The line ends with the verdict after "=>": forwarded,
 // delayed by 103ms, dropped (loss), dropped (blackout), dropped (queue
 // full), with ", reordered" or ", duplicated" added. A datagram that had
 // its verdict but that the system refused to send gets a line of its own,

@@ -50,16 +50,18 @@ func (p *proxy) logDatagram(client netip.AddrPort, dir direction, b []byte, now 
 // datagram writes one datagram between client and the server with its
 // verdict. It is read as rtypedump reads it, by the phases of
 // [wiredump.Sides] (§3, §5.4, §5.2), in the order the log prints the
-// datagrams, which is that of their verdicts, with one exception: a
-// Welcome the proxy holds back or drops has not reached its client, so it
-// is read without its transition, which its delivery takes (welcomed), if
-// it is delivered.
+// datagrams, which is that of their verdicts, with two exceptions that
+// follow what the receiver got: a datagram the proxy drops never reaches
+// it, so it is read without moving its connection's phase or window (a
+// dropped Disconnect closes nothing, §7.3); and a Welcome the proxy holds
+// back has not reached its client yet, so its transition waits for its
+// delivery (welcomed).
 func (l *logger) datagram(client netip.AddrPort, dir direction, b []byte, now time.Time, v verdict) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.n++
 	var d wiredump.Decoded
-	if dir == down && (v.dropped || v.held) && isWelcome(b) {
+	if v.dropped || (dir == down && v.held && isWelcome(b)) {
 		d = l.sides.Peek(client, b)
 	} else {
 		d = l.sides.Decode(client, dir == up, b)

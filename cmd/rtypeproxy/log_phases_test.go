@@ -1,8 +1,12 @@
 package main
 
 import (
+	"bytes"
+	"net/netip"
 	"regexp"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/rtypeproto/rtype"
@@ -70,5 +74,50 @@ func TestLogPhases(t *testing.T) {
 	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("datagrams as the log reads them (-want +got):\n%s\nlog:\n%s", d, r.stdout)
+	}
+}
+
+// TestLogDroppedLeavesNoTrace: a datagram the proxy drops never reached its
+// receiver, so the log's reading of the connection goes on as if it had not
+// been sent: a dropped Disconnect closes nothing (§7.3), and a dropped
+// packet takes no place in the receiver's window (§5.2), so its sequence
+// sent again is no duplicate.
+func TestLogDroppedLeavesNoTrace(t *testing.T) {
+	client := netip.MustParseAddrPort("127.0.0.1:50001")
+	server := netip.MustParseAddrPort("127.0.0.1:4242")
+	packet := func(seq uint32, msgs ...rtype.Message) []byte {
+		b, err := rtype.PacketHeader{ConnectionID: 9, Sequence: seq}.AppendBinary(nil)
+		for _, m := range msgs {
+			if err == nil {
+				b, err = rtype.AppendMessage(b, m)
+			}
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	steps := []struct {
+		dir  direction
+		b    []byte
+		v    verdict
+		want string
+	}{
+		{up, rtype.AppendHello(nil), verdict{}, "handshake Hello"},
+		{down, rtype.AppendWelcome(nil, 9), verdict{}, "handshake Welcome connectionId=9"},
+		{up, packet(1), verdict{}, "packet connectionId=9 sequence=1 ack=0 ackBits=0x00000000"},
+		{up, packet(2, rtype.Disconnect{Reason: 1}), verdict{dropped: true, reason: dropLoss}, "packet connectionId=9 sequence=2 ack=0 ackBits=0x00000000"},
+		{up, packet(2), verdict{}, "packet connectionId=9 sequence=2 ack=0 ackBits=0x00000000"},
+		{up, packet(3), verdict{}, "packet connectionId=9 sequence=3 ack=0 ackBits=0x00000000"},
+	}
+	var out bytes.Buffer
+	l := newLogger(&out, false, server)
+	for i, s := range steps {
+		out.Reset()
+		l.datagram(client, s.dir, s.b, time.Now(), s.v)
+		m := logLine.FindStringSubmatch(out.String())
+		if m == nil || m[2] != s.want || strings.Contains(out.String(), "INVALID") {
+			t.Errorf("step %d: logged %q, want %q, valid", i, out.String(), s.want)
+		}
 	}
 }
