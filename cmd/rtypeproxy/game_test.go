@@ -1,64 +1,14 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
-	"io"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/rtypeproto/rtype/internal/exampletest"
 )
-
-// buildExample builds ./examples/name of the repository into dir.
-func buildExample(t *testing.T, dir, name string) string {
-	t.Helper()
-	out := filepath.Join(dir, name)
-	cmd := exec.Command("go", "build", "-o", out, "./examples/"+name)
-	cmd.Dir = filepath.Join("..", "..")
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build ./examples/%s: %v\n%s", name, err, b)
-	}
-	return out
-}
-
-// listening matches the example server's log line with its address.
-var listening = regexp.MustCompile(`msg=listening addr=(\S+)`)
-
-// startServer runs the example server on a free loopback port and returns
-// its address, read from its log.
-func startServer(t *testing.T, bin string) string {
-	t.Helper()
-	cmd := exec.Command(bin, "-addr", "127.0.0.1:0", "-log", "info")
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	addr := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			if m := listening.FindStringSubmatch(sc.Text()); m != nil {
-				addr <- m[1]
-				break
-			}
-		}
-		_, _ = io.Copy(io.Discard, stderr)
-	}()
-	select {
-	case a := <-addr:
-		return a
-	case <-time.After(testDeadline):
-		t.Fatal("the example server did not log its address")
-		return ""
-	}
-}
 
 // TestGameThroughLossyProxy: the example server and four example bots play
 // 10 s through the proxy losing 20% of the datagrams each way, and every
@@ -67,9 +17,8 @@ func TestGameThroughLossyProxy(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the example server and bot and plays 10 s")
 	}
-	dir := t.TempDir()
-	server := startServer(t, buildExample(t, dir, "server"))
-	bot := buildExample(t, dir, "bot")
+	server := exampletest.StartServer(t, exampletest.Build(t, "./examples/server")).Addr
+	bot := exampletest.Build(t, "./examples/bot")
 	r := startProxy(t, nil, "-server", server, "-loss", "0.2", "-log", "none", "-seed", "42")
 	var out, errs bytes.Buffer
 	cmd := exec.Command(bot, "-server", r.p.addr().String(), "-n", "4", "-duration", "10s")
