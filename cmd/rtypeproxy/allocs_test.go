@@ -2,6 +2,7 @@ package main
 
 import (
 	"net"
+	"net/netip"
 	"testing"
 	"time"
 )
@@ -9,22 +10,7 @@ import (
 // echo is a UDP server that sends every datagram back without allocating.
 func echo(t *testing.T) *net.UDPConn {
 	t.Helper()
-	conn, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	go func() {
-		buf := make([]byte, maxDatagram)
-		for {
-			n, from, err := conn.ReadFromUDPAddrPort(buf)
-			if err != nil {
-				return
-			}
-			_, _ = conn.WriteToUDPAddrPort(buf[:n], from)
-		}
-	}()
-	t.Cleanup(func() { conn.Close() })
-	return conn
+	return serveUDP(t, loopback, func(b []byte, _ netip.AddrPort) []byte { return b })
 }
 
 // TestForwardAllocs: with no impairment, no log and no pcap, a datagram

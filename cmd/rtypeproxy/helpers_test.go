@@ -113,19 +113,35 @@ type arrival struct {
 	data []byte
 }
 
+// loopback is the address the fake servers listen on.
+var loopback = netip.MustParseAddr("127.0.0.1")
+
+// newFakeServer is a fake server on the loopback address.
 func newFakeServer(t *testing.T) *fakeServer {
 	t.Helper()
-	return newFakeServerOn(t, netip.MustParseAddr("127.0.0.1"))
+	return newFakeServerOn(t, loopback)
 }
 
 // newFakeServerOn is a fake server on ip.
 func newFakeServerOn(t *testing.T, ip netip.Addr) *fakeServer {
 	t.Helper()
+	s := &fakeServer{got: make(chan arrival, 1<<16)}
+	s.conn = serveUDP(t, ip, func(b []byte, from netip.AddrPort) []byte {
+		s.record(b, from)
+		return b
+	})
+	return s
+}
+
+// serveUDP runs a UDP server on a free port of ip until the test ends:
+// handle gets each datagram, in a buffer reused for the next, and what it
+// returns, if not nil, goes back to the sender.
+func serveUDP(t *testing.T, ip netip.Addr, handle func(b []byte, from netip.AddrPort) []byte) *net.UDPConn {
+	t.Helper()
 	conn, err := net.ListenUDP("udp", net.UDPAddrFromAddrPort(netip.AddrPortFrom(ip, 0)))
 	if err != nil {
 		t.Skipf("no UDP on %s: %v", ip, err)
 	}
-	s := &fakeServer{conn: conn, got: make(chan arrival, 1<<16)}
 	go func() {
 		buf := make([]byte, maxDatagram)
 		for {
@@ -133,16 +149,22 @@ func newFakeServerOn(t *testing.T, ip netip.Addr) *fakeServer {
 			if err != nil {
 				return
 			}
-			a := arrival{from: from, data: append([]byte(nil), buf[:n]...)}
-			select {
-			case s.got <- a:
-			default:
+			if reply := handle(buf[:n], from); reply != nil {
+				_, _ = conn.WriteToUDPAddrPort(reply, from)
 			}
-			_, _ = conn.WriteToUDPAddrPort(a.data, from)
 		}
 	}()
 	t.Cleanup(func() { conn.Close() })
-	return s
+	return conn
+}
+
+// record keeps a copy of b for next, or drops it when next is too far
+// behind.
+func (s *fakeServer) record(b []byte, from netip.AddrPort) {
+	select {
+	case s.got <- arrival{from: from, data: append([]byte(nil), b...)}:
+	default:
+	}
 }
 
 func (s *fakeServer) addr() string { return s.conn.LocalAddr().String() }
@@ -214,28 +236,13 @@ func testAddr(i int) netip.AddrPort {
 // the datagrams that start with echo; with echo empty it answers nothing.
 func newMuteServer(t *testing.T, echo string) *fakeServer {
 	t.Helper()
-	conn, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := &fakeServer{conn: conn, got: make(chan arrival, 1<<10)}
-	go func() {
-		buf := make([]byte, maxDatagram)
-		for {
-			n, from, err := conn.ReadFromUDPAddrPort(buf)
-			if err != nil {
-				return
-			}
-			a := arrival{from: from, data: append([]byte(nil), buf[:n]...)}
-			select {
-			case s.got <- a:
-			default:
-			}
-			if echo != "" && strings.HasPrefix(string(a.data), echo) {
-				_, _ = conn.WriteToUDPAddrPort(a.data, from)
-			}
+	s := &fakeServer{got: make(chan arrival, 1<<10)}
+	s.conn = serveUDP(t, loopback, func(b []byte, from netip.AddrPort) []byte {
+		s.record(b, from)
+		if echo != "" && strings.HasPrefix(string(b), echo) {
+			return b
 		}
-	}()
-	t.Cleanup(func() { conn.Close() })
+		return nil
+	})
 	return s
 }

@@ -17,32 +17,18 @@ import (
 // (§4, §5.1).
 func handshakeServer(t *testing.T) *net.UDPConn {
 	t.Helper()
-	conn, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	go func() {
-		buf := make([]byte, maxDatagram)
-		var seq uint32
-		for {
-			n, from, err := conn.ReadFromUDPAddrPort(buf)
-			if err != nil {
-				return
-			}
-			var reply []byte
-			if d := wiredump.Decode(wiredump.Handshake, buf[:n]); d.Err == nil && d.Handshake == rtype.HandshakeHello {
-				reply = rtype.AppendWelcome(nil, 7)
-			} else if d := wiredump.Decode(wiredump.Packet, buf[:n]); d.Err == nil {
-				seq++
-				reply, _ = rtype.PacketHeader{ConnectionID: 7, Sequence: seq, Ack: d.Header.Sequence}.AppendBinary(nil)
-			}
-			if reply != nil {
-				_, _ = conn.WriteToUDPAddrPort(reply, from)
-			}
+	var seq uint32
+	return serveUDP(t, loopback, func(b []byte, _ netip.AddrPort) []byte {
+		if d := wiredump.Decode(wiredump.Handshake, b); d.Err == nil && d.Handshake == rtype.HandshakeHello {
+			return rtype.AppendWelcome(nil, 7)
 		}
-	}()
-	t.Cleanup(func() { conn.Close() })
-	return conn
+		if d := wiredump.Decode(wiredump.Packet, b); d.Err == nil {
+			seq++
+			reply, _ := rtype.PacketHeader{ConnectionID: 7, Sequence: seq, Ack: d.Header.Sequence}.AppendBinary(nil)
+			return reply
+		}
+		return nil
+	})
 }
 
 // TestPcapEachPortDecodes: rtypedump's reading of the file, one port at a
