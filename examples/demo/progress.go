@@ -19,6 +19,10 @@ type progress struct {
 	sched bot.Schedule
 	total time.Duration
 	drawn int
+	// cols is the terminal's width when live, read at every redraw: a line
+	// that wrapped would take two rows, and the next redraw would move up
+	// too few.
+	cols func() int
 }
 
 // newProgress returns the progress of a game of total, starting now.
@@ -27,7 +31,8 @@ func newProgress(out io.Writer, live bool, total time.Duration) *progress {
 	if live {
 		every = 200 * time.Millisecond
 	}
-	return &progress{out: out, live: live, sched: bot.Schedule{Start: time.Now(), Every: every}, total: total}
+	return &progress{out: out, live: live, sched: bot.Schedule{Start: time.Now(), Every: every}, total: total,
+		cols: func() int { c, _ := terminalSize(out); return c }}
 }
 
 // show prints the counters of results at the place at on the schedule.
@@ -71,10 +76,25 @@ func (p *progress) redraw(at time.Duration, results []bot.Result) {
 	}
 	const width = 30
 	done := min(width, int(float64(width)*float64(at)/float64(p.total)))
-	fmt.Fprintf(&sb, "\x1b[2K[%s%s] %s\n", strings.Repeat("#", done), strings.Repeat(".", width-done), p.sched.Label(at))
+	cols := p.cols()
+	bar := fmt.Sprintf("[%s%s] %s", strings.Repeat("#", done), strings.Repeat(".", width-done), p.sched.Label(at))
+	fmt.Fprintf(&sb, "\x1b[2K%s\n", cut(bar, cols))
 	for i := range results {
-		fmt.Fprintf(&sb, "\x1b[2K%s\n", results[i].Line())
+		fmt.Fprintf(&sb, "\x1b[2K%s\n", cut(results[i].Line(), cols))
 	}
 	p.drawn = 1 + len(results)
 	io.WriteString(p.out, sb.String())
+}
+
+// cut returns the first cols−1 characters of s, so that a line never
+// reaches the terminal's last column, where it could wrap.
+func cut(s string, cols int) string {
+	n := 0
+	for i := range s {
+		if n == cols-1 {
+			return s[:i]
+		}
+		n++
+	}
+	return s
 }

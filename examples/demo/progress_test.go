@@ -54,6 +54,7 @@ func TestProgressLines(t *testing.T) {
 func TestProgressLive(t *testing.T) {
 	var out bytes.Buffer
 	p := newProgress(&out, true, 10*time.Second)
+	p.cols = func() int { return 200 }
 	if p.sched.Every != 200*time.Millisecond {
 		t.Errorf("redrawn every %v, want 200ms", p.sched.Every)
 	}
@@ -71,6 +72,23 @@ func TestProgressLive(t *testing.T) {
 		for j := range rs {
 			if !strings.Contains(frames[i], "\x1b[2K"+rs[j].Line()+"\n") {
 				t.Errorf("frame %d lacks %s's line %q", i, rs[j].Name, rs[j].Line())
+			}
+		}
+	}
+}
+
+// On a narrow terminal every line of the live progress is cut short of the
+// last column, so that none wraps and each redraw covers the one before.
+func TestProgressLiveNarrow(t *testing.T) {
+	for _, cols := range []int{1, 2, 20, 40} {
+		var out bytes.Buffer
+		p := newProgress(&out, true, 10*time.Second)
+		p.cols = func() int { return cols }
+		p.show(time.Second, results())
+		for _, line := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
+			line = strings.TrimPrefix(line, "\x1b[2K")
+			if n := len([]rune(line)); n >= cols && n > 0 {
+				t.Errorf("%d columns: a line of %d characters: %q", cols, n, line)
 			}
 		}
 	}
