@@ -19,10 +19,10 @@ type progress struct {
 	sched bot.Schedule
 	total time.Duration
 	drawn int
-	// cols is the terminal's width when live, read at every redraw: a line
-	// that wrapped would take two rows, and the next redraw would move up
-	// too few.
-	cols func() int
+	// size is the terminal's when live, read at every redraw: a line that
+	// wrapped, or lines past the last row, would scroll, and the next
+	// redraw would move up too few.
+	size func() (cols, rows int)
 }
 
 // newProgress returns the progress of a game of total, starting now.
@@ -32,7 +32,7 @@ func newProgress(out io.Writer, live bool, total time.Duration) *progress {
 		every = 200 * time.Millisecond
 	}
 	return &progress{out: out, live: live, sched: bot.Schedule{Start: time.Now(), Every: every}, total: total,
-		cols: func() int { c, _ := terminalSize(out); return c }}
+		size: func() (int, int) { return terminalSize(out) }}
 }
 
 // show prints the counters of results at the place at on the schedule.
@@ -76,13 +76,25 @@ func (p *progress) redraw(at time.Duration, results []bot.Result) {
 	}
 	const width = 30
 	done := min(width, int(float64(width)*float64(at)/float64(p.total)))
-	cols := p.cols()
+	cols, rows := p.size()
 	bar := fmt.Sprintf("[%s%s] %s", strings.Repeat("#", done), strings.Repeat(".", width-done), p.sched.Label(at))
-	fmt.Fprintf(&sb, "\x1b[2K%s\n", cut(bar, cols))
-	for i := range results {
-		fmt.Fprintf(&sb, "\x1b[2K%s\n", cut(results[i].Line(), cols))
+	lines := []string{bar}
+	// The drawing keeps one row free below it for the cursor; bots past
+	// the rows left are summed in one line.
+	shown := len(results)
+	if 1+shown > rows-1 {
+		shown = max(0, rows-3)
 	}
-	p.drawn = 1 + len(results)
+	for i := range shown {
+		lines = append(lines, results[i].Line())
+	}
+	if shown < len(results) && rows > 2 {
+		lines = append(lines, fmt.Sprintf("… and %d more bots", len(results)-shown))
+	}
+	for _, l := range lines {
+		fmt.Fprintf(&sb, "\x1b[2K%s\n", cut(l, cols))
+	}
+	p.drawn = len(lines)
 	io.WriteString(p.out, sb.String())
 }
 

@@ -54,7 +54,7 @@ func TestProgressLines(t *testing.T) {
 func TestProgressLive(t *testing.T) {
 	var out bytes.Buffer
 	p := newProgress(&out, true, 10*time.Second)
-	p.cols = func() int { return 200 }
+	p.size = func() (int, int) { return 200, 50 }
 	if p.sched.Every != 200*time.Millisecond {
 		t.Errorf("redrawn every %v, want 200ms", p.sched.Every)
 	}
@@ -83,13 +83,36 @@ func TestProgressLiveNarrow(t *testing.T) {
 	for _, cols := range []int{1, 2, 20, 40} {
 		var out bytes.Buffer
 		p := newProgress(&out, true, 10*time.Second)
-		p.cols = func() int { return cols }
+		p.size = func() (int, int) { return cols, 24 }
 		p.show(time.Second, results())
 		for _, line := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
 			line = strings.TrimPrefix(line, "\x1b[2K")
 			if n := len([]rune(line)); n >= cols && n > 0 {
 				t.Errorf("%d columns: a line of %d characters: %q", cols, n, line)
 			}
+		}
+	}
+}
+
+// On a terminal of few rows the live progress keeps within them, one row
+// free for the cursor, summing the bots it has no room for, so that the
+// terminal never scrolls and each redraw covers the one before.
+func TestProgressLiveShort(t *testing.T) {
+	rs := append(results(), results()...) // 8 bots
+	for _, tc := range []struct {
+		rows, lines int
+		more        string
+	}{{24, 9, ""}, {10, 9, ""}, {9, 8, "… and 2 more bots"}, {4, 3, "… and 7 more bots"}, {3, 2, "… and 8 more bots"}, {1, 1, ""}} {
+		var out bytes.Buffer
+		p := newProgress(&out, true, 10*time.Second)
+		p.size = func() (int, int) { return 200, tc.rows }
+		p.show(time.Second, rs)
+		got := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+		if len(got) != tc.lines || p.drawn != tc.lines {
+			t.Errorf("%d rows: %d lines drawn (%d counted), want %d:\n%s", tc.rows, len(got), p.drawn, tc.lines, out.String())
+		}
+		if tc.more != "" && !strings.HasSuffix(got[len(got)-1], tc.more) {
+			t.Errorf("%d rows: last line %q, want %q", tc.rows, got[len(got)-1], tc.more)
 		}
 	}
 }
