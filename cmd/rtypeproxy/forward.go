@@ -25,9 +25,8 @@ func (p *proxy) forward(c *client, dir direction, b []byte, now time.Time) {
 		p.logDatagram(c.addr, dir, b, now, verdict{dropped: true, reason: r})
 		return
 	}
-	welcome := p.log != nil && dir == down && isWelcome(b)
 	v := verdict{wait: o.Wait, reordered: o.Reordered, dup: o.Dup}
-	atOnce, ok := p.hold(c, dir, b, now, o.Wait, welcome)
+	atOnce, ok := p.hold(c, dir, b, now, o.Wait)
 	if !ok {
 		st.drops[dropMemory].Add(1)
 		p.logDatagram(c.addr, dir, b, now, verdict{dropped: true, reason: dropMemory})
@@ -38,7 +37,7 @@ func (p *proxy) forward(c *client, dir direction, b []byte, now time.Time) {
 	dupAtOnce := false
 	if o.Dup {
 		st.dups.Add(1)
-		if dupAtOnce, ok = p.hold(c, dir, b, now, o.DupWait, welcome); !ok {
+		if dupAtOnce, ok = p.hold(c, dir, b, now, o.DupWait); !ok {
 			st.drops[dropMemory].Add(1)
 			v.dup = false
 		}
@@ -58,12 +57,12 @@ func (p *proxy) forward(c *client, dir direction, b []byte, now time.Time) {
 // them: the scheduler may wake late for the ones already due. atOnce is
 // true when the caller sends it itself; ok is false when the bytes held
 // are at their bound.
-func (p *proxy) hold(c *client, dir direction, b []byte, now time.Time, wait time.Duration, welcome bool) (atOnce, ok bool) {
+func (p *proxy) hold(c *client, dir direction, b []byte, now time.Time, wait time.Duration) (atOnce, ok bool) {
 	if wait <= 0 && c.held[dir].Load() == 0 {
 		return true, true
 	}
 	c.held[dir].Add(1)
-	if !p.sched.add(now.Add(max(wait, 0)), c, dir, welcome, b) {
+	if !p.sched.add(now.Add(max(wait, 0)), c, dir, b) {
 		c.held[dir].Add(-1)
 		return false, false
 	}
@@ -102,12 +101,12 @@ func (p *proxy) write(c *client, dir direction, b []byte) error {
 	return err
 }
 
-// sendHeld is the scheduler's delivery of a datagram that waited. A
-// Welcome switches the log's reading of its client when it is delivered
-// (§3): until then the client has not got it.
+// sendHeld is the scheduler's delivery of a datagram that waited. One to
+// the server moves the log's reading of its connection when it is
+// delivered (§5.2, §7.3): until then the server has not got it.
 func (p *proxy) sendHeld(h *held) {
-	if p.send(h.c, h.dir, h.b) && h.welcome {
-		p.log.welcomed(h.c.addr, h.b)
+	if p.send(h.c, h.dir, h.b) && h.dir == up && p.log != nil {
+		p.log.delivered(h.c.addr, h.b)
 	}
 	h.c.held[h.dir].Add(-1)
 }

@@ -11,7 +11,6 @@ type held struct {
 	seq     uint64 // order of scheduling, so that equal times keep it
 	c       *client
 	dir     direction
-	welcome bool // a valid Welcome: the log's §3 rule turns at delivery
 	b       []byte
 }
 
@@ -52,7 +51,7 @@ func newScheduler(bound int, deliver func(*held)) *scheduler {
 
 // add copies b to leave at at; false when the bytes held would pass the
 // bound.
-func (s *scheduler) add(at time.Time, c *client, dir direction, welcome bool, b []byte) bool {
+func (s *scheduler) add(at time.Time, c *client, dir direction, b []byte) bool {
 	s.mu.Lock()
 	buf, ok := s.pool.get(len(b))
 	if !ok {
@@ -61,7 +60,7 @@ func (s *scheduler) add(at time.Time, c *client, dir direction, welcome bool, b 
 	}
 	copy(buf, b)
 	s.seq++
-	s.heap = append(s.heap, held{at: at, seq: s.seq, c: c, dir: dir, welcome: welcome, b: buf})
+	s.heap = append(s.heap, held{at: at, seq: s.seq, c: c, dir: dir, b: buf})
 	first := s.up(len(s.heap)-1) == 0
 	s.mu.Unlock()
 	if first {
