@@ -7,11 +7,11 @@ import (
 
 // held is a datagram waiting for its departure time.
 type held struct {
-	at      time.Time
-	seq     uint64 // order of scheduling, so that equal times keep it
-	c       *client
-	dir     direction
-	b       []byte
+	at  time.Time
+	seq uint64 // order of scheduling, so that equal times keep it
+	c   *client
+	dir direction
+	b   []byte
 }
 
 // before is the heap's order: departure time, then scheduling order.
