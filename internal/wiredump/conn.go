@@ -31,6 +31,7 @@ type conn struct {
 	phase  phase
 	id     uint32
 	window [2]rtype.SeqWindow
+	link
 }
 
 // reads is the kind of the datagrams of c; [phaseWelcomed] reads a valid
@@ -49,7 +50,7 @@ func (c *conn) reads() (k Kind, either bool) {
 // connection with id, whose windows start empty. A connected client reads
 // a Welcome as a packet, so it never comes here.
 func (c *conn) welcome(id uint32) {
-	*c = conn{phase: phaseWelcomed, id: id}
+	c.phase, c.id, c.window = phaseWelcomed, id, [2]rtype.SeqWindow{}
 }
 
 // accept is the transition on a packet from the client that the server

@@ -32,12 +32,11 @@ const maxClients = 1 << 16
 // bounded memory.
 type Sides struct {
 	port uint16
-	// conns maps a client address to its state; order lists its keys,
-	// oldest first from head, as a ring of at most limit addresses.
-	conns map[netip.AddrPort]*conn
-	order []netip.AddrPort
-	head  int
-	limit int
+	// conns maps a client address to its state; recent lists the same
+	// states, least recently used first, at most limit of them.
+	conns  map[netip.AddrPort]*conn
+	recent recency
+	limit  int
 }
 
 // NewSides returns a Sides for a server on UDP port port, that has welcomed
@@ -161,17 +160,24 @@ func (s *Sides) Observe(client netip.AddrPort, toServer bool, d *Decoded) {
 	}
 }
 
-// add makes room for client, forgetting the address welcomed longest ago
+// Forget forgets everything about client: its phase, the ids welcomed and
+// the windows of sequences, as if none of its datagrams had been seen. Its
+// next datagrams are handshake datagrams (§3) until a Welcome to it.
+func (s *Sides) Forget(client netip.AddrPort) {
+	if c := s.conns[client]; c != nil {
+		s.recent.remove(c)
+		delete(s.conns, client)
+	}
+}
+
+// add makes room for client, forgetting the address used longest ago
 // when limit addresses are remembered.
 func (s *Sides) add(client netip.AddrPort) *conn {
-	c := &conn{}
-	if len(s.order) < s.limit {
-		s.order = append(s.order, client)
-	} else {
-		delete(s.conns, s.order[s.head])
-		s.order[s.head] = client
-		s.head = (s.head + 1) % len(s.order)
+	if s.recent.n >= s.limit {
+		s.Forget(s.recent.front.addr)
 	}
+	c := &conn{link: link{addr: client}}
+	s.recent.pushBack(c)
 	s.conns[client] = c
 	return c
 }

@@ -223,3 +223,38 @@ func TestSidesPeek(t *testing.T) {
 		t.Fatalf("a Welcome once connected: %v %v, want an invalid packet", d.Kind, d.Err)
 	}
 }
+
+// §3: Forget leaves no trace of a client: its next datagrams are handshake
+// datagrams, no id is remembered, a packet of the old id is no longer
+// checked, and a new Welcome starts fresh windows; other clients keep theirs.
+func TestSidesForget(t *testing.T) {
+	s := newSidesLimit(rtype.DefaultPort, 2)
+	a := netip.MustParseAddrPort("10.0.0.2:1")
+	b := netip.MustParseAddrPort("10.0.0.3:1")
+	c := netip.MustParseAddrPort("10.0.0.4:1")
+	s.Decode(a, false, rtype.AppendWelcome(nil, 5))
+	s.Decode(a, true, sidesPacket(5, 1, sidesPing))
+	s.Decode(b, false, rtype.AppendWelcome(nil, 6))
+	s.Forget(a)
+	s.Forget(c) // never seen: nothing to do
+	if k, _, _, _ := s.Classify(a, netip.MustParseAddrPort("10.0.0.1:4242")); k != Handshake {
+		t.Errorf("a forgotten reads %v, want handshake", k)
+	}
+	if id := s.ConnectionID(a); id != 0 {
+		t.Errorf("a forgotten keeps id %d", id)
+	}
+	if d := s.Peek(a, sidesPacket(9, 1)); d.Kind != Handshake {
+		t.Errorf("a packet from a forgotten client reads %v, want handshake", d.Kind)
+	}
+	s.Decode(a, false, rtype.AppendWelcome(nil, 5))
+	if d := s.Decode(a, true, sidesPacket(5, 1, sidesPing)); d.Err != nil {
+		t.Errorf("sequence 1 after the new Welcome: %v, want a fresh window", d.Err)
+	}
+	// a took the place it freed: c does not push b out.
+	s.Forget(a)
+	s.Decode(c, false, rtype.AppendWelcome(nil, 7))
+	if s.ConnectionID(b) != 6 || s.ConnectionID(c) != 7 || len(s.conns) != 2 || s.recent.n != 2 {
+		t.Errorf("b id %d, c id %d, %d remembered (%d listed), want 6, 7, 2",
+			s.ConnectionID(b), s.ConnectionID(c), len(s.conns), s.recent.n)
+	}
+}
