@@ -151,3 +151,11 @@ func (l *logger) delivered(client netip.AddrPort, b []byte) {
 	defer l.mu.Unlock()
 	_ = l.sides.Decode(client, true, b)
 }
+
+// forget is told that client left the proxy's table: its next datagrams
+// open a new connection, from another upstream port (§3).
+func (l *logger) forget(client netip.AddrPort) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.sides.Forget(client)
+}

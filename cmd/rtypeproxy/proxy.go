@@ -233,11 +233,16 @@ func (p *proxy) housekeep(now time.Time) time.Time {
 
 // retire closes the socket of c, waits for its reader to stop and takes it
 // out of the table, forgotten for idleness or evicted for room; its totals
-// are summed once nothing of it is held.
+// are summed once nothing of it is held. The log forgets its connection:
+// if the address comes back, the server sees it from a new upstream port,
+// a client it never met (§3).
 func (p *proxy) retire(c *client, evicted bool) {
 	c.conn.Close()
 	<-c.done
 	p.clients.retire(c, evicted)
+	if p.log != nil {
+		p.log.forget(c.addr)
+	}
 	if evicted {
 		p.clients.settle(false, p.forgot)
 	}
