@@ -92,11 +92,14 @@ func (p *proxy) run(ctx context.Context) error {
 	stop := context.AfterFunc(ctx, func() { p.ln.Close() })
 	defer stop()
 	p.listen()
+	// The scheduler stops first: a datagram due once the sockets are
+	// closed would fail; still held, it is unsent at exit.
+	p.sched.stop()
 	for _, c := range p.clients.byAddr {
 		c.conn.Close()
 	}
 	p.readers.Wait()
-	for _, h := range p.sched.close() {
+	for _, h := range p.sched.left() {
 		h.c.stats[h.dir].drops[dropUnsent].Add(1)
 		p.unsent++
 	}

@@ -31,7 +31,7 @@ type scheduler struct {
 	pool    *bufPool
 	seq     uint64
 	wake    chan struct{}
-	stop    chan struct{}
+	stopped chan struct{}
 	done    chan struct{}
 	deliver func(*held)
 }
@@ -43,7 +43,7 @@ func newScheduler(bound int, deliver func(*held)) *scheduler {
 		heap:    make([]held, 0, 1024),
 		pool:    newBufPool(bound),
 		wake:    make(chan struct{}, 1),
-		stop:    make(chan struct{}),
+		stopped: make(chan struct{}),
 		done:    make(chan struct{}),
 		deliver: deliver,
 	}
@@ -72,7 +72,7 @@ func (s *scheduler) add(at time.Time, c *client, dir direction, b []byte) bool {
 	return true
 }
 
-// run sends the datagrams as they fall due until close.
+// run sends the datagrams as they fall due until stop.
 func (s *scheduler) run() {
 	defer close(s.done)
 	t := time.NewTimer(time.Hour)
@@ -84,7 +84,7 @@ func (s *scheduler) run() {
 		select {
 		case <-s.wake:
 		case <-t.C:
-		case <-s.stop:
+		case <-s.stopped:
 			return
 		}
 	}
@@ -108,11 +108,15 @@ func (s *scheduler) sendDue() (time.Duration, bool) {
 	return 0, false
 }
 
-// close stops run, once it sent what it was sending, and returns what was
-// still held, for the totals.
-func (s *scheduler) close() []held {
-	close(s.stop)
+// stop stops run, once it sent what it was sending; from then on what is
+// added stays held.
+func (s *scheduler) stop() {
+	close(s.stopped)
 	<-s.done
+}
+
+// left returns what is still held, once stopped, for the totals.
+func (s *scheduler) left() []held {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	left := s.heap

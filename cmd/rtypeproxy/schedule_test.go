@@ -23,7 +23,7 @@ func TestSchedulerOrder(t *testing.T) {
 		}
 	})
 	go s.run()
-	defer s.close()
+	defer s.stop()
 	base := time.Now().Add(20 * time.Millisecond)
 	for _, d := range []struct {
 		at   time.Duration
@@ -67,8 +67,9 @@ func TestSchedulerBound(t *testing.T) {
 	if s.pool.total > bound {
 		t.Errorf("%d bytes of buffers, over the bound %d", s.pool.total, bound)
 	}
-	if left := s.close(); len(left) != accepted {
-		t.Errorf("close returned %d datagrams, want %d", len(left), accepted)
+	s.stop()
+	if left := s.left(); len(left) != accepted {
+		t.Errorf("left returned %d datagrams, want %d", len(left), accepted)
 	}
 }
 
