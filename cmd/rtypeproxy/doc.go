@@ -9,9 +9,10 @@
 // Clients send to -listen (default :4243). Each client address gets its own
 // upstream socket, so that the server sees one address per client, as it
 // would without the proxy. At most -max-clients (default 64, at most
-// 65536) are served at once. A further new address takes the place of the
-// longest-silent client that the server never answered, which is evicted;
-// if every client got an answer, its datagrams are dropped and counted, so
+// 4096, each costing about 64 KiB) are served at once. A further new
+// address takes the place of the longest-silent client that the server
+// never answered, which is evicted, and so does one for which the system
+// has no socket left; if every client got an answer, its datagrams are dropped and counted, so
 // that no client the server answered is ever pushed out. A client silent
 // for -idle (default 30s) in both directions, with no datagram still
 // delayed, is forgotten and its socket closed, which makes room too. The

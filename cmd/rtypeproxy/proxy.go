@@ -151,7 +151,7 @@ func (p *proxy) fromClient(from netip.AddrPort, b []byte, now time.Time) {
 			return
 		}
 		var err error
-		if c, err = p.newClient(from); err != nil {
+		if c, err = p.openClient(from); err != nil {
 			p.clients.unopened++
 			p.logDatagram(from, up, b, now, verdict{dropped: true, reason: dropSocket})
 			return
@@ -159,6 +159,22 @@ func (p *proxy) fromClient(from netip.AddrPort, b []byte, now time.Time) {
 	}
 	c.lastUp = now.Sub(p.start)
 	p.forward(c, up, b, now)
+}
+
+// openClient is newClient, tried again once after evicting a client when
+// no socket could be opened: the system's sockets may run out before
+// -max-clients, and a flood of new addresses should not lock out the next.
+func (p *proxy) openClient(from netip.AddrPort) (*client, error) {
+	c, err := p.newClient(from)
+	if err == nil {
+		return c, nil
+	}
+	e := p.clients.evictable()
+	if e == nil {
+		return nil, err
+	}
+	p.retire(e, true)
+	return p.newClient(from)
 }
 
 // newClient opens the upstream socket of a new client address and starts
