@@ -89,14 +89,15 @@ func (l *logger) origin(client netip.AddrPort, dir direction, now time.Time) *wi
 
 // sendFailed writes a line of its own for a datagram that had its verdict
 // but that the system refused to send: "send failed SRC > DST (N bytes):
-// ERR", or a JSON object with verdict "send failed", size and error.
+// ERR", or a JSON object with verdict "send failed", size and error, its
+// time in UTC as rtypedump writes it.
 func (l *logger) sendFailed(client netip.AddrPort, dir direction, b []byte, err error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	at := l.origin(client, dir, time.Now())
 	l.buf.Reset()
 	if l.json {
-		o := wiredump.Object{}.Add("time", at.Time).Add("src", at.Src.String()).Add("dst", at.Dst.String()).
+		o := wiredump.Object{}.Add("time", at.Time.UTC().Format(time.RFC3339Nano)).Add("src", at.Src.String()).Add("dst", at.Dst.String()).
 			Add("verdict", "send failed").Add("size", len(b)).Add("error", err.Error())
 		js, _ := json.Marshal(o)
 		l.buf.Write(append(js, '\n'))
