@@ -90,12 +90,23 @@ func (p *proxy) send(c *client, dir direction, b []byte) bool {
 	return true
 }
 
-// write sends b on the socket of its direction.
+// pcapSendTimeout bounds a send while -pcap is on: it is made under the
+// pcap file's lock, so a socket that cannot send would stall every other.
+const pcapSendTimeout = 100 * time.Millisecond
+
+// write sends b on the socket of its direction; with -pcap, within
+// pcapSendTimeout, or it fails.
 func (p *proxy) write(c *client, dir direction, b []byte) error {
 	var err error
 	if dir == up {
+		if p.pcap != nil {
+			_ = c.conn.SetWriteDeadline(time.Now().Add(pcapSendTimeout))
+		}
 		_, err = c.conn.Write(b)
 	} else {
+		if p.pcap != nil {
+			_ = p.ln.SetWriteDeadline(time.Now().Add(pcapSendTimeout))
+		}
 		_, err = p.ln.WriteToUDPAddrPort(b, c.addr)
 	}
 	return err
