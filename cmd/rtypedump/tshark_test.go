@@ -109,6 +109,10 @@ func TestDissectorMatchesRtypedump(t *testing.T) {
 	if err := os.WriteFile(reconnect, reconnectCapture(t), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	phases := filepath.Join(dir, "phases.pcap")
+	if err := os.WriteFile(phases, phasesCapture(t), 0o644); err != nil {
+		t.Fatal(err)
+	}
 
 	for _, tc := range []struct {
 		name, file string
@@ -118,6 +122,7 @@ func TestDissectorMatchesRtypedump(t *testing.T) {
 		{"every rule, server on port 5000", rules, 5000},
 		{"§5.4 connection ids", connID, rtype.DefaultPort},
 		{"§3, §7.3 reconnection, §5.2 windows", reconnect, rtype.DefaultPort},
+		{"§13 phases", phases, rtype.DefaultPort},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			stdout, stderr, code := runTool(t, "", "-json", "-port", strconv.Itoa(int(tc.port)), tc.file)
@@ -207,19 +212,43 @@ func TestConnectionIDDiffersFlagged(t *testing.T) {
 // address is read as handshake again after an accepted Disconnect, and as
 // handshake still after a Welcome for as long as the client sent no
 // accepted packet, the last Welcome giving the id; each direction drops
-// duplicates and too old sequences. The dissector is run in two passes and
-// in one, and must agree in both.
+// duplicates and too old sequences.
 func TestReconnectVerdicts(t *testing.T) {
-	const file = "testdata/reconnect.pcap"
+	checkVerdicts(t, "testdata/reconnect.pcap", reconnectVerdicts)
+}
+
+// §4.2, §13: rtypedump and the dissector give each frame of phases.pcap
+// the verdict of phasesFrames.
+func TestPhasesVerdicts(t *testing.T) {
+	frames := phasesFrames(t)
+	verdicts := make([]frameVerdict, len(frames))
+	for i := range frames {
+		verdicts[i] = frames[i].frameVerdict
+	}
+	checkVerdicts(t, "testdata/phases.pcap", verdicts)
+}
+
+// checkVerdicts checks that rtypedump and the dissector give each frame of
+// file the kind and the start of the error of verdicts, in order; a
+// verdict of kind "" is a frame neither decodes. The dissector is run in
+// two passes and in one, and must agree in both.
+func checkVerdicts(t *testing.T, file string, verdicts []frameVerdict) {
+	t.Helper()
+	decoded := 0
+	for _, v := range verdicts {
+		if v.kind != "" {
+			decoded++
+		}
+	}
 	check := func(tool string, n int, kind, errText string) {
 		t.Helper()
-		if n < 1 || n > len(reconnectVerdicts) {
+		if n < 1 || n > len(verdicts) {
 			t.Errorf("%s: frame %d is not in the capture", tool, n)
 			return
 		}
-		w := reconnectVerdicts[n-1]
+		w := verdicts[n-1]
 		if kind != w.kind || (w.err == "") != (errText == "") || !strings.Contains(errText, w.err) {
-			t.Errorf("%s frame %d: %s, error %q; want %s, error %q", tool, n, kind, errText, w.kind, w.err)
+			t.Errorf("%s frame %d: %q, error %q; want %q, error %q", tool, n, kind, errText, w.kind, w.err)
 		}
 	}
 	stdout, stderr, code := runTool(t, "", "-json", file)
@@ -227,8 +256,8 @@ func TestReconnectVerdicts(t *testing.T) {
 		t.Fatalf("rtypedump exit %d: %s", code, stderr)
 	}
 	lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
-	if len(lines) != len(reconnectVerdicts) {
-		t.Fatalf("rtypedump printed %d datagrams, want %d", len(lines), len(reconnectVerdicts))
+	if len(lines) != decoded {
+		t.Errorf("rtypedump printed %d datagrams, want %d", len(lines), decoded)
 	}
 	for _, line := range lines {
 		var d struct {
@@ -247,8 +276,8 @@ func TestReconnectVerdicts(t *testing.T) {
 		args := append(append([]string{"-X", "lua_script:" + dissector}, passes...), "-r", file,
 			"-T", "fields", "-E", "separator=/t", "-e", "frame.number", "-e", "rtype.kind", "-e", "rtype.error")
 		rows := strings.Split(strings.TrimSuffix(runTshark(t, tshark, args), "\n"), "\n")
-		if len(rows) != len(reconnectVerdicts) {
-			t.Fatalf("tshark %v printed %d frames, want %d", passes, len(rows), len(reconnectVerdicts))
+		if len(rows) != len(verdicts) {
+			t.Fatalf("tshark %v printed %d frames, want %d", passes, len(rows), len(verdicts))
 		}
 		for _, row := range rows {
 			cols := strings.Split(row, "\t")

@@ -11,18 +11,20 @@ const maxClients = 1 << 16
 // client address stands. Each address goes through these phases, one
 // transition each:
 //
-//	handshake --Welcome to the client--> welcomed(id)
-//	welcomed  --Welcome to the client--> welcomed(new id)
-//	welcomed  --accepted client packet--> connected(id)
+//	handshake --Welcome to the client--> welcomed(ids)
+//	welcomed  --Welcome to the client--> welcomed(ids + new id)
+//	welcomed  --accepted client packet--> connected(its id)
 //	connected --accepted client Disconnect--> closed
 //	closed    --Welcome to the client--> welcomed(id)
 //
 // Handshake and closed read handshake datagrams (§4). Welcomed reads a
-// valid handshake datagram as one, since the client may not have the
-// Welcome yet and repeats its Hello, which the server may answer again
-// (§4.2, §13); any other datagram is a packet of the last Welcome's id,
-// as the server reads it from the Welcome on. Connected reads packets only:
-// the server accepted one of the client, which has the Welcome (§3). An
+// valid handshake datagram as one, since the client may not have a
+// Welcome yet and repeats its Hello, which the server may answer again,
+// with a new id each time (§4.2, §13); any other datagram is a packet of
+// one of the ids welcomed (the last 4), as the server has a connection of
+// each, and the client takes the first Welcome it receives, not
+// necessarily the last sent. The first packet of the client the server
+// accepts tells which: connected reads packets of that id only (§3). An
 // accepted packet is one that passes the §5.4 check and the §5.2 window;
 // a Disconnect in it closes the connection at once (§7.3).
 //
@@ -110,8 +112,9 @@ func (s *Sides) read(c *conn, b []byte) Decoded {
 	return Decode(k, b)
 }
 
-// ConnectionID returns the connection id the last Welcome to client carried
-// (§4.3), 0 if none is remembered.
+// ConnectionID returns the connection id of client: the one its packets
+// accepted by the server carry once connected, before that the one the
+// last Welcome to it carried (§4.3); 0 if none is remembered.
 func (s *Sides) ConnectionID(client netip.AddrPort) uint32 {
 	if c := s.conns[client]; c != nil {
 		return c.id
@@ -121,8 +124,8 @@ func (s *Sides) ConnectionID(client netip.AddrPort) uint32 {
 
 // Check applies the connection check of §5.4 alone to d, a datagram
 // between the server and client, in either direction: once a Welcome to
-// client was seen, a connected packet with another connectionId is
-// dropped. The server drops it, having no connection with that id bound to
+// client was seen, a connected packet with an id no Welcome gave it
+// (while welcomed) or not its connection's (once connected) is dropped. The server drops it, having no connection with that id bound to
 // the client's address, and so does the client, the id not being its own.
 // d.Err becomes [ErrConnectionIDDiffers], and its messages go with it. A
 // datagram dropped already keeps its reason, as the library found it first.
@@ -132,8 +135,9 @@ func (s *Sides) Check(client netip.AddrPort, d *Decoded) {
 	if c == nil || c.phase == phaseHandshake || c.phase == phaseClosed || d.Kind != Packet {
 		return
 	}
-	d.Welcomed = c.id
-	if d.Err == nil && d.Header.ConnectionID != c.id {
+	id, w := c.idWindow(d.Header.ConnectionID, true)
+	d.Welcomed = id
+	if d.Err == nil && w == nil {
 		d.Err, d.Messages = ErrConnectionIDDiffers, nil
 	}
 }

@@ -10,8 +10,9 @@
 -- handshake datagrams (§4) until a valid Welcome went to that address;
 -- then connected packets (§5), but for valid handshake datagrams until the
 -- client sent a packet the server kept; handshake datagrams again after a
--- Disconnect the server kept (§7.3). A packet whose connectionId is not the
--- one the last Welcome gave is dropped by either end (§5.4), and so is a
+-- Disconnect the server kept (§7.3). A packet whose connectionId is none of
+-- the ids welcomed (before the client's first kept packet) or not the one
+-- that packet took (after it) is dropped by either end (§5.4), and so is a
 -- duplicate or too old sequence in its direction (§5.2). Every field of every
 -- message has a display filter, for example
 -- rtype.msg.type == 0x0083, rtype.snapshot.count > 40 or
@@ -147,17 +148,19 @@ rtype.prefs.port = Pref.uint("UDP port", 4242, "UDP port of the R-Type server")
 
 -- conns maps a client address ("ip:port") to the state of its connection
 -- (§3), as the first pass reaches each frame in order:
---   handshake --Welcome to the client--> welcomed(id)
---   welcomed  --Welcome to the client--> welcomed(new id)
---   welcomed  --accepted client packet--> connected(id)
+--   handshake --Welcome to the client--> welcomed(ids)
+--   welcomed  --Welcome to the client--> welcomed(ids + new id)
+--   welcomed  --accepted client packet--> connected(its id)
 --   connected --accepted client Disconnect--> closed
 --   closed    --Welcome to the client--> welcomed(id)
 -- Handshake and closed (no entry, or phase "closed") read handshake
 -- datagrams; welcomed reads a valid handshake datagram as one (a repeated
--- Hello, the Welcome again, §4.2, §13) and anything else as a packet;
--- connected reads packets only. An entry holds phase, id, the last
--- Welcome's connection id, and win, the §5.2 window of each direction
--- (win[true] the server's).
+-- Hello, the Welcome again, §4.2, §13) and anything else as a packet of one
+-- of the ids welcomed; connected reads packets of the id the client took
+-- only, told by its first packet the server accepts. An entry holds phase,
+-- id (the last Welcome's, then the connection's), offers (while welcomed,
+-- the last MAX_OFFERS ids welcomed and the client's window of each), and
+-- win, the §5.2 window of each direction (win[true] the server's).
 local conns = {}
 -- verdicts maps a frame number to what the first pass found of it: kind,
 -- id (the Welcome's, for §5.4), seq_err (§5.2). Wireshark dissects frames
@@ -448,6 +451,51 @@ local function receive(w, seq)
     return nil
 end
 
+-- MAX_OFFERS is how many ids welcomed to an address are remembered while
+-- its client has taken none: a server may answer each repeated Hello with
+-- a new id (§4.2, §13), and the client takes the first Welcome it gets.
+local MAX_OFFERS = 4
+
+-- welcome is the transition on a valid Welcome to the client of c (nil for
+-- an address never welcomed): welcomed, with one more id; fresh windows
+-- after a connection. It returns the new state.
+local function welcome(c, id)
+    if c == nil or c.phase ~= "welcomed" then
+        c = { phase = "welcomed", offers = {}, win = { [true] = new_window(), [false] = new_window() } }
+    end
+    c.id = id
+    for _, o in ipairs(c.offers) do
+        if o.id == id then return c end
+    end
+    if #c.offers == MAX_OFFERS then table.remove(c.offers, 1) end
+    c.offers[#c.offers + 1] = { id = id, win = new_window() }
+    return c
+end
+
+-- held_to returns the id a packet of connection id between the server and
+-- the client of c is held to (§5.4), and the §5.2 window of its direction,
+-- nil when the receiver drops it for its id. While welcomed, any id
+-- welcomed is one: the server has a connection of each, the client takes
+-- any; the client's window is then that id's.
+local function held_to(c, id, to_server)
+    if c.phase == "welcomed" then
+        for _, o in ipairs(c.offers) do
+            if o.id == id then return id, to_server and c.win[true] or o.win end
+        end
+        return c.id, nil
+    end
+    if id ~= c.id then return c.id, nil end
+    return id, c.win[to_server]
+end
+
+-- take makes id, welcomed to the client of c, its connection's id.
+local function take(c, id)
+    for _, o in ipairs(c.offers) do
+        if o.id == id then c.win[false] = o.win end
+    end
+    c.id, c.offers = id, nil
+end
+
 -- first_pass reads a datagram of len bytes between the server and client
 -- by the phase of client (see conns), takes the transition it makes, and
 -- returns its verdict (see verdicts). buf is nil for an empty datagram.
@@ -463,15 +511,16 @@ local function first_pass(buf, len, client, to_server)
     end
     if v.kind == "handshake" then
         local id = welcome_id(buf, len)
-        if id and not to_server then
-            conns[client] = { phase = "welcomed", id = id, win = { [true] = new_window(), [false] = new_window() } }
-        end
+        if id and not to_server then conns[client] = welcome(c, id) end
         return v
     end
     v.id = c.id
-    if packet_error(buf, len) == nil and buf(0, 4):uint() == c.id then
-        v.seq_err = receive(c.win[to_server], buf(4, 4):uint())
-        if v.seq_err == nil and to_server then
+    if packet_error(buf, len) == nil then
+        local w
+        v.id, w = held_to(c, buf(0, 4):uint(), to_server)
+        if w then v.seq_err = receive(w, buf(4, 4):uint()) end
+        if w and v.seq_err == nil and to_server then
+            if c.phase == "welcomed" then take(c, v.id) end
             -- §7.3: the server closes the connection at once.
             c.phase = has_disconnect(buf, len) and "closed" or "connected"
         end
