@@ -56,8 +56,7 @@ func (c *conn) reads() (k Kind, either bool) {
 // here.
 func (c *conn) welcome(id uint32) {
 	if c.phase != phaseWelcomed {
-		*c = conn{link: c.link}
-		c.phase = phaseWelcomed
+		c.phase, c.offered, c.window = phaseWelcomed, offers{}, [2]rtype.SeqWindow{}
 	}
 	c.id = id
 	c.offered.add(id)

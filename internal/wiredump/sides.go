@@ -28,17 +28,20 @@ const maxClients = 1 << 16
 // accepted packet is one that passes the §5.4 check and the §5.2 window;
 // a Disconnect in it closes the connection at once (§7.3).
 //
-// A Sides remembers the 65,536 addresses welcomed last. Past them, the
-// address welcomed longest ago is forgotten, and its datagrams are taken
-// for handshake datagrams again, so that any traffic is followed in
-// bounded memory.
+// A Sides remembers 65,536 addresses, so that any traffic is followed in
+// bounded memory. Past them, it forgets the address least recently
+// welcomed or heard from in a packet the server kept, among those not
+// connected if there is one, so that a flood of Hellos answered does not
+// push out the players; its datagrams are taken for handshake datagrams
+// again.
 type Sides struct {
 	port uint16
-	// conns maps a client address to its state; recent lists the same
-	// states, least recently used first, at most limit of them.
-	conns  map[netip.AddrPort]*conn
-	recent recency
-	limit  int
+	// conns maps a client address to its state, at most limit of them;
+	// held lists the connected ones and fresh the others, each least
+	// recently used first.
+	conns       map[netip.AddrPort]*conn
+	fresh, held recency
+	limit       int
 }
 
 // NewSides returns a Sides for a server on UDP port port, that has welcomed
@@ -158,9 +161,20 @@ func (s *Sides) Observe(client netip.AddrPort, toServer bool, d *Decoded) {
 		}
 		if c.phase != phaseConnected {
 			c.welcome(d.ConnectionID)
+			s.fresh.moveBack(c)
 		}
 	case d.Kind == Packet && toServer && c != nil && (c.phase == phaseWelcomed || c.phase == phaseConnected):
 		c.accept(d)
+		s.place(c)
+	}
+}
+
+// place moves c to the back of the list of its phase.
+func (s *Sides) place(c *conn) {
+	if c.phase == phaseConnected {
+		s.held.moveBack(c)
+	} else {
+		s.fresh.moveBack(c)
 	}
 }
 
@@ -169,19 +183,23 @@ func (s *Sides) Observe(client netip.AddrPort, toServer bool, d *Decoded) {
 // next datagrams are handshake datagrams (§3) until a Welcome to it.
 func (s *Sides) Forget(client netip.AddrPort) {
 	if c := s.conns[client]; c != nil {
-		s.recent.remove(c)
+		c.in.remove(c)
 		delete(s.conns, client)
 	}
 }
 
-// add makes room for client, forgetting the address used longest ago
-// when limit addresses are remembered.
+// add makes room for client, forgetting the address used longest ago,
+// one not connected if there is one, when limit addresses are remembered.
+// The caller places it.
 func (s *Sides) add(client netip.AddrPort) *conn {
-	if s.recent.n >= s.limit {
-		s.Forget(s.recent.front.addr)
+	if len(s.conns) >= s.limit {
+		old := s.fresh.front
+		if old == nil {
+			old = s.held.front
+		}
+		s.Forget(old.addr)
 	}
 	c := &conn{link: link{addr: client}}
-	s.recent.pushBack(c)
 	s.conns[client] = c
 	return c
 }
