@@ -550,3 +550,51 @@ func hexDatagrams(t testing.TB, name string) [][]byte {
 		out = append(out, d)
 	}
 }
+
+// The dissector remembers rtype.max_clients addresses and, past them,
+// forgets the one least recently welcomed or heard from, connected ones
+// last, as wiredump.Sides does (TestSidesForgetLeastRecent): a datagram of a
+// forgotten address is a handshake datagram again (§3).
+func TestDissectorForgetsLeastRecent(t *testing.T) {
+	tshark := lookTshark(t)
+	srv, a, b, c := addrPort("10.5.0.1:4242"), addrPort("10.5.0.2:40000"), addrPort("10.5.0.3:40001"), addrPort("10.5.0.4:40002")
+	welcome := func(id uint32) []byte { return rtype.AppendWelcome(nil, id) }
+	ping := rtype.Ping{Timestamp: 1}
+	frames := []struct {
+		captured
+		frameVerdict
+	}{
+		{captured{src: srv, dst: a, data: welcome(1)}, frameVerdict{"handshake", ""}},
+		{captured{src: a, dst: srv, data: testPacket(t, 1, 1, ping)}, frameVerdict{"packet", ""}},
+		{captured{src: srv, dst: b, data: welcome(2)}, frameVerdict{"handshake", ""}},
+		{captured{src: srv, dst: c, data: welcome(3)}, frameVerdict{"handshake", ""}},
+		{captured{src: b, dst: srv, data: testPacket(t, 2, 1, ping)}, frameVerdict{"handshake", "bad magic"}},
+		{captured{src: a, dst: srv, data: testPacket(t, 1, 2, ping)}, frameVerdict{"packet", ""}},
+		{captured{src: srv, dst: b, data: welcome(4)}, frameVerdict{"handshake", ""}},
+		{captured{src: c, dst: srv, data: testPacket(t, 3, 1, ping)}, frameVerdict{"handshake", "bad magic"}},
+		{captured{src: srv, dst: c, data: welcome(5)}, frameVerdict{"handshake", ""}},
+		{captured{src: b, dst: srv, data: testPacket(t, 4, 1, ping)}, frameVerdict{"handshake", "bad magic"}},
+		{captured{src: a, dst: srv, data: testPacket(t, 1, 3, ping)}, frameVerdict{"packet", ""}},
+		{captured{src: c, dst: srv, data: testPacket(t, 5, 1, ping)}, frameVerdict{"packet", ""}},
+	}
+	list := make([]captured, len(frames))
+	for i := range frames {
+		list[i] = frames[i].captured
+		list[i].time = captureEpoch.Add(time.Duration(i) * time.Millisecond)
+	}
+	file := filepath.Join(t.TempDir(), "forget.pcap")
+	writeCaptureFile(t, file, list)
+	out := runTshark(t, tshark, []string{"-X", "lua_script:" + dissector, "-o", "rtype.max_clients:2", "-2", "-r", file,
+		"-T", "fields", "-E", "separator=/t", "-e", "frame.number", "-e", "rtype.kind", "-e", "rtype.error"})
+	rows := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(rows) != len(frames) {
+		t.Fatalf("tshark printed %d frames, want %d", len(rows), len(frames))
+	}
+	for i, row := range rows {
+		cols := strings.Split(row, "\t")
+		w := frames[i].frameVerdict
+		if len(cols) != 3 || cols[1] != w.kind || (w.err == "") != (cols[2] == "") || !strings.Contains(cols[2], w.err) {
+			t.Errorf("frame %d: %q; want %s, error %q", i+1, row, w.kind, w.err)
+		}
+	}
+}

@@ -145,6 +145,8 @@ local ef = {
 rtype.experts = { ef.malformed, ef.bad_message, ef.unknown_type, ef.wrong_connection, ef.sequence }
 
 rtype.prefs.port = Pref.uint("UDP port", 4242, "UDP port of the R-Type server")
+rtype.prefs.max_clients = Pref.uint("Client addresses remembered", 65536,
+    "Past them, the address least recently welcomed or heard from is forgotten, a connected one last")
 
 -- conns maps a client address ("ip:port") to the state of its connection
 -- (§3), as the first pass reaches each frame in order:
@@ -161,15 +163,57 @@ rtype.prefs.port = Pref.uint("UDP port", 4242, "UDP port of the R-Type server")
 -- id (the last Welcome's, then the connection's), offers (while welcomed,
 -- the last MAX_OFFERS ids welcomed and the client's window of each), and
 -- win, the §5.2 window of each direction (win[true] the server's).
+-- At most rtype.prefs.max_clients entries are kept, so that memory stays
+-- bounded: lists.held links the connected ones, lists.fresh the others,
+-- each least recently welcomed or heard from first (fields list, prev,
+-- next, addr of an entry); a new address forgets the front of fresh, or
+-- of held when fresh is empty, as rtypedump does.
 local conns = {}
+local lists
 -- verdicts maps a frame number to what the first pass found of it: kind,
 -- id (the Welcome's, for §5.4), seq_err (§5.2). Wireshark dissects frames
 -- again later, out of order (pinfo.visited true); they read it here.
 local verdicts = {}
 
-function rtype.init()
+local function reset()
     conns = {}
+    lists = { fresh = { n = 0 }, held = { n = 0 } }
     verdicts = {}
+end
+reset()
+rtype.init = reset
+
+-- unlink takes the entry c out of its list, if any.
+local function unlink(c)
+    local l = c.list
+    if l == nil then return end
+    if c.prev then c.prev.next = c.next else l.front = c.next end
+    if c.next then c.next.prev = c.prev else l.back = c.prev end
+    c.prev, c.next, c.list = nil, nil, nil
+    l.n = l.n - 1
+end
+
+-- place moves the entry c to the back of the list of its phase.
+local function place(c)
+    unlink(c)
+    local l = c.phase == "connected" and lists.held or lists.fresh
+    c.prev, c.list = l.back, l
+    if l.back then l.back.next = c else l.front = c end
+    l.back = c
+    l.n = l.n + 1
+end
+
+-- remember returns a new entry for the address client, forgetting the
+-- least recently used one, not connected first, when the table is full.
+local function remember(client)
+    if lists.fresh.n + lists.held.n >= math.max(rtype.prefs.max_clients, 1) then
+        local old = lists.fresh.front or lists.held.front
+        unlink(old)
+        conns[old.addr] = nil
+    end
+    local c = { addr = client }
+    conns[client] = c
+    return c
 end
 
 -- §9.1 and §9.2.
@@ -456,20 +500,20 @@ end
 -- a new id (§4.2, §13), and the client takes the first Welcome it gets.
 local MAX_OFFERS = 4
 
--- welcome is the transition on a valid Welcome to the client of c (nil for
--- an address never welcomed): welcomed, with one more id; fresh windows
--- after a connection. It returns the new state.
+-- welcome is the transition on a valid Welcome to the client of c:
+-- welcomed, with one more id; fresh windows after a connection.
 local function welcome(c, id)
-    if c == nil or c.phase ~= "welcomed" then
-        c = { phase = "welcomed", offers = {}, win = { [true] = new_window(), [false] = new_window() } }
+    if c.phase ~= "welcomed" then
+        c.phase, c.offers = "welcomed", {}
+        c.win = { [true] = new_window(), [false] = new_window() }
     end
     c.id = id
+    place(c)
     for _, o in ipairs(c.offers) do
-        if o.id == id then return c end
+        if o.id == id then return end
     end
     if #c.offers == MAX_OFFERS then table.remove(c.offers, 1) end
     c.offers[#c.offers + 1] = { id = id, win = new_window() }
-    return c
 end
 
 -- held_to returns the id a packet of connection id between the server and
@@ -511,7 +555,7 @@ local function first_pass(buf, len, client, to_server)
     end
     if v.kind == "handshake" then
         local id = welcome_id(buf, len)
-        if id and not to_server then conns[client] = welcome(c, id) end
+        if id and not to_server then welcome(c or remember(client), id) end
         return v
     end
     v.id = c.id
@@ -523,6 +567,7 @@ local function first_pass(buf, len, client, to_server)
             if c.phase == "welcomed" then take(c, v.id) end
             -- §7.3: the server closes the connection at once.
             c.phase = has_disconnect(buf, len) and "closed" or "connected"
+            place(c)
         end
     end
     return v
