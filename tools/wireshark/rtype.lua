@@ -573,15 +573,29 @@ local function first_pass(buf, len, client, to_server)
     return v
 end
 
+-- cut_verdict is the verdict on a datagram the capture holds part of
+-- only: its kind by the phase of client, no transition, since no receiver
+-- is known to have got it whole.
+local function cut_verdict(client)
+    local c = conns[client]
+    local phase = c and c.phase or "closed"
+    local kind = (phase == "welcomed" or phase == "connected") and "packet" or "handshake"
+    return { kind = kind, cut = true }
+end
+
 -- verdict returns the verdict on the datagram of the frame pinfo, of len
--- bytes, and whether it goes to the server. The first pass (pinfo.visited
--- false) reaches every frame in order and records it; any later
--- dissection, in any order, reads it.
-local function verdict(buf, len, pinfo)
+-- bytes of which the capture holds captured, and whether it goes to the
+-- server. The first pass (pinfo.visited false) reaches every frame in
+-- order and records it; any later dissection, in any order, reads it.
+local function verdict(buf, len, captured, pinfo)
     local client, to_server = endpoints(pinfo)
     local v = verdicts[pinfo.number]
     if v == nil then
-        v = first_pass(buf, len, client, to_server)
+        if captured < len then
+            v = cut_verdict(client)
+        else
+            v = first_pass(buf, len, client, to_server)
+        end
         verdicts[pinfo.number] = v
     end
     return v, to_server
@@ -601,40 +615,67 @@ local function finish(tree, pinfo, kind, to_server, err, info, err_expert)
     pinfo.cols.info = dir .. " " .. kind .. " " .. (info or "")
 end
 
-function rtype.dissector(buf, pinfo, root)
+-- dissect adds the datagram buf of the frame pinfo to root, of len bytes
+-- of which the capture holds captured (buf nil when it holds none), and
+-- returns its verdict.
+local function dissect(buf, len, captured, pinfo, root)
     pinfo.cols.protocol = "RTYPE"
-    local v, to_server = verdict(buf, buf:len(), pinfo)
-    local tree = root:add(rtype, buf())
+    local v, to_server = verdict(buf, len, captured, pinfo)
+    local tree = buf and root:add(rtype, buf()) or root:add(rtype)
     tree:add(f.kind, v.kind):set_generated()
     local err, info, err_expert
-    if v.kind == "packet" then
+    if v.cut then
+        err = string.format("datagram cut by the capture: %d of %d bytes captured", captured, len)
+        info = "Cut datagram"
+    elseif len == 0 then
+        err = v.kind == "packet" and "packet shorter than 16 bytes (§5.4)" or "handshake datagram shorter than 6 bytes (§4.1)"
+        info = "Malformed " .. v.kind
+    elseif v.kind == "packet" then
         err, info, err_expert = dissect_packet(buf, tree, v)
     else
         err, info = dissect_handshake(buf, tree)
     end
     finish(tree, pinfo, v.kind, to_server, err, info, err_expert)
+    return v
+end
+
+function rtype.dissector(buf, pinfo, root)
+    -- A datagram an ICMP error quotes went out once already: its own frame
+    -- took its verdict and transition.
+    if pinfo.in_error_pkt then
+        verdicts[pinfo.number] = { quoted = true }
+        return 0
+    end
+    dissect(buf, buf:reported_len(), buf:len(), pinfo, root)
     return buf:len()
 end
 
--- Wireshark hands no empty UDP payload to a port's dissector, yet an empty
--- datagram on the server port is one a receiver drops: too short for a
--- handshake header (§4.1) or a packet header (§5.4). A postdissector finds
--- them from the UDP length.
+-- Wireshark hands no empty UDP payload to a port's dissector, nor one the
+-- capture holds no byte of, yet they are datagrams on the server port: an
+-- empty one a receiver drops, too short for a handshake header (§4.1) or a
+-- packet header (§5.4); a cut one is not whole. A postdissector finds them:
+-- in the first pass, a UDP frame on the port that the dissector did not
+-- see (fields such as udp.length are not filled then under tshark -2), cut
+-- when the frame is; later, by the verdict it recorded.
 local udp_length = Field.new("udp.length")
 local empty = Proto("rtype_empty", "R-Type Protocol v1, empty datagram")
+local PT_UDP = 3 -- port_type of pinfo
 
-function empty.dissector(_, pinfo, root)
-    local len = udp_length()
-    if len == nil or len.value ~= 8 then return end
+function empty.dissector(frame, pinfo, root)
     local port = rtype.prefs.port
-    if pinfo.dst_port ~= port and pinfo.src_port ~= port then return end
-    pinfo.cols.protocol = "RTYPE"
-    local v, to_server = verdict(nil, 0, pinfo)
-    local tree = root:add(rtype)
-    local kind = v.kind
-    tree:add(f.kind, kind):set_generated()
-    local err = kind == "packet" and "packet shorter than 16 bytes (§5.4)" or "handshake datagram shorter than 6 bytes (§4.1)"
-    finish(tree, pinfo, kind, to_server, err, "Malformed " .. kind)
+    if pinfo.port_type ~= PT_UDP or (pinfo.dst_port ~= port and pinfo.src_port ~= port) then return end
+    local seen = verdicts[pinfo.number]
+    if seen == nil and pinfo.visited then
+        -- A verdict lost (preferences changed): udp.length tells.
+        local len = udp_length()
+        if len == nil or len.value ~= 8 then return end
+    elseif seen ~= nil and not seen.post then
+        return
+    end
+    -- The bytes the frame lacks are the datagram's: the capture stopped
+    -- right after the UDP header.
+    local v = dissect(nil, frame:reported_len() - frame:len(), 0, pinfo, root)
+    v.post = true
 end
 register_postdissector(empty)
 
