@@ -2,9 +2,9 @@ package wiredump
 
 import "net/netip"
 
-// recency lists the remembered client addresses, least recently welcomed
-// or heard from first, through links in their conns: moving one to the
-// back, forgetting one or the front costs no allocation and no search.
+// recency lists remembered client addresses, least recently welcomed or
+// heard from first, through links in their conns: moving one to the back,
+// forgetting one or the front costs no allocation and no search.
 type recency struct {
 	front, back *conn
 	n           int
@@ -12,7 +12,7 @@ type recency struct {
 
 // pushBack puts c, in no list, at the back.
 func (r *recency) pushBack(c *conn) {
-	c.prev, c.next = r.back, nil
+	c.prev, c.next, c.in = r.back, nil, r
 	if r.back != nil {
 		r.back.next = c
 	} else {
@@ -34,21 +34,25 @@ func (r *recency) remove(c *conn) {
 	} else {
 		r.back = c.prev
 	}
-	c.prev, c.next = nil, nil
+	c.prev, c.next, c.in = nil, nil, nil
 	r.n--
 }
 
-// touch moves c, which r holds, to the back.
-func (r *recency) touch(c *conn) {
-	if r.back != c {
-		r.remove(c)
-		r.pushBack(c)
+// moveBack moves c, in any list, to the back of r.
+func (r *recency) moveBack(c *conn) {
+	if c.in == r && r.back == c {
+		return
 	}
+	if c.in != nil {
+		c.in.remove(c)
+	}
+	r.pushBack(c)
 }
 
 // link is what a conn carries for its place in a recency list: its address,
-// to forget it from the map, and its neighbours.
+// to forget it from the map, the list and its neighbours there.
 type link struct {
 	addr       netip.AddrPort
+	in         *recency
 	prev, next *conn
 }
