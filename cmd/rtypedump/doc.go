@@ -12,11 +12,11 @@
 // handshake datagrams (§4) until a valid Welcome went to that address;
 // connected packets (§5) after it, but for a valid handshake datagram (a
 // Hello repeated after a lost Welcome, a second Welcome, a Rejected) until
-// the client sent a packet the server keeps, the last Welcome giving the
-// connection id (§4.2, §4.3); handshake datagrams again once the server kept
+// the client sent a packet the server keeps, whose id, one of the last 4
+// welcomed, is the connection's from then on (§4.2, §4.3, §13); handshake datagrams again once the server kept
 // a Disconnect of the client, which closes the connection at once (§7.3).
 // A packet between the server and a welcomed client whose connectionId is
-// not the one the last Welcome gave is dropped (§5.4), in either direction:
+// none a Welcome gave, or not the one the client took, is dropped (§5.4), in either direction:
 // the server has no connection of that id bound to the client's address,
 // and the client drops a packet whose id is not its own. So is a packet
 // whose sequence is a duplicate or too old in the receiver's window of its

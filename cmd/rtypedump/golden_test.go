@@ -45,6 +45,10 @@ var goldenCases = []struct {
 	{"reconnect", []string{"testdata/reconnect.pcap"}, ""},
 	{"reconnect_json", []string{"-json", "testdata/reconnect.pcap"}, ""},
 	{"reconnect_stats", []string{"-stats", "testdata/reconnect.pcap"}, ""},
+	// §4.2, §13: two Welcomes, the client takes the first; empty, cut and
+	// ICMP-quoted datagrams.
+	{"phases", []string{"testdata/phases.pcap"}, ""},
+	{"phases_json", []string{"-json", "testdata/phases.pcap"}, ""},
 	// Broken captures: every datagram before the fault, then the position.
 	{"truncated_pcap", []string{"testdata/truncated.pcap"}, ""},
 	{"truncated_pcap_stats", []string{"-stats", "testdata/truncated.pcap"}, ""},

@@ -70,6 +70,28 @@ func ipv4UDP(c captured, id uint16) []byte {
 	return p
 }
 
+// icmpUnreachable is the Ethernet frame of the ICMP port unreachable error
+// (RFC 792) that the host of c.dst sends back to c.src, quoting the IPv4
+// packet of c whole.
+func icmpUnreachable(c captured) []byte {
+	quoted := ipv4UDP(c, 1)
+	icmp := make([]byte, 8, 8+len(quoted))
+	icmp[0], icmp[1] = 3, 3 // destination unreachable, port unreachable
+	icmp = append(icmp, quoted...)
+	binary.BigEndian.PutUint16(icmp[2:4], checksum(0, icmp))
+	p := make([]byte, 20, 20+len(icmp))
+	p[0] = 0x45
+	binary.BigEndian.PutUint16(p[2:4], uint16(20+len(icmp)))
+	p[8], p[9] = 64, 1
+	src, dst := c.dst.Addr().As4(), c.src.Addr().As4()
+	copy(p[12:16], src[:])
+	copy(p[16:20], dst[:])
+	binary.BigEndian.PutUint16(p[10:12], checksum(0, p[:20]))
+	f := make([]byte, 14, 14+len(p)+len(icmp))
+	binary.BigEndian.PutUint16(f[12:14], 0x0800)
+	return append(append(f, p...), icmp...)
+}
+
 func checksumAdd(acc uint32, b []byte) uint32 {
 	for i := 0; i+1 < len(b); i += 2 {
 		acc += uint32(b[i])<<8 | uint32(b[i+1])

@@ -46,6 +46,7 @@ func syntheticCaptures(t *testing.T) map[string][]byte {
 		"rawip.pcap":        rawIPCapture(t),
 		"connid.pcap":       connIDCapture(t),
 		"reconnect.pcap":    reconnectCapture(t),
+		"phases.pcap":       phasesCapture(t),
 	}
 }
 
@@ -146,6 +147,67 @@ func reconnectCapture(t *testing.T) []byte {
 		t.Fatalf("%d frames, %d verdicts", len(list), len(reconnectVerdicts))
 	}
 	for i := range list {
+		list[i].time = captureEpoch.Add(time.Duration(i) * time.Millisecond)
+	}
+	var buf bytes.Buffer
+	if err := writePcap(&buf, list); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// phasesFrame is one frame of phases.pcap with its verdict; a frame of
+// kind "" is not a datagram of the protocol, which neither tool decodes.
+type phasesFrame struct {
+	captured
+	frameVerdict
+}
+
+// phasesFrames are the frames of phases.pcap: a client welcomed twice, with
+// two ids, that takes the first (§4.2, §13); empty datagrams while welcomed
+// (§4.1, §5.4); a datagram cut by the capture, which takes no transition;
+// an ICMP error quoting a Welcome, which is not one of the protocol's
+// datagrams and takes no transition either.
+func phasesFrames(t *testing.T) []phasesFrame {
+	srv, c, e := addrPort("10.4.0.1:4242"), addrPort("10.4.0.2:40000"), addrPort("10.4.0.3:40001")
+	hello := rtype.AppendHello(nil)
+	welcome := func(id uint32) []byte { return rtype.AppendWelcome(nil, id) }
+	input := rtype.Input{InputSequence: 1, ClientTick: 1}
+	pong := rtype.Pong{Timestamp: 1}
+	quit := rtype.Disconnect{Reason: rtype.DisconnectClientQuit}
+	ok := func(kind string) frameVerdict { return frameVerdict{kind, ""} }
+	return []phasesFrame{
+		{captured{src: c, dst: srv, data: hello}, ok("handshake")},
+		{captured{src: c, dst: srv, data: hello}, ok("handshake")},
+		{captured{src: srv, dst: c, data: welcome(5)}, ok("handshake")},
+		{captured{src: srv, dst: c, data: welcome(6)}, ok("handshake")},
+		{captured{src: srv, dst: c, data: testPacket(t, 6, 1, pong)}, ok("packet")},
+		{captured{src: c, dst: srv, data: testPacket(t, 5, 1, input)}, ok("packet")},
+		{captured{src: srv, dst: c, data: testPacket(t, 5, 1, pong)}, ok("packet")},
+		{captured{src: srv, dst: c, data: testPacket(t, 6, 2, pong)}, frameVerdict{"packet", "connection id 6 differs from the Welcome's 5"}},
+		{captured{src: c, dst: srv, data: testPacket(t, 5, 2, input)}, ok("packet")},
+		{captured{src: c, dst: srv, data: hello}, frameVerdict{"packet", "packet shorter than 16 bytes"}},
+
+		{captured{src: e, dst: srv, data: hello}, ok("handshake")},
+		{captured{src: srv, dst: e, data: welcome(11)}, ok("handshake")},
+		{captured{src: e, dst: srv, data: []byte{}}, frameVerdict{"packet", "packet shorter than 16 bytes"}},
+		{captured{src: srv, dst: e, data: []byte{}}, frameVerdict{"packet", "packet shorter than 16 bytes"}},
+		// Cut after the Input: the Disconnect is not seen.
+		{captured{src: e, dst: srv, data: testPacket(t, 11, 1, input, quit), snap: 14 + 20 + 8 + 16 + 13}, frameVerdict{"packet", "cut by the capture: 29 of 34 bytes"}},
+		{captured{src: e, dst: srv, data: testPacket(t, 11, 1, input, quit), snap: 14 + 20 + 8}, frameVerdict{"packet", "cut by the capture: 0 of 34 bytes"}},
+		{captured{src: e, dst: srv, data: testPacket(t, 11, 1, input, quit)}, ok("packet")},
+		{captured{src: e, dst: srv, data: hello}, ok("handshake")},
+		{captured{raw: icmpUnreachable(captured{src: srv, dst: e, data: welcome(12)})}, frameVerdict{}},
+		{captured{src: e, dst: srv, data: testPacket(t, 12, 1, input)}, frameVerdict{"handshake", "magic"}},
+	}
+}
+
+// phasesCapture writes phasesFrames.
+func phasesCapture(t *testing.T) []byte {
+	frames := phasesFrames(t)
+	list := make([]captured, len(frames))
+	for i, f := range frames {
+		list[i] = f.captured
 		list[i].time = captureEpoch.Add(time.Duration(i) * time.Millisecond)
 	}
 	var buf bytes.Buffer

@@ -109,6 +109,10 @@ func TestDissectorMatchesRtypedump(t *testing.T) {
 	if err := os.WriteFile(reconnect, reconnectCapture(t), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	phases := filepath.Join(dir, "phases.pcap")
+	if err := os.WriteFile(phases, phasesCapture(t), 0o644); err != nil {
+		t.Fatal(err)
+	}
 
 	for _, tc := range []struct {
 		name, file string
@@ -118,6 +122,7 @@ func TestDissectorMatchesRtypedump(t *testing.T) {
 		{"every rule, server on port 5000", rules, 5000},
 		{"§5.4 connection ids", connID, rtype.DefaultPort},
 		{"§3, §7.3 reconnection, §5.2 windows", reconnect, rtype.DefaultPort},
+		{"§13 phases", phases, rtype.DefaultPort},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			stdout, stderr, code := runTool(t, "", "-json", "-port", strconv.Itoa(int(tc.port)), tc.file)
@@ -207,19 +212,43 @@ func TestConnectionIDDiffersFlagged(t *testing.T) {
 // address is read as handshake again after an accepted Disconnect, and as
 // handshake still after a Welcome for as long as the client sent no
 // accepted packet, the last Welcome giving the id; each direction drops
-// duplicates and too old sequences. The dissector is run in two passes and
-// in one, and must agree in both.
+// duplicates and too old sequences.
 func TestReconnectVerdicts(t *testing.T) {
-	const file = "testdata/reconnect.pcap"
+	checkVerdicts(t, "testdata/reconnect.pcap", reconnectVerdicts)
+}
+
+// §4.2, §13: rtypedump and the dissector give each frame of phases.pcap
+// the verdict of phasesFrames.
+func TestPhasesVerdicts(t *testing.T) {
+	frames := phasesFrames(t)
+	verdicts := make([]frameVerdict, len(frames))
+	for i := range frames {
+		verdicts[i] = frames[i].frameVerdict
+	}
+	checkVerdicts(t, "testdata/phases.pcap", verdicts)
+}
+
+// checkVerdicts checks that rtypedump and the dissector give each frame of
+// file the kind and the start of the error of verdicts, in order; a
+// verdict of kind "" is a frame neither decodes. The dissector is run in
+// two passes and in one, and must agree in both.
+func checkVerdicts(t *testing.T, file string, verdicts []frameVerdict) {
+	t.Helper()
+	decoded := 0
+	for _, v := range verdicts {
+		if v.kind != "" {
+			decoded++
+		}
+	}
 	check := func(tool string, n int, kind, errText string) {
 		t.Helper()
-		if n < 1 || n > len(reconnectVerdicts) {
+		if n < 1 || n > len(verdicts) {
 			t.Errorf("%s: frame %d is not in the capture", tool, n)
 			return
 		}
-		w := reconnectVerdicts[n-1]
+		w := verdicts[n-1]
 		if kind != w.kind || (w.err == "") != (errText == "") || !strings.Contains(errText, w.err) {
-			t.Errorf("%s frame %d: %s, error %q; want %s, error %q", tool, n, kind, errText, w.kind, w.err)
+			t.Errorf("%s frame %d: %q, error %q; want %q, error %q", tool, n, kind, errText, w.kind, w.err)
 		}
 	}
 	stdout, stderr, code := runTool(t, "", "-json", file)
@@ -227,8 +256,8 @@ func TestReconnectVerdicts(t *testing.T) {
 		t.Fatalf("rtypedump exit %d: %s", code, stderr)
 	}
 	lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
-	if len(lines) != len(reconnectVerdicts) {
-		t.Fatalf("rtypedump printed %d datagrams, want %d", len(lines), len(reconnectVerdicts))
+	if len(lines) != decoded {
+		t.Errorf("rtypedump printed %d datagrams, want %d", len(lines), decoded)
 	}
 	for _, line := range lines {
 		var d struct {
@@ -247,8 +276,8 @@ func TestReconnectVerdicts(t *testing.T) {
 		args := append(append([]string{"-X", "lua_script:" + dissector}, passes...), "-r", file,
 			"-T", "fields", "-E", "separator=/t", "-e", "frame.number", "-e", "rtype.kind", "-e", "rtype.error")
 		rows := strings.Split(strings.TrimSuffix(runTshark(t, tshark, args), "\n"), "\n")
-		if len(rows) != len(reconnectVerdicts) {
-			t.Fatalf("tshark %v printed %d frames, want %d", passes, len(rows), len(reconnectVerdicts))
+		if len(rows) != len(verdicts) {
+			t.Fatalf("tshark %v printed %d frames, want %d", passes, len(rows), len(verdicts))
 		}
 		for _, row := range rows {
 			cols := strings.Split(row, "\t")
@@ -519,5 +548,53 @@ func hexDatagrams(t testing.TB, name string) [][]byte {
 			return out
 		}
 		out = append(out, d)
+	}
+}
+
+// The dissector remembers rtype.max_clients addresses and, past them,
+// forgets the one least recently welcomed or heard from, connected ones
+// last, as wiredump.Sides does (TestSidesForgetLeastRecent): a datagram of a
+// forgotten address is a handshake datagram again (§3).
+func TestDissectorForgetsLeastRecent(t *testing.T) {
+	tshark := lookTshark(t)
+	srv, a, b, c := addrPort("10.5.0.1:4242"), addrPort("10.5.0.2:40000"), addrPort("10.5.0.3:40001"), addrPort("10.5.0.4:40002")
+	welcome := func(id uint32) []byte { return rtype.AppendWelcome(nil, id) }
+	ping := rtype.Ping{Timestamp: 1}
+	frames := []struct {
+		captured
+		frameVerdict
+	}{
+		{captured{src: srv, dst: a, data: welcome(1)}, frameVerdict{"handshake", ""}},
+		{captured{src: a, dst: srv, data: testPacket(t, 1, 1, ping)}, frameVerdict{"packet", ""}},
+		{captured{src: srv, dst: b, data: welcome(2)}, frameVerdict{"handshake", ""}},
+		{captured{src: srv, dst: c, data: welcome(3)}, frameVerdict{"handshake", ""}},
+		{captured{src: b, dst: srv, data: testPacket(t, 2, 1, ping)}, frameVerdict{"handshake", "bad magic"}},
+		{captured{src: a, dst: srv, data: testPacket(t, 1, 2, ping)}, frameVerdict{"packet", ""}},
+		{captured{src: srv, dst: b, data: welcome(4)}, frameVerdict{"handshake", ""}},
+		{captured{src: c, dst: srv, data: testPacket(t, 3, 1, ping)}, frameVerdict{"handshake", "bad magic"}},
+		{captured{src: srv, dst: c, data: welcome(5)}, frameVerdict{"handshake", ""}},
+		{captured{src: b, dst: srv, data: testPacket(t, 4, 1, ping)}, frameVerdict{"handshake", "bad magic"}},
+		{captured{src: a, dst: srv, data: testPacket(t, 1, 3, ping)}, frameVerdict{"packet", ""}},
+		{captured{src: c, dst: srv, data: testPacket(t, 5, 1, ping)}, frameVerdict{"packet", ""}},
+	}
+	list := make([]captured, len(frames))
+	for i := range frames {
+		list[i] = frames[i].captured
+		list[i].time = captureEpoch.Add(time.Duration(i) * time.Millisecond)
+	}
+	file := filepath.Join(t.TempDir(), "forget.pcap")
+	writeCaptureFile(t, file, list)
+	out := runTshark(t, tshark, []string{"-X", "lua_script:" + dissector, "-o", "rtype.max_clients:2", "-2", "-r", file,
+		"-T", "fields", "-E", "separator=/t", "-e", "frame.number", "-e", "rtype.kind", "-e", "rtype.error"})
+	rows := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(rows) != len(frames) {
+		t.Fatalf("tshark printed %d frames, want %d", len(rows), len(frames))
+	}
+	for i, row := range rows {
+		cols := strings.Split(row, "\t")
+		w := frames[i].frameVerdict
+		if len(cols) != 3 || cols[1] != w.kind || (w.err == "") != (cols[2] == "") || !strings.Contains(cols[2], w.err) {
+			t.Errorf("frame %d: %q; want %s, error %q", i+1, row, w.kind, w.err)
+		}
 	}
 }

@@ -9,9 +9,10 @@
 // Clients send to -listen (default :4243). Each client address gets its own
 // upstream socket, so that the server sees one address per client, as it
 // would without the proxy. At most -max-clients (default 64, at most
-// 65536) are served at once. A further new address takes the place of the
-// longest-silent client that the server never answered, which is evicted;
-// if every client got an answer, its datagrams are dropped and counted, so
+// 4096, each costing about 64 KiB) are served at once. A further new
+// address takes the place of the longest-silent client that the server
+// never answered, which is evicted, and so does one for which the system
+// has no socket left; if every client got an answer, its datagrams are dropped and counted, so
 // that no client the server answered is ever pushed out. A client silent
 // for -idle (default 30s) in both directions, with no datagram still
 // delayed, is forgotten and its socket closed, which makes room too. The
@@ -34,12 +35,16 @@
 // The log (-log text, the default) is rtypedump's text format, one line per
 // datagram with its messages indented below, from the client to the server
 // or back as if there were no proxy. Each datagram is read as rtypedump
-// reads a capture, by the phases of §3 and the checks of §5.4 and §5.2, in
-// the order the log prints them, that of their verdicts, as they reach the
-// proxy; but a datagram the proxy drops never reaches its receiver, so it
+// reads a capture, by the phases of §3 and the checks of §5.4 and §5.2, as
+// its receiver gets it. A datagram the proxy drops never reaches it, so it
 // moves neither its connection's phase nor its window (a dropped
-// Disconnect closes nothing), and a Welcome the proxy holds back moves its
-// client's phase on only when it is delivered. The line ends with the verdict after "=>": forwarded,
+// Disconnect closes nothing). One from the server is read at its verdict:
+// the datagrams of a direction leave in the order they came (unless
+// -reorder), so what follows a held Welcome reaches the client after it.
+// One to the server that the proxy holds back is read at its verdict
+// without the §5.2 window, and moves the connection (its first packet, a
+// Disconnect) when it is delivered: until then the server answers in the
+// connection. The line ends with the verdict after "=>": forwarded,
 // delayed by 103ms, dropped (loss), dropped (blackout), dropped (queue
 // full), with ", reordered" or ", duplicated" added. A datagram that had
 // its verdict but that the system refused to send gets a line of its own,

@@ -18,16 +18,16 @@ var (
 	errNoServer   = errors.New("-server is required")
 	errProfile    = errors.New("unknown -profile; -h lists them")
 	errLogFormat  = errors.New("-log must be text, json or none")
-	errMaxClients = errors.New("-max-clients must be 1 to 65536")
+	errMaxClients = errors.New("-max-clients must be 1 to 4096")
 	errIdle       = errors.New("-idle must be more than 0")
 	errArgs       = errors.New("no arguments are taken, only flags")
 	errNumber     = errors.New("not a number")
 )
 
 // maxClientsBound is the most -max-clients accepts: each client holds a
-// socket, a goroutine and a 64 KiB buffer, and the system runs out of
-// ports past it anyway.
-const maxClientsBound = 1 << 16
+// socket, a goroutine and a 64 KiB receive buffer, about 64 KiB in all, so
+// that 4096 clients take some 256 MiB at most.
+const maxClientsBound = 1 << 12
 
 // config is what the command line asks for.
 type config struct {
@@ -120,7 +120,7 @@ func parseFlags(args []string, stdout, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.log, "log", "text", "live decoding of each datagram with its verdict: text, json or none")
 	fs.StringVar(&c.pcap, "pcap", "", "write each datagram to this pcap file on both hops, the clients' and the server's, as sent and as received")
 	fs.Uint64Var(&c.seed, "seed", 1, "seed of the impairments: loss, dup and reorder decisions repeat for the same seed and datagram order; queue drops, blackouts and delays also depend on arrival times")
-	fs.IntVar(&c.maxClients, "max-clients", 64, "most clients served at once, up to 65536; a further new address evicts a client the server never answered, or is dropped")
+	fs.IntVar(&c.maxClients, "max-clients", 64, "most clients served at once, up to 4096; a further new address evicts a client the server never answered, or is dropped")
 	fs.DurationVar(&c.idle, "idle", 30*time.Second, "a client silent this long in both directions is forgotten")
 	both, upOnly, downOnly := impairmentValues{}, impairmentValues{}, impairmentValues{}
 	for _, im := range impairments {

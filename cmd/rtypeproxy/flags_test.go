@@ -103,8 +103,8 @@ func TestBadFlags(t *testing.T) {
 		{"unknown profile", []string{"-server", "h:1", "-profile", "moon"}, "unknown -profile"},
 		{"bad log", []string{"-server", "h:1", "-log", "xml"}, "-log must be"},
 		{"no clients", []string{"-server", "h:1", "-max-clients", "0"}, "-max-clients"},
-		{"a billion clients", []string{"-server", "h:1", "-max-clients", "1000000000"}, "-max-clients must be 1 to 65536"},
-		{"just past the bound", []string{"-server", "h:1", "-max-clients", "65537"}, "-max-clients must be 1 to 65536"},
+		{"a billion clients", []string{"-server", "h:1", "-max-clients", "1000000000"}, "-max-clients must be 1 to 4096"},
+		{"just past the bound", []string{"-server", "h:1", "-max-clients", "4097"}, "-max-clients must be 1 to 4096"},
 		{"no idle", []string{"-server", "h:1", "-idle", "0s"}, "-idle"},
 		{"an argument", []string{"-server", "h:1", "extra"}, "no arguments"},
 	}
@@ -164,9 +164,9 @@ func TestHelp(t *testing.T) {
 // it sizes costs nothing until clients come.
 func TestMaxClientsAtBound(t *testing.T) {
 	var out, errs bytes.Buffer
-	c, err := parseFlags([]string{"-server", "h:1", "-max-clients", "65536"}, &out, &errs)
+	c, err := parseFlags([]string{"-server", "h:1", "-max-clients", "4096"}, &out, &errs)
 	if err != nil || c.maxClients != maxClientsBound {
-		t.Fatalf("-max-clients 65536: %v, %d (%s)", err, c.maxClients, errs.String())
+		t.Fatalf("-max-clients 4096: %v, %d (%s)", err, c.maxClients, errs.String())
 	}
 	if n := testing.AllocsPerRun(10, func() { newClientTable(c.maxClients, time.Second) }); n > 2 {
 		t.Errorf("an empty table of %d clients takes %v allocations", c.maxClients, n)

@@ -5,6 +5,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/rtypeproto/rtype"
 )
 
 // retired is a client forgotten or evicted, with its totals as the table
@@ -107,5 +110,45 @@ func TestEvictNeverAnswered(t *testing.T) {
 	r.stop(t)
 	if want := "0 clients forgotten after 30s idle and 2 evicted, never answered, for a new address (-max-clients), together"; !strings.Contains(r.stderr.String(), want) {
 		t.Errorf("totals lack %q:\n%s", want, r.stderr)
+	}
+}
+
+// TestForgottenClientLoggedAnew: a client forgotten that comes back reaches
+// the server from a new upstream port, an address the server never
+// welcomed, so the log reads its packets as handshake datagrams (§3), not
+// as packets of the connection it had.
+func TestForgottenClientLoggedAnew(t *testing.T) {
+	srv := newFakeServer(t) // echoes: the client's Welcome comes back down as the server's
+	forgot := make(chan retired, 1)
+	r := startProxy(t, tellRetired(forgot), "-server", srv.addr(), "-idle", "50ms")
+	c := dialProxy(t, r.p)
+	packet, err := rtype.PacketHeader{ConnectionID: 9, Sequence: 1}.AppendBinary(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range [][]byte{rtype.AppendWelcome(nil, 9), packet} {
+		if _, err := c.Write(b); err != nil {
+			t.Fatal(err)
+		}
+		srv.next(t)
+		readWithin(t, c)
+	}
+	receive(t, forgot)
+	if _, err := c.Write(packet); err != nil {
+		t.Fatal(err)
+	}
+	srv.next(t)
+	readWithin(t, c)
+	r.stop(t)
+	var got []string
+	for _, l := range lines(r.stdout.String()) {
+		if m := logLine.FindStringSubmatch(l); m != nil {
+			got = append(got, m[2])
+		}
+	}
+	p := "packet connectionId=9 sequence=1 ack=0 ackBits=0x00000000"
+	want := []string{"handshake Welcome connectionId=9", "handshake Welcome connectionId=9", p, p, "handshake INVALID", "handshake INVALID"}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("datagrams as the log reads them (-want +got):\n%s\nlog:\n%s", d, r.stdout)
 	}
 }

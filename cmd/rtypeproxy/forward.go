@@ -25,9 +25,8 @@ func (p *proxy) forward(c *client, dir direction, b []byte, now time.Time) {
 		p.logDatagram(c.addr, dir, b, now, verdict{dropped: true, reason: r})
 		return
 	}
-	welcome := p.log != nil && dir == down && isWelcome(b)
 	v := verdict{wait: o.Wait, reordered: o.Reordered, dup: o.Dup}
-	atOnce, ok := p.hold(c, dir, b, now, o.Wait, welcome)
+	atOnce, ok := p.hold(c, dir, b, now, o.Wait)
 	if !ok {
 		st.drops[dropMemory].Add(1)
 		p.logDatagram(c.addr, dir, b, now, verdict{dropped: true, reason: dropMemory})
@@ -38,7 +37,7 @@ func (p *proxy) forward(c *client, dir direction, b []byte, now time.Time) {
 	dupAtOnce := false
 	if o.Dup {
 		st.dups.Add(1)
-		if dupAtOnce, ok = p.hold(c, dir, b, now, o.DupWait, welcome); !ok {
+		if dupAtOnce, ok = p.hold(c, dir, b, now, o.DupWait); !ok {
 			st.drops[dropMemory].Add(1)
 			v.dup = false
 		}
@@ -58,12 +57,12 @@ func (p *proxy) forward(c *client, dir direction, b []byte, now time.Time) {
 // them: the scheduler may wake late for the ones already due. atOnce is
 // true when the caller sends it itself; ok is false when the bytes held
 // are at their bound.
-func (p *proxy) hold(c *client, dir direction, b []byte, now time.Time, wait time.Duration, welcome bool) (atOnce, ok bool) {
+func (p *proxy) hold(c *client, dir direction, b []byte, now time.Time, wait time.Duration) (atOnce, ok bool) {
 	if wait <= 0 && c.held[dir].Load() == 0 {
 		return true, true
 	}
 	c.held[dir].Add(1)
-	if !p.sched.add(now.Add(max(wait, 0)), c, dir, welcome, b) {
+	if !p.sched.add(now.Add(max(wait, 0)), c, dir, b) {
 		c.held[dir].Add(-1)
 		return false, false
 	}
@@ -91,23 +90,34 @@ func (p *proxy) send(c *client, dir direction, b []byte) bool {
 	return true
 }
 
-// write sends b on the socket of its direction.
+// pcapSendTimeout bounds a send while -pcap is on: it is made under the
+// pcap file's lock, so a socket that cannot send would stall every other.
+const pcapSendTimeout = 100 * time.Millisecond
+
+// write sends b on the socket of its direction; with -pcap, within
+// pcapSendTimeout, or it fails.
 func (p *proxy) write(c *client, dir direction, b []byte) error {
 	var err error
 	if dir == up {
+		if p.pcap != nil {
+			_ = c.conn.SetWriteDeadline(time.Now().Add(pcapSendTimeout))
+		}
 		_, err = c.conn.Write(b)
 	} else {
+		if p.pcap != nil {
+			_ = p.ln.SetWriteDeadline(time.Now().Add(pcapSendTimeout))
+		}
 		_, err = p.ln.WriteToUDPAddrPort(b, c.addr)
 	}
 	return err
 }
 
-// sendHeld is the scheduler's delivery of a datagram that waited. A
-// Welcome switches the log's reading of its client when it is delivered
-// (§3): until then the client has not got it.
+// sendHeld is the scheduler's delivery of a datagram that waited. One to
+// the server moves the log's reading of its connection when it is
+// delivered (§5.2, §7.3): until then the server has not got it.
 func (p *proxy) sendHeld(h *held) {
-	if p.send(h.c, h.dir, h.b) && h.welcome {
-		p.log.welcomed(h.c.addr, h.b)
+	if p.send(h.c, h.dir, h.b) && h.dir == up && p.log != nil {
+		p.log.delivered(h.c.addr, h.b)
 	}
 	h.c.held[h.dir].Add(-1)
 }

@@ -9,7 +9,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/rtypeproto/rtype"
 	"github.com/rtypeproto/rtype/internal/wiredump"
 )
 
@@ -49,19 +48,22 @@ func (p *proxy) logDatagram(client netip.AddrPort, dir direction, b []byte, now 
 
 // datagram writes one datagram between client and the server with its
 // verdict. It is read as rtypedump reads it, by the phases of
-// [wiredump.Sides] (§3, §5.4, §5.2), in the order the log prints the
-// datagrams, which is that of their verdicts, with two exceptions that
-// follow what the receiver got: a datagram the proxy drops never reaches
-// it, so it is read without moving its connection's phase or window (a
-// dropped Disconnect closes nothing, §7.3); and a Welcome the proxy holds
-// back has not reached its client yet, so its transition waits for its
-// delivery (welcomed).
+// [wiredump.Sides] (§3, §5.4, §5.2), as its receiver gets it. A datagram
+// dropped never reaches it, so it moves neither its connection's phase
+// nor its window (a dropped Disconnect closes nothing, §7.3). One from the
+// server is read at its verdict: the datagrams of a direction leave in the
+// order they came (unless -reorder), so whatever is logged after a held
+// Welcome reaches the client after it (§3, §4.3). One to the server that
+// the proxy holds back is read at its verdict without the §5.2 window, and
+// its transitions (its first packet, a Disconnect) and window are taken at
+// delivery (delivered): the server answers packets sent before it got the
+// Disconnect in the connection still.
 func (l *logger) datagram(client netip.AddrPort, dir direction, b []byte, now time.Time, v verdict) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.n++
 	var d wiredump.Decoded
-	if v.dropped || (dir == down && v.held && isWelcome(b)) {
+	if v.dropped || (dir == up && v.held) {
 		d = l.sides.Peek(client, b)
 	} else {
 		d = l.sides.Decode(client, dir == up, b)
@@ -87,14 +89,15 @@ func (l *logger) origin(client netip.AddrPort, dir direction, now time.Time) *wi
 
 // sendFailed writes a line of its own for a datagram that had its verdict
 // but that the system refused to send: "send failed SRC > DST (N bytes):
-// ERR", or a JSON object with verdict "send failed", size and error.
+// ERR", or a JSON object with verdict "send failed", size and error, its
+// time in UTC as rtypedump writes it.
 func (l *logger) sendFailed(client netip.AddrPort, dir direction, b []byte, err error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	at := l.origin(client, dir, time.Now())
 	l.buf.Reset()
 	if l.json {
-		o := wiredump.Object{}.Add("time", at.Time).Add("src", at.Src.String()).Add("dst", at.Dst.String()).
+		o := wiredump.Object{}.Add("time", at.Time.UTC().Format(time.RFC3339Nano)).Add("src", at.Src.String()).Add("dst", at.Dst.String()).
 			Add("verdict", "send failed").Add("size", len(b)).Add("error", err.Error())
 		js, _ := json.Marshal(o)
 		l.buf.Write(append(js, '\n'))
@@ -141,17 +144,19 @@ func (l *logger) writeJSON(o wiredump.Object, v verdict) {
 	l.buf.Write(append(js, '\n'))
 }
 
-// welcomed is told that the Welcome b, which the proxy held back, reached
-// client: the log's reading takes its transition now (§3, §4.3).
-func (l *logger) welcomed(client netip.AddrPort, b []byte) {
-	d := wiredump.Decode(wiredump.Handshake, b)
+// delivered is told that b, which the proxy held back, reached the server
+// from client: the log's reading takes its transition and window now
+// (§5.2, §7.3).
+func (l *logger) delivered(client netip.AddrPort, b []byte) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.sides.Observe(client, false, &d)
+	_ = l.sides.Decode(client, true, b)
 }
 
-// isWelcome tells a valid Welcome (§4.3), whose delivery the log follows.
-func isWelcome(b []byte) bool {
-	d := wiredump.Decode(wiredump.Handshake, b)
-	return d.Err == nil && d.Handshake == rtype.HandshakeWelcome
+// forget is told that client left the proxy's table: its next datagrams
+// open a new connection, from another upstream port (§3).
+func (l *logger) forget(client netip.AddrPort) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.sides.Forget(client)
 }

@@ -185,8 +185,8 @@ func TestLogAnyDatagram(t *testing.T) {
 			dir := direction(i % 2)
 			held := i%3 != 0 && i%2 == 1
 			l.datagram(client, dir, b, time.Now(), verdict{dropped: i%3 == 0, reason: dropLoss, wait: time.Duration(i) * time.Millisecond, held: held})
-			if held && dir == down && isWelcome(b) {
-				l.welcomed(client, b)
+			if held && dir == up {
+				l.delivered(client, b)
 			}
 			first, _, _ := strings.Cut(out.String(), "\n")
 			switch format {
@@ -205,8 +205,9 @@ func TestLogAnyDatagram(t *testing.T) {
 }
 
 // TestLogKindFollowsDelivery: the log tells handshakes from packets as the
-// client does (§3): datagrams are connected packets only once a Welcome
-// reached it, not when the proxy took the Welcome in to delay it.
+// client does (§3): the datagrams of the server that a down delay holds
+// behind its Welcome reach the client after it, so they are connected
+// packets, although the Welcome was still held when they came.
 func TestLogKindFollowsDelivery(t *testing.T) {
 	srv := newFakeServer(t) // echoes: the client's Welcome comes back down as the server's
 	joined := make(chan *client, 1)
@@ -225,23 +226,24 @@ func TestLogKindFollowsDelivery(t *testing.T) {
 	}
 	send(rtype.AppendWelcome(nil, 9))
 	cl := receive(t, joined)
-	send(packet) // while the Welcome is held: still a handshake datagram
+	waitFor(t, "the Welcome's echo logged", func() bool { return cl.stats[down].in.Load() == 1 })
+	send(packet) // while the Welcome is held: it reaches the client behind it
 	waitFor(t, "the packet's echo logged", func() bool { return cl.stats[down].in.Load() == 2 })
 	if cl.stats[down].out.Load() != 0 {
 		t.Fatal("the Welcome was delivered before the packet's echo came: the machine stalled for 2 s")
 	}
-	for range 2 {
-		readWithin(t, c) // the Welcome, then the echo of the packet
+	if b := readWithin(t, c); !bytes.Equal(b, rtype.AppendWelcome(nil, 9)) {
+		t.Fatalf("the client got %x first, not the Welcome", b)
 	}
-	send(packet)
+	readWithin(t, c) // the echo of the packet
 	other, err := rtype.PacketHeader{ConnectionID: 10, Sequence: 2}.AppendBinary(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	send(other) // §5.4: not the connection the Welcome gave
-	up := []string{"handshake Welcome connectionId=9 => forwarded", "handshake INVALID", "packet connectionId=9 sequence=1",
+	up := []string{"handshake Welcome connectionId=9 => forwarded", "packet connectionId=9 sequence=1",
 		"packet INVALID (connection id 10 differs from the Welcome's 9 (§5.4))"}
-	down := []string{"handshake Welcome connectionId=9 => delayed by 2s", "handshake INVALID", "packet connectionId=9 sequence=1",
+	down := []string{"handshake Welcome connectionId=9 => delayed by 2s", "packet connectionId=9 sequence=1",
 		"packet INVALID (connection id 10 differs from the Welcome's 9 (§5.4))"}
 	waitFor(t, "every datagram logged", func() bool { return len(lines(r.stdout.String())) >= len(up)+len(down) })
 	var gotUp, gotDown []string

@@ -92,11 +92,14 @@ func (p *proxy) run(ctx context.Context) error {
 	stop := context.AfterFunc(ctx, func() { p.ln.Close() })
 	defer stop()
 	p.listen()
+	// The scheduler stops first: a datagram due once the sockets are
+	// closed would fail; still held, it is unsent at exit.
+	p.sched.stop()
 	for _, c := range p.clients.byAddr {
 		c.conn.Close()
 	}
 	p.readers.Wait()
-	for _, h := range p.sched.close() {
+	for _, h := range p.sched.left() {
 		h.c.stats[h.dir].drops[dropUnsent].Add(1)
 		p.unsent++
 	}
@@ -148,7 +151,7 @@ func (p *proxy) fromClient(from netip.AddrPort, b []byte, now time.Time) {
 			return
 		}
 		var err error
-		if c, err = p.newClient(from); err != nil {
+		if c, err = p.openClient(from); err != nil {
 			p.clients.unopened++
 			p.logDatagram(from, up, b, now, verdict{dropped: true, reason: dropSocket})
 			return
@@ -156,6 +159,22 @@ func (p *proxy) fromClient(from netip.AddrPort, b []byte, now time.Time) {
 	}
 	c.lastUp = now.Sub(p.start)
 	p.forward(c, up, b, now)
+}
+
+// openClient is newClient, tried again once after evicting a client when
+// no socket could be opened: the system's sockets may run out before
+// -max-clients, and a flood of new addresses should not lock out the next.
+func (p *proxy) openClient(from netip.AddrPort) (*client, error) {
+	c, err := p.newClient(from)
+	if err == nil {
+		return c, nil
+	}
+	e := p.clients.evictable()
+	if e == nil {
+		return nil, err
+	}
+	p.retire(e, true)
+	return p.newClient(from)
 }
 
 // newClient opens the upstream socket of a new client address and starts
@@ -233,11 +252,16 @@ func (p *proxy) housekeep(now time.Time) time.Time {
 
 // retire closes the socket of c, waits for its reader to stop and takes it
 // out of the table, forgotten for idleness or evicted for room; its totals
-// are summed once nothing of it is held.
+// are summed once nothing of it is held. The log forgets its connection:
+// if the address comes back, the server sees it from a new upstream port,
+// a client it never met (§3).
 func (p *proxy) retire(c *client, evicted bool) {
 	c.conn.Close()
 	<-c.done
 	p.clients.retire(c, evicted)
+	if p.log != nil {
+		p.log.forget(c.addr)
+	}
 	if evicted {
 		p.clients.settle(false, p.forgot)
 	}

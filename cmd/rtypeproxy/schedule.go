@@ -7,12 +7,11 @@ import (
 
 // held is a datagram waiting for its departure time.
 type held struct {
-	at      time.Time
-	seq     uint64 // order of scheduling, so that equal times keep it
-	c       *client
-	dir     direction
-	welcome bool // a valid Welcome: the log's §3 rule turns at delivery
-	b       []byte
+	at  time.Time
+	seq uint64 // order of scheduling, so that equal times keep it
+	c   *client
+	dir direction
+	b   []byte
 }
 
 // before is the heap's order: departure time, then scheduling order.
@@ -32,7 +31,7 @@ type scheduler struct {
 	pool    *bufPool
 	seq     uint64
 	wake    chan struct{}
-	stop    chan struct{}
+	stopped chan struct{}
 	done    chan struct{}
 	deliver func(*held)
 }
@@ -44,7 +43,7 @@ func newScheduler(bound int, deliver func(*held)) *scheduler {
 		heap:    make([]held, 0, 1024),
 		pool:    newBufPool(bound),
 		wake:    make(chan struct{}, 1),
-		stop:    make(chan struct{}),
+		stopped: make(chan struct{}),
 		done:    make(chan struct{}),
 		deliver: deliver,
 	}
@@ -52,7 +51,7 @@ func newScheduler(bound int, deliver func(*held)) *scheduler {
 
 // add copies b to leave at at; false when the bytes held would pass the
 // bound.
-func (s *scheduler) add(at time.Time, c *client, dir direction, welcome bool, b []byte) bool {
+func (s *scheduler) add(at time.Time, c *client, dir direction, b []byte) bool {
 	s.mu.Lock()
 	buf, ok := s.pool.get(len(b))
 	if !ok {
@@ -61,7 +60,7 @@ func (s *scheduler) add(at time.Time, c *client, dir direction, welcome bool, b 
 	}
 	copy(buf, b)
 	s.seq++
-	s.heap = append(s.heap, held{at: at, seq: s.seq, c: c, dir: dir, welcome: welcome, b: buf})
+	s.heap = append(s.heap, held{at: at, seq: s.seq, c: c, dir: dir, b: buf})
 	first := s.up(len(s.heap)-1) == 0
 	s.mu.Unlock()
 	if first {
@@ -73,7 +72,7 @@ func (s *scheduler) add(at time.Time, c *client, dir direction, welcome bool, b 
 	return true
 }
 
-// run sends the datagrams as they fall due until close.
+// run sends the datagrams as they fall due until stop.
 func (s *scheduler) run() {
 	defer close(s.done)
 	t := time.NewTimer(time.Hour)
@@ -85,7 +84,7 @@ func (s *scheduler) run() {
 		select {
 		case <-s.wake:
 		case <-t.C:
-		case <-s.stop:
+		case <-s.stopped:
 			return
 		}
 	}
@@ -109,11 +108,15 @@ func (s *scheduler) sendDue() (time.Duration, bool) {
 	return 0, false
 }
 
-// close stops run, once it sent what it was sending, and returns what was
-// still held, for the totals.
-func (s *scheduler) close() []held {
-	close(s.stop)
+// stop stops run, once it sent what it was sending; from then on what is
+// added stays held.
+func (s *scheduler) stop() {
+	close(s.stopped)
 	<-s.done
+}
+
+// left returns what is still held, once stopped, for the totals.
+func (s *scheduler) left() []held {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	left := s.heap

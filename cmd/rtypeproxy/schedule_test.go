@@ -23,13 +23,13 @@ func TestSchedulerOrder(t *testing.T) {
 		}
 	})
 	go s.run()
-	defer s.close()
+	defer s.stop()
 	base := time.Now().Add(20 * time.Millisecond)
 	for _, d := range []struct {
 		at   time.Duration
 		name string
 	}{{30, "d"}, {10, "b"}, {0, "a"}, {30, "e"}, {10, "c"}, {40, "f"}} {
-		if !s.add(base.Add(d.at*time.Millisecond), nil, up, false, []byte(d.name)) {
+		if !s.add(base.Add(d.at*time.Millisecond), nil, up, []byte(d.name)) {
 			t.Fatal("add refused")
 		}
 	}
@@ -54,21 +54,22 @@ func TestSchedulerBound(t *testing.T) {
 	big := make([]byte, 65507)
 	accepted := 0
 	for range 100 {
-		if s.add(later, nil, down, false, big) {
+		if s.add(later, nil, down, big) {
 			accepted++
 		}
 	}
 	if want := bound / 65536; accepted != want {
 		t.Errorf("%d of 100 big datagrams held, want %d", accepted, want)
 	}
-	if s.add(later, nil, down, false, []byte("small")) {
+	if s.add(later, nil, down, []byte("small")) {
 		t.Error("a small datagram held past the bound")
 	}
 	if s.pool.total > bound {
 		t.Errorf("%d bytes of buffers, over the bound %d", s.pool.total, bound)
 	}
-	if left := s.close(); len(left) != accepted {
-		t.Errorf("close returned %d datagrams, want %d", len(left), accepted)
+	s.stop()
+	if left := s.left(); len(left) != accepted {
+		t.Errorf("left returned %d datagrams, want %d", len(left), accepted)
 	}
 }
 

@@ -13,6 +13,8 @@ import (
 // system refused is logged on a line of its own and counted as dropped,
 // not as sent, in both formats.
 func TestSendFailedLogged(t *testing.T) {
+	defer func(l *time.Location) { time.Local = l }(time.Local)
+	time.Local = time.FixedZone("UTC+1", 3600) // a time not written in UTC shows
 	for _, format := range []string{"text", "json"} {
 		t.Run(format, func(t *testing.T) {
 			var out, errs bytes.Buffer
@@ -49,11 +51,14 @@ func TestSendFailedLogged(t *testing.T) {
 				}
 			case "json":
 				var o struct {
-					Verdict, Error, Src, Dst string
-					Size                     int
+					Verdict, Error, Src, Dst, Time string
+					Size                           int
 				}
 				if err := json.Unmarshal([]byte(got[1]), &o); err != nil || o.Verdict != "send failed" || o.Error == "" || o.Size != 5 {
 					t.Errorf("second line %s: %+v, %v", got[1], o, err)
+				}
+				if at, err := time.Parse(time.RFC3339Nano, o.Time); err != nil || !strings.HasSuffix(o.Time, "Z") || at.IsZero() {
+					t.Errorf("second line's time %q is not rtypedump's (RFC 3339 in UTC): %v", o.Time, err)
 				}
 			}
 		})

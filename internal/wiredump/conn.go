@@ -10,14 +10,16 @@ const (
 	// phaseHandshake: no Welcome went to the address; its datagrams are
 	// handshake datagrams (§4).
 	phaseHandshake phase = iota
-	// phaseWelcomed: a Welcome went to the address, and the client sent no
+	// phaseWelcomed: Welcomes went to the address, and the client sent no
 	// packet the server accepted yet. The server reads connected packets,
-	// but the client may not have the Welcome: it repeats its Hello (§4.2)
+	// but the client may not have a Welcome: it repeats its Hello (§4.2)
 	// and the server may answer it again (§13), with another id. So a valid
-	// handshake datagram is still one; any other datagram is a packet.
+	// handshake datagram is still one; any other datagram is a packet of
+	// one of the ids welcomed.
 	phaseWelcomed
 	// phaseConnected: the server accepted a packet of the client, which
-	// therefore has the Welcome: connected packets only (§3).
+	// therefore has the Welcome of that packet's id: connected packets only
+	// (§3).
 	phaseConnected
 	// phaseClosed: the server accepted a Disconnect from the client and
 	// closed the connection at once (§7.3); handshake datagrams again.
@@ -25,12 +27,15 @@ const (
 )
 
 // conn is the state of one client address: its phase, the connection id
-// of the last Welcome to it, and the §5.2 window of each direction, index 0
-// the server's (towards the server), 1 the client's.
+// (the last Welcome's until the client takes one), the ids welcomed while
+// it takes none, and the §5.2 window of each direction, index 0 the
+// server's (towards the server), 1 the client's.
 type conn struct {
-	phase  phase
-	id     uint32
-	window [2]rtype.SeqWindow
+	phase   phase
+	id      uint32
+	offered offers
+	window  [2]rtype.SeqWindow
+	link
 }
 
 // reads is the kind of the datagrams of c; [phaseWelcomed] reads a valid
@@ -45,16 +50,25 @@ func (c *conn) reads() (k Kind, either bool) {
 	return Handshake, false
 }
 
-// welcome is the transition on a valid Welcome to the client: a new
-// connection with id, whose windows start empty. A connected client reads
-// a Welcome as a packet, so it never comes here.
+// welcome is the transition on a valid Welcome to the client: welcomed
+// with one more id; a Welcome after a connection starts anew, its windows
+// empty. A connected client reads a Welcome as a packet, so it never comes
+// here.
 func (c *conn) welcome(id uint32) {
-	*c = conn{phase: phaseWelcomed, id: id}
+	if c.phase != phaseWelcomed {
+		c.phase, c.offered, c.window = phaseWelcomed, offers{}, [2]rtype.SeqWindow{}
+	}
+	c.id = id
+	c.offered.add(id)
 }
 
 // accept is the transition on a packet from the client that the server
-// keeps: connected, or closed when it carries a valid Disconnect (§7.3).
+// keeps: connected with its id, which the client took from the Welcomes,
+// or closed when it carries a valid Disconnect (§7.3).
 func (c *conn) accept(d *Decoded) {
+	if c.phase == phaseWelcomed && !c.take(d.Header.ConnectionID) {
+		return
+	}
 	c.phase = phaseConnected
 	for i := range d.Messages {
 		m := &d.Messages[i]
@@ -65,22 +79,57 @@ func (c *conn) accept(d *Decoded) {
 	}
 }
 
+// take makes id, one of the ids welcomed, the connection's: the client's
+// window is the one of the server's packets of id so far. It is false,
+// and c unchanged, for an id not welcomed.
+func (c *conn) take(id uint32) bool {
+	o := c.offered.find(id)
+	if o == nil {
+		return false
+	}
+	c.window[1] = o.window
+	c.id, c.offered = id, offers{}
+	return true
+}
+
+// idWindow returns the connection id a packet of id toServer or from it is
+// held to (§5.4), and the window of its direction, nil when id is not
+// the connection's. While welcomed, any id welcomed is one: the server has
+// a connection of each, and the client takes any.
+func (c *conn) idWindow(id uint32, toServer bool) (uint32, *rtype.SeqWindow) {
+	if c.phase == phaseWelcomed {
+		o := c.offered.find(id)
+		switch {
+		case o == nil:
+			return c.id, nil
+		case toServer:
+			// No packet of the client was kept yet: the window is empty.
+			return id, &c.window[0]
+		}
+		return id, &o.window
+	}
+	if id != c.id {
+		return c.id, nil
+	}
+	if toServer {
+		return id, &c.window[0]
+	}
+	return id, &c.window[1]
+}
+
 // check drops the packet d if its receiver does: another connection id
 // than the Welcome's (§5.4), then a duplicate or too old sequence in the
 // window of its direction (§5.2), which a kept packet enters. A packet
 // dropped already keeps its reason.
 func (c *conn) check(toServer bool, d *Decoded) {
-	d.Welcomed = c.id
+	id, w := c.idWindow(d.Header.ConnectionID, toServer)
+	d.Welcomed = id
 	if d.Err != nil {
 		return
 	}
-	if d.Header.ConnectionID != c.id {
+	if w == nil {
 		d.Err, d.Messages = ErrConnectionIDDiffers, nil
 		return
-	}
-	w := &c.window[1]
-	if toServer {
-		w = &c.window[0]
 	}
 	switch w.Receive(d.Header.Sequence) {
 	case rtype.SeqDuplicate:

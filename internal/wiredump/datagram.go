@@ -28,8 +28,10 @@ type Decoded struct {
 	ConnectionID uint32
 
 	// Welcomed is, for a connected packet whose check of §5.4 ran
-	// ([Sides.Decode], [Sides.Check]), the connection id the last Welcome to
-	// its client carried; 0 when no Welcome was seen.
+	// ([Sides.Decode], [Sides.Check]), the connection id it was held to:
+	// its own when a Welcome to its client gave it and the client took no
+	// other, else the connection's, or the last Welcome's while the client
+	// took none; 0 when no Welcome was seen.
 	Welcomed uint32
 
 	// Header is the header of a connected packet of at least 16 bytes

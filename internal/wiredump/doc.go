@@ -9,7 +9,7 @@
 // [Text] writes its text form. [Sides] follows the connection of each
 // client address seen between a server and its clients: [Sides.Decode]
 // reads each datagram by the rule of §3 and drops a packet whose connection
-// id is not the one the last Welcome to its client gave (§5.4), or whose
+// id is not one a Welcome to its client gave, or not the one it took (§5.4), or whose
 // sequence its receiver drops (§5.2). [DropKey] names each reason a receiver drops a datagram or a
 // message with a key that stays the same whatever the error's text.
 package wiredump

@@ -64,7 +64,7 @@ var dropReasons = [...]DropReason{
 	{"truncated-message-header", rtype.ErrTruncatedMessageHeader, "1 to 3 bytes after the last whole message", "§5.3", false},
 	{"message-overrun", rtype.ErrMessageOverrun, "message size larger than the bytes left", "§5.3", false},
 	{"short-packet", rtype.ErrShortPacket, "packet shorter than 16 bytes", "§5.4", false},
-	{"connection-id-differs", ErrConnectionIDDiffers, "connection id not the one the last Welcome gave the client", "§5.4", false},
+	{"connection-id-differs", ErrConnectionIDDiffers, "connection id not one a Welcome gave the client, or not the one it took", "§5.4", false},
 	{"payload-size", rtype.ErrPayloadSize, "payload not the size its type requires", "§7, §8, §12", false},
 	// §7.1 makes the sender keep them 0 and does not list them among what
 	// the server drops: dropping the message is the library's policy.

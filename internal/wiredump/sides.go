@@ -11,33 +11,37 @@ const maxClients = 1 << 16
 // client address stands. Each address goes through these phases, one
 // transition each:
 //
-//	handshake --Welcome to the client--> welcomed(id)
-//	welcomed  --Welcome to the client--> welcomed(new id)
-//	welcomed  --accepted client packet--> connected(id)
+//	handshake --Welcome to the client--> welcomed(ids)
+//	welcomed  --Welcome to the client--> welcomed(ids + new id)
+//	welcomed  --accepted client packet--> connected(its id)
 //	connected --accepted client Disconnect--> closed
 //	closed    --Welcome to the client--> welcomed(id)
 //
 // Handshake and closed read handshake datagrams (§4). Welcomed reads a
-// valid handshake datagram as one, since the client may not have the
-// Welcome yet and repeats its Hello, which the server may answer again
-// (§4.2, §13); any other datagram is a packet of the last Welcome's id,
-// as the server reads it from the Welcome on. Connected reads packets only:
-// the server accepted one of the client, which has the Welcome (§3). An
+// valid handshake datagram as one, since the client may not have a
+// Welcome yet and repeats its Hello, which the server may answer again,
+// with a new id each time (§4.2, §13); any other datagram is a packet of
+// one of the ids welcomed (the last 4), as the server has a connection of
+// each, and the client takes the first Welcome it receives, not
+// necessarily the last sent. The first packet of the client the server
+// accepts tells which: connected reads packets of that id only (§3). An
 // accepted packet is one that passes the §5.4 check and the §5.2 window;
 // a Disconnect in it closes the connection at once (§7.3).
 //
-// A Sides remembers the 65,536 addresses welcomed last. Past them, the
-// address welcomed longest ago is forgotten, and its datagrams are taken
-// for handshake datagrams again, so that any traffic is followed in
-// bounded memory.
+// A Sides remembers 65,536 addresses, so that any traffic is followed in
+// bounded memory. Past them, it forgets the address least recently
+// welcomed or heard from in a packet the server kept, among those not
+// connected if there is one, so that a flood of Hellos answered does not
+// push out the players; its datagrams are taken for handshake datagrams
+// again.
 type Sides struct {
 	port uint16
-	// conns maps a client address to its state; order lists its keys,
-	// oldest first from head, as a ring of at most limit addresses.
-	conns map[netip.AddrPort]*conn
-	order []netip.AddrPort
-	head  int
-	limit int
+	// conns maps a client address to its state, at most limit of them;
+	// held lists the connected ones and fresh the others, each least
+	// recently used first.
+	conns       map[netip.AddrPort]*conn
+	fresh, held recency
+	limit       int
 }
 
 // NewSides returns a Sides for a server on UDP port port, that has welcomed
@@ -111,8 +115,9 @@ func (s *Sides) read(c *conn, b []byte) Decoded {
 	return Decode(k, b)
 }
 
-// ConnectionID returns the connection id the last Welcome to client carried
-// (§4.3), 0 if none is remembered.
+// ConnectionID returns the connection id of client: the one its packets
+// accepted by the server carry once connected, before that the one the
+// last Welcome to it carried (§4.3); 0 if none is remembered.
 func (s *Sides) ConnectionID(client netip.AddrPort) uint32 {
 	if c := s.conns[client]; c != nil {
 		return c.id
@@ -122,8 +127,8 @@ func (s *Sides) ConnectionID(client netip.AddrPort) uint32 {
 
 // Check applies the connection check of §5.4 alone to d, a datagram
 // between the server and client, in either direction: once a Welcome to
-// client was seen, a connected packet with another connectionId is
-// dropped. The server drops it, having no connection with that id bound to
+// client was seen, a connected packet with an id no Welcome gave it
+// (while welcomed) or not its connection's (once connected) is dropped. The server drops it, having no connection with that id bound to
 // the client's address, and so does the client, the id not being its own.
 // d.Err becomes [ErrConnectionIDDiffers], and its messages go with it. A
 // datagram dropped already keeps its reason, as the library found it first.
@@ -133,8 +138,9 @@ func (s *Sides) Check(client netip.AddrPort, d *Decoded) {
 	if c == nil || c.phase == phaseHandshake || c.phase == phaseClosed || d.Kind != Packet {
 		return
 	}
-	d.Welcomed = c.id
-	if d.Err == nil && d.Header.ConnectionID != c.id {
+	id, w := c.idWindow(d.Header.ConnectionID, true)
+	d.Welcomed = id
+	if d.Err == nil && w == nil {
 		d.Err, d.Messages = ErrConnectionIDDiffers, nil
 	}
 }
@@ -155,23 +161,45 @@ func (s *Sides) Observe(client netip.AddrPort, toServer bool, d *Decoded) {
 		}
 		if c.phase != phaseConnected {
 			c.welcome(d.ConnectionID)
+			s.fresh.moveBack(c)
 		}
 	case d.Kind == Packet && toServer && c != nil && (c.phase == phaseWelcomed || c.phase == phaseConnected):
 		c.accept(d)
+		s.place(c)
 	}
 }
 
-// add makes room for client, forgetting the address welcomed longest ago
-// when limit addresses are remembered.
-func (s *Sides) add(client netip.AddrPort) *conn {
-	c := &conn{}
-	if len(s.order) < s.limit {
-		s.order = append(s.order, client)
+// place moves c to the back of the list of its phase.
+func (s *Sides) place(c *conn) {
+	if c.phase == phaseConnected {
+		s.held.moveBack(c)
 	} else {
-		delete(s.conns, s.order[s.head])
-		s.order[s.head] = client
-		s.head = (s.head + 1) % len(s.order)
+		s.fresh.moveBack(c)
 	}
+}
+
+// Forget forgets everything about client: its phase, the ids welcomed and
+// the windows of sequences, as if none of its datagrams had been seen. Its
+// next datagrams are handshake datagrams (§3) until a Welcome to it.
+func (s *Sides) Forget(client netip.AddrPort) {
+	if c := s.conns[client]; c != nil {
+		c.in.remove(c)
+		delete(s.conns, client)
+	}
+}
+
+// add makes room for client, forgetting the address used longest ago,
+// one not connected if there is one, when limit addresses are remembered.
+// The caller places it.
+func (s *Sides) add(client netip.AddrPort) *conn {
+	if len(s.conns) >= s.limit {
+		old := s.fresh.front
+		if old == nil {
+			old = s.held.front
+		}
+		s.Forget(old.addr)
+	}
+	c := &conn{link: link{addr: client}}
 	s.conns[client] = c
 	return c
 }

@@ -1,44 +1,90 @@
 package wiredump
 
 import (
+	"fmt"
 	"net/netip"
 	"testing"
 
 	"github.com/rtypeproto/rtype"
 )
 
-// §3: Sides forgets the address welcomed longest ago when it is full, and
-// a second Welcome to a known address does not take a place.
-func TestSidesForgetOldestWelcome(t *testing.T) {
-	s := newSidesLimit(rtype.DefaultPort, 2)
+// §3: when full, Sides forgets the address least recently welcomed or
+// heard from, not connected first: a Welcome again moves an address to the
+// back, a flood of Welcomes to new addresses leaves connected clients, and
+// a kept packet of a connected client moves it to the back of those.
+func TestSidesForgetLeastRecent(t *testing.T) {
 	server := netip.MustParseAddrPort("10.0.0.1:4242")
-	a := netip.MustParseAddrPort("10.0.0.2:1")
-	b := netip.MustParseAddrPort("10.0.0.3:1")
-	c := netip.MustParseAddrPort("10.0.0.4:1")
-	welcome := func(client netip.AddrPort, id uint32) {
-		d := Decode(Handshake, rtype.AppendWelcome(nil, id))
-		s.Observe(client, false, &d)
+	addr := func(i int) netip.AddrPort {
+		return netip.AddrPortFrom(netip.AddrFrom4([4]byte{10, 1, byte(i >> 8), byte(i)}), 40000)
 	}
-	kindOf := func(client netip.AddrPort) Kind {
-		k, _, _, ok := s.Classify(client, server)
-		if !ok {
-			t.Fatal("datagram to the server port not classified")
+	welcome := func(s *Sides, i int) { s.Decode(addr(i), false, rtype.AppendWelcome(nil, uint32(i))) }
+	seq := map[int]uint32{}
+	packet := func(s *Sides, i int) {
+		seq[i]++
+		if d := s.Decode(addr(i), true, sidesPacket(uint32(i), seq[i], sidesPing)); d.Err != nil {
+			t.Fatalf("packet of %d: %v", i, d.Err)
 		}
-		return k
 	}
-	welcome(a, 1)
-	welcome(b, 2)
-	welcome(a, 3)
-	if kindOf(a) != Packet || kindOf(b) != Packet || s.ConnectionID(a) != 3 {
-		t.Fatalf("a: %v id %d, b: %v", kindOf(a), s.ConnectionID(a), kindOf(b))
+	known := func(s *Sides, list ...int) string {
+		var out []int
+		for _, i := range list {
+			if k, _, _, _ := s.Classify(addr(i), server); k == Packet {
+				out = append(out, i)
+			}
+		}
+		return fmt.Sprint(out)
 	}
-	welcome(c, 4)
-	if kindOf(a) != Handshake || kindOf(b) != Packet || kindOf(c) != Packet {
-		t.Fatalf("after a third address: a %v, b %v, c %v; want a forgotten", kindOf(a), kindOf(b), kindOf(c))
-	}
-	if len(s.conns) != 2 {
-		t.Fatalf("%d addresses remembered, want 2", len(s.conns))
-	}
+	t.Run("a Welcome again moves to the back", func(t *testing.T) {
+		s := newSidesLimit(rtype.DefaultPort, 2)
+		welcome(s, 1)
+		welcome(s, 2)
+		welcome(s, 1)
+		welcome(s, 3)
+		if got := known(s, 1, 2, 3); got != "[1 3]" {
+			t.Errorf("remembered %s, want [1 3]", got)
+		}
+	})
+	t.Run("a Welcome flood keeps the connected", func(t *testing.T) {
+		s := newSidesLimit(rtype.DefaultPort, 3)
+		welcome(s, 1)
+		packet(s, 1)
+		welcome(s, 2)
+		packet(s, 2)
+		for i := 100; i < 1100; i++ {
+			welcome(s, i)
+		}
+		if got := known(s, 1, 2, 1098, 1099); got != "[1 2 1099]" {
+			t.Errorf("remembered %s, want [1 2 1099]", got)
+		}
+		if len(s.conns) != 3 || s.fresh.n+s.held.n != 3 {
+			t.Errorf("%d remembered, %d listed, want 3", len(s.conns), s.fresh.n+s.held.n)
+		}
+	})
+	t.Run("all connected: the least recently heard from goes", func(t *testing.T) {
+		s := newSidesLimit(rtype.DefaultPort, 3)
+		for i := 1; i <= 3; i++ {
+			welcome(s, i)
+			packet(s, i)
+		}
+		packet(s, 1)
+		welcome(s, 4)
+		if got := known(s, 1, 2, 3, 4); got != "[1 3 4]" {
+			t.Errorf("remembered %s, want [1 3 4]", got)
+		}
+	})
+	t.Run("a Disconnect makes the address the first to go", func(t *testing.T) {
+		s := newSidesLimit(rtype.DefaultPort, 2)
+		welcome(s, 1)
+		packet(s, 1)
+		welcome(s, 2)
+		packet(s, 2)
+		seq[1]++
+		s.Decode(addr(1), true, sidesPacket(1, seq[1], sidesDisconnect))
+		welcome(s, 3)
+		if s.ConnectionID(addr(1)) != 0 || s.ConnectionID(addr(2)) != 2 || s.ConnectionID(addr(3)) != 3 {
+			t.Errorf("ids %d %d %d, want 0 2 3", s.ConnectionID(addr(1)), s.ConnectionID(addr(2)), s.ConnectionID(addr(3)))
+		}
+	})
 }
 
 // §5.4: once the Welcome to a client was seen, a packet between it and the
@@ -147,6 +193,42 @@ func TestSidesPhases(t *testing.T) {
 			{"Welcome 8 once connected is a short packet", false, welcome(8), Packet, "short-packet"},
 			{"packet of 6 kept", true, sidesPacket(6, 2), Packet, ""},
 		}},
+		{"§4.2, §13 two Welcomes: the client takes the first", []sidesStep{
+			{"Hello", true, hello, Handshake, ""},
+			{"Hello repeated", true, hello, Handshake, ""},
+			{"Welcome 5", false, welcome(5), Handshake, ""},
+			{"Welcome 6", false, welcome(6), Handshake, ""},
+			{"client packet of 5", true, sidesPacket(5, 1, sidesPing), Packet, ""},
+			{"server packet of 5", false, sidesPacket(5, 1), Packet, ""},
+			{"client packet of 5 again", true, sidesPacket(5, 2, sidesPing), Packet, ""},
+			{"server packet of 6, the id not taken", false, sidesPacket(6, 1), Packet, "connection-id-differs"},
+			{"client packet of 6", true, sidesPacket(6, 3), Packet, "connection-id-differs"},
+			{"Hello once connected is a short packet", true, hello, Packet, "short-packet"},
+		}},
+		{"§5.2, §5.4 while welcomed, a window per id", []sidesStep{
+			{"Welcome 5", false, welcome(5), Handshake, ""},
+			{"Welcome 6", false, welcome(6), Handshake, ""},
+			{"server packet of 6", false, sidesPacket(6, 1), Packet, ""},
+			{"server packet of 5, its own window", false, sidesPacket(5, 1), Packet, ""},
+			{"server packet of 5 again", false, sidesPacket(5, 1), Packet, "duplicate-sequence"},
+			{"server packet of 7, never welcomed", false, sidesPacket(7, 1), Packet, "connection-id-differs"},
+			{"client packet of 7", true, sidesPacket(7, 1), Packet, "connection-id-differs"},
+			{"Hello, still welcomed", true, hello, Handshake, ""},
+			{"client packet of 5", true, sidesPacket(5, 1), Packet, ""},
+			{"server packet of 5 again, the window kept", false, sidesPacket(5, 1), Packet, "duplicate-sequence"},
+			{"server packet of 5, next", false, sidesPacket(5, 2), Packet, ""},
+		}},
+		{"§13 the last 4 ids welcomed are remembered", []sidesStep{
+			{"Welcome 1", false, welcome(1), Handshake, ""},
+			{"Welcome 2", false, welcome(2), Handshake, ""},
+			{"Welcome 3", false, welcome(3), Handshake, ""},
+			{"Welcome 4", false, welcome(4), Handshake, ""},
+			{"Welcome 2 again", false, welcome(2), Handshake, ""},
+			{"Welcome 5", false, welcome(5), Handshake, ""},
+			{"client packet of 1, forgotten", true, sidesPacket(1, 1), Packet, "connection-id-differs"},
+			{"client packet of 2", true, sidesPacket(2, 1), Packet, ""},
+			{"client packet of 5", true, sidesPacket(5, 2), Packet, "connection-id-differs"},
+		}},
 		{"§5.2 the window of each direction", []sidesStep{
 			{"Welcome 1", false, welcome(1), Handshake, ""},
 			{"client 3", true, sidesPacket(1, 3), Packet, ""},
@@ -221,5 +303,40 @@ func TestSidesPeek(t *testing.T) {
 	}
 	if d := s.Peek(client, rtype.AppendWelcome(nil, 7)); d.Kind != Packet || d.Err == nil {
 		t.Fatalf("a Welcome once connected: %v %v, want an invalid packet", d.Kind, d.Err)
+	}
+}
+
+// §3: Forget leaves no trace of a client: its next datagrams are handshake
+// datagrams, no id is remembered, a packet of the old id is no longer
+// checked, and a new Welcome starts fresh windows; other clients keep theirs.
+func TestSidesForget(t *testing.T) {
+	s := newSidesLimit(rtype.DefaultPort, 2)
+	a := netip.MustParseAddrPort("10.0.0.2:1")
+	b := netip.MustParseAddrPort("10.0.0.3:1")
+	c := netip.MustParseAddrPort("10.0.0.4:1")
+	s.Decode(a, false, rtype.AppendWelcome(nil, 5))
+	s.Decode(a, true, sidesPacket(5, 1, sidesPing))
+	s.Decode(b, false, rtype.AppendWelcome(nil, 6))
+	s.Forget(a)
+	s.Forget(c) // never seen: nothing to do
+	if k, _, _, _ := s.Classify(a, netip.MustParseAddrPort("10.0.0.1:4242")); k != Handshake {
+		t.Errorf("a forgotten reads %v, want handshake", k)
+	}
+	if id := s.ConnectionID(a); id != 0 {
+		t.Errorf("a forgotten keeps id %d", id)
+	}
+	if d := s.Peek(a, sidesPacket(9, 1)); d.Kind != Handshake {
+		t.Errorf("a packet from a forgotten client reads %v, want handshake", d.Kind)
+	}
+	s.Decode(a, false, rtype.AppendWelcome(nil, 5))
+	if d := s.Decode(a, true, sidesPacket(5, 1, sidesPing)); d.Err != nil {
+		t.Errorf("sequence 1 after the new Welcome: %v, want a fresh window", d.Err)
+	}
+	// a took the place it freed: c does not push b out.
+	s.Forget(a)
+	s.Decode(c, false, rtype.AppendWelcome(nil, 7))
+	if s.ConnectionID(b) != 6 || s.ConnectionID(c) != 7 || len(s.conns) != 2 || s.fresh.n+s.held.n != 2 {
+		t.Errorf("b id %d, c id %d, %d remembered (%d listed), want 6, 7, 2",
+			s.ConnectionID(b), s.ConnectionID(c), len(s.conns), s.fresh.n+s.held.n)
 	}
 }

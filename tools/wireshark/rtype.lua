@@ -10,8 +10,9 @@
 -- handshake datagrams (§4) until a valid Welcome went to that address;
 -- then connected packets (§5), but for valid handshake datagrams until the
 -- client sent a packet the server kept; handshake datagrams again after a
--- Disconnect the server kept (§7.3). A packet whose connectionId is not the
--- one the last Welcome gave is dropped by either end (§5.4), and so is a
+-- Disconnect the server kept (§7.3). A packet whose connectionId is none of
+-- the ids welcomed (before the client's first kept packet) or not the one
+-- that packet took (after it) is dropped by either end (§5.4), and so is a
 -- duplicate or too old sequence in its direction (§5.2). Every field of every
 -- message has a display filter, for example
 -- rtype.msg.type == 0x0083, rtype.snapshot.count > 40 or
@@ -144,29 +145,75 @@ local ef = {
 rtype.experts = { ef.malformed, ef.bad_message, ef.unknown_type, ef.wrong_connection, ef.sequence }
 
 rtype.prefs.port = Pref.uint("UDP port", 4242, "UDP port of the R-Type server")
+rtype.prefs.max_clients = Pref.uint("Client addresses remembered", 65536,
+    "Past them, the address least recently welcomed or heard from is forgotten, a connected one last")
 
 -- conns maps a client address ("ip:port") to the state of its connection
 -- (§3), as the first pass reaches each frame in order:
---   handshake --Welcome to the client--> welcomed(id)
---   welcomed  --Welcome to the client--> welcomed(new id)
---   welcomed  --accepted client packet--> connected(id)
+--   handshake --Welcome to the client--> welcomed(ids)
+--   welcomed  --Welcome to the client--> welcomed(ids + new id)
+--   welcomed  --accepted client packet--> connected(its id)
 --   connected --accepted client Disconnect--> closed
 --   closed    --Welcome to the client--> welcomed(id)
 -- Handshake and closed (no entry, or phase "closed") read handshake
 -- datagrams; welcomed reads a valid handshake datagram as one (a repeated
--- Hello, the Welcome again, §4.2, §13) and anything else as a packet;
--- connected reads packets only. An entry holds phase, id, the last
--- Welcome's connection id, and win, the §5.2 window of each direction
--- (win[true] the server's).
+-- Hello, the Welcome again, §4.2, §13) and anything else as a packet of one
+-- of the ids welcomed; connected reads packets of the id the client took
+-- only, told by its first packet the server accepts. An entry holds phase,
+-- id (the last Welcome's, then the connection's), offers (while welcomed,
+-- the last MAX_OFFERS ids welcomed and the client's window of each), and
+-- win, the §5.2 window of each direction (win[true] the server's).
+-- At most rtype.prefs.max_clients entries are kept, so that memory stays
+-- bounded: lists.held links the connected ones, lists.fresh the others,
+-- each least recently welcomed or heard from first (fields list, prev,
+-- next, addr of an entry); a new address forgets the front of fresh, or
+-- of held when fresh is empty, as rtypedump does.
 local conns = {}
+local lists
 -- verdicts maps a frame number to what the first pass found of it: kind,
 -- id (the Welcome's, for §5.4), seq_err (§5.2). Wireshark dissects frames
 -- again later, out of order (pinfo.visited true); they read it here.
 local verdicts = {}
 
-function rtype.init()
+local function reset()
     conns = {}
+    lists = { fresh = { n = 0 }, held = { n = 0 } }
     verdicts = {}
+end
+reset()
+rtype.init = reset
+
+-- unlink takes the entry c out of its list, if any.
+local function unlink(c)
+    local l = c.list
+    if l == nil then return end
+    if c.prev then c.prev.next = c.next else l.front = c.next end
+    if c.next then c.next.prev = c.prev else l.back = c.prev end
+    c.prev, c.next, c.list = nil, nil, nil
+    l.n = l.n - 1
+end
+
+-- place moves the entry c to the back of the list of its phase.
+local function place(c)
+    unlink(c)
+    local l = c.phase == "connected" and lists.held or lists.fresh
+    c.prev, c.list = l.back, l
+    if l.back then l.back.next = c else l.front = c end
+    l.back = c
+    l.n = l.n + 1
+end
+
+-- remember returns a new entry for the address client, forgetting the
+-- least recently used one, not connected first, when the table is full.
+local function remember(client)
+    if lists.fresh.n + lists.held.n >= math.max(rtype.prefs.max_clients, 1) then
+        local old = lists.fresh.front or lists.held.front
+        unlink(old)
+        conns[old.addr] = nil
+    end
+    local c = { addr = client }
+    conns[client] = c
+    return c
 end
 
 -- §9.1 and §9.2.
@@ -448,6 +495,51 @@ local function receive(w, seq)
     return nil
 end
 
+-- MAX_OFFERS is how many ids welcomed to an address are remembered while
+-- its client has taken none: a server may answer each repeated Hello with
+-- a new id (§4.2, §13), and the client takes the first Welcome it gets.
+local MAX_OFFERS = 4
+
+-- welcome is the transition on a valid Welcome to the client of c:
+-- welcomed, with one more id; fresh windows after a connection.
+local function welcome(c, id)
+    if c.phase ~= "welcomed" then
+        c.phase, c.offers = "welcomed", {}
+        c.win = { [true] = new_window(), [false] = new_window() }
+    end
+    c.id = id
+    place(c)
+    for _, o in ipairs(c.offers) do
+        if o.id == id then return end
+    end
+    if #c.offers == MAX_OFFERS then table.remove(c.offers, 1) end
+    c.offers[#c.offers + 1] = { id = id, win = new_window() }
+end
+
+-- held_to returns the id a packet of connection id between the server and
+-- the client of c is held to (§5.4), and the §5.2 window of its direction,
+-- nil when the receiver drops it for its id. While welcomed, any id
+-- welcomed is one: the server has a connection of each, the client takes
+-- any; the client's window is then that id's.
+local function held_to(c, id, to_server)
+    if c.phase == "welcomed" then
+        for _, o in ipairs(c.offers) do
+            if o.id == id then return id, to_server and c.win[true] or o.win end
+        end
+        return c.id, nil
+    end
+    if id ~= c.id then return c.id, nil end
+    return id, c.win[to_server]
+end
+
+-- take makes id, welcomed to the client of c, its connection's id.
+local function take(c, id)
+    for _, o in ipairs(c.offers) do
+        if o.id == id then c.win[false] = o.win end
+    end
+    c.id, c.offers = id, nil
+end
+
 -- first_pass reads a datagram of len bytes between the server and client
 -- by the phase of client (see conns), takes the transition it makes, and
 -- returns its verdict (see verdicts). buf is nil for an empty datagram.
@@ -463,31 +555,47 @@ local function first_pass(buf, len, client, to_server)
     end
     if v.kind == "handshake" then
         local id = welcome_id(buf, len)
-        if id and not to_server then
-            conns[client] = { phase = "welcomed", id = id, win = { [true] = new_window(), [false] = new_window() } }
-        end
+        if id and not to_server then welcome(c or remember(client), id) end
         return v
     end
     v.id = c.id
-    if packet_error(buf, len) == nil and buf(0, 4):uint() == c.id then
-        v.seq_err = receive(c.win[to_server], buf(4, 4):uint())
-        if v.seq_err == nil and to_server then
+    if packet_error(buf, len) == nil then
+        local w
+        v.id, w = held_to(c, buf(0, 4):uint(), to_server)
+        if w then v.seq_err = receive(w, buf(4, 4):uint()) end
+        if w and v.seq_err == nil and to_server then
+            if c.phase == "welcomed" then take(c, v.id) end
             -- §7.3: the server closes the connection at once.
             c.phase = has_disconnect(buf, len) and "closed" or "connected"
+            place(c)
         end
     end
     return v
 end
 
+-- cut_verdict is the verdict on a datagram the capture holds part of
+-- only: its kind by the phase of client, no transition, since no receiver
+-- is known to have got it whole.
+local function cut_verdict(client)
+    local c = conns[client]
+    local phase = c and c.phase or "closed"
+    local kind = (phase == "welcomed" or phase == "connected") and "packet" or "handshake"
+    return { kind = kind, cut = true }
+end
+
 -- verdict returns the verdict on the datagram of the frame pinfo, of len
--- bytes, and whether it goes to the server. The first pass (pinfo.visited
--- false) reaches every frame in order and records it; any later
--- dissection, in any order, reads it.
-local function verdict(buf, len, pinfo)
+-- bytes of which the capture holds captured, and whether it goes to the
+-- server. The first pass (pinfo.visited false) reaches every frame in
+-- order and records it; any later dissection, in any order, reads it.
+local function verdict(buf, len, captured, pinfo)
     local client, to_server = endpoints(pinfo)
     local v = verdicts[pinfo.number]
     if v == nil then
-        v = first_pass(buf, len, client, to_server)
+        if captured < len then
+            v = cut_verdict(client)
+        else
+            v = first_pass(buf, len, client, to_server)
+        end
         verdicts[pinfo.number] = v
     end
     return v, to_server
@@ -507,40 +615,67 @@ local function finish(tree, pinfo, kind, to_server, err, info, err_expert)
     pinfo.cols.info = dir .. " " .. kind .. " " .. (info or "")
 end
 
-function rtype.dissector(buf, pinfo, root)
+-- dissect adds the datagram buf of the frame pinfo to root, of len bytes
+-- of which the capture holds captured (buf nil when it holds none), and
+-- returns its verdict.
+local function dissect(buf, len, captured, pinfo, root)
     pinfo.cols.protocol = "RTYPE"
-    local v, to_server = verdict(buf, buf:len(), pinfo)
-    local tree = root:add(rtype, buf())
+    local v, to_server = verdict(buf, len, captured, pinfo)
+    local tree = buf and root:add(rtype, buf()) or root:add(rtype)
     tree:add(f.kind, v.kind):set_generated()
     local err, info, err_expert
-    if v.kind == "packet" then
+    if v.cut then
+        err = string.format("datagram cut by the capture: %d of %d bytes captured", captured, len)
+        info = "Cut datagram"
+    elseif len == 0 then
+        err = v.kind == "packet" and "packet shorter than 16 bytes (§5.4)" or "handshake datagram shorter than 6 bytes (§4.1)"
+        info = "Malformed " .. v.kind
+    elseif v.kind == "packet" then
         err, info, err_expert = dissect_packet(buf, tree, v)
     else
         err, info = dissect_handshake(buf, tree)
     end
     finish(tree, pinfo, v.kind, to_server, err, info, err_expert)
+    return v
+end
+
+function rtype.dissector(buf, pinfo, root)
+    -- A datagram an ICMP error quotes went out once already: its own frame
+    -- took its verdict and transition.
+    if pinfo.in_error_pkt then
+        verdicts[pinfo.number] = { quoted = true }
+        return 0
+    end
+    dissect(buf, buf:reported_len(), buf:len(), pinfo, root)
     return buf:len()
 end
 
--- Wireshark hands no empty UDP payload to a port's dissector, yet an empty
--- datagram on the server port is one a receiver drops: too short for a
--- handshake header (§4.1) or a packet header (§5.4). A postdissector finds
--- them from the UDP length.
+-- Wireshark hands no empty UDP payload to a port's dissector, nor one the
+-- capture holds no byte of, yet they are datagrams on the server port: an
+-- empty one a receiver drops, too short for a handshake header (§4.1) or a
+-- packet header (§5.4); a cut one is not whole. A postdissector finds them:
+-- in the first pass, a UDP frame on the port that the dissector did not
+-- see (fields such as udp.length are not filled then under tshark -2), cut
+-- when the frame is; later, by the verdict it recorded.
 local udp_length = Field.new("udp.length")
 local empty = Proto("rtype_empty", "R-Type Protocol v1, empty datagram")
+local PT_UDP = 3 -- port_type of pinfo
 
-function empty.dissector(_, pinfo, root)
-    local len = udp_length()
-    if len == nil or len.value ~= 8 then return end
+function empty.dissector(frame, pinfo, root)
     local port = rtype.prefs.port
-    if pinfo.dst_port ~= port and pinfo.src_port ~= port then return end
-    pinfo.cols.protocol = "RTYPE"
-    local v, to_server = verdict(nil, 0, pinfo)
-    local tree = root:add(rtype)
-    local kind = v.kind
-    tree:add(f.kind, kind):set_generated()
-    local err = kind == "packet" and "packet shorter than 16 bytes (§5.4)" or "handshake datagram shorter than 6 bytes (§4.1)"
-    finish(tree, pinfo, kind, to_server, err, "Malformed " .. kind)
+    if pinfo.port_type ~= PT_UDP or (pinfo.dst_port ~= port and pinfo.src_port ~= port) then return end
+    local seen = verdicts[pinfo.number]
+    if seen == nil and pinfo.visited then
+        -- A verdict lost (preferences changed): udp.length tells.
+        local len = udp_length()
+        if len == nil or len.value ~= 8 then return end
+    elseif seen ~= nil and not seen.post then
+        return
+    end
+    -- The bytes the frame lacks are the datagram's: the capture stopped
+    -- right after the UDP header.
+    local v = dissect(nil, frame:reported_len() - frame:len(), 0, pinfo, root)
+    v.post = true
 end
 register_postdissector(empty)
 

@@ -37,6 +37,8 @@ Range.__call = function(r, off, len)
     return range(r.data, r.off + off, len)
 end
 function Range:len() return self.n end
+-- The stand-in's datagrams are whole: captured as they were sent.
+function Range:reported_len() return self.n end
 function Range:uint()
     if self.n < 1 or self.n > 4 then error("uint on " .. self.n .. " bytes") end
     local v = 0
