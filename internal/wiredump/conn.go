@@ -22,7 +22,9 @@ const (
 	// (§3).
 	phaseConnected
 	// phaseClosed: the server accepted a Disconnect from the client and
-	// closed the connection at once (§7.3); handshake datagrams again.
+	// closed the connection at once (§7.3); handshake datagrams again, but
+	// for what is not one from the server: packets it sent before it read
+	// the Disconnect, which the client, gone, drops.
 	phaseClosed
 )
 
@@ -121,9 +123,9 @@ func (c *conn) idWindow(id uint32, toServer bool) (uint32, *rtype.SeqWindow) {
 
 // check drops the packet d if its receiver does: any once the connection
 // is closed (§7.3), else another connection id than the Welcome's (§5.4),
-// then a duplicate or too old sequence in the
-// window of its direction (§5.2), which a kept packet enters. A packet
-// dropped already keeps its reason.
+// then a duplicate or too old sequence in the window of its direction
+// (§5.2), which a kept packet enters. A packet dropped already keeps its
+// reason.
 func (c *conn) check(toServer bool, d *Decoded) {
 	if c.phase == phaseClosed {
 		// The client has left: it drops whatever comes (§7.3).

@@ -22,11 +22,11 @@ const maxClients = 1 << 16
 // and anything else as a packet it sent before it read the Disconnect,
 // which the client, gone, drops (§7.3). Welcomed reads a valid handshake
 // datagram as one, since the client may not have a Welcome yet and
-// repeats its Hello, which the server may answer again,
-// with a new id each time (§4.2, §13); any other datagram is a packet of
-// one of the ids welcomed (the last 4), as the server has a connection of
-// each, and the client takes the first Welcome it receives, not
-// necessarily the last sent. The first packet of the client the server
+// repeats its Hello, which the server may answer again, with a new id each
+// time (§4.2, §13); any other datagram is a packet of one of the ids
+// welcomed (the last 4), as the server has a connection of each, and the
+// client takes the first Welcome it receives, not necessarily the last
+// sent. The first packet of the client the server
 // accepts tells which: connected reads packets of that id only (§3). An
 // accepted packet is one that passes the §5.4 check and the §5.2 window;
 // a Disconnect in it closes the connection at once (§7.3).
@@ -132,8 +132,9 @@ func (s *Sides) ConnectionID(client netip.AddrPort) uint32 {
 // Check applies the connection check of §5.4 alone to d, a datagram
 // between the server and client, in either direction: once a Welcome to
 // client was seen, a connected packet with an id no Welcome gave it
-// (while welcomed) or not its connection's (once connected) is dropped. The server drops it, having no connection with that id bound to
-// the client's address, and so does the client, the id not being its own.
+// (while welcomed) or not its connection's (once connected) is dropped.
+// The server drops it, having no connection with that id bound to the
+// client's address, and so does the client, the id not being its own.
 // d.Err becomes [ErrConnectionIDDiffers], and its messages go with it. A
 // datagram dropped already keeps its reason, as the library found it first.
 // [Sides.Decode] applies it, and the §5.2 window after it.
