@@ -354,3 +354,30 @@ func TestSidesForget(t *testing.T) {
 			s.ConnectionID(b), s.ConnectionID(c), len(s.conns), s.fresh.n+s.held.n)
 	}
 }
+
+// Following a known client costs no allocation: a Welcome again, packets
+// of the connection both ways, a move to the back of the list.
+func TestSidesKnownClientAllocs(t *testing.T) {
+	s := NewSides(rtype.DefaultPort)
+	a := netip.MustParseAddrPort("10.0.0.2:1")
+	b := netip.MustParseAddrPort("10.0.0.3:1")
+	welcome := rtype.AppendWelcome(nil, 5)
+	s.Decode(a, false, welcome)
+	s.Decode(b, false, rtype.AppendWelcome(nil, 6))
+	s.Decode(b, true, sidesPacket(6, 1))
+	pa, pb := sidesPacket(5, 0), sidesPacket(6, 0)
+	var seq byte
+	n := testing.AllocsPerRun(100, func() {
+		seq++
+		pa[7], pb[7] = seq, seq+1
+		s.Decode(a, false, welcome)
+		s.Decode(a, false, pa)
+		s.Decode(b, true, pb)
+	})
+	if n != 0 {
+		t.Errorf("%v allocations per run, want 0", n)
+	}
+	if s.ConnectionID(a) != 5 || s.ConnectionID(b) != 6 {
+		t.Errorf("ids %d and %d, want 5 and 6", s.ConnectionID(a), s.ConnectionID(b))
+	}
+}
