@@ -13,15 +13,18 @@
 // connected packets (§5) after it, but for a valid handshake datagram (a
 // Hello repeated after a lost Welcome, a second Welcome, a Rejected) until
 // the client sent a packet the server keeps, whose id, one of the last 4
-// welcomed, is the connection's from then on (§4.2, §4.3, §13); handshake datagrams again once the server kept
-// a Disconnect of the client, which closes the connection at once (§7.3).
-// A packet between the server and a welcomed client whose connectionId is
-// none a Welcome gave, or not the one the client took, is dropped (§5.4), in either direction:
+// welcomed, is the connection's from then on (§4.2, §4.3, §13); handshake
+// datagrams again once the server kept a Disconnect of the client, which
+// closes the connection at once (§7.3), but for the server's packets until
+// a new Welcome, which the client, gone, drops. A packet between the server
+// and a welcomed client whose connectionId is none a Welcome gave, or not
+// the one the client took, is dropped (§5.4), in either direction:
 // the server has no connection of that id bound to the client's address,
 // and the client drops a packet whose id is not its own. So is a packet
 // whose sequence is a duplicate or too old in the receiver's window of its
-// direction (§5.2). Only the 65,536 addresses welcomed last are remembered,
-// so that any capture is read in bounded memory. The file name "-" reads
+// direction (§5.2). Only 65,536 addresses are remembered, so that any
+// capture is read in bounded memory: past them, the one least recently
+// welcomed or heard from is forgotten, connected ones last. The file name "-" reads
 // the capture from standard input. A capture with UDP but none on the
 // server port gets a hint on standard error naming the ports it holds.
 //

@@ -46,7 +46,7 @@ var goldenCases = []struct {
 	{"reconnect_json", []string{"-json", "testdata/reconnect.pcap"}, ""},
 	{"reconnect_stats", []string{"-stats", "testdata/reconnect.pcap"}, ""},
 	// §4.2, §13: two Welcomes, the client takes the first; empty, cut and
-	// ICMP-quoted datagrams.
+	// ICMP-quoted datagrams; §7.3 the server's packets after a Disconnect.
 	{"phases", []string{"testdata/phases.pcap"}, ""},
 	{"phases_json", []string{"-json", "testdata/phases.pcap"}, ""},
 	// Broken captures: every datagram before the fault, then the position.

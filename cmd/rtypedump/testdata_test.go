@@ -167,9 +167,10 @@ type phasesFrame struct {
 // two ids, that takes the first (§4.2, §13); empty datagrams while welcomed
 // (§4.1, §5.4); a datagram cut by the capture, which takes no transition;
 // an ICMP error quoting a Welcome, which is not one of the protocol's
-// datagrams and takes no transition either.
+// datagrams and takes no transition either; the server's packets after a
+// client's Disconnect, until a new Welcome (§7.3).
 func phasesFrames(t *testing.T) []phasesFrame {
-	srv, c, e := addrPort("10.4.0.1:4242"), addrPort("10.4.0.2:40000"), addrPort("10.4.0.3:40001")
+	srv, c, e, d := addrPort("10.4.0.1:4242"), addrPort("10.4.0.2:40000"), addrPort("10.4.0.3:40001"), addrPort("10.4.0.4:40002")
 	hello := rtype.AppendHello(nil)
 	welcome := func(id uint32) []byte { return rtype.AppendWelcome(nil, id) }
 	input := rtype.Input{InputSequence: 1, ClientTick: 1}
@@ -199,6 +200,19 @@ func phasesFrames(t *testing.T) []phasesFrame {
 		{captured{src: e, dst: srv, data: hello}, ok("handshake")},
 		{captured{raw: icmpUnreachable(captured{src: srv, dst: e, data: welcome(12)})}, frameVerdict{}},
 		{captured{src: e, dst: srv, data: testPacket(t, 12, 1, input)}, frameVerdict{"handshake", "magic"}},
+
+		{captured{src: d, dst: srv, data: hello}, ok("handshake")},
+		{captured{src: srv, dst: d, data: welcome(8)}, ok("handshake")},
+		{captured{src: d, dst: srv, data: testPacket(t, 8, 1, input)}, ok("packet")},
+		{captured{src: d, dst: srv, data: testPacket(t, 8, 2, quit)}, ok("packet")},
+		{captured{src: srv, dst: d, data: testPacket(t, 8, 1, pong)}, frameVerdict{"packet", "after the client's Disconnect (§7.3)"}},
+		{captured{src: srv, dst: d, data: testPacket(t, 8, 2, rtype.DestroyEntity{ServerTick: 9, NetworkID: 3, Reason: rtype.DestroyPlayerDisconnected})}, frameVerdict{"packet", "after the client's Disconnect (§7.3)"}},
+		{captured{src: d, dst: srv, data: testPacket(t, 8, 3, quit)}, frameVerdict{"handshake", "magic"}},
+		{captured{src: srv, dst: d, data: []byte{1, 2, 3}}, frameVerdict{"packet", "packet shorter than 16 bytes"}},
+		{captured{src: d, dst: srv, data: hello}, ok("handshake")},
+		{captured{src: srv, dst: d, data: welcome(9)}, ok("handshake")},
+		{captured{src: srv, dst: d, data: testPacket(t, 8, 3, pong)}, frameVerdict{"packet", "connection id 8 differs from the Welcome's 9"}},
+		{captured{src: srv, dst: d, data: testPacket(t, 9, 1, pong)}, ok("packet")},
 	}
 }
 

@@ -22,7 +22,9 @@ const (
 	// (§3).
 	phaseConnected
 	// phaseClosed: the server accepted a Disconnect from the client and
-	// closed the connection at once (§7.3); handshake datagrams again.
+	// closed the connection at once (§7.3); handshake datagrams again, but
+	// for what is not one from the server: packets it sent before it read
+	// the Disconnect, which the client, gone, drops.
 	phaseClosed
 )
 
@@ -38,13 +40,15 @@ type conn struct {
 	link
 }
 
-// reads is the kind of the datagrams of c; [phaseWelcomed] reads a valid
-// handshake datagram as one, anything else as a packet.
-func (c *conn) reads() (k Kind, either bool) {
-	switch c.phase {
-	case phaseWelcomed:
+// reads is the kind of the datagrams of c toServer or from the server;
+// either is true when a valid handshake datagram is one, anything else a
+// packet: [phaseWelcomed], and [phaseClosed] from the server, whose
+// packets sent before it read the Disconnect may still come.
+func (c *conn) reads(toServer bool) (k Kind, either bool) {
+	switch {
+	case c.phase == phaseWelcomed, c.phase == phaseClosed && !toServer:
 		return Packet, true
-	case phaseConnected:
+	case c.phase == phaseConnected:
 		return Packet, false
 	}
 	return Handshake, false
@@ -117,11 +121,20 @@ func (c *conn) idWindow(id uint32, toServer bool) (uint32, *rtype.SeqWindow) {
 	return id, &c.window[1]
 }
 
-// check drops the packet d if its receiver does: another connection id
-// than the Welcome's (§5.4), then a duplicate or too old sequence in the
-// window of its direction (§5.2), which a kept packet enters. A packet
-// dropped already keeps its reason.
+// check drops the packet d if its receiver does: any once the connection
+// is closed (§7.3), else another connection id than the Welcome's (§5.4),
+// then a duplicate or too old sequence in the window of its direction
+// (§5.2), which a kept packet enters. A packet dropped already keeps its
+// reason.
 func (c *conn) check(toServer bool, d *Decoded) {
+	if c.phase == phaseClosed {
+		// The client has left: it drops whatever comes (§7.3).
+		d.Welcomed = c.id
+		if d.Err == nil {
+			d.Err, d.Messages = ErrAfterDisconnect, nil
+		}
+		return
+	}
 	id, w := c.idWindow(d.Header.ConnectionID, toServer)
 	d.Welcomed = id
 	if d.Err != nil {

@@ -20,6 +20,10 @@ var (
 	// (§5.4). The server drops it (no open connection has that id bound to
 	// the client's address), and so does the client (not its own id).
 	ErrConnectionIDDiffers = errors.New("connection id differs from the Welcome (§5.4)")
+	// ErrAfterDisconnect: a packet from the server to a client whose
+	// Disconnect the server kept, closing the connection at once (§7.3): it
+	// was on its way, or the server sent it late; the client has left.
+	ErrAfterDisconnect = errors.New("packet after the client's Disconnect (§7.3)")
 	// ErrNotWholeDatagram: the capture holds part of the datagram only, cut
 	// by its snapshot length or an IP fragment not reassembled.
 	ErrNotWholeDatagram = errors.New("not a whole datagram in the capture")
@@ -69,6 +73,7 @@ var dropReasons = [...]DropReason{
 	// §7.1 makes the sender keep them 0 and does not list them among what
 	// the server drops: dropping the message is the library's policy.
 	{"reserved-actions", rtype.ErrReservedActions, "reserved Input action bits 5 to 7 set, which the library's decoder refuses (the rule binds the sender)", "§7.1", false},
+	{"after-disconnect", ErrAfterDisconnect, "packet to a client after its Disconnect closed the connection", "§7.3", false},
 	{"zero-network-id", rtype.ErrZeroNetworkID, "network id 0", "§7.4, §8.1, §8.2, §8.3", false},
 	{"too-many-states", rtype.ErrTooManyStates, "Snapshot entityCount greater than 47", "§8.1", false},
 	{"duplicate-network-id", rtype.ErrDuplicateNetworkID, "same network id twice in a Snapshot", "§8.1", false},

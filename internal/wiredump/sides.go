@@ -17,13 +17,16 @@ const maxClients = 1 << 16
 //	connected --accepted client Disconnect--> closed
 //	closed    --Welcome to the client--> welcomed(id)
 //
-// Handshake and closed read handshake datagrams (§4). Welcomed reads a
-// valid handshake datagram as one, since the client may not have a
-// Welcome yet and repeats its Hello, which the server may answer again,
-// with a new id each time (§4.2, §13); any other datagram is a packet of
-// one of the ids welcomed (the last 4), as the server has a connection of
-// each, and the client takes the first Welcome it receives, not
-// necessarily the last sent. The first packet of the client the server
+// Handshake reads handshake datagrams (§4), and so does closed from the
+// client. Closed reads a valid handshake datagram from the server as one
+// and anything else as a packet it sent before it read the Disconnect,
+// which the client, gone, drops (§7.3). Welcomed reads a valid handshake
+// datagram as one, since the client may not have a Welcome yet and
+// repeats its Hello, which the server may answer again, with a new id each
+// time (§4.2, §13); any other datagram is a packet of one of the ids
+// welcomed (the last 4), as the server has a connection of each, and the
+// client takes the first Welcome it receives, not necessarily the last
+// sent. The first packet of the client the server
 // accepts tells which: connected reads packets of that id only (§3). An
 // accepted packet is one that passes the §5.4 check and the §5.2 window;
 // a Disconnect in it closes the connection at once (§7.3).
@@ -70,7 +73,7 @@ func (s *Sides) Classify(src, dst netip.AddrPort) (k Kind, client netip.AddrPort
 	}
 	k = Handshake
 	if c := s.conns[client]; c != nil {
-		k, _ = c.reads()
+		k, _ = c.reads(toServer)
 	}
 	return k, client, toServer, true
 }
@@ -80,7 +83,7 @@ func (s *Sides) Classify(src, dst netip.AddrPort) (k Kind, client netip.AddrPort
 // and §5.2 to a packet, and takes the transition the datagram makes.
 func (s *Sides) Decode(client netip.AddrPort, toServer bool, b []byte) Decoded {
 	c := s.conns[client]
-	d := s.read(c, b)
+	d := s.read(c, toServer, b)
 	if d.Kind == Packet && c != nil {
 		c.check(toServer, &d)
 	}
@@ -92,19 +95,20 @@ func (s *Sides) Decode(client netip.AddrPort, toServer bool, b []byte) Decoded {
 // §5.4 but not the §5.2 window, and takes no transition: for a datagram
 // that may not reach its receiver, such as one a proxy holds back or
 // drops, whose transition, if any, its caller takes on delivery with
-// [Sides.Observe].
+// [Sides.Observe]. Not told the direction, it reads the datagrams of a
+// closed connection as the server does, as handshake datagrams.
 func (s *Sides) Peek(client netip.AddrPort, b []byte) Decoded {
-	d := s.read(s.conns[client], b)
+	d := s.read(s.conns[client], true, b)
 	s.Check(client, &d)
 	return d
 }
 
-// read decodes b as the phase of c, nil for a client never welcomed, has
-// it read.
-func (s *Sides) read(c *conn, b []byte) Decoded {
+// read decodes b, toServer or from the server, as the phase of c, nil for
+// a client never welcomed, has it read.
+func (s *Sides) read(c *conn, toServer bool, b []byte) Decoded {
 	k, either := Handshake, false
 	if c != nil {
-		k, either = c.reads()
+		k, either = c.reads(toServer)
 	}
 	if either {
 		if d := decodeHandshake(b); d.Err == nil {
@@ -128,8 +132,9 @@ func (s *Sides) ConnectionID(client netip.AddrPort) uint32 {
 // Check applies the connection check of §5.4 alone to d, a datagram
 // between the server and client, in either direction: once a Welcome to
 // client was seen, a connected packet with an id no Welcome gave it
-// (while welcomed) or not its connection's (once connected) is dropped. The server drops it, having no connection with that id bound to
-// the client's address, and so does the client, the id not being its own.
+// (while welcomed) or not its connection's (once connected) is dropped.
+// The server drops it, having no connection with that id bound to the
+// client's address, and so does the client, the id not being its own.
 // d.Err becomes [ErrConnectionIDDiffers], and its messages go with it. A
 // datagram dropped already keeps its reason, as the library found it first.
 // [Sides.Decode] applies it, and the §5.2 window after it.

@@ -229,6 +229,20 @@ func TestSidesPhases(t *testing.T) {
 			{"client packet of 2", true, sidesPacket(2, 1), Packet, ""},
 			{"client packet of 5", true, sidesPacket(5, 2), Packet, "connection-id-differs"},
 		}},
+		{"§7.3 the server's packets after the client's Disconnect", []sidesStep{
+			{"Welcome 5", false, welcome(5), Handshake, ""},
+			{"packet of 5", true, sidesPacket(5, 1, sidesPing), Packet, ""},
+			{"Disconnect", true, sidesPacket(5, 2, sidesDisconnect), Packet, ""},
+			{"server packet on its way", false, sidesPacket(5, 1), Packet, "after-disconnect"},
+			{"server packet of another id", false, sidesPacket(6, 2), Packet, "after-disconnect"},
+			{"a broken one keeps its reason", false, sidesPacket(5, 3, []byte{0, 3}), Packet, "truncated-message-header"},
+			{"short", false, []byte{1, 2, 3}, Packet, "short-packet"},
+			{"the Disconnect repeated reads as the server does", true, sidesPacket(5, 3, sidesDisconnect), Handshake, "bad-magic"},
+			{"Hello", true, hello, Handshake, ""},
+			{"Welcome 7", false, welcome(7), Handshake, ""},
+			{"server packet of 5 now differs", false, sidesPacket(5, 4), Packet, "connection-id-differs"},
+			{"server packet of 7", false, sidesPacket(7, 1), Packet, ""},
+		}},
 		{"§5.2 the window of each direction", []sidesStep{
 			{"Welcome 1", false, welcome(1), Handshake, ""},
 			{"client 3", true, sidesPacket(1, 3), Packet, ""},
@@ -338,5 +352,32 @@ func TestSidesForget(t *testing.T) {
 	if s.ConnectionID(b) != 6 || s.ConnectionID(c) != 7 || len(s.conns) != 2 || s.fresh.n+s.held.n != 2 {
 		t.Errorf("b id %d, c id %d, %d remembered (%d listed), want 6, 7, 2",
 			s.ConnectionID(b), s.ConnectionID(c), len(s.conns), s.fresh.n+s.held.n)
+	}
+}
+
+// Following a known client costs no allocation: a Welcome again, packets
+// of the connection both ways, a move to the back of the list.
+func TestSidesKnownClientAllocs(t *testing.T) {
+	s := NewSides(rtype.DefaultPort)
+	a := netip.MustParseAddrPort("10.0.0.2:1")
+	b := netip.MustParseAddrPort("10.0.0.3:1")
+	welcome := rtype.AppendWelcome(nil, 5)
+	s.Decode(a, false, welcome)
+	s.Decode(b, false, rtype.AppendWelcome(nil, 6))
+	s.Decode(b, true, sidesPacket(6, 1))
+	pa, pb := sidesPacket(5, 0), sidesPacket(6, 0)
+	var seq byte
+	n := testing.AllocsPerRun(100, func() {
+		seq++
+		pa[7], pb[7] = seq, seq+1
+		s.Decode(a, false, welcome)
+		s.Decode(a, false, pa)
+		s.Decode(b, true, pb)
+	})
+	if n != 0 {
+		t.Errorf("%v allocations per run, want 0", n)
+	}
+	if s.ConnectionID(a) != 5 || s.ConnectionID(b) != 6 {
+		t.Errorf("ids %d and %d, want 5 and 6", s.ConnectionID(a), s.ConnectionID(b))
 	}
 }

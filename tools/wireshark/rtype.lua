@@ -10,7 +10,8 @@
 -- handshake datagrams (§4) until a valid Welcome went to that address;
 -- then connected packets (§5), but for valid handshake datagrams until the
 -- client sent a packet the server kept; handshake datagrams again after a
--- Disconnect the server kept (§7.3). A packet whose connectionId is none of
+-- Disconnect the server kept (§7.3), but for the server's packets until a
+-- new Welcome, dropped by the client, gone. A packet whose connectionId is none of
 -- the ids welcomed (before the client's first kept packet) or not the one
 -- that packet took (after it) is dropped by either end (§5.4), and so is a
 -- duplicate or too old sequence in its direction (§5.2). Every field of every
@@ -141,8 +142,11 @@ local ef = {
     sequence = ProtoExpert.new("rtype.sequence",
         "Duplicate or too old sequence: the receiver drops the packet (§5.2)",
         expert.group.SEQUENCE, expert.severity.ERROR),
+    after_disconnect = ProtoExpert.new("rtype.after_disconnect",
+        "Packet after the client's Disconnect: the client has left (§7.3)",
+        expert.group.SEQUENCE, expert.severity.ERROR),
 }
-rtype.experts = { ef.malformed, ef.bad_message, ef.unknown_type, ef.wrong_connection, ef.sequence }
+rtype.experts = { ef.malformed, ef.bad_message, ef.unknown_type, ef.wrong_connection, ef.sequence, ef.after_disconnect }
 
 rtype.prefs.port = Pref.uint("UDP port", 4242, "UDP port of the R-Type server")
 rtype.prefs.max_clients = Pref.uint("Client addresses remembered", 65536,
@@ -155,8 +159,9 @@ rtype.prefs.max_clients = Pref.uint("Client addresses remembered", 65536,
 --   welcomed  --accepted client packet--> connected(its id)
 --   connected --accepted client Disconnect--> closed
 --   closed    --Welcome to the client--> welcomed(id)
--- Handshake and closed (no entry, or phase "closed") read handshake
--- datagrams; welcomed reads a valid handshake datagram as one (a repeated
+-- Handshake (no entry) and closed read handshake datagrams, but closed
+-- reads what is not one from the server as a packet it sent before it read
+-- the Disconnect, which the client, gone, drops (§7.3); welcomed reads a valid handshake datagram as one (a repeated
 -- Hello, the Welcome again, §4.2, §13) and anything else as a packet of one
 -- of the ids welcomed; connected reads packets of the id the client took
 -- only, told by its first packet the server accepts. An entry holds phase,
@@ -414,6 +419,9 @@ local function dissect_packet(buf, tree, v)
         return err, "Malformed packet"
     end
     local summary = string.format("conn=%d seq=%d ack=%d", buf(0, 4):uint(), buf(4, 4):uint(), buf(8, 4):uint())
+    if v.closed then
+        return "packet after the client's Disconnect (§7.3)", "Dropped packet " .. summary, ef.after_disconnect
+    end
 
     -- §5.4: the server drops a packet whose id is not that of the
     -- connection bound to the client's address, and the client one whose id
@@ -545,11 +553,11 @@ end
 -- returns its verdict (see verdicts). buf is nil for an empty datagram.
 local function first_pass(buf, len, client, to_server)
     local c = conns[client]
-    local phase = c and c.phase or "closed"
+    local phase = c and c.phase or "handshake"
     local v = { kind = "handshake" }
     if phase == "connected" then
         v.kind = "packet"
-    elseif phase == "welcomed" then
+    elseif phase == "welcomed" or (phase == "closed" and not to_server) then
         local _, err = handshake_error(buf, len)
         if err then v.kind = "packet" end
     end
@@ -559,7 +567,10 @@ local function first_pass(buf, len, client, to_server)
         return v
     end
     v.id = c.id
-    if packet_error(buf, len) == nil then
+    if phase == "closed" then
+        -- §7.3: the server's packets sent before it read the Disconnect.
+        v.closed = true
+    elseif packet_error(buf, len) == nil then
         local w
         v.id, w = held_to(c, buf(0, 4):uint(), to_server)
         if w then v.seq_err = receive(w, buf(4, 4):uint()) end
@@ -576,11 +587,11 @@ end
 -- cut_verdict is the verdict on a datagram the capture holds part of
 -- only: its kind by the phase of client, no transition, since no receiver
 -- is known to have got it whole.
-local function cut_verdict(client)
+local function cut_verdict(client, to_server)
     local c = conns[client]
-    local phase = c and c.phase or "closed"
-    local kind = (phase == "welcomed" or phase == "connected") and "packet" or "handshake"
-    return { kind = kind, cut = true }
+    local phase = c and c.phase or "handshake"
+    local packet = phase == "welcomed" or phase == "connected" or (phase == "closed" and not to_server)
+    return { kind = packet and "packet" or "handshake", cut = true }
 end
 
 -- verdict returns the verdict on the datagram of the frame pinfo, of len
@@ -592,7 +603,7 @@ local function verdict(buf, len, captured, pinfo)
     local v = verdicts[pinfo.number]
     if v == nil then
         if captured < len then
-            v = cut_verdict(client)
+            v = cut_verdict(client, to_server)
         else
             v = first_pass(buf, len, client, to_server)
         end
