@@ -46,7 +46,7 @@ func TestLogHeldUpMovesAtDelivery(t *testing.T) {
 		{dir: up, b: packet(1), delivered: true},
 		{dir: down, b: packet(2), want: "packet connectionId=9 sequence=2 ack=0 ackBits=0x00000000"},
 		{dir: up, b: packet(2, rtype.Disconnect{Reason: 1}), delivered: true},
-		{dir: down, b: packet(3), want: "handshake INVALID"}, // §7.3: the server closed it
+		{dir: down, b: packet(3), want: "packet INVALID"}, // §7.3: the server closed it, after-disconnect
 	}
 	var out bytes.Buffer
 	l := newLogger(&out, false, server)

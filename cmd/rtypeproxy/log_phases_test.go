@@ -47,7 +47,7 @@ func TestLogPhases(t *testing.T) {
 		{rtype.AppendHello(nil), "handshake Hello", "handshake Hello"},                                        // §4.2
 		{rtype.AppendWelcome(nil, 9), "handshake Welcome connectionId=9", "handshake Welcome connectionId=9"}, // §13.2
 		{packet(9, 1, false), "packet connectionId=9 sequence=1 ack=0 ackBits=0x00000000", "packet connectionId=9 sequence=1 ack=0 ackBits=0x00000000"},
-		{packet(9, 2, true), "packet connectionId=9 sequence=2 ack=0 ackBits=0x00000000", "handshake INVALID"}, // §7.3: closed at once
+		{packet(9, 2, true), "packet connectionId=9 sequence=2 ack=0 ackBits=0x00000000", "packet INVALID"}, // §7.3: closed at once
 		{rtype.AppendHello(nil), "handshake Hello", "handshake Hello"},
 		{rtype.AppendWelcome(nil, 10), "handshake Welcome connectionId=10", "handshake Welcome connectionId=10"},
 		{packet(10, 1, false), "packet connectionId=10 sequence=1 ack=0 ackBits=0x00000000", "packet connectionId=10 sequence=1 ack=0 ackBits=0x00000000"},
