@@ -30,35 +30,32 @@ func (g *gateWriter) Write(b []byte) (int, error) {
 	return g.out.Write(b)
 }
 
-// TestExitCountsHeldUnsent: at exit the scheduler stops before the client
+// TestExitCountsHeldUnsent: at exit the scheduler stops before the
 // sockets close, so that a datagram falling due while the proxy stops is
-// counted unsent at exit, not sent and failed. A client's reader kept busy
-// (its log line blocked) holds the proxy between the two steps past the
-// held datagram's time.
+// counted unsent at exit, not sent and failed. The server's echo is held
+// 500 ms, then its client's reader blocks on the echo's log line (the
+// proxy holds a datagram before it logs it), which keeps the proxy between
+// the two steps of its stop past the echo's time.
 func TestExitCountsHeldUnsent(t *testing.T) {
-	srv := newMuteServer(t, "down")
+	srv := newMuteServer(t, "echo")
 	gate := &gateWriter{match: srv.addr() + " > ", blocked: make(chan struct{}), release: make(chan struct{})}
 	joined := make(chan *client, 1)
 	r := startProxy(t, func(p *proxy) {
 		p.log = newLogger(gate, false, p.server)
 		p.joined = func(c *client) { joined <- c }
-	}, "-server", srv.addr(), "-up-delay", "200ms")
+	}, "-server", srv.addr(), "-down-delay", "500ms")
 	c := dialProxy(t, r.p)
-	if _, err := c.Write([]byte("down")); err != nil {
+	if _, err := c.Write([]byte("echo")); err != nil {
 		t.Fatal(err)
 	}
 	cl := receive(t, joined)
-	srv.next(t)
-	if _, err := c.Write([]byte("late")); err != nil { // due 200 ms on, while the proxy stops
-		t.Fatal(err)
-	}
-	receive(t, gate.blocked) // the echo's log line: the reader is busy
+	receive(t, gate.blocked) // the echo is held, and its reader busy logging it
 	r.cancel()
-	<-time.After(400 * time.Millisecond) // past the time "late" was due
+	<-time.After(700 * time.Millisecond) // past the time the echo was due: the stop must not send it
 	close(gate.release)
 	r.stop(t)
-	st := cl.stats[up].tally()
+	st := cl.stats[down].tally()
 	if st.drops[dropSend] != 0 || st.drops[dropUnsent] != 1 {
-		t.Errorf("up: send failed %d, unsent at exit %d; want 0 and 1\n%s", st.drops[dropSend], st.drops[dropUnsent], r.stderr)
+		t.Errorf("down: send failed %d, unsent at exit %d; want 0 and 1\n%s", st.drops[dropSend], st.drops[dropUnsent], r.stderr)
 	}
 }
