@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/rtypeproto/rtype"
 )
 
 // testDeadline bounds every wait of a test for something to happen.
@@ -245,4 +247,20 @@ func newMuteServer(t *testing.T, echo string) *fakeServer {
 		return nil
 	})
 	return s
+}
+
+// connPacket is a connected packet of connection id with sequence seq and
+// msgs (§5.1, §5.3); it fails the test if the codec refuses.
+func connPacket(t *testing.T, id, seq uint32, msgs ...rtype.Message) []byte {
+	t.Helper()
+	b, err := rtype.PacketHeader{ConnectionID: id, Sequence: seq}.AppendBinary(nil)
+	for _, m := range msgs {
+		if err == nil {
+			b, err = rtype.AppendMessage(b, m)
+		}
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

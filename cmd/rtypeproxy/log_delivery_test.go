@@ -18,18 +18,7 @@ import (
 func TestLogHeldUpMovesAtDelivery(t *testing.T) {
 	client := netip.MustParseAddrPort("127.0.0.1:50001")
 	server := netip.MustParseAddrPort("127.0.0.1:4242")
-	packet := func(seq uint32, msgs ...rtype.Message) []byte {
-		b, err := rtype.PacketHeader{ConnectionID: 9, Sequence: seq}.AppendBinary(nil)
-		for _, m := range msgs {
-			if err == nil {
-				b, err = rtype.AppendMessage(b, m)
-			}
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
+	packet := func(seq uint32, msgs ...rtype.Message) []byte { return connPacket(t, 9, seq, msgs...) }
 	held := verdict{wait: 300 * time.Millisecond, held: true}
 	steps := []struct {
 		dir       direction

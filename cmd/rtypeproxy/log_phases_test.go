@@ -26,18 +26,6 @@ func TestLogPhases(t *testing.T) {
 	srv := newFakeServer(t)
 	r := startProxy(t, nil, "-server", srv.addr())
 	c := dialProxy(t, r.p)
-	packet := func(id, seq uint32, disconnect bool) []byte {
-		b, err := rtype.PacketHeader{ConnectionID: id, Sequence: seq}.AppendBinary(nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if disconnect {
-			if b, err = rtype.AppendMessage(b, rtype.Disconnect{Reason: 1}); err != nil {
-				t.Fatal(err)
-			}
-		}
-		return b
-	}
 	steps := []struct {
 		b        []byte
 		up, down string
@@ -46,11 +34,11 @@ func TestLogPhases(t *testing.T) {
 		{rtype.AppendWelcome(nil, 9), "handshake Welcome connectionId=9", "handshake Welcome connectionId=9"},
 		{rtype.AppendHello(nil), "handshake Hello", "handshake Hello"},                                        // §4.2
 		{rtype.AppendWelcome(nil, 9), "handshake Welcome connectionId=9", "handshake Welcome connectionId=9"}, // §13.2
-		{packet(9, 1, false), "packet connectionId=9 sequence=1 ack=0 ackBits=0x00000000", "packet connectionId=9 sequence=1 ack=0 ackBits=0x00000000"},
-		{packet(9, 2, true), "packet connectionId=9 sequence=2 ack=0 ackBits=0x00000000", "packet INVALID"}, // §7.3: closed at once
+		{connPacket(t, 9, 1), "packet connectionId=9 sequence=1 ack=0 ackBits=0x00000000", "packet connectionId=9 sequence=1 ack=0 ackBits=0x00000000"},
+		{connPacket(t, 9, 2, rtype.Disconnect{Reason: 1}), "packet connectionId=9 sequence=2 ack=0 ackBits=0x00000000", "packet INVALID"}, // §7.3: closed at once
 		{rtype.AppendHello(nil), "handshake Hello", "handshake Hello"},
 		{rtype.AppendWelcome(nil, 10), "handshake Welcome connectionId=10", "handshake Welcome connectionId=10"},
-		{packet(10, 1, false), "packet connectionId=10 sequence=1 ack=0 ackBits=0x00000000", "packet connectionId=10 sequence=1 ack=0 ackBits=0x00000000"},
+		{connPacket(t, 10, 1), "packet connectionId=10 sequence=1 ack=0 ackBits=0x00000000", "packet connectionId=10 sequence=1 ack=0 ackBits=0x00000000"},
 	}
 	var want []string
 	for _, s := range steps {
@@ -85,18 +73,7 @@ func TestLogPhases(t *testing.T) {
 func TestLogDroppedLeavesNoTrace(t *testing.T) {
 	client := netip.MustParseAddrPort("127.0.0.1:50001")
 	server := netip.MustParseAddrPort("127.0.0.1:4242")
-	packet := func(seq uint32, msgs ...rtype.Message) []byte {
-		b, err := rtype.PacketHeader{ConnectionID: 9, Sequence: seq}.AppendBinary(nil)
-		for _, m := range msgs {
-			if err == nil {
-				b, err = rtype.AppendMessage(b, m)
-			}
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
+	packet := func(seq uint32, msgs ...rtype.Message) []byte { return connPacket(t, 9, seq, msgs...) }
 	steps := []struct {
 		dir  direction
 		b    []byte

@@ -40,8 +40,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net"
-	"net/netip"
 	"os"
 	"os/signal"
 	"sync"
@@ -74,7 +72,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "bot: need -n ≥ 1, 0 ≤ -loss < 1, -duration ≥ 0 and -every > 0")
 		return 2
 	}
-	addr, err := resolve(*server)
+	addr, err := bot.Resolve(*server)
 	if err != nil {
 		fmt.Fprintln(stderr, "bot:", err)
 		return 2
@@ -116,17 +114,4 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
-}
-
-// resolve accepts "host:port" with a name or an address.
-func resolve(s string) (netip.AddrPort, error) {
-	if ap, err := netip.ParseAddrPort(s); err == nil {
-		return ap, nil
-	}
-	ua, err := net.ResolveUDPAddr("udp", s)
-	if err != nil {
-		return netip.AddrPort{}, err
-	}
-	ap := ua.AddrPort()
-	return netip.AddrPortFrom(ap.Addr().Unmap(), ap.Port()), nil
 }

@@ -41,8 +41,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net"
-	"net/netip"
 	"os"
 	"time"
 
@@ -71,7 +69,7 @@ func run(args []string, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "play: need 0 ≤ -loss < 1, -repeat-delay > 0 and no arguments")
 		return 2
 	}
-	addr, err := resolve(*server)
+	addr, err := bot.Resolve(*server)
 	if err != nil {
 		fmt.Fprintln(stderr, "play:", err)
 		return 2
@@ -102,17 +100,4 @@ func run(args []string, stderr io.Writer) int {
 		return 1
 	}
 	return 0
-}
-
-// resolve accepts "host:port" with a name or an address.
-func resolve(s string) (netip.AddrPort, error) {
-	if ap, err := netip.ParseAddrPort(s); err == nil {
-		return netip.AddrPortFrom(ap.Addr().Unmap(), ap.Port()), nil
-	}
-	ua, err := net.ResolveUDPAddr("udp", s)
-	if err != nil {
-		return netip.AddrPort{}, err
-	}
-	ap := ua.AddrPort()
-	return netip.AddrPortFrom(ap.Addr().Unmap(), ap.Port()), nil
 }

@@ -4,7 +4,9 @@ import "strings"
 
 // Cell is one character cell of a frame.
 type Cell struct {
-	Rune  rune
+	// Rune is the glyph drawn, [GlyphEmpty] for an empty cell.
+	Rune rune
+	// Color is the colour it is drawn in.
 	Color Color
 }
 
@@ -12,8 +14,10 @@ type Cell struct {
 // HUD. Render fills it; a Frame passed back to Render lends its memory, so
 // one Frame belongs to one goroutine.
 type Frame struct {
+	// Cols and Rows are the frame's size in cells.
 	Cols, Rows int
-	Cells      []Cell
+	// Cells holds Rows×Cols cells, row after row.
+	Cells []Cell
 
 	// d carries the drawing state across Renders, so that a reused frame
 	// draws without allocating.

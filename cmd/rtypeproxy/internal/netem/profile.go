@@ -5,8 +5,10 @@ import "time"
 // Profile is a named pair of directions modelled on a kind of access link.
 // The figures are one-way: a round trip costs Up.Delay + Down.Delay.
 type Profile struct {
+	// Name is what -profile takes; About says what the figures model.
 	Name, About string
-	Up, Down    Params // client → server, server → client
+	// Up is the client → server direction, Down server → client.
+	Up, Down Params
 }
 
 // profiles are kept in the order -help lists them, fastest first.
