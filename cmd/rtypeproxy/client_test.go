@@ -151,12 +151,18 @@ func TestFloodBounded(t *testing.T) {
 	if tb.next != 64+tb.evictedN+tb.forgottenN {
 		t.Errorf("%d clients admitted, want -max-clients 64 and one per eviction (%d)", tb.next, tb.evictedN)
 	}
+	// Whether a flood address is refused or evicts one before it depends
+	// on whether the server's echo came back first: either way the table
+	// bounded them, and the totals say how.
 	t.Logf("%d datagrams refused, %d clients evicted", tb.refused, tb.evictedN)
-	if tb.refused == 0 {
-		t.Error("no datagram refused")
+	if tb.refused == 0 && tb.evictedN == 0 {
+		t.Error("no datagram refused and no client evicted: the table never filled")
 	}
-	if !strings.Contains(r.stderr.String(), "refused: ") {
+	if tb.refused > 0 && !strings.Contains(r.stderr.String(), "refused: ") {
 		t.Errorf("totals lack the refused datagrams:\n%s", r.stderr)
+	}
+	if tb.evictedN > 0 && !strings.Contains(r.stderr.String(), " evicted, never answered") {
+		t.Errorf("totals lack the evicted clients:\n%s", r.stderr)
 	}
 }
 
