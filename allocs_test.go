@@ -42,7 +42,6 @@ func hotPaths(tb testing.TB) []hotPath {
 		{"ParseHandshake/Welcome", func(tb testing.TB) { _, _, err := ParseHandshake(welcome); must(tb, err) }},
 		{"AppendHello", func(tb testing.TB) { buf = AppendHello(buf[:0]) }},
 		{"AppendWelcome", func(tb testing.TB) { buf = AppendWelcome(buf[:0], 7) }},
-		{"PacketHeader.UnmarshalBinary", func(tb testing.TB) { must(tb, h.UnmarshalBinary(inputPkt[:PacketHeaderSize])) }},
 		{"Decode/InputPacket", func(tb testing.TB) { must(tb, decodeInputPacket(inputPkt, &h, &in)) }},
 		{"Decode/SnapshotPacket", func(tb testing.TB) { must(tb, decodeSnapshotPacket(snapPkt, &h, &snap)) }},
 		{"Decode/SnapshotPacketShuffled", func(tb testing.TB) { must(tb, decodeSnapshotPacket(shuffledPkt, &h, &snap)) }},

@@ -26,9 +26,6 @@ var (
 	// ErrShortPacket: a connected packet shorter than its 16-byte header
 	// (§5.4).
 	ErrShortPacket = errors.New("rtype: packet shorter than 16 bytes")
-	// ErrHeaderSize: PacketHeader.UnmarshalBinary was given other than exactly
-	// 16 bytes (§5.1).
-	ErrHeaderSize = errors.New("rtype: packet header is not 16 bytes")
 	// ErrTruncatedMessageHeader: 1 to 3 bytes remain after the last complete
 	// message, too few for a message header (§5.3).
 	ErrTruncatedMessageHeader = errors.New("rtype: truncated message header")

@@ -34,21 +34,6 @@ func (h PacketHeader) append(b []byte) []byte {
 	return binary.BigEndian.AppendUint32(b, h.AckBits)
 }
 
-// UnmarshalBinary decodes a header from exactly 16 bytes (§5.1). It
-// implements [encoding.BinaryUnmarshaler]. It refuses a connection id of 0
-// with [ErrZeroConnectionID]. On error h is unchanged.
-func (h *PacketHeader) UnmarshalBinary(b []byte) error {
-	if len(b) != PacketHeaderSize {
-		return ErrHeaderSize
-	}
-	v := headerAt(b)
-	if v.ConnectionID == 0 {
-		return ErrZeroConnectionID
-	}
-	*h = v
-	return nil
-}
-
 // headerAt decodes the header in the first 16 bytes of b, which the caller
 // has checked are there.
 func headerAt(b []byte) PacketHeader {

@@ -40,11 +40,14 @@ func TestHotPathInlines(t *testing.T) {
 	}
 
 	out = build("-gcflags=github.com/rtypeproto/rtype/session=-m", "./session")
-	for _, site := range []string{"session/server.go", "session/client.go"} {
-		for _, fn := range []string{"rtype.ParsePacket", "rtype.SplitMessage"} {
-			if !containsLine(out, site, "inlining call to "+fn+"\n") {
-				t.Errorf("%s no longer inlines %s", site, fn)
-			}
+	for _, c := range []struct{ site, fn string }{
+		{"session/server.go", "rtype.ParsePacket"},
+		{"session/server_messages.go", "rtype.SplitMessage"},
+		{"session/client.go", "rtype.ParsePacket"},
+		{"session/client.go", "rtype.SplitMessage"},
+	} {
+		if !containsLine(out, c.site, "inlining call to "+c.fn+"\n") {
+			t.Errorf("%s no longer inlines %s", c.site, c.fn)
 		}
 	}
 }

@@ -25,7 +25,7 @@ import (
 var allSentinels = []error{
 	ErrDatagramTooLarge, ErrShortHandshake, ErrBadMagic, ErrBadVersion,
 	ErrBadHandshakeType, ErrHandshakeSize, ErrZeroConnectionID, ErrShortPacket,
-	ErrHeaderSize, ErrTruncatedMessageHeader, ErrMessageOverrun, ErrPayloadSize,
+	ErrTruncatedMessageHeader, ErrMessageOverrun, ErrPayloadSize,
 	ErrPayloadTooLarge, ErrZeroNetworkID, ErrReservedActions, ErrDestroyReason,
 	ErrTooManyStates, ErrDuplicateNetworkID, ErrMessageType, ErrNoRoom,
 }

@@ -20,14 +20,16 @@ func discard(netip.AddrPort, []byte) {}
 // serverReceive is a server with one player and a function that delivers
 // the player's next packet: an Input, and every 60th packet a Ping, which
 // is answered.
-func serverReceive(t testing.TB) func() { return serverReceiveWith(t, ServerConfig{}) }
+func serverReceive(t testing.TB) func() { return serverReceiveWith(t, nil) }
 
-func serverReceiveWith(t testing.TB, cfg ServerConfig) func() {
-	s := NewServer(cfg, discard)
+// serverReceiveWith is serverReceive through hooks h, as a UDP binding
+// applies them (udpLoop).
+func serverReceiveWith(t testing.TB, h *Hooks) func() {
+	s := NewServer(ServerConfig{}, discard)
 	cp := &capture{}
 	s.send = cp.send
 	id := join(t, s, cp, addrA, t0)
-	s.send = discard
+	s.send = h.sendFunc(discard)
 	input := packet(t, rtype.PacketHeader{ConnectionID: id}, rtype.Input{Actions: rtype.ActionUp})
 	ping := packet(t, rtype.PacketHeader{ConnectionID: id}, rtype.Input{Actions: rtype.ActionUp}, rtype.Ping{Timestamp: 1})
 	seq := uint32(0)
@@ -41,7 +43,9 @@ func serverReceiveWith(t testing.TB, cfg ServerConfig) func() {
 		}
 		binary.BigEndian.PutUint32(p[4:8], seq)
 		binary.BigEndian.PutUint32(p[20:24], seq)
-		s.Receive(p, addrA, now)
+		if h.received(addrA, p) {
+			s.Receive(p, addrA, now)
+		}
 		for range s.Events() {
 		}
 	}
@@ -92,12 +96,12 @@ func serverTick(t testing.TB) func() {
 // function that delivers the Pong of the latest Ping when there is one and
 // the next 47-state Snapshot, and sends one Input.
 func clientReceive(t testing.TB) func() {
-	_, f := clientReceiving(t, ClientConfig{})
+	_, f := clientReceiving(t, nil)
 	return f
 }
 
-func clientReceiving(t testing.TB, cfg ClientConfig) (*Client, func()) {
-	c := NewClient(serverAddr, cfg, discard)
+func clientReceiving(t testing.TB, h *Hooks) (*Client, func()) {
+	c := NewClient(serverAddr, ClientConfig{}, h.sendFunc(discard))
 	c.Update(t0)
 	c.Receive(rtype.AppendWelcome(nil, 5), serverAddr, t0)
 	states := make([]rtype.EntityState, rtype.MaxSnapshotStates)
@@ -126,11 +130,15 @@ func clientReceiving(t testing.TB, cfg ClientConfig) (*Client, func()) {
 			seq++
 			binary.BigEndian.PutUint32(pong[4:8], seq)
 			binary.BigEndian.PutUint32(pong[len(pong)-4:], ts)
-			c.Receive(pong, serverAddr, now)
+			if h.received(serverAddr, pong) {
+				c.Receive(pong, serverAddr, now)
+			}
 		}
 		seq++
 		binary.BigEndian.PutUint32(snap[4:8], seq)
-		c.Receive(snap, serverAddr, now)
+		if h.received(serverAddr, snap) {
+			c.Receive(snap, serverAddr, now)
+		}
 		for range c.Events() {
 		}
 		c.Update(now)
@@ -147,10 +155,10 @@ func TestHotPathsDoNotAllocate(t *testing.T) {
 		{"server tick", serverTick},
 		{"client receive and send", clientReceive},
 		{"server receive with hooks", func(t testing.TB) func() {
-			return serverReceiveWith(t, ServerConfig{Hooks: countingHooks()})
+			return serverReceiveWith(t, countingHooks())
 		}},
 		{"client receive and send with hooks", func(t testing.TB) func() {
-			_, f := clientReceiving(t, ClientConfig{Hooks: countingHooks()})
+			_, f := clientReceiving(t, countingHooks())
 			return f
 		}},
 	} {

@@ -13,21 +13,17 @@ import (
 // and QueryEntity, keeps the entity table and reports events. It is not
 // safe for concurrent use; [RunClient] drives one from a single goroutine.
 type Client struct {
-	cfg    ClientConfig
-	server netip.AddrPort
-	send   SendFunc
+	cfg ClientConfig
+	endpoint
+	peer // the server: its address (§3), the id of §4.3, the numbering
 
 	state  State
 	reason CloseReason
-	id     uint32
 
-	started   bool
-	start     time.Time
+	start     time.Time // the first Update, or the Welcome if earlier
 	nextHello time.Time
 	giveUpAt  time.Time
-	lastHeard time.Time
 
-	link       // the packets' numbering both ways (§5.2)
 	inputSeq   uint32
 	clientTick uint32
 
@@ -39,39 +35,25 @@ type Client struct {
 	asm    assembler
 	snap   rtype.Snapshot
 	events eventQueue
-	stats  Stats
-
-	// pingEvery is pingInterval; tests set 0, never, to keep Pings out.
-	pingEvery time.Duration
 }
 
 // NewClient returns a client that will connect to server and hand its
-// datagrams to send. It sends nothing until the first Update.
+// datagrams to send. It is Idle, and sends nothing until the first Update.
 func NewClient(server netip.AddrPort, cfg ClientConfig, send SendFunc) *Client {
 	cfg = cfg.withDefaults()
 	c := &Client{
-		cfg:    cfg,
-		server: unmap(server),
-		send:   send,
-		events: newEventQueue(cfg.EventQueue, 0),
-		snap:   rtype.Snapshot{States: make([]rtype.EntityState, 0, rtype.MaxSnapshotStates)},
-
-		pingEvery: pingInterval,
+		cfg:      cfg,
+		endpoint: endpoint{send: send},
+		peer:     peer{addr: unmap(server)},
+		events:   newEventQueue(cfg.EventQueue, 0),
+		snap:     rtype.Snapshot{States: make([]rtype.EntityState, 0, rtype.MaxSnapshotStates)},
 	}
 	c.ents.init(cfg)
 	return c
 }
 
-// unmap makes an IPv4-mapped address from a dual-stack socket plain IPv4.
-func unmap(a netip.AddrPort) netip.AddrPort {
-	if a.Addr().Is4In6() {
-		return netip.AddrPortFrom(a.Addr().Unmap(), a.Port())
-	}
-	return a
-}
-
 // Server returns the server address the client talks to.
-func (c *Client) Server() netip.AddrPort { return c.server }
+func (c *Client) Server() netip.AddrPort { return c.addr }
 
 // State returns where the client is in the session flow.
 func (c *Client) State() State { return c.state }
@@ -82,16 +64,11 @@ func (c *Client) CloseReason() CloseReason { return c.reason }
 // ConnectionID returns the id the server gave in Welcome (§4.3), or 0.
 func (c *Client) ConnectionID() uint32 { return c.id }
 
-// RTT returns the smoothed round-trip time of Ping and Pong (§7.2), or 0
-// before the first Pong; [EventPong] reports every sample.
-func (c *Client) RTT() time.Duration { return c.srtt }
-
 // Stats returns the client's counters.
 func (c *Client) Stats() Stats {
 	s := c.stats
 	s.EventsLost = c.events.lost
 	s.SRTT = c.srtt
-	s.PacketsAccepted, s.PacketsLost = c.window.accepted, c.window.lost
 	return s
 }
 
@@ -99,19 +76,16 @@ func (c *Client) Stats() Stats {
 // is yielded: the one way to read them. Ranging over it allocates nothing.
 func (c *Client) Events() iter.Seq[Event] { return c.events.all() }
 
-// Update runs the client's timers; call it once per frame. Connecting, it
-// sends Hello every second and gives up after GiveUp (§4.2); connected, it
-// closes after ServerTimeout of silence and forgets the QueryEntity ids no
-// Snapshot lists any more (§7.4). SendInput and Flush send the Pings.
+// Update runs the client's timers; call it once per frame. The first
+// sends Hello; Connecting, it sends Hello every second and gives up after
+// GiveUp (§4.2); connected, it closes after ServerTimeout of silence and
+// forgets the QueryEntity ids no Snapshot lists any more (§7.4). SendInput
+// and Flush send the Pings.
 func (c *Client) Update(now time.Time) {
 	switch c.state {
+	case Idle:
+		c.connect(now)
 	case Connecting:
-		if !c.started {
-			c.started, c.start = true, now
-			c.giveUpAt = now.Add(c.cfg.GiveUp)
-			c.sendHello(now)
-			return
-		}
 		if c.cfg.GiveUp > 0 && !now.Before(c.giveUpAt) {
 			c.timeOut(CloseGaveUp, now)
 			return
@@ -131,15 +105,7 @@ func (c *Client) Update(now time.Time) {
 func (c *Client) sendHello(now time.Time) {
 	var b [rtype.HandshakeHeaderSize]byte
 	c.nextHello = now.Add(helloInterval)
-	c.transmit(rtype.AppendHello(b[:0]))
-}
-
-func (c *Client) transmit(b []byte) {
-	c.stats.PacketsOut++
-	c.stats.BytesOut += uint64(len(b))
-	if c.cfg.Hooks.sending(c.server, b) {
-		c.send(c.server, b)
-	}
+	c.transmit(c.addr, rtype.AppendHello(b[:0]))
 }
 
 // SendInput sends one packet with an Input of the actions held (§7.1),
@@ -190,17 +156,16 @@ func (c *Client) Close(now time.Time) {
 
 // addDue adds the Ping and the QueryEntity messages that are due.
 func (c *Client) addDue(now time.Time) {
-	if c.pingEvery > 0 && !now.Before(c.nextPing) {
-		c.nextPing = now.Add(c.pingEvery)
+	if !now.Before(c.nextPing) {
+		c.nextPing = now.Add(pingInterval)
 		c.addPing(now)
 	}
 	if c.ents.full() {
 		return // the answer would be dropped; ask once there is room
 	}
 	for i := range c.ents.queries {
-		q := &c.ents.queries[i]
-		if !q.sent {
-			q.sent, q.sentAt = true, now
+		if q := &c.ents.queries[i]; !q.sent {
+			q.asked(now)
 			add(c, rtype.QueryEntity{NetworkID: q.id})
 		}
 	}
@@ -210,29 +175,25 @@ func (c *Client) addDue(now time.Time) {
 func add[M rtype.Message](c *Client, m M) { put(c, &c.asm, m) }
 
 // begin numbers and begins the next packet (§5.2).
-func (c *Client) begin() { c.asm.begin(c.next(c.id)) }
+func (c *Client) begin() { c.asm.begin(c.next()) }
 
 // flush sends the packet being built, if any.
 func (c *Client) flush() {
 	if c.asm.open {
-		c.transmit(c.asm.finish())
+		c.transmit(c.addr, c.asm.finish())
 	}
 }
 
 // Receive processes one datagram from from at time now. It never panics;
 // what the spec drops is dropped and counted in Stats().Drops.
 func (c *Client) Receive(datagram []byte, from netip.AddrPort, now time.Time) {
-	if !c.cfg.Hooks.received(from, datagram) {
+	if !c.arrived(datagram) {
 		return
 	}
-	c.stats.PacketsIn++
-	c.stats.BytesIn += uint64(len(datagram))
 	switch {
-	case unmap(from) != c.server:
+	case unmap(from) != c.addr:
 		c.drop(DropNotFromServer)
-	case len(datagram) > rtype.MaxDatagramSize:
-		c.drop(DropTooLarge)
-	case c.state == Connecting:
+	case c.state == Idle || c.state == Connecting:
 		c.receiveHandshake(datagram, now)
 	case c.state == Waiting && isRejected(datagram):
 		c.reject(now) // see Waiting
@@ -242,8 +203,6 @@ func (c *Client) Receive(datagram []byte, from netip.AddrPort, now time.Time) {
 		c.drop(DropClosed)
 	}
 }
-
-func (c *Client) drop(r DropReason) { c.stats.Drops[r]++ }
 
 // receiveHandshake applies §4.3 and §4.4 to a datagram before Welcome.
 func (c *Client) receiveHandshake(b []byte, now time.Time) {
@@ -262,30 +221,6 @@ func (c *Client) receiveHandshake(b []byte, now time.Time) {
 	}
 }
 
-func handshakeDrop(err error) DropReason {
-	switch err {
-	case rtype.ErrDatagramTooLarge:
-		return DropTooLarge
-	case rtype.ErrHandshakeSize:
-		return DropHandshakeSize
-	case rtype.ErrZeroConnectionID:
-		return DropZeroConnectionID
-	}
-	return DropBadHandshake
-}
-
-func packetDrop(err error) DropReason {
-	switch err {
-	case rtype.ErrDatagramTooLarge:
-		return DropTooLarge
-	case rtype.ErrShortPacket:
-		return DropShortPacket
-	case rtype.ErrZeroConnectionID:
-		return DropUnknownConnection
-	}
-	return DropFraming
-}
-
 // receivePacket applies §5 and §8 to a connected packet.
 func (c *Client) receivePacket(b []byte, now time.Time) {
 	p, err := rtype.ParsePacket(b)
@@ -302,11 +237,9 @@ func (c *Client) receivePacket(b []byte, now time.Time) {
 		c.drop(DropWrongConnection)
 		return
 	}
-	if r, ok := c.accept(h.Sequence); !ok {
-		c.drop(r)
+	if !c.peer.receive(h.Sequence, now, &c.stats) {
 		return
 	}
-	c.lastHeard = now
 	for m, rest, ok := rtype.SplitMessage(p.MessageArea()); ok; m, rest, ok = rtype.SplitMessage(rest) {
 		c.handle(m, now)
 	}

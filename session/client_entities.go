@@ -16,6 +16,8 @@ type clientEntity struct {
 	listed listing
 }
 
+func (e clientEntity) key() uint32 { return e.id }
+
 func (e *clientEntity) entity() Entity {
 	return Entity{ID: e.id, Archetype: e.arch, X: e.x.Pixels(), Y: e.y.Pixels(), Rotation: e.rot.Radians()}
 }
@@ -38,22 +40,38 @@ func (d destroyedID) relistedBy(tick uint32) bool {
 // query is an unknown id a Snapshot listed (§7.4).
 type query struct {
 	id       uint32
-	sent     bool
+	sent     bool // asked, and not due again
+	asks     uint8
 	sentAt   time.Time
 	lastSeen time.Time
 }
 
-// Bounds of the tables a hostile server fills (§12).
+// asked records a QueryEntity sent for q's id at now.
+func (q *query) asked(now time.Time) {
+	q.sent, q.sentAt = true, now
+	q.asks++
+}
+
+// retryDue reports whether, with QueryRetry retry, q may be asked again at
+// now: unanswered for retry, twice that after the second ask and so on,
+// and asked fewer than maxQueryAsks times.
+func (q *query) retryDue(retry time.Duration, now time.Time) bool {
+	return q.sent && retry > 0 && q.asks < maxQueryAsks && now.Sub(q.sentAt) >= retry<<(q.asks-1)
+}
+
+// Bounds of the tables a hostile server fills (§12), and of the asks
+// QueryRetry adds.
 const (
 	maxDestroyed = 256
 	maxQueries   = 64
+	maxQueryAsks = 4
 )
 
 // entityTable is the client side of §8.1–§8.3: entities, ids recently
 // destroyed, outstanding QueryEntity messages.
 type entityTable struct {
 	cfg       ClientConfig
-	store     entityStore
+	store     table[clientEntity]
 	destroyed [maxDestroyed]destroyedID
 	dNext     int
 	queries   []query
@@ -66,7 +84,7 @@ func (t *entityTable) init(cfg ClientConfig) {
 	t.cfg = cfg
 	t.unlisted = unlistedTicks(cfg.ExpireUnlisted)
 	t.rounds = newSnapshotRounds(t.unlisted)
-	t.store = newEntityStore()
+	t.store = newTable[clientEntity](64)
 	t.queries = make([]query, 0, maxQueries)
 }
 
@@ -128,7 +146,7 @@ func (t *entityTable) snapshot(c *Client, s *rtype.Snapshot, now time.Time) {
 func (t *entityTable) full() bool { return t.store.len() >= t.cfg.MaxEntities }
 
 // unknown schedules a QueryEntity (§7.4) for a listed id never created,
-// again after a positive QueryRetry unanswered; a full table schedules none.
+// again when QueryRetry says so; a full table schedules none.
 func (t *entityTable) unknown(id uint32, now time.Time) {
 	if t.full() {
 		return
@@ -139,7 +157,7 @@ func (t *entityTable) unknown(id uint32, now time.Time) {
 			continue
 		}
 		q.lastSeen = now
-		if q.sent && t.cfg.QueryRetry > 0 && now.Sub(q.sentAt) >= t.cfg.QueryRetry {
+		if q.retryDue(t.cfg.QueryRetry, now) {
 			q.sent = false
 		}
 		return
@@ -179,7 +197,7 @@ func (t *entityTable) create(c *Client, m rtype.CreateEntity, now time.Time) {
 		return
 	}
 	e := clientEntity{id: m.NetworkID, arch: m.EntityType, x: m.X, y: m.Y, rot: m.Rotation, listed: t.created(m.ServerTick)}
-	t.store.add(e)
+	t.store.push(e)
 	t.forgetQuery(m.NetworkID)
 	c.events.push(Event{Kind: EventEntityCreated, Entity: e.entity(), Tick: m.ServerTick, At: now})
 }
@@ -189,9 +207,11 @@ func (t *entityTable) create(c *Client, m rtype.CreateEntity, now time.Time) {
 func (t *entityTable) destroy(c *Client, m rtype.DestroyEntity, now time.Time) {
 	t.remember(destroyedID{id: m.NetworkID, tick: m.ServerTick, at: now})
 	t.forgetQuery(m.NetworkID)
-	e, ok := t.store.remove(m.NetworkID)
+	i, ok := t.store.find(m.NetworkID)
 	if !ok {
 		return
 	}
+	e := t.store.ents[i]
+	t.store.removeAt(i)
 	c.events.push(Event{Kind: EventEntityDestroyed, Entity: e.entity(), Tick: m.ServerTick, Destroy: m.Reason, At: now})
 }

@@ -118,7 +118,8 @@ func (t *entityTable) expireUnlisted(c *Client, over uint32, now time.Time) {
 	for i := t.store.len() - 1; i >= 0; i-- {
 		e := &t.store.ents[i]
 		if int32(over-e.listed.heard) >= t.unlisted {
-			gone := t.store.removeAt(i)
+			gone := *e
+			t.store.removeAt(i)
 			t.remember(destroyedID{id: gone.id, tick: gone.listed.tick, at: now, expired: true})
 			c.events.push(Event{Kind: EventEntityExpired, Entity: gone.entity(), Tick: gone.listed.tick, At: now})
 			continue

@@ -13,12 +13,11 @@ import (
 // timestamps count in; a Pong that matches no Ping is dropped.
 func TestClient_7_2_PongEvents(t *testing.T) {
 	const (
-		ping     = -1 // send a Ping (Flush)
-		unknown  = -2 // a Pong with a timestamp no Ping carried
-		zeroTS   = -3 // a Pong with timestamp 0
-		us       = time.Microsecond
-		ms       = time.Millisecond
-		interval = 100 * us
+		ping    = -1 // send a Ping (Flush)
+		unknown = -2 // a Pong with a timestamp no Ping carried
+		zeroTS  = -3 // a Pong with timestamp 0
+		us      = time.Microsecond
+		ms      = time.Millisecond
 	)
 	type step struct {
 		at   time.Duration // after the Welcome
@@ -54,12 +53,12 @@ func TestClient_7_2_PongEvents(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c, cp := connectedClient(t, ClientConfig{})
-			c.pingEvery = interval // Pings closer than the 1 s, to pair them freely
 			var sent []uint32
 			seq := uint32(0)
 			for _, s := range tt.steps {
 				now := t0.Add(s.at)
 				if s.pong == ping {
+					c.nextPing = now // a Ping now, closer than the 1 s, to pair them freely
 					if err := c.Flush(now); err != nil {
 						t.Fatal(err)
 					}
@@ -101,8 +100,8 @@ func TestClient_7_2_PongEvents(t *testing.T) {
 				t.Errorf("EventPong RTTs (-want +got):\n%s", diff)
 			}
 			st := c.Stats()
-			if c.RTT() != tt.srtt || st.SRTT != tt.srtt {
-				t.Errorf("RTT %v, Stats.SRTT %v, want %v", c.RTT(), st.SRTT, tt.srtt)
+			if st.SRTT != tt.srtt {
+				t.Errorf("Stats.SRTT %v, want %v", st.SRTT, tt.srtt)
 			}
 			if st.Pongs != uint64(len(tt.rtts)) || st.Drops[DropPong] != tt.drops {
 				t.Errorf("Stats.Pongs %d, DropPong %d; want %d, %d", st.Pongs, st.Drops[DropPong], len(tt.rtts), tt.drops)
@@ -114,13 +113,13 @@ func TestClient_7_2_PongEvents(t *testing.T) {
 // The hot path of TestHotPathsDoNotAllocate answers the client's Pings:
 // each Pong there is measured and reported, so that proof covers them.
 func TestClient_7_2_HotPathMeasuresPongs(t *testing.T) {
-	c, f := clientReceiving(t, ClientConfig{})
+	c, f := clientReceiving(t, nil)
 	for range 200 { // 10 s of Snapshots at 20 per second, a Ping per second
 		f()
 	}
 	// Each Ping rides with an Input and is answered at the next frame,
 	// 50 ms later.
-	if st := c.Stats(); st.Pongs < 9 || st.Drops[DropPong] != 0 || c.RTT() != 50*time.Millisecond {
-		t.Errorf("%d Pongs, %d dropped, RTT %v; want about 10, 0, 50ms", st.Pongs, st.Drops[DropPong], c.RTT())
+	if st := c.Stats(); st.Pongs < 9 || st.Drops[DropPong] != 0 || st.SRTT != 50*time.Millisecond {
+		t.Errorf("%d Pongs, %d dropped, SRTT %v; want about 10, 0, 50ms", st.Pongs, st.Drops[DropPong], st.SRTT)
 	}
 }

@@ -10,17 +10,20 @@ import (
 // State is where a Client is in the session flow (§10). Each change of
 // state is one named transition of the Client:
 //
-//	welcome  Connecting → Waiting    a valid Welcome (§4.3)
+//	connect  Idle → Connecting       the first Update sends Hello (§4.2)
+//	welcome  Idle, Connecting → Waiting    a valid Welcome (§4.3)
 //	play     Waiting → Playing       the first valid world message (§8)
-//	reject   Connecting, Waiting → Closed   a valid Rejected (§4.4)
+//	reject   Idle, Connecting, Waiting → Closed   a valid Rejected (§4.4)
 //	timeOut  Connecting, Waiting, Playing → Closed   GiveUp or ServerTimeout
 //	Close    any state → Closed      the game quits (§7.3)
 type State uint8
 
 // Client states.
 const (
+	// Idle: created, nothing sent; the first Update sends Hello.
+	Idle State = iota
 	// Connecting: sending Hello until Welcome or Rejected (§4.2).
-	Connecting State = iota
+	Connecting
 	// Waiting: a Welcome was accepted and the client sends connected
 	// packets (§4.3), but no world message came yet. A conforming server
 	// sends the world at once (§10); a full one may answer with empty
@@ -36,9 +39,9 @@ const (
 	Closed
 )
 
-var stateNames = [...]string{"Connecting", "Waiting", "Playing", "Closed"}
+var stateNames = [...]string{"Idle", "Connecting", "Waiting", "Playing", "Closed"}
 
-// String returns "Connecting", "Waiting", "Playing" or "Closed".
+// String returns "Idle", "Connecting", "Waiting", "Playing" or "Closed".
 func (s State) String() string {
 	if int(s) < len(stateNames) {
 		return stateNames[s]
@@ -50,13 +53,22 @@ func (s State) String() string {
 // that send and receive connected packets (§3, §5).
 func (s State) Connected() bool { return s == Waiting || s == Playing }
 
-// welcome makes a Connecting client Waiting with connection id id (§4.3).
+// connect makes an Idle client Connecting: it sends the first Hello and
+// gives up GiveUp later (§4.2).
+func (c *Client) connect(now time.Time) {
+	c.state, c.start = Connecting, now
+	c.giveUpAt = now.Add(c.cfg.GiveUp)
+	c.sendHello(now)
+}
+
+// welcome makes an Idle or Connecting client Waiting with connection id id
+// (§4.3).
 func (c *Client) welcome(id uint32, now time.Time) {
+	if c.state == Idle {
+		c.start = now
+	}
 	c.state, c.id = Waiting, id
 	c.lastHeard, c.nextPing = now, now
-	if !c.started {
-		c.started, c.start = true, now
-	}
 	c.events.push(Event{Kind: EventConnected, Conn: id, At: now})
 }
 
@@ -69,7 +81,7 @@ func (c *Client) play(now time.Time) {
 	}
 }
 
-// reject closes a Connecting or Waiting client on Rejected (§4.4).
+// reject closes an Idle, Connecting or Waiting client on Rejected (§4.4).
 func (c *Client) reject(now time.Time) {
 	c.stats.Rejected++
 	c.close(CloseRejected)

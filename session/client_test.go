@@ -15,10 +15,10 @@ func newClient(cfg ClientConfig) (*Client, *capture) {
 	return NewClient(serverAddr, cfg, cp.send), cp
 }
 
-// noPings keeps Pings out of the packets c sends, for a test that reads
-// them message by message.
+// noPings keeps Pings out of the packets c sends for a day, for a test
+// that reads them message by message.
 func noPings(c *Client, cp *capture) (*Client, *capture) {
-	c.pingEvery = 0
+	c.nextPing = t0.Add(24 * time.Hour)
 	return c, cp
 }
 
@@ -234,12 +234,12 @@ func TestClient_7_2_MeasuresRTT(t *testing.T) {
 	var p rtype.Ping
 	p.UnmarshalBinary(pings[0].Payload)
 	c.Receive(srv(t, 1, rtype.Pong{Timestamp: p.Timestamp + 1}), serverAddr, t0.Add(130*time.Millisecond))
-	if c.RTT() != 0 || c.Stats().Drops[DropPong] != 1 {
-		t.Errorf("an unmatched Pong was used: RTT %v", c.RTT())
+	if st := c.Stats(); st.SRTT != 0 || st.Drops[DropPong] != 1 {
+		t.Errorf("an unmatched Pong was used: SRTT %v", st.SRTT)
 	}
 	c.Receive(srv(t, 2, rtype.Pong(p)), serverAddr, t0.Add(145*time.Millisecond))
-	if c.RTT() != 45*time.Millisecond {
-		t.Errorf("RTT %v, want 45ms", c.RTT())
+	if srtt := c.Stats().SRTT; srtt != 45*time.Millisecond {
+		t.Errorf("SRTT %v, want 45ms", srtt)
 	}
 	c.SendInput(0, t0.Add(200*time.Millisecond))
 	if n := len(ofType(t, cp.take(), rtype.TypePing)); n != 0 {
@@ -425,21 +425,23 @@ func TestClient_8_1_MovesNeverEvictEntityEvents(t *testing.T) {
 
 // §7.4: a client SHOULD send QueryEntity once for an id a Snapshot lists
 // and it never received a CreateEntity for. Asking again is opt-in
-// (QueryRetry > 0), and a client whose entity table is full asks nothing,
+// (QueryRetry > 0), with waits that double, 4 asks at most; a client whose entity table is full asks nothing,
 // since it would drop the answer.
 func TestClient_7_4_QueryEntityOnce(t *testing.T) {
 	type step struct {
 		at   time.Duration // ms after connecting
 		msgs []rtype.Message
 	}
-	// listed repeats a Snapshot listing ids every 100 ms for 3 s.
-	listed := func(ids ...uint32) []step {
+	// listedFor repeats a Snapshot listing ids every 100 ms for n steps;
+	// listed does it for 3 s.
+	listedFor := func(n int, ids ...uint32) []step {
 		var s []step
-		for i := range 30 {
+		for i := range n {
 			s = append(s, step{time.Duration(i * 100), []rtype.Message{snapshot(uint32(3*i+3), ids...)}})
 		}
 		return s
 	}
+	listed := func(ids ...uint32) []step { return listedFor(30, ids...) }
 	tests := []struct {
 		name    string
 		cfg     ClientConfig
@@ -448,7 +450,9 @@ func TestClient_7_4_QueryEntityOnce(t *testing.T) {
 	}{
 		{"default asks once in 3 s", ClientConfig{}, listed(7), []uint32{7}},
 		{"negative QueryRetry asks once", ClientConfig{QueryRetry: -1}, listed(7), []uint32{7}},
-		{"QueryRetry 1 s asks again each second", ClientConfig{QueryRetry: time.Second}, listed(7), []uint32{7, 7, 7}},
+		{"QueryRetry 1 s asks again after 1 s, then 2 s", ClientConfig{QueryRetry: time.Second}, listed(7), []uint32{7, 7}},
+		// At 0, 200, 600 and 1400 ms; not at 3000 ms: 4 asks at most.
+		{"QueryRetry 200 ms doubles its waits and gives up", ClientConfig{QueryRetry: 200 * time.Millisecond}, listedFor(60, 7), []uint32{7, 7, 7, 7}},
 		{"two ids, each once", ClientConfig{}, listed(7, 8), []uint32{7, 8}},
 		{"full table asks nothing", ClientConfig{MaxEntities: 1},
 			append([]step{{0, []rtype.Message{create(1, 1)}}}, listed(1, 7)...), nil},

@@ -20,8 +20,9 @@ const (
 	DefaultGiveUp = 10 * time.Second
 	// DefaultTimeout is how long a silent peer keeps its connection (§13.3).
 	DefaultTimeout = 10 * time.Second
-	// DefaultQueryRetry is a sensible QueryRetry for a client that opts in
-	// to asking again about an id whose QueryEntity or answer was lost (§7.4).
+	// DefaultQueryRetry is a sensible QueryRetry for a client of a version
+	// 1 server that opts in to asking again about an id whose QueryEntity
+	// or answer was lost (§7.4, §13.4).
 	DefaultQueryRetry = 500 * time.Millisecond
 	// DefaultMaxEntities bounds a client's entity table.
 	DefaultMaxEntities = 4096
@@ -66,12 +67,15 @@ type ClientConfig struct {
 	// packet for that long, with [EventTimedOut]; 0 means 10 s, negative
 	// never.
 	ServerTimeout time.Duration
-	// QueryRetry, when positive, is how long the client waits for a
-	// QueryEntity's answer before a Snapshot still listing the id may make
-	// it ask again, repairing a loss ([DefaultQueryRetry] is sensible). 0 or
-	// negative is off: it asks once per id, as §7.4 says it SHOULD, and
-	// again only after no Snapshot listed the id for 2 s. A client whose
-	// table holds MaxEntities entities asks nothing.
+	// QueryRetry, when positive, trades §7.4's SHOULD, ask once, for repair
+	// under loss: a Snapshot still listing an id whose QueryEntity got no
+	// answer for QueryRetry makes the client ask again, then after twice
+	// as long, and so on, 4 asks per id at most ([DefaultQueryRetry] is
+	// sensible). Only a version 1 server needs it (§13.4: it never resends
+	// a lost CreateEntity). 0 or negative is off: the client asks once per
+	// id, as §7.4 says it SHOULD, and again only after no Snapshot listed
+	// the id for 2 s. A client whose table holds MaxEntities entities asks
+	// nothing.
 	QueryRetry time.Duration
 	// MaxEntities bounds the entity table, dropping CreateEntity past it;
 	// 0 means 4096.
@@ -81,8 +85,6 @@ type ClientConfig struct {
 	// what it reported (§8.1), else the oldest event; each loss counts in
 	// [Stats].EventsLost.
 	EventQueue int
-	// Hooks, if not nil, see and may drop every datagram (§3).
-	Hooks *Hooks
 	// ExpireUnlisted, when positive, removes with [EventEntityExpired] a
 	// known entity no Snapshot listed for that long: the ghost of a
 	// DestroyEntity lost and never resent (§13.4). Time counts in server
@@ -137,8 +139,6 @@ type ServerConfig struct {
 	// every slot and the waiting queue taken, or the game ending, instead of
 	// answering Rejected.
 	DisableRejected bool
-	// Hooks, if not nil, see and may drop every datagram (§3).
-	Hooks *Hooks
 	// ValidationKey keys the HMAC-SHA256 that derives a Welcome's connection
 	// id from the client's address and a 5-second time window (§4.2, §12).
 	// nil or empty means 32 random bytes from crypto/rand, drawn by NewServer
@@ -157,8 +157,12 @@ type ServerConfig struct {
 
 // RunOptions tunes the UDP bindings ([RunServer], [RunServerConn],
 // [RunClient], [RunClientConn]), not the protocol: how often they drive the
-// sans-I/O side and how long a server takes to stop; 0 means the default.
+// sans-I/O side, how long a server takes to stop, and what sees the
+// datagrams on the way; 0 means the default.
 type RunOptions struct {
+	// Hooks, if not nil, see and may drop every datagram the binding
+	// passes to Receive or takes from the SendFunc (§3).
+	Hooks *Hooks
 	// Interval is the time between two calls of the tick or frame function;
 	// 0 or negative (a loop has no off) means 1/60 s (§10).
 	Interval time.Duration

@@ -1,22 +1,18 @@
 package session
 
 import (
-	"net/netip"
 	"time"
 
 	"github.com/rtypeproto/rtype"
 )
 
-// conn is one connection, bound to the address its Hello came from (§4.2).
+// conn is one player's connection, bound to the address its Hello came
+// from (§4.2), in the player slot of its index.
 type conn struct {
-	active    bool
-	slot      int
-	id        uint32
-	addr      netip.AddrPort
-	lastHeard time.Time
+	state placeState
+	slot  int
+	peer  // the budget (§12) counts from its ackTop
 
-	// link numbers packets both ways (§5.2); the budget counts from ackTop.
-	link
 	lastSent uint32 // tick of the last packet sent by Tick
 	// probeDue marks a valid packet left unanswered: over the send budget,
 	// the connection gets one empty packet for it.
@@ -27,36 +23,33 @@ type conn struct {
 	sent     sentRing
 	entities entityRing   // the packets with entity messages, unresolved
 	building entityPacket // the entity messages of the packet being built
-	// owes marks that a replica of the slot may be owed a message; without
-	// it, a Tick with nothing to send skips the world.
-	owes bool
-	cs   ConnStats
+	cs       ConnStats
 }
 
 func (c *conn) stats(w *world) ConnStats {
 	cs := c.cs
-	cs.Conn, cs.Addr, cs.Slot = c.id, c.addr, uint8(c.slot)
+	cs.Conn, cs.Addr, cs.Slot, cs.Open = c.id, c.addr, uint8(c.slot), c.state == placeTaken
 	cs.Pending = c.pending(w)
 	return cs
 }
 
-// openConn opens a connection in the free slot, bound to addr with id,
-// and gives it the whole world to stream from the world table (§8.2, §10).
-func (s *Server) openConn(slot int, id uint32, addr netip.AddrPort, now time.Time) *conn {
-	c := &s.conns[slot]
-	*c = conn{
-		active:    true,
-		slot:      slot,
-		id:        id,
-		addr:      addr,
-		lastHeard: now,
-		owes:      true,
+// join makes the client of p a player in the lowest free slot (§10),
+// placeFree → placeTaken, and gives it the whole world to stream from the
+// world table (§8.2, §10).
+func (s *Server) join(p peer, now time.Time) *conn {
+	slot := 0
+	for s.conns[slot].state == placeTaken {
+		slot++
 	}
+	c := &s.conns[slot]
+	*c = conn{state: placeTaken, slot: slot, peer: p}
+	c.lastHeard = now
 	s.nConns++
+	s.events.push(Event{Kind: EventPlayerJoined, Conn: c.id, Slot: uint8(slot), At: now})
 	w := &s.world
 	for i := range w.ents {
 		if !w.ents[i].dead {
-			w.rep(i, slot).spawned()
+			w.update(i, slot, (*replica).spawned)
 		}
 	}
 	return c
@@ -73,30 +66,50 @@ func (c *conn) pending(w *world) int {
 	return n
 }
 
-// forget settles every entity for c's slot, which nobody holds any more.
-func (c *conn) forget(w *world) {
-	for i := range w.ents {
-		*w.rep(i, c.slot) = replica{}
-	}
-	w.settling = true
-	c.sent, c.entities, c.building = sentRing{}, entityRing{}, entityPacket{}
-}
-
-// closeConn closes c at once, reports it with its last counters, and
-// destroys the player's entities with reason 3 for the others (§7.3).
+// closeConn closes c at once (placeTaken → placeFree), reports it with its
+// last counters, and destroys the player's entities with reason 3 for the
+// others (§7.3). Nobody holds c's replicas any more: they settle.
 func (s *Server) closeConn(c *conn, why CloseReason, dr rtype.DisconnectReason, now time.Time) {
-	if !c.active {
+	if c.state != placeTaken {
 		return
 	}
 	// A packet being built can only be c's, answering the packet that
 	// closes it: nothing more goes to its address (§7.3).
 	s.asm.discard()
-	final := c.stats(&s.world)
-	c.active = false
+	c.state = placeFree
+	s.departed.add(c.stats(&s.world))
 	s.nConns--
-	c.forget(&s.world)
-	s.departed.add(final)
+	for i := range s.world.ents {
+		s.world.update(i, c.slot, (*replica).forgotten)
+	}
+	c.sent, c.entities, c.building = sentRing{}, entityRing{}, entityPacket{}
 	s.events.push(Event{Kind: EventPlayerLeft, Conn: c.id, Slot: uint8(c.slot), Close: why, Disconnect: dr, At: now})
 	s.closed.add(c.addr, c.id, now)
-	s.world.destroyOwned(s, c.id)
+	s.destroyOwned(c.id)
+}
+
+// Kick closes connection id at once, as if it had sent Disconnect: its
+// entities are destroyed with reason 3 (§7.3). Version 1 cannot tell the
+// client, which times out. Kick does not see waiting clients.
+func (s *Server) Kick(id uint32, now time.Time) error {
+	c := s.byID(id)
+	if c == nil {
+		return ErrNoPlayer
+	}
+	s.closeConn(c, CloseKicked, 0, now)
+	return nil
+}
+
+// expire closes the connections and forgets the waiting clients silent too
+// long (§13.3).
+func (s *Server) expire(now time.Time) {
+	s.expireWaiting(now)
+	if s.cfg.InactivityTimeout <= 0 {
+		return
+	}
+	for c := range s.open() {
+		if c.silentFor(s.cfg.InactivityTimeout, now) {
+			s.closeConn(c, CloseTimeout, 0, now)
+		}
+	}
 }

@@ -12,15 +12,16 @@
 // a deterministic in-memory network. Events (a player joined, an Input was
 // accepted, an entity was created, moved or destroyed, a Pong measured a
 // round trip …) are read by ranging over Events. In steady state, receiving,
-// sending and reading events do not allocate. [Hooks] see, and may drop,
-// every datagram either side receives or sends. A [SendFunc] and the hooks
-// run inside the calling method and must not call back into the same Client
-// or Server.
+// sending and reading events do not allocate. A [SendFunc] runs inside the
+// calling method and must not call back into the same Client or Server. On
+// the UDP bindings, [Hooks] in [RunOptions] see, and may drop, every
+// datagram either side receives or sends.
 //
 // # Configuration
 //
 // [ClientConfig] and [ServerConfig] hold protocol and game policy;
-// [RunOptions] the UDP bindings' tick or frame time and shutdown grace. In
+// [RunOptions] the UDP bindings' tick or frame time, shutdown grace and
+// hooks. In
 // each, 0 means the default; a negative value means off where off has a
 // meaning (GiveUp, ServerTimeout, InactivityTimeout, SnapshotInterval,
 // SendBudget, ShutdownGrace; QueryRetry and ExpireUnlisted are off by
@@ -32,8 +33,10 @@
 //
 // [Server.Shutdown] destroys every entity with DestroyEntity reason 4, game
 // ended (§8.3), and [RunServerConn] runs it when its context is done, so no
-// client keeps a world that no longer exists. After each [EventPlayerLeft],
-// [Server.Departed] gives the connection's final counters.
+// client keeps a world that no longer exists. [Server.Close] then closes
+// every connection and is final: the server answers nothing after it.
+// After each [EventPlayerLeft], [Server.ConnStats] gives the connection's
+// final counters.
 //
 // # Beyond the limitations of version 1
 //
@@ -71,7 +74,7 @@
 // shows it is not playing yet. The oldest joins at the Tick after a slot
 // frees; one that finds the queue full too gets Rejected (§4.4).
 //
-// A [Client] is Connecting until a Welcome, Waiting until the server sends
+// A [Client] is Idle until its first Update, Connecting until a Welcome, Waiting until the server sends
 // the world (a full server may keep it there, answering its packets, or send
 // Rejected), then Playing. ClientConfig.ExpireUnlisted removes the entities
 // Snapshots stopped listing: the ghosts a lost DestroyEntity leaves with a

@@ -52,7 +52,7 @@ const (
 	EventPlayerJoined EventKind = iota + 64
 	// EventPlayerLeft: the connection closed (§7.3, §13.3); Event.Close
 	// says why, Event.Disconnect the client's Disconnect reason;
-	// [Server.Departed] gives its final address and counters. Entities
+	// [Server.ConnStats] gives its final address and counters. Entities
 	// spawned with SpawnFor are already destroyed with reason 3.
 	EventPlayerLeft
 	// EventInput: an Input was accepted (§7.1); Event.Input is set.

@@ -3,6 +3,7 @@ package session_test
 import (
 	"context"
 	"log"
+	"net/netip"
 	"time"
 
 	"github.com/rtypeproto/rtype"
@@ -65,4 +66,30 @@ func ExampleRunServer() {
 		}
 	}) // after each call, Server.Tick sends CreateEntity, DestroyEntity and Snapshots
 	log.Fatal(err)
+}
+
+// Hooks on a binding: a bot that counts the handshake datagrams (§3, §4)
+// and the bytes each way, and loses one datagram in ten it receives, as a
+// lossy network would, without a loop of its own.
+func ExampleHooks() {
+	var handshakes, in, out int
+	n := 0
+	hooks := &session.Hooks{
+		OnReceive: func(_ netip.AddrPort, b []byte) bool {
+			if _, _, err := rtype.ParseHandshake(b); err == nil {
+				handshakes++
+			}
+			in += len(b)
+			n++
+			return n%10 != 0
+		},
+		OnSend: func(_ netip.AddrPort, b []byte) bool { out += len(b); return true },
+	}
+	ctx, stop := context.WithTimeout(context.Background(), 10*time.Second)
+	defer stop()
+	err := session.RunClient(ctx, "127.0.0.1:4242", session.ClientConfig{}, session.RunOptions{Hooks: hooks}, func(c *session.Client, now time.Time) bool {
+		_ = c.SendInput(0, now)
+		return true
+	})
+	log.Printf("%v: %d handshake datagrams, %d bytes in, %d out", err, handshakes, in, out)
 }

@@ -131,7 +131,7 @@ func fuzzServer(t *testing.T, data []byte) {
 		if !c.State().Connected() {
 			t.Fatalf("the real client is %v (%v)", c.State(), c.CloseReason())
 		}
-		if _, ok := s.ConnStats(c.ConnectionID()); !ok {
+		if ok := isOpen(s, c.ConnectionID()); !ok {
 			t.Fatalf("the real client's connection is gone")
 		}
 		if inputs != records {

@@ -139,7 +139,7 @@ func connect(t testing.TB, s *Server, cp *capture, addr netip.AddrPort, now time
 	t.Helper()
 	id := join(t, s, cp, addr, now)
 	s.Receive(packet(t, rtype.PacketHeader{ConnectionID: id, Sequence: 1}), addr, now)
-	if _, ok := s.ConnStats(id); !ok {
+	if ok := isOpen(s, id); !ok {
 		t.Fatalf("connection %d from %v not open after its first packet", id, addr)
 	}
 	return id
@@ -198,8 +198,25 @@ func (w *world) check() error {
 			}
 		}
 	}
-	if live != len(w.ents)-w.dead || dead != w.dead {
-		return fmt.Errorf("%d live and %d dead, counted %d dead", live, dead, w.dead)
+	if live != len(w.ents)-w.nDead || dead != w.nDead {
+		return fmt.Errorf("%d live and %d dead, counted %d dead", live, dead, w.nDead)
 	}
 	return nil
+}
+
+// isOpen reports whether connection id is open on s.
+func isOpen(s *Server, id uint32) bool {
+	cs, ok := s.ConnStats(id)
+	return ok && cs.Open
+}
+
+// liveClosed counts the entries of t that still matter at now.
+func liveClosed(t *closedTable, now time.Time) int {
+	n := 0
+	for i := range t.e {
+		if t.e[i].live(now) {
+			n++
+		}
+	}
+	return n
 }

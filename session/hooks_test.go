@@ -61,24 +61,31 @@ func kind(b []byte) string {
 // Hello every second, each answered by a Welcome (§13.2), and sending an
 // Input every frame; it returns how many datagrams each SendFunc was
 // handed.
+// Each side's hooks wrap its SendFunc and its Receive as a UDP binding
+// wraps them (udpLoop).
 func hookPair(cli, srv *tap) (c *Client, s *Server, cliSent, srvSent int) {
 	var toSrv, toCli [][]byte
-	s = NewServer(ServerConfig{Hooks: srv.hooks()}, func(_ netip.AddrPort, b []byte) { toCli = append(toCli, slices.Clone(b)) })
-	c = NewClient(serverAddr, ClientConfig{Hooks: cli.hooks()},
-		func(_ netip.AddrPort, b []byte) { toSrv = append(toSrv, slices.Clone(b)) })
+	sh, ch := srv.hooks(), cli.hooks()
+	s = NewServer(ServerConfig{}, sh.sendFunc(func(_ netip.AddrPort, b []byte) { toCli = append(toCli, slices.Clone(b)) }))
+	c = NewClient(serverAddr, ClientConfig{},
+		ch.sendFunc(func(_ netip.AddrPort, b []byte) { toSrv = append(toSrv, slices.Clone(b)) }))
 	now := t0
 	for range 60 {
 		c.Update(now)
 		_ = c.SendInput(0, now)
 		cliSent += len(toSrv)
 		for _, b := range toSrv {
-			s.Receive(b, addrA, now)
+			if sh.received(addrA, b) {
+				s.Receive(b, addrA, now)
+			}
 		}
 		toSrv = nil
 		s.Tick(now)
 		srvSent += len(toCli)
 		for _, b := range toCli {
-			c.Receive(b, serverAddr, now)
+			if ch.received(serverAddr, b) {
+				c.Receive(b, serverAddr, now)
+			}
 		}
 		toCli = nil
 		now = now.Add(200 * time.Millisecond)

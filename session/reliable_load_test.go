@@ -34,7 +34,7 @@ func (g *missileGame) tick(s *Server) {
 			g.missiles = g.missiles[1:]
 		}
 	}
-	g.peakDead = max(g.peakDead, s.world.dead)
+	g.peakDead = max(g.peakDead, s.world.nDead)
 }
 
 // §13.4, §13.3: a stall shorter than the inactivity timeout, in either
@@ -155,8 +155,8 @@ func TestServer_13_4_BigWorldLosslessSettles(t *testing.T) {
 			ghosts++
 		}
 	}
-	if d.srv.world.dead > 0 || cs.Pending > 0 || cs.Resends > 0 || ghosts > 0 {
-		t.Errorf("lossless link: %d dead entities never purged, %d replicas pending, %d resends, %d ghosts after 20 s", d.srv.world.dead, cs.Pending, cs.Resends, ghosts)
+	if d.srv.world.nDead > 0 || cs.Pending > 0 || cs.Resends > 0 || ghosts > 0 {
+		t.Errorf("lossless link: %d dead entities never purged, %d replicas pending, %d resends, %d ghosts after 20 s", d.srv.world.nDead, cs.Pending, cs.Resends, ghosts)
 	}
 }
 

@@ -29,8 +29,12 @@ const (
 	repCreating
 	// repHeld: a CreateEntity arrived: the client holds the entity.
 	repHeld
-	// repDestroying: the entity left the world and the client holds it or
-	// may: its DestroyEntity is owed until a copy arrives.
+	// repDoomed: the entity left the world and the client holds it or may;
+	// its DestroyEntity is not sent yet.
+	repDoomed
+	// repDestroying: DestroyEntity copies sent, none known to have arrived
+	// (or the acks showed a creation copy that may have come after them):
+	// a copy is owed whenever the last seems lost.
 	repDestroying
 	// repDestroyed: a DestroyEntity arrived, but a creation copy still in
 	// flight could arrive after it (§5.2 processes out-of-order packets).
@@ -66,9 +70,14 @@ type replica struct {
 // entities for ever.
 const maxDestroyTries = 16
 
-// owed reports whether a creation, a due copy or an echo is owed now.
+// owed reports whether a first message, a due copy or an echo is owed now.
 func (r *replica) owed() bool {
-	return r.phase == repPending || r.due || r.echo && r.phase == repDestroying
+	return r.phase == repPending || r.phase == repDoomed || r.due || r.echo && r.phase == repDestroying
+}
+
+// resend reports whether the message owed is a copy of one sent before.
+func (r *replica) resend() bool {
+	return r.due && (r.phase == repCreating || r.phase == repDestroying)
 }
 
 // settled reports whether nothing about the entity is owed or in flight.
@@ -79,6 +88,9 @@ func (r *replica) settled() bool {
 // spawned: the entity entered the world, or its client joined (§8.2, §10).
 func (r *replica) spawned() { *r = replica{phase: repPending} }
 
+// forgotten: the client left; nothing about the entity matters any more.
+func (r *replica) forgotten() { *r = replica{} }
+
 // killed: the entity left the world. A client never sent its CreateEntity
 // is owed nothing; any other may hold it and is owed its DestroyEntity.
 func (r *replica) killed() {
@@ -86,8 +98,7 @@ func (r *replica) killed() {
 	case repPending:
 		r.phase, r.due = repAbsent, false
 	case repCreating, repHeld:
-		// last 0 marks the DestroyEntity not sent yet (sentDestroy).
-		r.phase, r.due, r.last = repDestroying, true, 0
+		r.phase, r.due = repDoomed, false
 	}
 }
 
@@ -112,8 +123,8 @@ func (r *replica) sentDestroy(seq uint32, reliable bool) {
 		*r = replica{}
 		return
 	}
-	r.echo = r.last == 0 // only the first copy is echoed
-	r.due = false
+	r.echo = r.phase == repDoomed // only the first copy is echoed
+	r.phase, r.due = repDestroying, false
 	r.destroys++
 	r.last = seq
 }
@@ -129,6 +140,7 @@ func (r *replica) ackedCreate() {
 	case repDestroying, repDestroyed:
 		r.phase, r.due, r.echo = repDestroying, true, false
 	}
+	// repDoomed: its first DestroyEntity is owed anyway.
 }
 
 // lostCreate: packet seq, with a CreateEntity copy, left the window never

@@ -14,8 +14,9 @@ import (
 // sends players the world the game spawns, moves and destroys. It is not
 // safe for concurrent use; [RunServer] drives one from a single goroutine.
 type Server struct {
-	cfg  ServerConfig
-	send SendFunc
+	cfg ServerConfig
+	endpoint
+	state serverState
 
 	conns  []conn // MaxPlayers slots, allocated once
 	nConns int
@@ -28,15 +29,12 @@ type Server struct {
 	hs        [rtype.WelcomeSize]byte // Welcome or Rejected being sent
 
 	tick   uint32
-	now    time.Time // the latest time the caller passed
 	world  world
 	states []rtype.EntityState
 
 	asm      assembler // the packet being built
 	events   eventQueue
 	departed departures // the last connections closed
-	stats    Stats
-	shutdown bool
 }
 
 // NewServer returns a server that hands its datagrams to send. It allocates
@@ -44,9 +42,9 @@ type Server struct {
 // draws the id key from crypto/rand unless cfg.ValidationKey gives one.
 func NewServer(cfg ServerConfig, send SendFunc) *Server {
 	cfg = cfg.withDefaults()
-	s := &Server{
+	return &Server{
 		cfg:      cfg,
-		send:     send,
+		endpoint: endpoint{send: send},
 		conns:    make([]conn, cfg.MaxPlayers),
 		cookies:  newCookieJar(cfg.ValidationKey),
 		closed:   newClosedTable(),
@@ -55,11 +53,7 @@ func NewServer(cfg ServerConfig, send SendFunc) *Server {
 		world:    newWorld(cfg.MaxPlayers),
 		departed: newDepartures(2 * cfg.MaxPlayers),
 	}
-	return s
 }
-
-// Config returns the configuration in force, defaults filled in.
-func (s *Server) Config() ServerConfig { return s.cfg }
 
 // ServerTick returns the number of Tick calls so far: the serverTick of the
 // last Snapshot and of every message since, such as a QueryEntity answer
@@ -81,8 +75,8 @@ func (s *Server) Stats() Stats {
 	st.EventsLost = s.events.lost
 	var sum time.Duration
 	n := 0
-	for i := range s.conns {
-		if c := &s.conns[i]; c.active && c.cs.SRTT > 0 {
+	for c := range s.open() {
+		if c.cs.SRTT > 0 {
 			sum += c.cs.SRTT
 			n++
 		}
@@ -93,32 +87,20 @@ func (s *Server) Stats() Stats {
 	return st
 }
 
-// AllConnStats returns every open connection's counters; see [Server.Departed].
-func (s *Server) AllConnStats() iter.Seq[ConnStats] {
-	return func(yield func(ConnStats) bool) {
+// open yields the open connections, in slot order.
+func (s *Server) open() iter.Seq[*conn] {
+	return func(yield func(*conn) bool) {
 		for i := range s.conns {
-			if c := &s.conns[i]; c.active && !yield(c.stats(&s.world)) {
+			if c := &s.conns[i]; c.state == placeTaken && !yield(c) {
 				return
 			}
 		}
 	}
 }
 
-// ConnStats returns open connection id's counters, or false; see [Server.Departed].
-func (s *Server) ConnStats(id uint32) (ConnStats, bool) {
-	for i := range s.conns {
-		if c := &s.conns[i]; c.active && c.id == id {
-			return c.stats(&s.world), true
-		}
-	}
-	return ConnStats{}, false
-}
-
-func (s *Server) drop(r DropReason) { s.stats.Drops[r]++ }
-
 func (s *Server) byAddr(a netip.AddrPort) *conn {
-	for i := range s.conns {
-		if c := &s.conns[i]; c.active && c.addr == a {
+	for c := range s.open() {
+		if c.addr == a {
 			return c
 		}
 	}
@@ -126,8 +108,8 @@ func (s *Server) byAddr(a netip.AddrPort) *conn {
 }
 
 func (s *Server) byID(id uint32) *conn {
-	for i := range s.conns {
-		if c := &s.conns[i]; c.active && c.id == id {
+	for c := range s.open() {
+		if c.id == id {
 			return c
 		}
 	}
@@ -138,27 +120,29 @@ func (s *Server) byID(id uint32) *conn {
 // packet from an address with a connection or a waiting place, otherwise a
 // handshake datagram or a first packet after a Welcome. It never panics;
 // what the spec drops is dropped silently and counted in Stats().Drops.
+// After [Server.Close] it drops everything, with [DropClosed].
 func (s *Server) Receive(datagram []byte, from netip.AddrPort, now time.Time) {
-	if !s.cfg.Hooks.received(from, datagram) {
+	if !s.arrived(datagram) {
 		return
 	}
-	s.stats.PacketsIn++
-	s.stats.BytesIn += uint64(len(datagram))
-	s.now = now
-	if len(datagram) > rtype.MaxDatagramSize {
-		s.drop(DropTooLarge)
+	if s.state == serverClosed {
+		s.drop(DropClosed)
 		return
 	}
 	from = unmap(from)
 	if c := s.byAddr(from); c != nil {
-		s.receivePacket(c, datagram, now)
+		if p, ok := s.packetFor(datagram, c.id); ok {
+			s.processPacket(c, p, now)
+		}
 		return
 	}
 	if w := s.waiterByAddr(from); w != nil {
-		s.receiveWaiting(w, datagram, now)
+		if p, ok := s.packetFor(datagram, w.id); ok {
+			s.waitPacket(w, p, now)
+		}
 		return
 	}
-	s.receiveHandshake(datagram, from, now)
+	s.receiveUnbound(datagram, from, now)
 }
 
 // packetFor frames a datagram from the address bound to connection id, or
@@ -177,71 +161,11 @@ func (s *Server) packetFor(b []byte, id uint32) (rtype.Packet, bool) {
 	return p, true
 }
 
-// receivePacket applies §5.2, §5.3, §5.4 and §7 to a datagram from c's
-// address.
-func (s *Server) receivePacket(c *conn, b []byte, now time.Time) {
-	if p, ok := s.packetFor(b, c.id); ok {
-		s.processPacket(c, p, now)
-	}
-}
-
-// processPacket applies §5.2 and §7 to c's packet, framed and checked.
-func (s *Server) processPacket(c *conn, p rtype.Packet, now time.Time) {
-	h := p.Header()
-	if !s.accept(&c.link, h.Sequence) {
-		return
-	}
-	c.lastHeard = now
-	s.ack(c, h.Ack, h.AckBits, now)
-
-	for m, rest, ok := rtype.SplitMessage(p.MessageArea()); ok; m, rest, ok = rtype.SplitMessage(rest) {
-		switch m.Type {
-		case rtype.TypeInput:
-			var in rtype.Input
-			switch {
-			case in.UnmarshalBinary(m.Payload) != nil:
-				s.drop(DropInput)
-			case c.gotInput && !rtype.SequenceNewer(in.InputSequence, c.lastInput):
-				s.drop(DropStaleInput)
-			default:
-				c.gotInput, c.lastInput = true, in.InputSequence
-				s.events.pushDroppable(Event{Kind: EventInput, Conn: c.id, Slot: uint8(c.slot), Input: in, At: now})
-			}
-		case rtype.TypePing:
-			var ping rtype.Ping
-			if ping.UnmarshalBinary(m.Payload) != nil {
-				s.drop(DropPing)
-				continue
-			}
-			// §7.2: the Pong carries the Ping's timestamp, its only field.
-			put(toConn{s, c, now}, &s.asm, rtype.Pong(ping))
-		case rtype.TypeDisconnect:
-			var d rtype.Disconnect
-			if d.UnmarshalBinary(m.Payload) != nil {
-				s.drop(DropDisconnect)
-				continue
-			}
-			// §7.3: close at once, not even answering this packet.
-			s.closeConn(c, CloseDisconnect, d.Reason, now)
-			return
-		case rtype.TypeQueryEntity:
-			var q rtype.QueryEntity
-			if q.UnmarshalBinary(m.Payload) != nil {
-				s.drop(DropQueryEntity)
-				continue
-			}
-			s.events.pushDroppable(Event{Kind: EventQueryEntity, Conn: c.id, Slot: uint8(c.slot), Entity: Entity{ID: q.NetworkID}, At: now})
-			if i, ok := s.world.find(q.NetworkID); ok && !s.world.ents[i].dead && s.canAnswer(c) {
-				put(toConn{s, c, now}, &s.asm, s.world.ents[i].create(s.tick))
-				s.sentAnswer(c, s.world.rep(i, c.slot), q.NetworkID)
-			}
-		default:
-			s.drop(DropUnknownMessage)
-		}
-	}
-	if s.asm.open {
-		s.flush(c, now)
+// dropForeign counts a packet whose id is not its sender's (§5.4).
+func (s *Server) dropForeign(id uint32) {
+	if s.byID(id) != nil {
+		s.drop(DropWrongAddress)
 	} else {
-		c.probeDue = true
+		s.drop(DropUnknownConnection)
 	}
 }

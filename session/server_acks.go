@@ -1,7 +1,6 @@
 package session
 
 import (
-	"net/netip"
 	"time"
 
 	"github.com/rtypeproto/rtype"
@@ -67,19 +66,11 @@ func (s *Server) ackLeftWindow(c *conn, ack uint32) {
 	if c.seq > sentSlots {
 		from = c.seq - sentSlots + 1
 	}
-	for seq := from; gone(seq, ack); seq++ {
+	for seq := from; tooOld(seq, ack); seq++ {
 		if sp := c.sent.slot(seq); sp.seq == seq && !sp.acked && !sp.lost {
 			sp.lost = true
 			c.cs.Lost++
 		}
-	}
-}
-
-func (s *Server) transmit(to netip.AddrPort, b []byte) {
-	s.stats.PacketsOut++
-	s.stats.BytesOut += uint64(len(b))
-	if s.cfg.Hooks.sending(to, b) {
-		s.send(to, b)
 	}
 }
 
@@ -95,32 +86,5 @@ func (s *Server) sentNow(c *conn, now time.Time) {
 	}
 }
 
-// gone reports whether seq is over 32 below the client's highest: too old (§5.2).
-func gone(seq, ack uint32) bool { return seq < ack && ack-seq > ackWindow }
-
-// replicaOf returns entity id as c's client holds it.
-func (s *Server) replicaOf(c *conn, id uint32) (*replica, bool) {
-	i, ok := s.world.find(id)
-	if !ok {
-		return nil, false
-	}
-	return s.world.rep(i, c.slot), true
-}
-
-// sentAnswer records a QueryEntity's CreateEntity answer (§7.4) as any
-// creation, so a destruction sent meanwhile is not overtaken by it (§8.3).
-func (s *Server) sentAnswer(c *conn, r *replica, id uint32) {
-	reliable := !s.cfg.DisableReliableEvents
-	if reliable {
-		c.record(entityRef{id: id})
-	}
-	r.sentCreate(c.seq, reliable)
-}
-
-// canAnswer reports whether a QueryEntity of c can be answered now (§7.4):
-// with reliable events the CreateEntity must be tracked, or a destruction
-// could leave a ghost. Without room in flight, the creation is owed and goes
-// once there is room.
-func (s *Server) canAnswer(c *conn) bool {
-	return s.cfg.DisableReliableEvents || s.roomForEntities(c)
-}
+// tooOld reports whether seq is over 32 below the client's highest (§5.2).
+func tooOld(seq, ack uint32) bool { return seq < ack && ack-seq > ackWindow }

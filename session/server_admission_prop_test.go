@@ -226,7 +226,7 @@ func (r *admissionRun) check() {
 	ids := map[uint32]bool{}
 	addrs := map[netip.AddrPort]bool{}
 	for i := range s.conns {
-		if c := &s.conns[i]; c.active {
+		if c := &s.conns[i]; c.state == placeTaken {
 			conns++
 			if c.id == 0 || ids[c.id] || addrs[c.addr] {
 				r.fail("open connection ids or addresses not unique")
@@ -235,7 +235,7 @@ func (r *admissionRun) check() {
 		}
 	}
 	for i := range s.waiting {
-		if w := &s.waiting[i]; w.state == waiterQueued {
+		if w := &s.waiting[i]; w.state == placeTaken {
 			waiting++
 			if addrs[w.addr] {
 				r.fail("an address both player and waiting, or waiting twice")
@@ -244,7 +244,7 @@ func (r *admissionRun) check() {
 		}
 	}
 	if conns != s.nConns || conns > propPlayers || waiting != s.nWaiting || len(s.waiting) != propPlayers ||
-		len(s.closed.e) != closedSize || s.closed.count(r.now) > closedSize || len(s.events.buf) != 8+2*propPlayers {
+		len(s.closed.e) != closedSize || liveClosed(&s.closed, r.now) > closedSize || len(s.events.buf) != 8+2*propPlayers {
 		r.fail("a table out of its bounds")
 	}
 	r.maxConns, r.maxWaiting = max(r.maxConns, conns), max(r.maxWaiting, waiting)

@@ -72,14 +72,3 @@ func (t *closedTable) forget(a netip.AddrPort) {
 		}
 	}
 }
-
-// count returns the number of entries that still matter at now.
-func (t *closedTable) count(now time.Time) int {
-	n := 0
-	for i := range t.e {
-		if t.e[i].live(now) {
-			n++
-		}
-	}
-	return n
-}

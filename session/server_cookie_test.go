@@ -136,8 +136,8 @@ func TestServer_12_FirstPacketMustVerify(t *testing.T) {
 		{"own id", idA, 1, 0, true, 0},
 		{"own id, second candidate", idA1, 1, 0, true, 0},
 		{"own id, sequence 64", idA, 64, 0, true, 0},
-		{"own id, sequence 65", idA, 65, 0, false, DropUnknownConnection},
-		{"own id, sequence 0", idA, 0, 0, false, DropUnknownConnection},
+		{"own id, sequence 65", idA, 65, 0, false, DropFirstSequence},
+		{"own id, sequence 0", idA, 0, 0, false, DropFirstSequence},
 		{"own id, next window", idA, 1, validationWindow, true, 0},
 		{"own id, two windows later", idA, 1, 2 * validationWindow, false, DropUnknownConnection},
 		{"own id, the window before", idA, 1, -time.Second, false, DropUnknownConnection},
@@ -148,7 +148,7 @@ func TestServer_12_FirstPacketMustVerify(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			s, cp := newServer(ServerConfig{ValidationKey: testKey})
 			s.Receive(packet(t, rtype.PacketHeader{ConnectionID: tt.id, Sequence: tt.seq}, rtype.Ping{Timestamp: 1}), addrA, t0.Add(tt.at))
-			_, ok := s.ConnStats(tt.id)
+			ok := isOpen(s, tt.id)
 			if ok != tt.opens {
 				t.Fatalf("opened = %v, want %v (drops %v)", ok, tt.opens, s.Stats().Drops)
 			}
@@ -174,8 +174,8 @@ func TestServer_12_FirstPacketMustVerify(t *testing.T) {
 func TestServer_4_3_IDCollision(t *testing.T) {
 	s, cp := newServer(ServerConfig{ValidationKey: testKey})
 	taken := s.cookies.id(addrB, window(t0), 0)
-	if s.openConn(0, taken, addrA, t0) == nil {
-		t.Fatal("openConn failed")
+	if s.join(peer{id: taken, addr: addrA}, t0) == nil {
+		t.Fatal("join failed")
 	}
 	id := welcomeID(t, s, cp, addrB, t0)
 	if id == taken || id != s.cookies.id(addrB, window(t0), 1) {
@@ -222,9 +222,9 @@ func TestServer_12_ValidationDoesNotAllocate(t *testing.T) {
 		}},
 		{"first packet that fails", false, func() { s.Receive(bad, addrB, now) }},
 		{"Hello to a full server", true, func() {
-			s.shutdown = true
+			s.state = serverShuttingDown
 			s.Receive(h, addrB, now)
-			s.shutdown = false
+			s.state = serverRunning
 		}},
 	}
 	for _, tt := range tests {
@@ -257,7 +257,7 @@ func TestServer_7_3_LatePacketDoesNotReopen(t *testing.T) {
 		{"packet overtaken by the Disconnect", 3, "disconnect", 3, time.Second, DropClosedConnection},
 		{"late packet after a timeout", 3, "timeout", 2, 2500 * time.Millisecond, DropClosedConnection},
 		{"late packet after a kick", 3, "kick", 4, time.Second, DropClosedConnection},
-		{"sequence above 64", 100, "disconnect", 90, time.Second, DropUnknownConnection},
+		{"sequence above 64", 100, "disconnect", 90, time.Second, DropFirstSequence},
 		{"sequence 64", 64, "kick", 64, time.Second, DropClosedConnection},
 		{"after two windows", 3, "kick", 4, 2 * validationWindow, DropUnknownConnection},
 	}
@@ -366,7 +366,7 @@ func TestServer_ClosedTableIsBounded(t *testing.T) {
 				}
 			}
 			at := t0.Add(tt.lookAfter)
-			if got := s.closed.count(at); got != tt.wantLive || len(s.closed.e) != closedSize {
+			if got := liveClosed(&s.closed, at); got != tt.wantLive || len(s.closed.e) != closedSize {
 				t.Errorf("%d live entries of %d, want %d of %d", got, len(s.closed.e), tt.wantLive, closedSize)
 			}
 			if got := s.closed.has(addrs[0], first, at); got != tt.wantFirst {

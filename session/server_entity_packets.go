@@ -91,7 +91,7 @@ func (s *Server) ackEntities(c *conn, ack, bits uint32) {
 		case rtype.Acked(p.seq, ack, bits):
 			fresh |= 1 << i
 			s.resolve(c, p, true, true)
-		case gone(p.seq, ack):
+		case tooOld(p.seq, ack):
 			s.resolve(c, p, false, true)
 			s.resolve(c, p, false, false)
 			s.free(c, p)
@@ -119,31 +119,28 @@ func (s *Server) resolve(c *conn, p *entityPacket, arrived, destroys bool) {
 		if ref.destroy != destroys {
 			continue
 		}
-		r, ok := s.replicaOf(c, ref.id)
+		i, ok := s.world.find(ref.id)
 		if !ok {
 			continue
 		}
 		switch {
 		case destroys && arrived:
-			r.ackedDestroy(p.seq)
+			s.world.update(i, c.slot, func(r *replica) { r.ackedDestroy(p.seq) })
 		case destroys:
-			r.lostDestroy()
+			s.world.update(i, c.slot, (*replica).lostDestroy)
 		case arrived:
-			r.ackedCreate()
+			s.world.update(i, c.slot, (*replica).ackedCreate)
 		default:
-			r.lostCreate(p.seq)
+			s.world.update(i, c.slot, func(r *replica) { r.lostCreate(p.seq) })
 		}
-		c.owes = c.owes || r.owed()
-		s.world.settling = true
 	}
 }
 
 // suspect tells the replicas of p's messages that their copy may be lost.
 func (s *Server) suspect(c *conn, p *entityPacket) {
 	for _, ref := range p.refs[:p.n] {
-		if r, ok := s.replicaOf(c, ref.id); ok {
-			r.suspect(p.seq)
-			c.owes = c.owes || r.owed()
+		if i, ok := s.world.find(ref.id); ok {
+			s.world.update(i, c.slot, func(r *replica) { r.suspect(p.seq) })
 		}
 	}
 }

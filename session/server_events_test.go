@@ -114,12 +114,12 @@ func TestServer_10_JoinLeaveNeverEvicted(t *testing.T) {
 				}
 			}
 			for id := range open {
-				if _, ok := s.ConnStats(id); !ok {
+				if ok := isOpen(s, id); !ok {
 					t.Errorf("connection %d joined, closed, and its leave was lost", id)
 				}
 			}
 			for _, id := range stay {
-				if _, ok := s.ConnStats(id); ok && !open[id] {
+				if ok := isOpen(s, id); ok && !open[id] {
 					t.Errorf("connection %d is open but its join was lost", id)
 				}
 			}

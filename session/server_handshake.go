@@ -7,36 +7,42 @@ import (
 	"github.com/rtypeproto/rtype"
 )
 
-// receiveHandshake handles a datagram from an address with no connection or
-// waiting place (§3, §4.2): a valid Hello gets a Welcome, or Rejected when
-// full; a connected packet may be a first one; the rest is dropped (§12).
-func (s *Server) receiveHandshake(b []byte, from netip.AddrPort, now time.Time) {
+// receiveUnbound handles a datagram from an address with no connection or
+// waiting place (§3): a handshake datagram, or else, if it parses as one, a
+// connected packet that may open a connection after a Welcome (§4.2, §12).
+func (s *Server) receiveUnbound(b []byte, from netip.AddrPort, now time.Time) {
 	t, _, err := rtype.ParseHandshake(b)
-	if err != nil {
-		if len(b) >= rtype.PacketHeaderSize {
-			if p, perr := rtype.ParsePacket(b); perr == nil {
-				s.receiveFirst(p, from, now)
-				return
-			}
+	if err == nil {
+		s.receiveHandshake(t, from, now)
+		return
+	}
+	if len(b) >= rtype.PacketHeaderSize {
+		if p, perr := rtype.ParsePacket(b); perr == nil {
+			s.receiveFirst(p, from, now)
+			return
 		}
-		s.drop(handshakeDrop(err))
-		return
 	}
-	if t != rtype.HandshakeHello {
+	s.drop(handshakeDrop(err))
+}
+
+// receiveHandshake answers a valid handshake datagram of type t (§4.2): a
+// Hello gets a Welcome, or Rejected when full (§4.4); the other types are
+// the server's own and are dropped.
+func (s *Server) receiveHandshake(t rtype.HandshakeType, from netip.AddrPort, now time.Time) {
+	switch {
+	case t != rtype.HandshakeHello:
 		s.drop(DropUnexpectedHandshake)
-		return
-	}
-	if s.full() {
+	case s.full():
 		s.reject(from)
-		return
+	default:
+		s.welcome(from, now)
 	}
-	s.welcome(from, now)
 }
 
 // full reports whether a valid Hello must be turned away (§4.4, §10): the
 // open connections fill MaxPlayers, or the game is ending.
 func (s *Server) full() bool {
-	return s.nConns >= s.cfg.MaxPlayers || s.shutdown
+	return s.nConns >= s.cfg.MaxPlayers || s.state != serverRunning
 }
 
 // canJoin reports whether a validated client can join now: the server is not
@@ -94,77 +100,32 @@ func (s *Server) receiveFirst(p rtype.Packet, from netip.AddrPort, now time.Time
 	case s.byID(h.ConnectionID) != nil:
 		s.drop(DropWrongAddress) // §5.4
 	case h.Sequence == 0 || h.Sequence > maxFirstSequence:
-		s.drop(DropUnknownConnection)
+		s.drop(DropFirstSequence)
 	case s.closed.has(from, h.ConnectionID, now):
 		s.drop(DropClosedConnection)
 	case !s.cookies.verify(h.ConnectionID, from, now):
 		s.drop(DropUnknownConnection)
 	default:
-		s.validated(p, from, now)
+		s.validated(p, peer{id: h.ConnectionID, addr: from, lastHeard: now}, now)
 	}
 }
 
-// validated places a client whose first packet proved its address: it joins
-// if it can and nobody waits before it, else waits, or, with the queue full
-// or the game ending, gets Rejected (§4.4), 6 bytes for 16 or more.
-func (s *Server) validated(p rtype.Packet, from netip.AddrPort, now time.Time) {
-	id := p.Header().ConnectionID
+// validated places the client of p, whose first packet proved its address:
+// it joins if it can and nobody waits before it, else waits, or, with the
+// queue full or the game ending, gets Rejected (§4.4), 6 bytes for 16 or
+// more.
+func (s *Server) validated(pkt rtype.Packet, p peer, now time.Time) {
 	if s.nWaiting == 0 && s.canJoin() {
-		s.processPacket(s.join(id, from, now), p, now)
+		s.processPacket(s.join(p, now), pkt, now)
 		return
 	}
 	var w *waiter
-	if !s.shutdown {
-		w = s.enqueue(id, from, now)
+	if s.state == serverRunning {
+		w = s.enqueue(p)
 	}
 	if w == nil {
-		s.reject(from)
+		s.reject(p.addr)
 		return
 	}
-	s.waitPacket(w, p, now)
-}
-
-// join makes client id at addr a player in the lowest free slot (§10).
-func (s *Server) join(id uint32, addr netip.AddrPort, now time.Time) *conn {
-	slot := 0
-	for s.conns[slot].active {
-		slot++
-	}
-	s.events.push(Event{Kind: EventPlayerJoined, Conn: id, Slot: uint8(slot), At: now})
-	return s.openConn(slot, id, addr, now)
-}
-
-// dropForeign counts a packet whose id is not its sender's (§5.4).
-func (s *Server) dropForeign(id uint32) {
-	if s.byID(id) != nil {
-		s.drop(DropWrongAddress)
-	} else {
-		s.drop(DropUnknownConnection)
-	}
-}
-
-// Kick closes connection id at once, as if it had sent Disconnect: its
-// entities are destroyed with reason 3 (§7.3). Version 1 cannot tell the
-// client, which times out. Kick does not see waiting clients.
-func (s *Server) Kick(id uint32, now time.Time) error {
-	c := s.byID(id)
-	if c == nil {
-		return ErrNoPlayer
-	}
-	s.closeConn(c, CloseKicked, 0, now)
-	return nil
-}
-
-// expire closes the connections and forgets the waiting clients silent too
-// long (§13.3).
-func (s *Server) expire(now time.Time) {
-	s.expireWaiting(now)
-	if s.cfg.InactivityTimeout <= 0 {
-		return
-	}
-	for i := range s.conns {
-		if c := &s.conns[i]; c.active && now.Sub(c.lastHeard) >= s.cfg.InactivityTimeout {
-			s.closeConn(c, CloseTimeout, 0, now)
-		}
-	}
+	s.waitPacket(w, pkt, now)
 }

@@ -140,11 +140,11 @@ func TestServer_12_HellosLeaveNoState(t *testing.T) {
 	if got := len(cp.take()); got != 10000 || s.Stats().Welcomes != 10001 {
 		t.Fatalf("%d answers to 10000 Hellos, Welcomes = %d", got, s.Stats().Welcomes)
 	}
-	if s.nConns != 0 || s.nWaiting != 0 || s.closed.count(t0) != 0 || s.events.n != events {
-		t.Errorf("Hellos left state: %d connections, %d waiting, %d closed, %d events", s.nConns, s.nWaiting, s.closed.count(t0), s.events.n)
+	if s.nConns != 0 || s.nWaiting != 0 || liveClosed(&s.closed, t0) != 0 || s.events.n != events {
+		t.Errorf("Hellos left state: %d connections, %d waiting, %d closed, %d events", s.nConns, s.nWaiting, liveClosed(&s.closed, t0), s.events.n)
 	}
 	s.Receive(packet(t, rtype.PacketHeader{ConnectionID: id, Sequence: 1}), addrA, t0.Add(time.Second))
-	if _, ok := s.ConnStats(id); !ok {
+	if ok := isOpen(s, id); !ok {
 		t.Errorf("the Welcome sent before the flood no longer opens its connection")
 	}
 }
@@ -285,7 +285,7 @@ func TestServer_13_2_WelcomePerHello(t *testing.T) {
 				t.Errorf("%d ids, Welcomes %d, BytesOut %d; want %d ids, one 10-byte Welcome per Hello", len(seen), st.Welcomes, st.BytesOut, tt.ids)
 			}
 			s.Receive(packet(t, rtype.PacketHeader{ConnectionID: first, Sequence: 1}), addrA, t0.Add(tt.open))
-			if _, ok := s.ConnStats(first); ok != tt.opens {
+			if ok := isOpen(s, first); ok != tt.opens {
 				t.Errorf("first id opens = %v, want %v", ok, tt.opens)
 			}
 			if !tt.opens && s.Stats().Drops[tt.dropped] != 1 {
@@ -459,7 +459,7 @@ func TestServer_13_1_SpoofedHellosDoNotLockOut(t *testing.T) {
 			}
 			_, id, _ := rtype.ParseHandshake(ws[0].b)
 			s.Receive(packet(t, rtype.PacketHeader{ConnectionID: id, Sequence: 1}), addrA, t0.Add(tt.after))
-			if _, ok := s.ConnStats(id); !ok || s.NumPlayers() != tt.open+1 {
+			if ok := isOpen(s, id); !ok || s.NumPlayers() != tt.open+1 {
 				t.Errorf("addrA not a player after its first packet: %d players", s.NumPlayers())
 			}
 		})

@@ -48,7 +48,7 @@ func TestServer_7_3_LeaverEntitiesGo(t *testing.T) {
 					t.Errorf("entity %d not owned by the player who left was destroyed", id)
 				}
 			}
-			if _, ok := s.ConnStats(ids[addrB]); !ok || s.NumPlayers() != 2 {
+			if ok := isOpen(s, ids[addrB]); !ok || s.NumPlayers() != 2 {
 				t.Errorf("B open %v, %d players", ok, s.NumPlayers())
 			}
 			if err := s.world.check(); err != nil {
@@ -239,30 +239,32 @@ func TestServer_7_3_PlayerLeftCarriesFinalStats(t *testing.T) {
 			if len(left) != 1 || left[0].Conn != a || left[0].Close != tt.why {
 				t.Fatalf("EventPlayerLeft %+v, want one for %d with %v", left, a, tt.why)
 			}
-			if got := mustDeparted(t, s, a); got != before {
-				t.Errorf("Departed\n got %+v\nwant %+v", got, before)
+			if !before.Open {
+				t.Errorf("ConnStats(%d) of an open connection: Open not set", a)
 			}
-			if _, ok := s.ConnStats(a); ok {
-				t.Errorf("Player(%d) still answers after the close", a)
+			before.Open = false
+			if got := mustDeparted(t, s, a); got != before {
+				t.Errorf("ConnStats after the close\n got %+v\nwant %+v", got, before)
 			}
 		})
 	}
 }
 
+// mustDeparted returns the final counters of closed connection id.
 func mustDeparted(t *testing.T, s *Server, id uint32) ConnStats {
 	t.Helper()
-	cs, ok := s.Departed(id)
-	if !ok {
-		t.Fatalf("Departed(%d): no counters", id)
+	cs, ok := s.ConnStats(id)
+	if !ok || cs.Open {
+		t.Fatalf("ConnStats(%d) = %+v, %v: want a closed connection's counters", id, cs, ok)
 	}
 	return cs
 }
 
 // §4.3, §7.3: a client that reconnects from the same address within one
-// validation window may get its first id back on the third try; Departed
+// validation window may get its first id back on the third try; ConnStats
 // then gives the counters of the connection that closed last, whose
 // EventPlayerLeft the game just read, not those of the older one.
-func TestServer_7_3_DepartedNewestFirst(t *testing.T) {
+func TestServer_7_3_ClosedConnStatsNewestFirst(t *testing.T) {
 	s, cp := newServer(ServerConfig{})
 	now := t0
 	var ids []uint32
@@ -275,19 +277,16 @@ func TestServer_7_3_DepartedNewestFirst(t *testing.T) {
 		}
 		cp.take()
 		s.Receive(packet(t, rtype.PacketHeader{ConnectionID: id, Sequence: 2}, rtype.Disconnect{Reason: rtype.DisconnectClientQuit}), addrA, now)
-		if _, ok := s.ConnStats(id); ok {
+		if cs, _ := s.ConnStats(id); cs.Open {
 			t.Fatal("still open")
 		}
 	}
 	if ids[2] != ids[0] {
 		t.Fatalf("ids %v: the third connection should get the first id back", ids)
 	}
-	cs, ok := s.Departed(ids[2])
-	if !ok {
-		t.Fatal("no departure")
-	}
+	cs := mustDeparted(t, s, ids[2])
 	if cs.Sent != 1 {
-		t.Errorf("Departed(%d) after the third connection closed: Sent = %d, want 1 (the first connection's counters)", ids[2], cs.Sent)
+		t.Errorf("ConnStats(%d) after the third connection closed: Sent = %d, want 1 (the first connection's counters)", ids[2], cs.Sent)
 	}
 }
 

@@ -12,30 +12,17 @@ import (
 // (§5.3) per valid packet, numbered and acknowledging (§5.2), 16 bytes, no
 // more than it answers (§12).
 
-// waiterState is where an entry of the waiting queue is in its life.
-type waiterState uint8
-
-const (
-	// waiterFree: the entry holds no client.
-	waiterFree waiterState = iota
-	// waiterQueued: a validated client waits for a player slot.
-	waiterQueued
-)
-
 // waiter is a validated client with no player slot yet.
 type waiter struct {
-	state     waiterState
-	order     uint64 // lower entered the queue earlier
-	id        uint32
-	addr      netip.AddrPort
-	lastHeard time.Time
-	link      // the answers' numbering and the client's acks (§5.2)
+	state placeState
+	order uint64 // lower entered the queue earlier
+	peer         // the answers' numbering and the client's acks (§5.2)
 }
 
 // waiterByAddr returns the waiting client bound to a, or nil.
 func (s *Server) waiterByAddr(a netip.AddrPort) *waiter {
 	for i := range s.waiting {
-		if w := &s.waiting[i]; w.state == waiterQueued && w.addr == a {
+		if w := &s.waiting[i]; w.state == placeTaken && w.addr == a {
 			return w
 		}
 	}
@@ -46,13 +33,13 @@ func (s *Server) waiterByAddr(a netip.AddrPort) *waiter {
 // slot; NumPlayers, AllConnStats, ConnStats and Kick do not see them.
 func (s *Server) NumWaiting() int { return s.nWaiting }
 
-// enqueue puts the client with id at a at the end of the queue
-// (waiterFree → waiterQueued), or returns nil when the queue is full.
-func (s *Server) enqueue(id uint32, a netip.AddrPort, now time.Time) *waiter {
+// enqueue puts the client of p at the end of the queue (placeFree →
+// placeTaken), or returns nil when the queue is full.
+func (s *Server) enqueue(p peer) *waiter {
 	for i := range s.waiting {
-		if w := &s.waiting[i]; w.state == waiterFree {
+		if w := &s.waiting[i]; w.state == placeFree {
 			s.waitOrder++
-			*w = waiter{state: waiterQueued, order: s.waitOrder, id: id, addr: a, lastHeard: now}
+			*w = waiter{state: placeTaken, order: s.waitOrder, peer: p}
 			s.nWaiting++
 			s.stats.Waited++
 			return w
@@ -64,7 +51,7 @@ func (s *Server) enqueue(id uint32, a netip.AddrPort, now time.Time) *waiter {
 // unqueue frees w (waiterQueued → waiterFree): it joined, left, was told
 // Rejected or fell silent.
 func (s *Server) unqueue(w *waiter) {
-	if w.state == waiterQueued {
+	if w.state == placeTaken {
 		*w = waiter{}
 		s.nWaiting--
 	}
@@ -82,39 +69,30 @@ func (s *Server) leaveQueue(w *waiter, now time.Time) {
 func (s *Server) oldest() *waiter {
 	var o *waiter
 	for i := range s.waiting {
-		if w := &s.waiting[i]; w.state == waiterQueued && (o == nil || w.order < o.order) {
+		if w := &s.waiting[i]; w.state == placeTaken && (o == nil || w.order < o.order) {
 			o = w
 		}
 	}
 	return o
 }
 
-// receiveWaiting handles a waiting client's datagram as a connected packet,
-// since the client believes itself connected (§3).
-func (s *Server) receiveWaiting(w *waiter, b []byte, now time.Time) {
-	if p, ok := s.packetFor(b, w.id); ok {
-		s.waitPacket(w, p, now)
-	}
-}
-
 // waitPacket applies §5.2 to w's packet and answers one empty packet; a
 // Disconnect removes w unanswered (§7.3), and Shutdown sends Rejected (§4.4).
 func (s *Server) waitPacket(w *waiter, p rtype.Packet, now time.Time) {
 	h := p.Header()
-	if !s.accept(&w.link, h.Sequence) {
+	if !w.receive(h.Sequence, now, &s.stats) {
 		return
 	}
-	w.lastHeard = now
 	w.acked(h.Ack)
 	switch {
 	case s.disconnects(p):
 		s.leaveQueue(w, now)
-	case s.shutdown:
+	case s.state != serverRunning:
 		a := w.addr
 		s.leaveQueue(w, now)
 		s.reject(a)
 	default:
-		s.asm.begin(w.next(w.id))
+		s.asm.begin(w.next())
 		s.transmit(w.addr, s.asm.finish())
 	}
 }
@@ -148,7 +126,7 @@ func (s *Server) waitTimeout() time.Duration {
 func (s *Server) expireWaiting(now time.Time) {
 	limit := s.waitTimeout()
 	for i := range s.waiting {
-		if w := &s.waiting[i]; w.state == waiterQueued && now.Sub(w.lastHeard) >= limit {
+		if w := &s.waiting[i]; w.state == placeTaken && w.silentFor(limit, now) {
 			s.leaveQueue(w, now)
 		}
 	}
@@ -161,9 +139,8 @@ func (s *Server) expireWaiting(now time.Time) {
 func (s *Server) admit(now time.Time) {
 	for s.nWaiting > 0 && s.canJoin() {
 		w := s.oldest()
-		id, addr, l := w.id, w.addr, w.link
+		p := w.peer
 		s.unqueue(w)
-		c := s.join(id, addr, now)
-		c.link = l
+		s.join(p, now)
 	}
 }

@@ -57,7 +57,7 @@ func TestServer_4_4_WaitingQueueThenRejected(t *testing.T) {
 			var got []string
 			for i, a := range addrs {
 				out := first(t, s, cp, ids[i], 1, a, t0)
-				_, isPlayer := s.ConnStats(ids[i])
+				isPlayer := isOpen(s, ids[i])
 				switch {
 				case isPlayer && len(out) == 0:
 					got = append(got, "player")
@@ -244,7 +244,7 @@ func TestServer_10_OldestWaitingJoins(t *testing.T) {
 			first(t, s, cp, ids[2], 1, addrC, t0.Add(time.Millisecond)) // C waits first
 			first(t, s, cp, ids[1], 1, addrB, t0.Add(2*time.Millisecond))
 			for _, id := range ids[1:3] {
-				if _, ok := s.ConnStats(id); ok {
+				if ok := isOpen(s, id); ok {
 					t.Errorf("Player(%d) sees a waiting client", id)
 				}
 				if s.Kick(id, t0) != ErrNoPlayer {
@@ -275,7 +275,7 @@ func TestServer_10_OldestWaitingJoins(t *testing.T) {
 				first(t, s, cp, ids[1], 3, addrB, now.Add(-time.Millisecond))
 				first(t, s, cp, ids[3], 2, addrD, now.Add(-time.Millisecond))
 			}
-			if _, ok := s.ConnStats(ids[2]); ok && how != "timeout" {
+			if ok := isOpen(s, ids[2]); ok && how != "timeout" {
 				t.Fatalf("joined inside closeConn, before the Tick")
 			}
 			cp.take()
@@ -340,7 +340,7 @@ func TestServer_10_WaitsForEventRoom(t *testing.T) {
 		t.Errorf("%d events, want 2 joins and 2 leaves", got)
 	}
 	s.Tick(t0.Add(time.Second / 60))
-	if _, ok := s.ConnStats(ids[2]); !ok || s.NumWaiting() != 0 {
+	if ok := isOpen(s, ids[2]); !ok || s.NumWaiting() != 0 {
 		t.Errorf("after the poll: %d players, %d waiting", s.NumPlayers(), s.NumWaiting())
 	}
 }
@@ -454,7 +454,7 @@ func TestServer_5_2_7_3_WaiterDisconnectOvertaken(t *testing.T) {
 	// A leaves; B's phantom takes the slot.
 	s.Receive(packet(t, rtype.PacketHeader{ConnectionID: a, Sequence: 2}, rtype.Disconnect{Reason: rtype.DisconnectClientQuit}), addrA, now)
 	s.Tick(now)
-	if _, ok := s.ConnStats(b); ok || s.NumWaiting() != 0 {
+	if ok := isOpen(s, b); ok || s.NumWaiting() != 0 {
 		t.Errorf("client %d that quit is back: player %v, waiting %d", b, ok, s.NumWaiting())
 	}
 }
@@ -466,7 +466,7 @@ func TestServer_5_2_7_3_PlayerDisconnectOvertaken(t *testing.T) {
 	late := packet(t, rtype.PacketHeader{ConnectionID: a, Sequence: 2}, rtype.Input{InputSequence: 1, ClientTick: 1})
 	s.Receive(packet(t, rtype.PacketHeader{ConnectionID: a, Sequence: 3}, rtype.Disconnect{Reason: rtype.DisconnectClientQuit}), addrA, t0)
 	s.Receive(late, addrA, t0)
-	if _, ok := s.ConnStats(a); ok {
+	if ok := isOpen(s, a); ok {
 		t.Errorf("player reopened")
 	}
 }

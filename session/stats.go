@@ -28,14 +28,14 @@ const (
 	DropUnexpectedHandshake
 	// DropNotFromServer: at a client, not from the server's address (§3).
 	DropNotFromServer
-	// DropClosed: a client got a datagram after its connection ended.
+	// DropClosed: a datagram to a Client whose connection ended, or to a
+	// Server after Close.
 	DropClosed
 	// DropShortPacket: a connected packet shorter than 16 bytes (§5.4).
 	DropShortPacket
 	// DropUnknownConnection: a connectionId of no open connection (§5.4);
 	// from an address without one, an id no Welcome to it carried in the
-	// last 5 to 10 s, or a sequence above 64, too high for a first packet
-	// (§4.2, §12).
+	// last 5 to 10 s (§4.2, §12).
 	DropUnknownConnection
 	// DropWrongAddress: the id's connection has another address (§5.4).
 	DropWrongAddress
@@ -57,6 +57,10 @@ const (
 	// of one of its connections closed in the last 10 s, which a late
 	// packet must not reopen (§7.3).
 	DropClosedConnection
+	// DropFirstSequence: from an address without a connection, a packet
+	// numbered 0 or above 64, which cannot be a connection's first (§5.2):
+	// late packets of a closed connection never reopen it (§12).
+	DropFirstSequence
 	// DropUnknownMessage: a message type this side does not receive (§6).
 	DropUnknownMessage
 	// DropInput: an Input not exactly 9 bytes or with reserved bits (§7.1).
@@ -91,7 +95,8 @@ var dropNames = [NumDropReasons]string{
 	"TooLarge", "BadHandshake", "HandshakeSize", "ZeroConnectionID",
 	"UnexpectedHandshake", "NotFromServer", "Closed", "ShortPacket",
 	"UnknownConnection", "WrongAddress", "WrongConnection", "Duplicate",
-	"TooOld", "Framing", "ServerFull", "ClosedConnection", "UnknownMessage",
+	"TooOld", "Framing", "ServerFull", "ClosedConnection", "FirstSequence",
+	"UnknownMessage",
 	"Input", "StaleInput", "Ping", "Disconnect", "QueryEntity", "Snapshot",
 	"CreateEntity", "KnownEntity", "EntityLimit", "DestroyEntity", "Pong",
 }
@@ -176,6 +181,9 @@ type ConnStats struct {
 	Addr netip.AddrPort
 	// Slot is the player slot.
 	Slot uint8
+	// Open is set for a connection open now; clear, the counters are those
+	// it had when it closed.
+	Open bool
 	// Sent counts the packets sent on the connection.
 	Sent uint64
 	// Acked counts the packets the client acknowledged (§5.2).

@@ -41,10 +41,12 @@ type udpLoop struct {
 	// when the socket failed, err set first.
 	done chan struct{}
 	err  error
+	// hooks see each datagram read, on the owner's goroutine (deliver).
+	hooks *Hooks
 }
 
-func startLoop(conn *net.UDPConn) *udpLoop {
-	l := &udpLoop{conn: conn, full: make(chan datagram, 64), free: make(chan int, 64),
+func startLoop(conn *net.UDPConn, hooks *Hooks) *udpLoop {
+	l := &udpLoop{conn: conn, hooks: hooks, full: make(chan datagram, 64), free: make(chan int, 64),
 		quit: make(chan struct{}), done: make(chan struct{})}
 	for i := range l.bufs {
 		l.free <- i
@@ -73,12 +75,22 @@ func (l *udpLoop) read() {
 			l.free <- i
 			continue
 		}
+
 		select {
 		case l.full <- datagram{buf: i, n: n, from: from}:
 		case <-l.quit:
 			return
 		}
 	}
+}
+
+// deliver hands d to receive unless OnReceive drops it, and frees its buffer.
+func (l *udpLoop) deliver(d datagram, receive func([]byte, netip.AddrPort, time.Time)) {
+	b := l.bufs[d.buf][:d.n]
+	if l.hooks.received(d.from, b) {
+		receive(b, d.from, time.Now())
+	}
+	l.free <- d.buf
 }
 
 func (l *udpLoop) send(to netip.AddrPort, b []byte) {
@@ -119,13 +131,13 @@ func RunServer(ctx context.Context, addr string, cfg ServerConfig, opts RunOptio
 // receiving and ticking, without tick, until every player acknowledged
 // (§13.4). Then [Server.Close] closes every connection and tick runs a last
 // time, with [Server.ShuttingDown] true, to read the last events, such as
-// each EventPlayerLeft ([Server.Departed] has the counters); nothing is
+// each EventPlayerLeft ([Server.ConnStats] has the counters); nothing is
 // sent after. A negative ShutdownGrace skips all this.
 func RunServerConn(ctx context.Context, conn *net.UDPConn, cfg ServerConfig, opts RunOptions, tick func(s *Server, now time.Time)) error {
 	opts = opts.withDefaults()
-	l := startLoop(conn)
+	l := startLoop(conn, opts.Hooks)
 	defer l.stop()
-	s := NewServer(cfg, l.send)
+	s := NewServer(cfg, opts.Hooks.sendFunc(l.send))
 	t := time.NewTicker(opts.Interval)
 	defer t.Stop()
 	for {
@@ -139,8 +151,7 @@ func RunServerConn(ctx context.Context, conn *net.UDPConn, cfg ServerConfig, opt
 			endGame(s, tick)
 			return l.err
 		case d := <-l.full:
-			s.Receive(l.bufs[d.buf][:d.n], d.from, time.Now())
-			l.free <- d.buf
+			l.deliver(d, s.Receive)
 		case now := <-t.C:
 			if tick != nil {
 				tick(s, now)
@@ -166,8 +177,7 @@ drain:
 			err = l.err
 			break drain
 		case d := <-l.full:
-			s.Receive(l.bufs[d.buf][:d.n], d.from, time.Now())
-			l.free <- d.buf
+			l.deliver(d, s.Receive)
 		case now := <-t.C:
 			s.Tick(now)
 		}
@@ -217,9 +227,9 @@ func RunClient(ctx context.Context, addr string, cfg ClientConfig, opts RunOptio
 // when conn was closed under it.
 func RunClientConn(ctx context.Context, conn *net.UDPConn, server netip.AddrPort, cfg ClientConfig, opts RunOptions, frame func(c *Client, now time.Time) bool) error {
 	opts = opts.withDefaults()
-	l := startLoop(conn)
+	l := startLoop(conn, opts.Hooks)
 	defer l.stop()
-	c := NewClient(server, cfg, l.send)
+	c := NewClient(server, cfg, opts.Hooks.sendFunc(l.send))
 	t := time.NewTicker(opts.Interval)
 	defer t.Stop()
 	c.Update(time.Now())
@@ -231,8 +241,7 @@ func RunClientConn(ctx context.Context, conn *net.UDPConn, server netip.AddrPort
 		case <-l.done:
 			return l.err
 		case d := <-l.full:
-			c.Receive(l.bufs[d.buf][:d.n], d.from, time.Now())
-			l.free <- d.buf
+			l.deliver(d, c.Receive)
 		case now := <-t.C:
 			c.Update(now)
 			if !frame(c, now) {

@@ -179,7 +179,7 @@ func TestUDP_8_3_RunServerConnEndsTheGame(t *testing.T) {
 							last = append(last, e)
 						}
 						if e.Kind == EventPlayerLeft {
-							lastStats, _ = s.Departed(e.Conn)
+							lastStats, _ = s.ConnStats(e.Conn)
 						}
 						if e.Kind == EventPlayerJoined {
 							_, _ = s.SpawnFor(e.Conn, rtype.ArchetypePlayerBlue, 150, 150, 0)
@@ -212,7 +212,7 @@ func TestUDP_8_3_RunServerConnEndsTheGame(t *testing.T) {
 					mu.Unlock()
 					return false
 				}}
-				clientDone <- RunClientConn(cliCtx, cliConn, server, ClientConfig{ServerTimeout: -1, Hooks: hooks}, RunOptions{}, func(c *Client, now time.Time) bool {
+				clientDone <- RunClientConn(cliCtx, cliConn, server, ClientConfig{ServerTimeout: -1}, RunOptions{Hooks: hooks}, func(c *Client, now time.Time) bool {
 					mu.Lock()
 					wasKnown, wasEnded, wasSettled := known, ended, settled
 					for e := range c.Events() {

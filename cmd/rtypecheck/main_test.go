@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"encoding/xml"
 	"errors"
@@ -239,8 +240,9 @@ func pingServer(lenient bool) func(c *net.UDPConn, from netip.AddrPort, b []byte
 			}
 			area = pk.MessageArea()
 		}
-		var h rtype.PacketHeader
-		if h.UnmarshalBinary(b[:rtype.PacketHeaderSize]) != nil || h.ConnectionID != cn.id || !cn.win.Receive(h.Sequence).Accept() {
+		// The header alone, read as a lenient server reads it (§5.1).
+		id, seq := binary.BigEndian.Uint32(b[0:4]), binary.BigEndian.Uint32(b[4:8])
+		if id != cn.id || !cn.win.Receive(seq).Accept() {
 			return
 		}
 		for {

@@ -19,11 +19,7 @@ func TestReadmeDropKeys(t *testing.T) {
 	}
 	var want []string
 	for _, r := range wiredump.DropReasons() {
-		rule := r.Rule
-		if r.LibraryOnly {
-			rule = libraryOnly + rule
-		}
-		want = append(want, dropRow(r.Key, rule, r.Section))
+		want = append(want, dropRow(r.Key, r.Rule, r.Section))
 	}
 	want = append(want, dropRow(wiredump.DropOther, "an error no other key names", ""))
 	var got []string
@@ -42,9 +38,6 @@ func TestReadmeDropKeys(t *testing.T) {
 		t.Errorf("README.md's drop keys (-want +got):\n%s", diff)
 	}
 }
-
-// libraryOnly starts the rule of a key that -stats never prints.
-const libraryOnly = "library only, never printed: "
 
 func dropRow(key, rule, section string) string {
 	if section == "" {

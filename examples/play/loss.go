@@ -9,7 +9,7 @@ import (
 )
 
 // lossHooks drops a fraction loss of the datagrams each way, nil for none.
-// The hooks run inside the client, on the model's goroutine only. A packet
+// The player runs them around its client, on the model's goroutine only. A packet
 // that carries a Disconnect (§7.3) is always sent: the loss simulates the
 // network for the game, and a quit is the end of it, which the server
 // should hear rather than time the session out (§13.3).

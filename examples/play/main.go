@@ -79,8 +79,7 @@ func run(args []string, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "play:", err)
 		return 1
 	}
-	cfg := bot.SessionConfig(session.ClientConfig{Hooks: lossHooks(*loss, *seed)})
-	p := newPlayer(addr, cfg, l.send)
+	p := newPlayer(addr, bot.SessionConfig(session.ClientConfig{}), l.send, lossHooks(*loss, *seed))
 	prog := tea.NewProgram(newModel(p, NewControls(*delay), time.Now))
 	go l.read(prog.Send)
 	stop := make(chan struct{})

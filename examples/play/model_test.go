@@ -58,7 +58,7 @@ func (w *world) join(cols, rows int) *peer {
 	p := &peer{addr: netip.AddrPortFrom(netip.MustParseAddr("198.51.100.7"), uint16(50000+len(w.peers)))}
 	pl := newPlayer(w.server, session.ClientConfig{}, func(_ netip.AddrPort, b []byte) {
 		p.out = append(p.out, bytes.Clone(b))
-	})
+	}, nil)
 	p.m = newModel(pl, NewControls(0), func() time.Time { return w.now })
 	w.peers = append(w.peers, p)
 	p.update(tea.WindowSizeMsg{Width: cols, Height: rows})
@@ -111,7 +111,7 @@ func (w *world) step() {
 func (w *world) peerOf(conn uint32) *peer {
 	st, ok := w.srv.ConnStats(conn)
 	if !ok {
-		st, _ = w.srv.Departed(conn)
+		st, _ = w.srv.ConnStats(conn)
 	}
 	for _, p := range w.peers {
 		if p.addr == st.Addr {

@@ -14,19 +14,32 @@ import (
 // session went.
 type player struct {
 	client *session.Client
+	hooks  *session.Hooks // the simulated loss, nil for none
 	tick   uint32 // serverTick of the latest Snapshot (§8.1)
 	quit   bool   // the user quit: Close sent Disconnect reason 1 (§7.3)
 	err    error  // why the session failed, once it did
 }
 
-// newPlayer returns a player of server that hands its datagrams to send.
-func newPlayer(server netip.AddrPort, cfg session.ClientConfig, send session.SendFunc) *player {
-	return &player{client: session.NewClient(server, cfg, send)}
+// newPlayer returns a player of server that hands its datagrams to send,
+// through h when not nil: the player drives its client itself, so it runs
+// the hooks a UDP binding would.
+func newPlayer(server netip.AddrPort, cfg session.ClientConfig, send session.SendFunc, h *session.Hooks) *player {
+	if h != nil {
+		inner := send
+		send = func(to netip.AddrPort, b []byte) {
+			if h.OnSend(to, b) {
+				inner(to, b)
+			}
+		}
+	}
+	return &player{client: session.NewClient(server, cfg, send), hooks: h}
 }
 
 // receive hands the client one datagram from the network.
 func (p *player) receive(b []byte, from netip.AddrPort, now time.Time) {
-	p.client.Receive(b, from, now)
+	if p.hooks == nil || p.hooks.OnReceive(from, b) {
+		p.client.Receive(b, from, now)
+	}
 }
 
 // frame is one frame at now: the client's timers, its events, then the
@@ -81,7 +94,7 @@ func (p *player) status() string {
 		return p.failure()
 	}
 	switch p.client.State() {
-	case session.Connecting:
+	case session.Idle, session.Connecting:
 		return "connecting to " + p.client.Server().String()
 	case session.Waiting:
 		return "waiting for a slot"
@@ -110,7 +123,7 @@ func (p *player) hud() playfield.HUD {
 	st := p.client.Stats()
 	h := playfield.HUD{
 		Tick:   p.tick,
-		RTT:    p.client.RTT(),
+		RTT:    p.client.Stats().SRTT,
 		Loss:   st.Loss(),
 		Status: p.status(),
 	}

@@ -44,41 +44,34 @@ type DropReason struct {
 	// Section is where the spec states the rule ("§5.3"), empty when the
 	// reason is the capture's and not the protocol's.
 	Section string
-	// LibraryOnly marks a reason of package rtype that no datagram decoded
-	// here gives: a caller of that decoder may meet it, rtypedump never
-	// prints it.
-	LibraryOnly bool
 }
 
 // dropReasons is every reason a decoder of package rtype or a receiver's
 // state across datagrams gives, in the order of the spec.
 var dropReasons = [...]DropReason{
-	{"datagram-too-large", rtype.ErrDatagramTooLarge, "datagram larger than 548 bytes", "§2.2", false},
-	{"short-handshake", rtype.ErrShortHandshake, "handshake datagram shorter than 6 bytes", "§4.1", false},
-	{"bad-magic", rtype.ErrBadMagic, "handshake magic is not 0x52545950", "§4.1", false},
-	{"bad-version", rtype.ErrBadVersion, "handshake version is not 1", "§4.1", false},
-	{"bad-handshake-type", rtype.ErrBadHandshakeType, "handshake type is not 1, 2 or 3", "§4.1", false},
-	{"handshake-size", rtype.ErrHandshakeSize, "handshake datagram not the size of its type", "§4.1, §4.3, §4.4", false},
-	{"zero-connection-id", rtype.ErrZeroConnectionID, "connection id 0 in a Welcome or a packet", "§4.3, §5.4", false},
-	// ParsePacket reports a packet under 16 bytes as ErrShortPacket; only
-	// PacketHeader.UnmarshalBinary returns ErrHeaderSize.
-	{"header-size", rtype.ErrHeaderSize, "PacketHeader.UnmarshalBinary given other than 16 bytes", "§5.1", true},
-	{"duplicate-sequence", ErrDuplicateSequence, "sequence is a duplicate", "§5.2", false},
-	{"sequence-too-old", ErrSequenceTooOld, "sequence more than 32 below the highest received", "§5.2", false},
-	{"truncated-message-header", rtype.ErrTruncatedMessageHeader, "1 to 3 bytes after the last whole message", "§5.3", false},
-	{"message-overrun", rtype.ErrMessageOverrun, "message size larger than the bytes left", "§5.3", false},
-	{"short-packet", rtype.ErrShortPacket, "packet shorter than 16 bytes", "§5.4", false},
-	{"connection-id-differs", ErrConnectionIDDiffers, "connection id not one a Welcome gave the client, or not the one it took", "§5.4", false},
-	{"payload-size", rtype.ErrPayloadSize, "payload not the size its type requires", "§7, §8, §12", false},
+	{"datagram-too-large", rtype.ErrDatagramTooLarge, "datagram larger than 548 bytes", "§2.2"},
+	{"short-handshake", rtype.ErrShortHandshake, "handshake datagram shorter than 6 bytes", "§4.1"},
+	{"bad-magic", rtype.ErrBadMagic, "handshake magic is not 0x52545950", "§4.1"},
+	{"bad-version", rtype.ErrBadVersion, "handshake version is not 1", "§4.1"},
+	{"bad-handshake-type", rtype.ErrBadHandshakeType, "handshake type is not 1, 2 or 3", "§4.1"},
+	{"handshake-size", rtype.ErrHandshakeSize, "handshake datagram not the size of its type", "§4.1, §4.3, §4.4"},
+	{"zero-connection-id", rtype.ErrZeroConnectionID, "connection id 0 in a Welcome or a packet", "§4.3, §5.4"},
+	{"duplicate-sequence", ErrDuplicateSequence, "sequence is a duplicate", "§5.2"},
+	{"sequence-too-old", ErrSequenceTooOld, "sequence more than 32 below the highest received", "§5.2"},
+	{"truncated-message-header", rtype.ErrTruncatedMessageHeader, "1 to 3 bytes after the last whole message", "§5.3"},
+	{"message-overrun", rtype.ErrMessageOverrun, "message size larger than the bytes left", "§5.3"},
+	{"short-packet", rtype.ErrShortPacket, "packet shorter than 16 bytes", "§5.4"},
+	{"connection-id-differs", ErrConnectionIDDiffers, "connection id not one a Welcome gave the client, or not the one it took", "§5.4"},
+	{"payload-size", rtype.ErrPayloadSize, "payload not the size its type requires", "§7, §8, §12"},
 	// §7.1 makes the sender keep them 0 and does not list them among what
 	// the server drops: dropping the message is the library's policy.
-	{"reserved-actions", rtype.ErrReservedActions, "reserved Input action bits 5 to 7 set, which the library's decoder refuses (the rule binds the sender)", "§7.1", false},
-	{"after-disconnect", ErrAfterDisconnect, "packet to a client after its Disconnect closed the connection", "§7.3", false},
-	{"zero-network-id", rtype.ErrZeroNetworkID, "network id 0", "§7.4, §8.1, §8.2, §8.3", false},
-	{"too-many-states", rtype.ErrTooManyStates, "Snapshot entityCount greater than 47", "§8.1", false},
-	{"duplicate-network-id", rtype.ErrDuplicateNetworkID, "same network id twice in a Snapshot", "§8.1", false},
-	{"destroy-reason", rtype.ErrDestroyReason, "DestroyEntity reason greater than 4", "§8.3", false},
-	{"not-whole-datagram", ErrNotWholeDatagram, "the capture holds part of the datagram only", "", false},
+	{"reserved-actions", rtype.ErrReservedActions, "reserved Input action bits 5 to 7 set, which the library's decoder refuses (the rule binds the sender)", "§7.1"},
+	{"after-disconnect", ErrAfterDisconnect, "packet to a client after its Disconnect closed the connection", "§7.3"},
+	{"zero-network-id", rtype.ErrZeroNetworkID, "network id 0", "§7.4, §8.1, §8.2, §8.3"},
+	{"too-many-states", rtype.ErrTooManyStates, "Snapshot entityCount greater than 47", "§8.1"},
+	{"duplicate-network-id", rtype.ErrDuplicateNetworkID, "same network id twice in a Snapshot", "§8.1"},
+	{"destroy-reason", rtype.ErrDestroyReason, "DestroyEntity reason greater than 4", "§8.3"},
+	{"not-whole-datagram", ErrNotWholeDatagram, "the capture holds part of the datagram only", ""},
 }
 
 // DropReasons returns every reason [DropKey] names, in the order of the

@@ -39,8 +39,8 @@ type Config struct {
 	// Group, when not nil, ties the bot to the others of the group: a bot
 	// not given the world yet gives up once one of them is done playing.
 	Group *Group
-	// Session configures the client, completed by [SessionConfig]; its
-	// Hooks are the bot's own.
+	// Session configures the client, completed by [SessionConfig]; the
+	// binding's hooks are the bot's own.
 	Session session.ClientConfig
 }
 
@@ -111,9 +111,9 @@ func (b *Bot) Run(ctx context.Context) Result {
 		return r.res
 	}
 	cfg := SessionConfig(b.cfg.Session)
-	cfg.Hooks = &session.Hooks{OnReceive: r.receiving, OnSend: r.sending}
+	opts := session.RunOptions{Hooks: &session.Hooks{OnReceive: r.receiving, OnSend: r.sending}}
 	var last *session.Client
-	err = session.RunClientConn(ctx, conn, b.cfg.Server, cfg, session.RunOptions{}, func(c *session.Client, now time.Time) bool {
+	err = session.RunClientConn(ctx, conn, b.cfg.Server, cfg, opts, func(c *session.Client, now time.Time) bool {
 		last = c
 		more := r.play(c, now)
 		if b.watch != nil {
@@ -208,7 +208,7 @@ func (r *run) startClock(now time.Time) {
 func (r *run) update(c *session.Client) {
 	r.res.Entities = c.NumEntities()
 	r.res.EntitiesSeen = len(r.seen)
-	r.res.SmoothedRTT = c.RTT()
+	r.res.SmoothedRTT = c.Stats().SRTT
 	r.res.Client = c.Stats()
 }
 

@@ -16,18 +16,13 @@ import (
 const ExpireUnlisted = time.Second
 
 // SessionConfig returns the client configuration a bot runs with: c, with
-// ExpireUnlisted and QueryRetry filled in where c leaves them zero, so
-// that a bot on a lossy network ends up holding the world the server
-// holds. QueryRetry asks again about a listed id whose CreateEntity was
-// lost when the QueryEntity or its answer is lost too (§7.4): asking once
-// leaves that entity missing for its whole life, one time in three at
-// 20% loss each way.
+// ExpireUnlisted filled in where c leaves it zero. QueryRetry stays as c
+// sets it, off by default: a bot asks QueryEntity once per unknown id, as
+// §7.4 says a client SHOULD, and a server with reliable entity state
+// (§13.4) resends a lost CreateEntity without being asked.
 func SessionConfig(c session.ClientConfig) session.ClientConfig {
 	if c.ExpireUnlisted == 0 {
 		c.ExpireUnlisted = ExpireUnlisted
-	}
-	if c.QueryRetry == 0 {
-		c.QueryRetry = session.DefaultQueryRetry
 	}
 	return c
 }

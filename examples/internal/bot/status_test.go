@@ -88,11 +88,12 @@ func TestWriteFailures(t *testing.T) {
 	}
 }
 
-// A bot fills in ExpireUnlisted and QueryRetry, and keeps what its caller
-// set, negative (switched off) included.
+// A bot fills in ExpireUnlisted, leaves QueryRetry off (§7.4: one
+// QueryEntity per id), and keeps what its caller set, negative (switched
+// off) included.
 func TestSessionConfig(t *testing.T) {
 	c := SessionConfig(session.ClientConfig{})
-	if c.ExpireUnlisted != ExpireUnlisted || c.QueryRetry != session.DefaultQueryRetry {
+	if c.ExpireUnlisted != ExpireUnlisted || c.QueryRetry != 0 {
 		t.Errorf("defaults: ExpireUnlisted %v, QueryRetry %v", c.ExpireUnlisted, c.QueryRetry)
 	}
 	c = SessionConfig(session.ClientConfig{ExpireUnlisted: -1, QueryRetry: 3 * session.DefaultQueryRetry})

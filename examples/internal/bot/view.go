@@ -29,5 +29,5 @@ func (b *Bot) Watch(f func(View)) { b.watch = f }
 
 // view is what r's client holds now.
 func (r *run) view(c *session.Client) View {
-	return View{Tick: r.tick, Entities: c.Entities(), RTT: c.RTT(), Loss: c.Stats().Loss()}
+	return View{Tick: r.tick, Entities: c.Entities(), RTT: c.Stats().SRTT, Loss: c.Stats().Loss()}
 }

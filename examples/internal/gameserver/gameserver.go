@@ -24,6 +24,9 @@ type Config struct {
 	// Session configures the protocol side. Its SnapshotInterval and
 	// MaxPlayers are set to those of §10 when zero.
 	Session session.ServerConfig
+	// Run tunes the UDP binding Serve runs the session server on: its tick,
+	// its shutdown grace and hooks on its datagrams.
+	Run session.RunOptions
 	// Log receives joins, leaves, round changes and drops; nil discards.
 	Log *slog.Logger
 	// DropLogEvery is how often the drop counters are logged; 0 means 1 s.
@@ -93,7 +96,7 @@ func (g *Server) World() *game.World { return g.world }
 // the players to acknowledge it, and closes conn.
 func (g *Server) Serve(ctx context.Context, conn *net.UDPConn) error {
 	g.log.Info("listening", "addr", conn.LocalAddr().String())
-	err := session.RunServerConn(ctx, conn, g.cfg.Session, session.RunOptions{}, g.Step)
+	err := session.RunServerConn(ctx, conn, g.cfg.Session, g.cfg.Run, g.Step)
 	g.log.Info("stopped")
 	return err
 }
@@ -151,7 +154,7 @@ func (g *Server) handle(s *session.Server, ev session.Event) {
 			"ship", game.ShipArchetype(slot).String(), "players", g.world.Players())
 	case session.EventPlayerLeft:
 		g.world.Leave(game.PlayerID(ev.Conn))
-		final, _ := s.Departed(ev.Conn)
+		final, _ := s.ConnStats(ev.Conn)
 		g.keep(ev.Conn, Departure{Stats: final, Close: ev.Close, Disconnect: ev.Disconnect})
 		attrs := []any{"conn", ev.Conn, "addr", final.Addr, "close", ev.Close.String(), "players", g.world.Players()}
 		if ev.Close == session.CloseDisconnect {

@@ -33,7 +33,7 @@ type lifetime struct{ born, died int }
 // datagrams each way play a round, Bydos coming and dying, missiles fired
 // and leaving. Some DestroyEntity messages are lost and leave ghosts; the
 // bots' clients expire them (ExpireUnlisted) and query what they missed
-// (QueryRetry), so that at the end each holds what the server holds,
+// (QueryRetry, which a version 1 server's lost creations need), so that at the end each holds what the server holds,
 // within the graces above for what changed too recently to be repaired.
 // Both sides are observed at the same instant of the lock-step network.
 func TestSpec13_4_V1LossyBotsHoldTheServerWorld(t *testing.T) {
@@ -41,7 +41,7 @@ func TestSpec13_4_V1LossyBotsHoldTheServerWorld(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 4))
 	l.drop = func() bool { return rng.Float64() < 0.2 }
 	for range game.PlayersToStart {
-		l.addClientWith(bot.SessionConfig(session.ClientConfig{}))
+		l.addClientWith(bot.SessionConfig(session.ClientConfig{QueryRetry: session.DefaultQueryRetry}))
 	}
 	lives := map[uint32]*lifetime{}
 	tick := 0

@@ -1,0 +1,69 @@
+package session
+
+import (
+	"net/netip"
+
+	"github.com/rtypeproto/rtype"
+)
+
+// endpoint is what a Client and a Server share as one side of the wire:
+// the way out and the counters of both directions.
+type endpoint struct {
+	send  SendFunc
+	stats Stats
+}
+
+func (e *endpoint) drop(r DropReason) { e.stats.Drops[r]++ }
+
+// transmit counts datagram b and hands it to the network.
+func (e *endpoint) transmit(to netip.AddrPort, b []byte) {
+	e.stats.PacketsOut++
+	e.stats.BytesOut += uint64(len(b))
+	e.send(to, b)
+}
+
+// arrived counts datagram b and reports whether it may be read: one over
+// 548 bytes is dropped (§2.2).
+func (e *endpoint) arrived(b []byte) bool {
+	e.stats.PacketsIn++
+	e.stats.BytesIn += uint64(len(b))
+	if len(b) > rtype.MaxDatagramSize {
+		e.drop(DropTooLarge)
+		return false
+	}
+	return true
+}
+
+// unmap makes an IPv4-mapped address from a dual-stack socket plain IPv4.
+func unmap(a netip.AddrPort) netip.AddrPort {
+	if a.Addr().Is4In6() {
+		return netip.AddrPortFrom(a.Addr().Unmap(), a.Port())
+	}
+	return a
+}
+
+// handshakeDrop names the rule a handshake datagram broke (§4).
+func handshakeDrop(err error) DropReason {
+	switch err {
+	case rtype.ErrDatagramTooLarge:
+		return DropTooLarge
+	case rtype.ErrHandshakeSize:
+		return DropHandshakeSize
+	case rtype.ErrZeroConnectionID:
+		return DropZeroConnectionID
+	}
+	return DropBadHandshake
+}
+
+// packetDrop names the rule a connected packet broke (§5.3, §5.4).
+func packetDrop(err error) DropReason {
+	switch err {
+	case rtype.ErrDatagramTooLarge:
+		return DropTooLarge
+	case rtype.ErrShortPacket:
+		return DropShortPacket
+	case rtype.ErrZeroConnectionID:
+		return DropUnknownConnection
+	}
+	return DropFraming
+}

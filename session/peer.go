@@ -1,0 +1,62 @@
+package session
+
+import (
+	"net/netip"
+	"time"
+
+	"github.com/rtypeproto/rtype"
+)
+
+// peer is what one end of a connection keeps of the other (§3, §5.1,
+// §5.2): who it is, when it was last heard, and the numbering both ways.
+// The Client has one for its server; the Server one per connection and
+// per waiting client, moved whole when a waiting client joins.
+type peer struct {
+	id        uint32         // the connection id of §4.3
+	addr      netip.AddrPort // the address it is bound to (§3)
+	lastHeard time.Time      // the last packet processed from it
+	seq       uint32         // last sequence sent, 0 before the first
+	ackTop    uint32         // highest of seq the peer acknowledged, 0 before any
+	window    receiveWindow  // the peer's packets (§5.2)
+}
+
+// next returns the next packet's header: sequence from 1, acks (§5.1, §5.2).
+func (p *peer) next() rtype.PacketHeader {
+	p.seq++
+	ack, bits := p.window.ack()
+	return rtype.PacketHeader{ConnectionID: p.id, Sequence: p.seq, Ack: ack, AckBits: bits}
+}
+
+// receive applies §5.2 to a packet numbered seq at now: true to process it.
+// It counts in st the packet, accepted or dropped as a duplicate or too
+// old, and the peer's packets it shows lost: the one way either side counts.
+func (p *peer) receive(seq uint32, now time.Time, st *Stats) bool {
+	lost := p.window.lost
+	switch p.window.receive(seq) {
+	case rtype.SeqDuplicate:
+		st.Drops[DropDuplicate]++
+		return false
+	case rtype.SeqTooOld:
+		st.Drops[DropTooOld]++
+		return false
+	}
+	p.lastHeard = now
+	st.PacketsAccepted++
+	st.PacketsLost += p.window.lost - lost
+	return true
+}
+
+// acked records the peer's ack (§5.1) and reports whether it names a packet
+// sent: 0 (nothing received yet) and an unsent sequence say nothing.
+func (p *peer) acked(ack uint32) bool {
+	if ack == 0 || ack > p.seq {
+		return false
+	}
+	p.ackTop = max(p.ackTop, ack)
+	return true
+}
+
+// silentFor reports whether nothing came from p for limit or longer.
+func (p *peer) silentFor(limit time.Duration, now time.Time) bool {
+	return now.Sub(p.lastHeard) >= limit
+}

@@ -1,0 +1,73 @@
+package session
+
+import (
+	"time"
+
+	"github.com/rtypeproto/rtype"
+)
+
+// processPacket applies §5.2 and §7 to c's packet, framed and checked, and
+// sends what answers it: Pongs, QueryEntity answers, or an empty packet
+// owed at the next Tick over the send budget (§12).
+func (s *Server) processPacket(c *conn, p rtype.Packet, now time.Time) {
+	h := p.Header()
+	if !c.receive(h.Sequence, now, &s.stats) {
+		return
+	}
+	s.ack(c, h.Ack, h.AckBits, now)
+	for m, rest, ok := rtype.SplitMessage(p.MessageArea()); ok; m, rest, ok = rtype.SplitMessage(rest) {
+		if !s.handle(c, m, now) {
+			return // closed by a Disconnect: nothing answers it (§7.3)
+		}
+	}
+	if s.asm.open {
+		s.flush(c, now)
+	} else {
+		c.probeDue = true
+	}
+}
+
+// handle applies one message of c's packet (§6, §7); false means it closed c.
+func (s *Server) handle(c *conn, m rtype.RawMessage, now time.Time) bool {
+	switch m.Type {
+	case rtype.TypeInput:
+		var in rtype.Input
+		switch {
+		case in.UnmarshalBinary(m.Payload) != nil:
+			s.drop(DropInput)
+		case c.gotInput && !rtype.SequenceNewer(in.InputSequence, c.lastInput):
+			s.drop(DropStaleInput)
+		default:
+			c.gotInput, c.lastInput = true, in.InputSequence
+			s.events.pushDroppable(Event{Kind: EventInput, Conn: c.id, Slot: uint8(c.slot), Input: in, At: now})
+		}
+	case rtype.TypePing:
+		var ping rtype.Ping
+		if ping.UnmarshalBinary(m.Payload) != nil {
+			s.drop(DropPing)
+			return true
+		}
+		// §7.2: the Pong carries the Ping's timestamp, its only field.
+		put(toConn{s, c, now}, &s.asm, rtype.Pong(ping))
+	case rtype.TypeDisconnect:
+		var d rtype.Disconnect
+		if d.UnmarshalBinary(m.Payload) != nil {
+			s.drop(DropDisconnect)
+			return true
+		}
+		// §7.3: close at once, not even answering this packet.
+		s.closeConn(c, CloseDisconnect, d.Reason, now)
+		return false
+	case rtype.TypeQueryEntity:
+		var q rtype.QueryEntity
+		if q.UnmarshalBinary(m.Payload) != nil {
+			s.drop(DropQueryEntity)
+			return true
+		}
+		s.events.pushDroppable(Event{Kind: EventQueryEntity, Conn: c.id, Slot: uint8(c.slot), Entity: Entity{ID: q.NetworkID}, At: now})
+		s.answerQuery(toConn{s, c, now}, q.NetworkID)
+	default:
+		s.drop(DropUnknownMessage)
+	}
+	return true
+}
