@@ -20,6 +20,17 @@ var (
 	ErrSocket = errors.New("session: socket")
 )
 
+// PacketConn is the socket a binding runs on: a *net.UDPConn, or any
+// datagram transport with the same three methods, such as an in-memory
+// network's. ReadFromUDPAddrPort blocks until a datagram arrives and
+// returns an error wrapping [net.ErrClosed] once Close was called; any
+// other read error counts as a lost datagram. A write error is one too.
+type PacketConn interface {
+	ReadFromUDPAddrPort(b []byte) (n int, addr netip.AddrPort, err error)
+	WriteToUDPAddrPort(b []byte, addr netip.AddrPort) (int, error)
+	Close() error
+}
+
 // datagram is one received datagram waiting in a buffer of the pool.
 type datagram struct {
 	buf  int
@@ -30,7 +41,7 @@ type datagram struct {
 // udpLoop reads datagrams on a goroutine into a fixed buffer pool for the
 // goroutine owning the Client or Server: no lock, no allocation per datagram.
 type udpLoop struct {
-	conn *net.UDPConn
+	conn PacketConn
 	// One byte over the largest datagram: a larger one reads as 549
 	// bytes and is dropped (§2.2) rather than cut.
 	bufs [64][549]byte
@@ -45,7 +56,7 @@ type udpLoop struct {
 	hooks *Hooks
 }
 
-func startLoop(conn *net.UDPConn, hooks *Hooks) *udpLoop {
+func startLoop(conn PacketConn, hooks *Hooks) *udpLoop {
 	l := &udpLoop{conn: conn, hooks: hooks, full: make(chan datagram, 64), free: make(chan int, 64),
 		quit: make(chan struct{}), done: make(chan struct{})}
 	for i := range l.bufs {
@@ -133,7 +144,7 @@ func RunServer(ctx context.Context, addr string, cfg ServerConfig, opts RunOptio
 // time, with [Server.ShuttingDown] true, to read the last events, such as
 // each EventPlayerLeft ([Server.ConnStats] has the counters); nothing is
 // sent after. A negative ShutdownGrace skips all this.
-func RunServerConn(ctx context.Context, conn *net.UDPConn, cfg ServerConfig, opts RunOptions, tick func(s *Server, now time.Time)) error {
+func RunServerConn(ctx context.Context, conn PacketConn, cfg ServerConfig, opts RunOptions, tick func(s *Server, now time.Time)) error {
 	opts = opts.withDefaults()
 	l := startLoop(conn, opts.Hooks)
 	defer l.stop()
@@ -225,7 +236,7 @@ func RunClient(ctx context.Context, addr string, cfg ClientConfig, opts RunOptio
 // false or ctx is done; [ErrRejected] or [ErrTimedOut], after frame saw the
 // event, when the client stopped by itself; an error wrapping [ErrSocket]
 // when conn was closed under it.
-func RunClientConn(ctx context.Context, conn *net.UDPConn, server netip.AddrPort, cfg ClientConfig, opts RunOptions, frame func(c *Client, now time.Time) bool) error {
+func RunClientConn(ctx context.Context, conn PacketConn, server netip.AddrPort, cfg ClientConfig, opts RunOptions, frame func(c *Client, now time.Time) bool) error {
 	opts = opts.withDefaults()
 	l := startLoop(conn, opts.Hooks)
 	defer l.stop()
