@@ -22,6 +22,9 @@ type check struct {
 
 	// server is the implementation under test in server mode.
 	server netip.AddrPort
+	// noWelcome, in server mode, says what the server answered the run's
+	// first Hellos with when that was no valid Welcome.
+	noWelcome string
 	// harness is the scripted server of client mode.
 	harness *harness
 
@@ -84,9 +87,10 @@ func (t *check) since() time.Duration {
 	return time.Since(t.start).Round(time.Millisecond)
 }
 
-// alive reports whether the case still has time.
-func (t *check) alive() bool {
-	return t.ctx.Err() == nil
+// at returns when tm was, counted from the case's start and rounded, for
+// details.
+func (t *check) at(tm time.Time) time.Duration {
+	return tm.Sub(t.start).Round(time.Millisecond)
 }
 
 // within returns the earlier of now+d and the case's deadline.

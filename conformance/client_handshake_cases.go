@@ -15,7 +15,7 @@ var clientHandshakeCases = []Case{
 		f := r.foreign()
 		bad := r.h.id()
 		r.ignoredWelcome(fmtWelcome(bad, "from "+f.local.String()+", not the server's address"), f, func() {
-			f.sendTo(r.addr, rtype.AppendWelcome(nil, bad))
+			f.sendTo(r.to, rtype.AppendWelcome(nil, bad))
 		})
 	}},
 	{ID: "3/2", Level: Must, Title: "a client MUST ignore datagrams that do not come from the server address and port: a connected packet from another port", run: func(t *check) {
@@ -23,9 +23,9 @@ var clientHandshakeCases = []Case{
 		f := r.foreign()
 		seq := r.seq + 1
 		x := badID(seq)
-		b := r.packetOf(seq, r.snap(x))
+		b := r.packet(seq, r.snap(x))
 		r.dropped(drop{what: fmtPacket(seq, x, "with the client's connectionId, from "+f.local.String()+", not the server's address"), ids: []uint32{x}, seq: seq}, func() {
-			f.sendTo(r.addr, b)
+			f.sendTo(r.to, b)
 			r.seq = seq
 		})
 	}},
@@ -35,8 +35,8 @@ var clientHandshakeCases = []Case{
 			t.Failf("the client's first datagram was not a Hello (want the 6 bytes %s)", hex(rtype.AppendHello(nil)))
 		}
 		// The Hellos that follow until a Welcome must be the same bytes.
-		if dg, ok := r.watch(r.t.within(1200*time.Millisecond), func(dg datagram) bool { return !isHello(dg.b) }); ok {
-			t.Failf("before any Welcome the client sent %d bytes %s at %v, not a Hello (want %s)", len(dg.b), hex(dg.b), r.at(dg), hex(rtype.AppendHello(nil)))
+		if dg, ok := r.await(r.t.within(1200*time.Millisecond), func(dg datagram) bool { return !isHello(dg.b) }); ok {
+			t.Failf("before any Welcome the client sent %d bytes %s at %v, not a Hello (want %s)", len(dg.b), hex(dg.b), t.at(dg.at), hex(rtype.AppendHello(nil)))
 		}
 	}},
 	{ID: "4.1/2", Level: Must, Title: "magic MUST be 0x52545950 and version MUST be 1: a Welcome with another magic or version is no Welcome", run: func(t *check) {
@@ -53,7 +53,7 @@ var clientHandshakeCases = []Case{
 	}},
 	{ID: "4.2/1", Level: Should, Title: "the client SHOULD resend Hello every second until it receives Welcome or Rejected", needs: 4 * time.Second, run: func(t *check) {
 		r := t.startClient()
-		r.watch(r.t.within(3300*time.Millisecond), func(datagram) bool { return len(r.hellos) >= 4 })
+		r.await(r.t.within(3300*time.Millisecond), func(datagram) bool { return len(r.hellos) >= 4 })
 		if len(r.hellos) < 3 {
 			t.Failf("%d Hello(s) within 3.3 s of the first, without an answer: want one about every second", len(r.hellos))
 		}
@@ -70,7 +70,7 @@ var clientHandshakeCases = []Case{
 		}
 		start := r.hellos[0]
 		late := func(dg datagram) bool { return isHello(dg.b) && dg.at.Sub(start) > giveUpBy }
-		if dg, ok := r.watch(r.t.within(time.Until(start.Add(giveUpBy+500*time.Millisecond))), late); ok {
+		if dg, ok := r.await(r.t.within(time.Until(start.Add(giveUpBy+500*time.Millisecond))), late); ok {
 			t.Failf("a Hello came %v after the first, with no answer: want none after about 10 s (%v)", dg.at.Sub(start).Round(time.Millisecond), giveUpBy)
 		}
 		if last := r.lastHello.Sub(start); last < giveUpMin {
@@ -97,7 +97,7 @@ var clientHandshakeCases = []Case{
 		r.welcome(r.h.id())
 		welcomed := r.t.since()
 		n := 0
-		dg, ok := r.watch(r.t.within(time.Second+firstPacket), func(dg datagram) bool {
+		dg, ok := r.await(r.t.within(time.Second+firstPacket), func(dg datagram) bool {
 			if isHello(dg.b) && dg.at.Sub(r.t.start) < welcomed+inFlight {
 				return false // sent before the Welcome came
 			}
@@ -108,17 +108,17 @@ var clientHandshakeCases = []Case{
 		case n == 0:
 			t.Skipf("welcomed as connection %d at %v, the client sent no packet within %v", r.id, welcomed, time.Second+firstPacket)
 		case ok && !connected(dg.b):
-			t.Failf("welcomed as connection %d at %v; datagram %d after it, at %v, is %d bytes %s: no packet header", r.id, welcomed, n, r.at(dg), len(dg.b), hex(dg.b))
+			t.Failf("welcomed as connection %d at %v; datagram %d after it, at %v, is %d bytes %s: no packet header", r.id, welcomed, n, t.at(dg.at), len(dg.b), hex(dg.b))
 		case ok && connID(dg.b) != r.id:
-			t.Failf("welcomed as connection %d at %v; packet %d after it, at %v, carries connectionId %d", r.id, welcomed, n, r.at(dg), connID(dg.b))
+			t.Failf("welcomed as connection %d at %v; packet %d after it, at %v, carries connectionId %d", r.id, welcomed, n, t.at(dg.at), connID(dg.b))
 		}
 	}},
 	{ID: "4.4/1", Level: Must, Title: "on Rejected, the client MUST stop trying to connect", needs: 3 * time.Second, run: func(t *check) {
 		r := t.startClient()
 		r.sendRaw(rtype.AppendRejected(nil))
 		sent := time.Now()
-		if dg, ok := r.watch(r.t.within(2500*time.Millisecond), func(dg datagram) bool { return dg.at.Sub(sent) > inFlight }); ok {
-			t.Failf("sent Rejected at %v; the client sent %d bytes %s at %v: it kept trying", sent.Sub(r.t.start).Round(time.Millisecond), len(dg.b), hex(dg.b), r.at(dg))
+		if dg, ok := r.await(r.t.within(2500*time.Millisecond), func(dg datagram) bool { return dg.at.Sub(sent) > inFlight }); ok {
+			t.Failf("sent Rejected at %v; the client sent %d bytes %s at %v: it kept trying", t.at(sent), len(dg.b), hex(dg.b), t.at(dg.at))
 		}
 	}},
 	{ID: "4.4/2", Level: Must, Title: "the client MUST ignore a Rejected datagram that has extra bytes", needs: 4 * time.Second, run: func(t *check) {
@@ -129,16 +129,16 @@ var clientHandshakeCases = []Case{
 		r.sendRaw(append(rtype.AppendRejected(nil), 0))
 		sent := time.Now()
 		// Another Hello shows it at once; without one, a Welcome tells.
-		r.watch(r.t.within(1500*time.Millisecond), func(dg datagram) bool { return dg.at.Sub(sent) > inFlight })
+		r.await(r.t.within(1500*time.Millisecond), func(dg datagram) bool { return dg.at.Sub(sent) > inFlight })
 		r.welcome(r.h.id())
 		welcomed := r.t.since()
-		dg, ok := r.watch(r.t.within(firstPacket), func(dg datagram) bool { return connected(dg.b) })
+		dg, ok := r.await(r.t.within(firstPacket), func(dg datagram) bool { return connected(dg.b) })
 		if !ok {
 			t.Failf("sent a 7-byte Rejected (a 0 byte after it) at %v, then a Welcome with connectionId %d at %v: no packet within %v: the client stopped trying",
-				sent.Sub(r.t.start).Round(time.Millisecond), r.id, welcomed, firstPacket)
+				t.at(sent), r.id, welcomed, firstPacket)
 		}
 		if connID(dg.b) != r.id {
-			t.Skipf("welcomed as connection %d, the client's packet at %v carries connectionId %d (case 4.3/3)", r.id, r.at(dg), connID(dg.b))
+			t.Skipf("welcomed as connection %d, the client's packet at %v carries connectionId %d (case 4.3/3)", r.id, t.at(dg.at), connID(dg.b))
 		}
 	}},
 }

@@ -23,24 +23,24 @@ var clientPacketCases = []Case{
 			ids = append(ids, batch...)
 			r.send(r.snap(batch...))
 		}
-		if dg, ok := r.watch(r.t.within(600*time.Millisecond), func(dg datagram) bool { return len(dg.b) > rtype.MaxDatagramSize }); ok {
-			t.Failf("after 3 packets of Snapshots listing %d unknown ids, the client sent a %d-byte datagram at %v", len(ids), len(dg.b), r.at(dg))
+		if dg, ok := r.await(r.t.within(600*time.Millisecond), func(dg datagram) bool { return len(dg.b) > rtype.MaxDatagramSize }); ok {
+			t.Failf("after 3 packets of Snapshots listing %d unknown ids, the client sent a %d-byte datagram at %v", len(ids), len(dg.b), t.at(dg.at))
 		}
 	}},
 	{ID: "2.2/2", Level: Must, Title: "a receiver MUST discard any datagram larger than 548 bytes", run: func(t *check) {
 		r := t.connect()
 		seq := r.seq + 1
 		x := badID(seq)
-		b := r.packetOf(seq, r.snap(x))
+		b := r.packet(seq, r.snap(x))
 		// An unknown message pads the packet to 549 bytes: nothing else is wrong.
 		pad := rtype.MaxDatagramSize + 1 - len(b) - rtype.MessageHeaderSize
 		b = appendMessage(b, rtype.RawMessage{Type: 0x00F1, Payload: make([]byte, pad)})
-		r.dropped(drop{what: fmtPacket(seq, x, "then an unknown message making it 549 bytes"), ids: []uint32{x}, seq: seq}, func() { r.sendBad(seq, b) })
+		r.dropped(drop{what: fmtPacket(seq, x, "then an unknown message making it 549 bytes"), ids: []uint32{x}, seq: seq}, func() { r.sendRawSeq(seq, b) })
 	}},
 	{ID: "5.1/1", Level: Must, Title: "ack is the highest sequence number received from the peer, 0 if none", run: func(t *check) {
-		var bad *cmsg
+		var bad *msg
 		n := 0
-		r := t.connectObserving(func(m cmsg) {
+		r := t.connect(func(m msg) {
 			n++
 			if bad == nil && (m.hdr.Ack != 0 || m.hdr.AckBits != 0) {
 				bad = &m
@@ -49,7 +49,7 @@ var clientPacketCases = []Case{
 		r.settle(200 * time.Millisecond)
 		if bad != nil {
 			t.Failf("no server packet was sent yet; the client's packet %d at %v has ack %d, ackBits %#08x: want 0 and 0",
-				bad.hdr.Sequence, bad.at.Sub(t.start).Round(time.Millisecond), bad.hdr.Ack, bad.hdr.AckBits)
+				bad.hdr.Sequence, t.at(bad.at), bad.hdr.Ack, bad.hdr.AckBits)
 		}
 	}},
 	{ID: "5.1/2", Level: Must, Title: "ack is the highest sequence received and bit i of ackBits is set when sequence ack - 1 - i was received", run: func(t *check) {
@@ -59,8 +59,8 @@ var clientPacketCases = []Case{
 			r.sendSeq(s, r.snap())
 		}
 		const want = 1<<2 | 1<<4 | 1<<5 | 1<<6 // 5, 3, 2 and 1 below 8
-		last := cmsg{}
-		m, ok := r.expect(answerWait, func(m cmsg) bool { last = m; return m.hdr.Ack >= 8 })
+		last := msg{}
+		m, ok := r.expect(answerWait, func(m msg) bool { last = m; return m.hdr.Ack >= 8 })
 		switch {
 		case !ok:
 			t.Failf("sent packets %v; no client packet within %v acked 8 (the last had ack %d, ackBits %#08x)", sent, answerWait, last.hdr.Ack, last.hdr.AckBits)
@@ -72,12 +72,12 @@ var clientPacketCases = []Case{
 	}},
 	{ID: "5.2/1", Level: Must, Title: "the first packet sent on a connection has sequence 1, and every following packet increases it by 1", run: func(t *check) {
 		var seqs []uint32
-		r := t.connectObserving(func(m cmsg) {
+		r := t.connect(func(m msg) {
 			if len(seqs) < 10 && (len(seqs) == 0 || seqs[len(seqs)-1] != m.hdr.Sequence) {
 				seqs = append(seqs, m.hdr.Sequence)
 			}
 		})
-		r.poll(r.t.within(time.Second), func(cmsg) bool { return len(seqs) == 10 })
+		r.poll(r.t.within(time.Second), func(msg) bool { return len(seqs) == 10 })
 		for i, s := range seqs {
 			if s != uint32(i+1) {
 				t.Failf("packet %d after the Welcome had sequence %d, want %d (sequences seen: %v)", i+1, s, i+1, seqs)
@@ -123,18 +123,18 @@ var clientPacketCases = []Case{
 		r := t.connect()
 		seq := r.seq + 1
 		x := badID(seq)
-		b := append(r.packetOf(seq, r.snap(x)), 0x00, 0x83) // 2 bytes of a next message header
-		r.dropped(drop{what: fmtPacket(seq, x, "then 2 bytes of a message header"), ids: []uint32{x}, seq: seq}, func() { r.sendBad(seq, b) })
+		b := append(r.packet(seq, r.snap(x)), 0x00, 0x83) // 2 bytes of a next message header
+		r.dropped(drop{what: fmtPacket(seq, x, "then 2 bytes of a message header"), ids: []uint32{x}, seq: seq}, func() { r.sendRawSeq(seq, b) })
 	}},
 	{ID: "5.3/2", Level: Must, Title: "a receiver MUST drop the whole packet if a size is larger than the bytes left in the datagram", run: func(t *check) {
 		r := t.connect()
 		seq := r.seq + 1
 		x := badID(seq)
-		b := r.packetOf(seq, r.snap(x))
+		b := r.packet(seq, r.snap(x))
 		b = binary.BigEndian.AppendUint16(b, uint16(rtype.TypePong))
 		b = binary.BigEndian.AppendUint16(b, 40) // 40 bytes said, 4 follow
 		b = append(b, 0, 0, 0, 1)
-		r.dropped(drop{what: fmtPacket(seq, x, "then a Pong header of size 40 with 4 bytes left"), ids: []uint32{x}, seq: seq}, func() { r.sendBad(seq, b) })
+		r.dropped(drop{what: fmtPacket(seq, x, "then a Pong header of size 40 with 4 bytes left"), ids: []uint32{x}, seq: seq}, func() { r.sendRawSeq(seq, b) })
 	}},
 	{ID: "5.3/3", Level: Must, Title: "a packet MAY contain several messages: every one is processed", run: func(t *check) {
 		r := t.connect()
@@ -149,11 +149,11 @@ var clientPacketCases = []Case{
 	{ID: "5.3/4", Level: Must, Title: "a packet with no message is valid", run: func(t *check) {
 		r := t.connect()
 		first := r.send(r.snap())
-		if _, ok := r.expect(answerWait, func(m cmsg) bool { return m.hdr.Ack == first }); !ok {
+		if _, ok := r.expect(answerWait, func(m msg) bool { return m.hdr.Ack == first }); !ok {
 			t.Skipf("no client packet within %v acked packet %d, a valid Snapshot: the client's acks show nothing (case 5.1/2)", answerWait, first)
 		}
 		seq := r.send()
-		if _, ok := r.expect(answerWait, func(m cmsg) bool { return m.hdr.Ack == seq }); !ok {
+		if _, ok := r.expect(answerWait, func(m msg) bool { return m.hdr.Ack == seq }); !ok {
 			t.Failf("sent packet %d with no message after packet %d; no client packet within %v acked it", seq, first, answerWait)
 		}
 	}},
@@ -161,12 +161,12 @@ var clientPacketCases = []Case{
 		r := t.connect()
 		seq := r.seq + 1
 		x := badID(seq)
-		b := r.packetOf(seq, r.snap(x))
+		b := r.packet(seq, r.snap(x))
 		other := r.id + 1
 		if other == 0 {
 			other = 1
 		}
 		binary.BigEndian.PutUint32(b, other)
-		r.dropped(drop{what: fmtPacket(seq, x, "with connectionId "+itoa(other)+", not the client's "+itoa(r.id)), ids: []uint32{x}, seq: seq}, func() { r.sendBad(seq, b) })
+		r.dropped(drop{what: fmtPacket(seq, x, "with connectionId "+itoa(other)+", not the client's "+itoa(r.id)), ids: []uint32{x}, seq: seq}, func() { r.sendRawSeq(seq, b) })
 	}},
 }

@@ -77,36 +77,10 @@ func create(tick, id uint32) rtype.CreateEntity {
 		X: rtype.PosFromPixels(2000), Y: rtype.PosFromPixels(300)}
 }
 
-// packetOf is a server packet numbered seq carrying msgs, acking the
-// client's packets, not sent.
-func (r *remote) packetOf(seq uint32, msgs ...rtype.Message) []byte {
-	b := r.header(seq)
-	for _, m := range msgs {
-		b = appendMessage(b, m)
-	}
-	return b
-}
-
-// sendBad sends b, a packet numbered seq, so that the server's numbering
-// goes on after it.
-func (r *remote) sendBad(seq uint32, b []byte) {
-	r.sendRaw(b)
-	r.seq = max(r.seq, seq)
-}
-
 // foreign opens a socket on the server's address with another port: its
 // datagrams come from a foreign source (§3).
 func (r *remote) foreign() *endpoint {
 	return r.t.socket(netip.AddrPortFrom(r.h.addr().Addr(), 0))
-}
-
-// asked matches a QueryEntity whose payload starts with id, whatever its
-// size: a client is judged on its size by its own case.
-func asked(id uint32) func(m cmsg) bool {
-	return func(m cmsg) bool {
-		return m.raw.Type == rtype.TypeQueryEntity && len(m.raw.Payload) >= 4 &&
-			binary.BigEndian.Uint32(m.raw.Payload) == id
-	}
 }
 
 // queryLog records the ids the client queries, first arrival each.
@@ -118,15 +92,10 @@ type queryLog struct {
 // maxLogged bounds the ids a queryLog keeps, whatever the client sends.
 const maxLogged = 4096
 
-// logQueries records the client's QueryEntity messages from now on,
-// besides what r.observe already did.
+// logQueries records the client's QueryEntity messages from now on.
 func (r *remote) logQueries() *queryLog {
 	q := &queryLog{first: map[uint32]time.Duration{}, count: map[uint32]int{}}
-	prev := r.observe
-	r.observe = func(m cmsg) {
-		if prev != nil {
-			prev(m)
-		}
+	r.observe(func(m msg) {
 		if m.raw.Type != rtype.TypeQueryEntity || len(m.raw.Payload) < 4 {
 			return
 		}
@@ -135,10 +104,10 @@ func (r *remote) logQueries() *queryLog {
 			return
 		}
 		if q.count[id] == 0 {
-			q.first[id] = m.at.Sub(r.t.start).Round(time.Millisecond)
+			q.first[id] = r.t.at(m.at)
 		}
 		q.count[id]++
-	}
+	})
 	return q
 }
 
@@ -179,15 +148,13 @@ type drop struct {
 // fails if the client queried one of d's ids or acked d's packet.
 func (r *remote) dropped(d drop, send func()) {
 	q := r.logQueries()
-	var acked *cmsg
+	var acked *msg
 	if d.seq != 0 {
-		prev := r.observe
-		r.observe = func(m cmsg) {
-			prev(m)
+		r.observe(func(m msg) {
 			if acked == nil && rtype.Acked(d.seq, m.hdr.Ack, m.hdr.AckBits) {
 				acked = &m
 			}
-		}
+		})
 	}
 	send()
 	r.control()
@@ -201,7 +168,7 @@ func (r *remote) dropped(d drop, send func()) {
 	}
 	if acked != nil {
 		r.t.Failf("%s; the client's packet %d at %v acked it (ack %d, ackBits %#08x): it must drop the packet, not receive it",
-			d.what, acked.hdr.Sequence, acked.at.Sub(r.t.start).Round(time.Millisecond), acked.hdr.Ack, acked.hdr.AckBits)
+			d.what, acked.hdr.Sequence, r.t.at(acked.at), acked.hdr.Ack, acked.hdr.AckBits)
 	}
 }
 
@@ -211,7 +178,7 @@ func (r *remote) dropped(d drop, send func()) {
 // from one that never queries (skip).
 func (r *remote) processed(what, why string, ids ...uint32) {
 	q := r.logQueries()
-	r.poll(r.t.within(answerWait), func(cmsg) bool {
+	r.poll(r.t.within(answerWait), func(msg) bool {
 		_, missing := missingOf(q, ids)
 		return !missing
 	})
@@ -235,43 +202,11 @@ func missingOf(q *queryLog, ids []uint32) (uint32, bool) {
 	return 0, false
 }
 
-// watch reads the client's datagrams until deadline, or until the client
-// exited and what it sent is read, each taken as poll takes it (Hellos
-// recorded, packets into the window and observe), and returns the first f
-// accepts.
-func (r *remote) watch(deadline time.Time, f func(dg datagram) bool) (datagram, bool) {
-	for {
-		dg, ok := r.recvAny(deadline)
-		if !ok {
-			return datagram{}, false
-		}
-		if dg.from != r.addr {
-			r.others++
-			continue
-		}
-		r.take(dg, nil)
-		if f(dg) {
-			return dg, true
-		}
-	}
-}
-
-// isHello reports whether b is exactly a Hello (§4.1, §4.2).
-func isHello(b []byte) bool {
-	typ, _, err := rtype.ParseHandshake(b)
-	return err == nil && typ == rtype.HandshakeHello
-}
-
 // connected reports whether b can be a connected packet: 16 bytes or more.
 func connected(b []byte) bool { return len(b) >= rtype.PacketHeaderSize }
 
 // connID is the connectionId of a connected packet.
 func connID(b []byte) uint32 { return binary.BigEndian.Uint32(b) }
-
-// at says when a datagram arrived, counted from the case's start.
-func (r *remote) at(dg datagram) time.Duration {
-	return dg.at.Sub(r.t.start).Round(time.Millisecond)
-}
 
 // ignoredWelcome sends what must not pass for a Welcome (§3, §4.1, §4.3)
 // with send, then a valid Welcome: the client must send no connected
@@ -280,22 +215,22 @@ func (r *remote) at(dg datagram) time.Duration {
 // took it may send its packets.
 func (r *remote) ignoredWelcome(what string, from *endpoint, send func()) {
 	send()
-	if dg, ok := r.watch(r.t.within(ignoreWait), func(dg datagram) bool { return connected(dg.b) }); ok {
+	if dg, ok := r.await(r.t.within(ignoreWait), func(dg datagram) bool { return connected(dg.b) }); ok {
 		r.t.Failf("sent %s; the client answered with a %d-byte connected packet at %v, connectionId %d: it took it for a Welcome",
-			what, len(dg.b), r.at(dg), connID(dg.b))
+			what, len(dg.b), r.t.at(dg.at), connID(dg.b))
 	}
 	r.answeredElsewhere(what, from)
 	good := r.h.id()
 	r.welcome(good)
 	welcomed := r.t.since()
-	dg, ok := r.watch(r.t.within(firstPacket), func(dg datagram) bool { return connected(dg.b) })
+	dg, ok := r.await(r.t.within(firstPacket), func(dg datagram) bool { return connected(dg.b) })
 	if !ok {
 		r.answeredElsewhere(what, from)
 		r.t.Skipf("sent %s, then a valid Welcome with connectionId %d at %v: the client sent no packet within %v", what, good, welcomed, firstPacket)
 	}
 	if id := connID(dg.b); id != good {
 		r.t.Failf("sent %s, then a valid Welcome with connectionId %d at %v; the client's packet at %v carries connectionId %d: it took the first for a Welcome",
-			what, good, welcomed, r.at(dg), id)
+			what, good, welcomed, r.t.at(dg.at), id)
 	}
 }
 
@@ -310,23 +245,11 @@ func (r *remote) answeredElsewhere(what string, from *endpoint) {
 		if !ok {
 			return
 		}
-		if dg.from == r.addr && connected(dg.b) {
+		if dg.from == r.to && connected(dg.b) {
 			r.t.Failf("sent %s; the client sent a %d-byte connected packet to %v at %v, connectionId %d: it took it for a Welcome",
-				what, len(dg.b), from.local, r.at(dg), connID(dg.b))
+				what, len(dg.b), from.local, r.t.at(dg.at), connID(dg.b))
 		}
 	}
-}
-
-// connectObserving starts a client, sets observe before the Welcome so
-// that it sees the very first packet, and waits for that packet.
-func (t *check) connectObserving(observe func(m cmsg)) *remote {
-	r := t.startClient()
-	r.observe = observe
-	r.welcome(t.harness.id())
-	if _, ok := r.expect(firstPacket, func(cmsg) bool { return true }); !ok {
-		t.Skipf("welcomed as connection %d, the client sent no packet within %v", r.id, firstPacket)
-	}
-	return r
 }
 
 // hex formats b for a detail.

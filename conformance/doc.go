@@ -24,4 +24,33 @@
 // The suite never hangs and never crashes on what the implementation
 // sends: every wait has a deadline, each case its own time limit, and
 // every table filled from the network is bounded.
+//
+// # Adding a case
+//
+// A case is one literal in its mode's list for its section (the
+// server_*_cases.go and client_*_cases.go files) and one row in that
+// mode's table in docs/conformance.md, which TestDocListsEveryCase and
+// TestCasesAreWellFormed check. ID is the section and its next free
+// number, Title the rule in the spec's words, needs what the case must be
+// able to wait beyond DefaultTimeout. The body ends the case with t.Failf
+// (what was sent, what came back or did not, by when) or t.Skipf (a
+// precondition not met); returning passes. It opens its end of a
+// connection with one call, and both ends act alike:
+//
+//	p := t.join()    // server mode: a player welcomed, its first Ping answered
+//	r := t.connect() // client mode: a client welcomed, its first packet in
+//
+//	send(msgs...)          the next packet; sendSeq(seq, msgs...) packet seq
+//	packet(seq, msgs...)   the bytes of packet seq, to break, then
+//	sendRawSeq(seq, b)     send as packet seq; sendRaw(b) any datagram
+//	expect(d, match)       wait up to d for a message: isType, isPong, asked, isCreate
+//	settle(d), await(...)  read for d; read until a datagram matches
+//	observe(f), tap(f)     f sees every message, every datagram, from now on
+//
+// (t.handshake and t.startClient stop before the first packet,
+// t.newPlayer at a fresh socket.) A server case judges with p.probe,
+// whether a Ping sent before the probe's was answered, and with p.world
+// and p.seen, the entities as a client keeps them and as sent; a client
+// case with r.processed and r.dropped, whether the client acted on a
+// packet, as the QueryEntity it sends for an id a Snapshot lists shows.
 package conformance

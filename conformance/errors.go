@@ -4,7 +4,7 @@ import "errors"
 
 var (
 	// ErrUnreachable is returned when the implementation under test could
-	// not be reached at all: no Welcome to any Hello in server mode, no
+	// not be reached at all: no answer to any Hello in server mode, no
 	// Hello from the client in client mode.
 	ErrUnreachable = errors.New("conformance: implementation under test not reachable")
 	// ErrUsage is returned for options that cannot be run: a bad target

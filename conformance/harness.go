@@ -41,8 +41,8 @@ func (h *harness) addr() netip.AddrPort { return h.ep.local }
 
 func (h *harness) close() { h.ep.conn.Close() }
 
-// take hands the listener to t for the length of a case.
-func (h *harness) take(t *check) {
+// lend hands the listener to t for the length of a case.
+func (h *harness) lend(t *check) {
 	h.ep.owner.Store(t)
 	h.ep.drain()
 }

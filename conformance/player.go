@@ -1,7 +1,7 @@
 package conformance
 
 import (
-	"encoding/binary"
+	"fmt"
 	"net/netip"
 	"sync/atomic"
 	"time"
@@ -10,42 +10,27 @@ import (
 )
 
 // player is the suite's scripted client in server mode: a fresh socket,
-// its handshake, its own numbering of packets and Inputs, and what the
-// server told it. It does only what the case asks: no Hello or Input is
-// sent behind the case's back.
+// its handshake, its numbering of packets and Inputs, and what the server
+// told it: the world as a client keeps it, and every entity message as
+// sent (seen). It does only what the case asks: no Hello or Input is sent
+// behind the case's back.
 type player struct {
-	t      *check
-	ep     *endpoint
-	server netip.AddrPort
-	id     uint32
-
-	seq      uint32 // highest sequence sent
+	peer
 	inputSeq uint32
 	frame    uint32
-	win      rtype.SeqWindow // the server's packets, for ack and ackBits
 	left     bool
 
 	world world
-	// observe, when set, sees every message of every valid packet.
-	observe func(m msg)
-	// invalid counts the server's datagrams after Welcome that are no
-	// valid connected packet of this connection, with the first reason.
-	invalid    int
-	invalidWhy string
+	seen  watcher
 	// handshakes lists the first maxHandshakes handshake datagrams after
 	// the Welcome.
 	handshakes []rtype.HandshakeType
+	// odd describes the first answer to a Hello that was no valid
+	// Welcome, for the reason of a skip.
+	odd string
 }
 
 const maxHandshakes = 64
-
-// msg is one message of a server packet, as the player received it.
-type msg struct {
-	hdr  rtype.PacketHeader
-	raw  rtype.RawMessage
-	size int // of the whole datagram
-	at   time.Time
-}
 
 // Timing of the scripted client: Hellos faster than §4.2's one a second,
 // so that a case does not wait on a lost one, and how long an answer may
@@ -69,8 +54,27 @@ func (t *check) newPlayer() *player {
 	default:
 		bind = netip.AddrPortFrom(netip.IPv6Unspecified(), 0)
 	}
-	p := &player{t: t, ep: t.socket(bind), server: t.server, world: newWorld()}
+	p := &player{peer: peer{t: t, ep: t.socket(bind), to: t.server}, world: newWorld()}
+	p.handshake = p.takeHandshake
+	p.observe(func(m msg) { p.world.apply(m.raw) })
+	p.observe(p.seen.see)
 	return p
+}
+
+// takeHandshake records a handshake datagram from the server: a 6 or
+// 10-byte one of any valid type.
+func (p *player) takeHandshake(dg datagram) bool {
+	if len(dg.b) != 6 && len(dg.b) != 10 {
+		return false
+	}
+	typ, _, err := rtype.ParseHandshake(dg.b)
+	if err != nil {
+		return false
+	}
+	if len(p.handshakes) < maxHandshakes {
+		p.handshakes = append(p.handshakes, typ)
+	}
+	return true
 }
 
 // handshake sends Hello until a valid Welcome comes, and skips the case
@@ -78,7 +82,21 @@ func (t *check) newPlayer() *player {
 func (t *check) handshake() *player {
 	p := t.newPlayer()
 	if !p.hello(welcomeBy) {
+		if p.odd != "" {
+			t.Skipf("no valid Welcome within %v of the first Hello; the server answered %s (cases 4.2/1 and 4.3 judge it)", welcomeBy, p.odd)
+		}
 		t.Skipf("no Welcome within %v of the first Hello: the server may be full", welcomeBy)
+	}
+	return p
+}
+
+// join is handshake, then a first packet carrying a Ping whose Pong shows
+// the server took the connection; the case is skipped if it does not.
+func (t *check) join() *player {
+	p := t.handshake()
+	ts := p.ping()
+	if _, ok := p.pong(ts, time.Second); !ok {
+		t.Skipf("welcomed as connection %d, but no Pong within 1s of the first packet's Ping: the server may be full", p.id)
 	}
 	return p
 }
@@ -86,26 +104,41 @@ func (t *check) handshake() *player {
 // hello sends Hello every helloEvery until a valid Welcome (§4.3) comes
 // from the server within d.
 func (p *player) hello(d time.Duration) bool {
+	p.t.needWelcome()
 	_, ok := p.helloUntil(d, isWelcome)
 	return ok
 }
 
+// needWelcome skips the case at once when the server answered the run's
+// first Hellos with no valid Welcome: each case would wait for one in
+// vain.
+func (t *check) needWelcome() {
+	if t.noWelcome != "" {
+		t.Skipf("the server answered the run's first Hellos with %s, never a valid Welcome (cases 4.2/1 and 4.3 judge it): the case needs a connection", t.noWelcome)
+	}
+}
+
 // helloUntil sends Hello every helloEvery for up to d and returns the
-// first datagram from the server that take accepts. A valid Welcome among
-// them connects the player, which then leaves at the case's end.
-func (p *player) helloUntil(d time.Duration, take func(datagram) bool) (datagram, bool) {
+// first datagram from the server that accept accepts. A valid Welcome
+// among them connects the player, which then leaves at the case's end.
+func (p *player) helloUntil(d time.Duration, accept func(datagram) bool) (datagram, bool) {
 	end := p.t.within(d)
 	for time.Now().Before(end) {
-		p.ep.sendTo(p.server, rtype.AppendHello(nil))
+		p.sendRaw(rtype.AppendHello(nil))
 		for next := earliest(p.t.within(helloEvery), end); ; {
-			dg, ok := p.ep.recv(next)
+			dg, ok := p.recv(next)
 			if !ok {
 				break
 			}
-			if dg.from != p.server || !take(dg) {
+			typ, id, err := rtype.ParseHandshake(dg.b)
+			welcome := err == nil && typ == rtype.HandshakeWelcome
+			if !welcome && p.odd == "" {
+				p.odd = fmt.Sprintf("a datagram of %d bytes (% x) at %v", len(dg.b), head(dg.b), p.t.at(dg.at))
+			}
+			if !accept(dg) {
 				continue
 			}
-			if typ, id, err := rtype.ParseHandshake(dg.b); err == nil && typ == rtype.HandshakeWelcome {
+			if welcome {
 				p.welcomed(id)
 			}
 			return dg, true
@@ -131,91 +164,37 @@ func isWelcome(dg datagram) bool {
 	return err == nil && typ == rtype.HandshakeWelcome
 }
 
-// join is handshake, then a first packet carrying a Ping whose Pong shows
-// the server took the connection; the case is skipped if it does not.
-func (t *check) join() *player {
-	p := t.handshake()
-	ts := p.ping()
-	if _, ok := p.pong(ts, time.Second); !ok {
-		t.Skipf("welcomed as connection %d, but no Pong within 1s of the first packet's Ping: the server may be full", p.id)
-	}
-	return p
-}
-
-// header returns the header of a packet numbered seq, acking what the
-// player received (§5.1).
-func (p *player) header(seq uint32) rtype.PacketHeader {
-	ack, bits := p.win.Ack()
-	return rtype.PacketHeader{ConnectionID: p.id, Sequence: seq, Ack: ack, AckBits: bits}
-}
-
-// packet encodes a packet numbered seq with msgs. Messages are encoded as
-// given, so a RawMessage can carry any size or value.
-func (p *player) packet(seq uint32, msgs ...rtype.Message) []byte {
-	b, err := p.header(seq).AppendBinary(make([]byte, 0, rtype.MaxDatagramSize))
-	if err != nil {
-		// Only connection id 0 makes the encoder refuse; write it raw.
-		b = binary.BigEndian.AppendUint32(b[:0], p.id)
-		b = binary.BigEndian.AppendUint32(b, seq)
-		ack, bits := p.win.Ack()
-		b = binary.BigEndian.AppendUint32(b, ack)
-		b = binary.BigEndian.AppendUint32(b, bits)
-	}
-	for _, m := range msgs {
-		b = appendMessage(b, m)
-	}
-	return b
-}
-
-// appendMessage writes a message header and payload without the
-// encoder's refusals, so that cases can send what a receiver must drop.
-func appendMessage(b []byte, m rtype.Message) []byte {
-	if raw, ok := m.(rtype.RawMessage); ok {
-		b = binary.BigEndian.AppendUint16(b, uint16(raw.Type))
-		b = binary.BigEndian.AppendUint16(b, uint16(len(raw.Payload)))
-		return append(b, raw.Payload...)
-	}
-	b = binary.BigEndian.AppendUint16(b, uint16(m.MessageType()))
-	b = binary.BigEndian.AppendUint16(b, uint16(m.Len()))
-	out, err := m.AppendBinary(b)
-	if err != nil {
-		return b[:len(b)-4]
-	}
-	return out
-}
-
-// send sends a packet numbered seq; the player's counter follows the
-// highest sent.
-func (p *player) send(seq uint32, msgs ...rtype.Message) {
-	p.sendRaw(p.packet(seq, msgs...))
-	p.seq = max(p.seq, seq)
-}
-
-// next sends the next packet of the player's numbering (§5.2).
-func (p *player) next(msgs ...rtype.Message) uint32 {
-	seq := p.seq + 1
-	p.send(seq, msgs...)
-	return seq
-}
-
-// sendRaw sends b as it is.
-func (p *player) sendRaw(b []byte) { p.ep.sendTo(p.server, b) }
-
 // leave sends Disconnect reason 1 (§7.3) once, if the player is connected.
 func (p *player) leave() {
 	if p.id == 0 || p.left {
 		return
 	}
 	p.left = true
-	p.ep.sendTo(p.server, p.packet(p.seq+1, rtype.Disconnect{Reason: rtype.DisconnectClientQuit}))
-	p.seq++
+	p.send(rtype.Disconnect{Reason: rtype.DisconnectClientQuit})
 }
 
 // input sends one Input of the next inputSequence (§7.1) in the next packet.
 func (p *player) input(a rtype.Actions) {
 	p.inputSeq++
 	p.frame++
-	p.next(rtype.Input{InputSequence: p.inputSeq, ClientTick: p.frame, Actions: a})
+	p.send(rtype.Input{InputSequence: p.inputSeq, ClientTick: p.frame, Actions: a})
+}
+
+// inputAt sends, in the next packet, an Input numbered seq holding a.
+func (p *player) inputAt(seq uint32, a rtype.Actions) {
+	p.frame++
+	p.send(rtype.Input{InputSequence: seq, ClientTick: p.frame, Actions: a})
+}
+
+// inputs sends several Inputs in the next packet, numbered in order.
+func (p *player) inputs(as ...rtype.Actions) {
+	msgs := make([]rtype.Message, 0, len(as))
+	for _, a := range as {
+		p.inputSeq++
+		p.frame++
+		msgs = append(msgs, rtype.Input{InputSequence: p.inputSeq, ClientTick: p.frame, Actions: a})
+	}
+	p.send(msgs...)
 }
 
 // pingCount makes each Ping's timestamp unique across a run.
@@ -224,7 +203,7 @@ var pingCount atomic.Uint32
 // ping sends the next packet with a Ping and returns its timestamp.
 func (p *player) ping() uint32 {
 	ts := p.pingStamp()
-	p.next(rtype.Ping{Timestamp: ts})
+	p.send(rtype.Ping{Timestamp: ts})
 	return ts
 }
 

@@ -1,9 +1,7 @@
 package conformance
 
 import (
-	"encoding/binary"
 	"fmt"
-	"net/netip"
 	"sync"
 	"time"
 
@@ -14,37 +12,14 @@ import (
 // sees it: its address, the Hellos it sent, and once welcomed its
 // connection, numbered and acked as a server does (§5).
 type remote struct {
-	t    *check
-	h    *harness
-	addr netip.AddrPort
-	done <-chan struct{}
+	peer
+	h *harness
 	// stop makes the client quit, once; nil without a command.
 	stop func()
 
 	hellos []time.Time
 	// lastHello is when the latest Hello came, also past maxHellos.
 	lastHello time.Time
-	id        uint32
-	seq       uint32          // highest sequence sent to the client
-	win       rtype.SeqWindow // the client's packets
-
-	// observe, when set, sees every message of every valid packet.
-	observe func(m cmsg)
-	// invalid counts the client's datagrams after Welcome that are no
-	// valid connected packet of its connection, with the first reason.
-	invalid    int
-	invalidWhy string
-	// others counts datagrams from addresses other than the client's.
-	others int
-}
-
-// cmsg is one message of a client packet as the scripted server received
-// it; raw.Type is 0 for a packet with no message.
-type cmsg struct {
-	hdr  rtype.PacketHeader
-	raw  rtype.RawMessage
-	size int
-	at   time.Time
 }
 
 // Timing of client mode: how long a client may take to start and send its
@@ -60,7 +35,8 @@ const (
 // address no earlier case used; the case is skipped when none comes.
 func (t *check) startClient() *remote {
 	h := t.harness
-	r := &remote{t: t, h: h}
+	r := &remote{peer: peer{t: t, ep: h.ep}, h: h}
+	r.handshake = r.takeHandshake
 	wait := clientStart
 	if h.start == nil {
 		wait = handWaitUser
@@ -77,13 +53,13 @@ func (t *check) startClient() *remote {
 	}
 	end := time.Now().Add(wait)
 	for {
-		dg, ok := r.recvAny(end)
+		dg, ok := r.recv(end) // from any address, r.to not known yet
 		if !ok {
 			t.Skipf("no Hello from a new client address within %v of starting it%s", wait, r.exited())
 		}
 		if h.claim(dg.from) {
-			r.addr = dg.from
-			r.hello(dg)
+			r.to = dg.from
+			r.takeHandshake(dg)
 			// The case's own time starts once its client runs.
 			t.deadline = time.Now().Add(t.limit)
 			return r
@@ -91,101 +67,65 @@ func (t *check) startClient() *remote {
 	}
 }
 
+// connect starts a client, welcomes it and waits for its first packet,
+// which each of observers sees; the case is skipped if none comes.
+func (t *check) connect(observers ...func(m msg)) *remote {
+	r := t.startClient()
+	for _, f := range observers {
+		r.observe(f)
+	}
+	r.welcome(t.harness.id())
+	if _, ok := r.expect(firstPacket, func(msg) bool { return true }); !ok {
+		t.Skipf("welcomed as connection %d, the client sent no packet within %v", r.id, firstPacket)
+	}
+	return r
+}
+
 // exited says, for a detail, whether the client already ended.
 func (r *remote) exited() string {
-	select {
-	case <-r.done:
+	if r.ended() {
 		return " (the client exited)"
-	default:
-		return ""
 	}
+	return ""
 }
 
-// recvAny returns the next datagram from any address before end, or
-// false at end or when the client exited; end may lie past the case's
-// deadline only while a client is starting.
-func (r *remote) recvAny(end time.Time) (datagram, bool) {
-	for time.Now().Before(end) && r.t.alive() {
-		step := time.Now().Add(100 * time.Millisecond)
-		if step.After(end) {
-			step = end
-		}
-		if dg, ok := r.h.ep.recv(step); ok {
-			return dg, true
-		}
-		select {
-		case <-r.done:
-			return datagram{}, false
-		default:
+// takeHandshake records the client's Hellos: before the Welcome every
+// datagram is a handshake datagram (§3), after it a 6-byte Hello still is
+// one, as a client may resend Hello while the Welcome is on its way.
+func (r *remote) takeHandshake(dg datagram) bool {
+	hello := isHello(dg.b)
+	if hello {
+		r.lastHello = dg.at
+		if len(r.hellos) < maxHellos {
+			r.hellos = append(r.hellos, dg.at)
 		}
 	}
-	return datagram{}, false
-}
-
-func (r *remote) hello(dg datagram) {
-	if typ, _, err := rtype.ParseHandshake(dg.b); err == nil && typ == rtype.HandshakeHello {
-		r.addHello(dg.at)
-	}
+	return hello || r.id == 0
 }
 
 // maxHellos bounds the Hello times kept: enough to judge a resend interval
 // and a give-up, whatever a client floods.
 const maxHellos = 256
 
-// addHello records a Hello's arrival; past maxHellos only lastHello moves.
-func (r *remote) addHello(at time.Time) {
-	r.lastHello = at
-	if len(r.hellos) < maxHellos {
-		r.hellos = append(r.hellos, at)
-	}
-}
-
 // welcome sends a Welcome with id from the server address, and takes the
 // client's datagrams as connected packets from then on (§3).
 func (r *remote) welcome(id uint32) {
 	r.id = id
-	r.h.ep.peers.Store(r.addr, true)
-	r.h.ep.sendTo(r.addr, rtype.AppendWelcome(nil, id))
+	r.h.ep.peers.Store(r.to, true)
+	r.sendRaw(rtype.AppendWelcome(nil, id))
 }
 
-// connect starts a client, welcomes it and waits for its first packet; the
-// case is skipped if none comes.
-func (t *check) connect() *remote {
-	r := t.startClient()
-	r.welcome(t.harness.id())
-	if _, ok := r.expect(firstPacket, func(cmsg) bool { return true }); !ok {
-		t.Skipf("welcomed as connection %d, the client sent no packet within %v", r.id, firstPacket)
+// quit makes the client's player quit and waits for it to end; the case is
+// skipped when the suite cannot make it quit (no command).
+func (r *remote) quit() {
+	if r.stop == nil {
+		r.t.Skipf("needs a client the suite can make quit: give rtypecheck the client's command")
 	}
-	return r
+	r.stop()
 }
 
-// header returns the header of a server packet numbered seq, acking the
-// client's packets (§5.1).
-func (r *remote) header(seq uint32) []byte {
-	ack, bits := r.win.Ack()
-	b := make([]byte, 0, rtype.MaxDatagramSize)
-	b = binary.BigEndian.AppendUint32(b, r.id)
-	b = binary.BigEndian.AppendUint32(b, seq)
-	b = binary.BigEndian.AppendUint32(b, ack)
-	return binary.BigEndian.AppendUint32(b, bits)
+// isHello reports whether b is exactly a Hello (§4.1, §4.2).
+func isHello(b []byte) bool {
+	typ, _, err := rtype.ParseHandshake(b)
+	return err == nil && typ == rtype.HandshakeHello
 }
-
-// sendSeq sends a packet numbered seq carrying msgs, encoded as given.
-func (r *remote) sendSeq(seq uint32, msgs ...rtype.Message) {
-	b := r.header(seq)
-	for _, m := range msgs {
-		b = appendMessage(b, m)
-	}
-	r.sendRaw(b)
-	r.seq = max(r.seq, seq)
-}
-
-// send sends the next packet of the server's numbering (§5.2).
-func (r *remote) send(msgs ...rtype.Message) uint32 {
-	seq := r.seq + 1
-	r.sendSeq(seq, msgs...)
-	return seq
-}
-
-// sendRaw sends b from the server address as it is.
-func (r *remote) sendRaw(b []byte) { r.h.ep.sendTo(r.addr, b) }

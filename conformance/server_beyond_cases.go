@@ -1,7 +1,6 @@
 package conformance
 
 import (
-	"encoding/binary"
 	"time"
 
 	"github.com/rtypeproto/rtype"
@@ -13,13 +12,9 @@ var serverBeyondCases = []Case{
 	{ID: "13/1", Level: Beyond, Title: "a Hello to a full server is answered with Rejected (6 bytes), not dropped", run: rejectedWhenFull},
 	{ID: "13/2", Level: Beyond, Title: "a Hello repeated after the Welcome, as when the Welcome was lost, is answered", run: func(t *check) {
 		p := t.handshake()
-		p.ep.sendTo(p.server, rtype.AppendHello(nil))
+		p.sendRaw(rtype.AppendHello(nil))
 		sent := t.since()
-		end := t.within(time.Second)
-		for len(p.handshakes) == 0 && time.Now().Before(end) {
-			p.poll(t.within(20*time.Millisecond), nil)
-		}
-		if len(p.handshakes) == 0 {
+		if _, ok := p.await(t.within(time.Second), func(datagram) bool { return len(p.handshakes) > 0 }); !ok {
 			t.Failf("welcomed as connection %d; a second Hello, sent at %v before any packet, got no answer within 1s", p.id, sent)
 		}
 		if p.handshakes[0] != rtype.HandshakeWelcome {
@@ -27,42 +22,13 @@ var serverBeyondCases = []Case{
 		}
 	}},
 	{ID: "13/3", Level: Beyond, Title: "a player silent for long is timed out: the others get its ship's DestroyEntity", needs: 18 * time.Second, run: func(t *check) {
-		a, wa, b, ship := pair(t)
+		a, b, ship := pair(t)
 		quiet := t.since()
-		if !until(a, nil, 15*time.Second, func() bool { _, ok := wa.destroyed(ship); return ok }) {
+		if !until(a, nil, 15*time.Second, func() bool { _, ok := a.seen.destroyed(ship); return ok }) {
 			t.Failf("connection %d sent nothing from %v on (its last packet %d); its ship %d was not destroyed for connection %d within 15s", b.id, quiet, b.seq, ship, a.id)
 		}
 	}},
 	{ID: "13/4", Level: Beyond, Title: "a CreateEntity lost on the way (its packet never acknowledged, the later ones are) is sent again", needs: 6 * time.Second, run: resentCreate},
-}
-
-// helloAnswer sends one Hello from p and returns the handshake type and
-// size of the first answer within d. A Welcome opens p's connection, left
-// with Disconnect when the case ends.
-func helloAnswer(p *player, d time.Duration) (rtype.HandshakeType, int, bool) {
-	p.ep.sendTo(p.server, rtype.AppendHello(nil))
-	end := p.t.within(d)
-	for {
-		dg, ok := p.ep.recv(end)
-		if !ok {
-			return 0, 0, false
-		}
-		b := dg.b
-		if dg.from != p.server || len(b) < 6 || binary.BigEndian.Uint32(b) != rtype.Magic || b[4] != rtype.Version {
-			continue
-		}
-		typ := rtype.HandshakeType(b[5])
-		if typ == rtype.HandshakeWelcome {
-			_, id, err := rtype.ParseHandshake(b)
-			if err != nil {
-				continue
-			}
-			p.id = id
-			p.ep.connected.Store(true)
-			p.t.cleanup(p.leave)
-		}
-		return typ, len(b), true
-	}
 }
 
 // maxClients is how many clients rejectedWhenFull connects at most: past
@@ -70,9 +36,14 @@ func helloAnswer(p *player, d time.Duration) (rtype.HandshakeType, int, bool) {
 const maxClients = 12
 
 func rejectedWhenFull(t *check) {
+	t.needWelcome()
 	for i := range maxClients {
 		p := t.newPlayer()
-		typ, n, ok := helloAnswer(p, time.Second)
+		dg, ok := p.helloUntil(time.Second, isHandshakeAnswer)
+		typ, n := rtype.HandshakeType(0), len(dg.b)
+		if ok {
+			typ = rtype.HandshakeType(dg.b[5])
+		}
 		switch {
 		case !ok && i == 0:
 			t.Skipf("the first Hello got no answer within 1s")
@@ -91,19 +62,14 @@ func rejectedWhenFull(t *check) {
 	t.Failf("%d clients were welcomed and sent a first packet; none got Rejected", maxClients)
 }
 
-// sendAcking sends the next packet acknowledging what win holds (§5.1).
-func (p *player) sendAcking(win *rtype.SeqWindow, msgs ...rtype.Message) {
-	p.seq++
-	ack, bits := win.Ack()
-	h := rtype.PacketHeader{ConnectionID: p.id, Sequence: p.seq, Ack: ack, AckBits: bits}
-	b, err := h.AppendBinary(make([]byte, 0, rtype.MaxDatagramSize))
-	if err != nil {
-		return
+// isHandshakeAnswer accepts a valid Welcome or a version 1 handshake
+// datagram of another type, of any size: a Rejected is judged on its size.
+func isHandshakeAnswer(dg datagram) bool {
+	b := dg.b
+	if !looksHandshake(b) || b[4] != rtype.Version {
+		return false
 	}
-	for _, m := range msgs {
-		b = appendMessage(b, m)
-	}
-	p.sendRaw(b)
+	return rtype.HandshakeType(b[5]) != rtype.HandshakeWelcome || isWelcome(dg)
 }
 
 // carries reports whether the datagram b holds a message of type typ.
@@ -124,18 +90,18 @@ func carries(b []byte, typ rtype.MessageType) bool {
 // CreateEntity to come twice.
 func resentCreate(t *check) {
 	p := t.handshake()
-	w := watch(p)
 	var win rtype.SeqWindow
-	lossy := func(b []byte, _ time.Time) {
-		pk, err := rtype.ParsePacket(b)
-		if err != nil || pk.Header().ConnectionID != p.id || carries(b, rtype.TypeCreateEntity) {
+	p.acks = &win
+	p.tap(func(dg datagram) {
+		pk, err := rtype.ParsePacket(dg.b)
+		if err != nil || pk.Header().ConnectionID != p.id || carries(dg.b, rtype.TypeCreateEntity) {
 			return
 		}
 		win.Receive(pk.Header().Sequence)
-	}
+	})
 	twice := func() bool {
-		seen := make(map[uint32]bool, len(w.creates))
-		for _, c := range w.creates {
+		seen := make(map[uint32]bool, len(p.seen.creates))
+		for _, c := range p.seen.creates {
 			if seen[c.id] {
 				return true
 			}
@@ -143,21 +109,19 @@ func resentCreate(t *check) {
 		}
 		return false
 	}
-	p.sendAcking(&win, rtype.Ping{Timestamp: p.pingStamp()})
+	p.ping()
 	end := t.within(4 * time.Second)
 	for !twice() && time.Now().Before(end) {
-		p.readTap(t.within(frameTime), lossy)
-		p.inputSeq++
-		p.frame++
-		p.sendAcking(&win, rtype.Input{InputSequence: p.inputSeq, ClientTick: p.frame})
+		p.settle(frameTime)
+		p.input(0)
 	}
 	switch {
 	case twice():
-	case len(w.creates) == 0:
+	case len(p.seen.creates) == 0:
 		t.Skipf("connection %d got no CreateEntity within 4s of its first packet", p.id)
 	default:
 		ack, bits := win.Ack()
 		t.Failf("connection %d acknowledged every packet but those carrying a CreateEntity (its packet %d: ack %d, ackBits %#08x); none of the %d CreateEntity messages it got within 4s came again",
-			p.id, p.seq, ack, bits, len(w.creates))
+			p.id, p.seq, ack, bits, len(p.seen.creates))
 	}
 }

@@ -12,37 +12,34 @@ var serverFramingCases = []Case{
 	{ID: "5.3/1", Level: Must, Title: "a receiver MUST drop the whole packet if a message header is truncated", run: func(t *check) {
 		p := t.join()
 		ts := p.pingStamp()
-		b := p.packet(p.seq+1, rtype.Ping{Timestamp: ts})
-		p.sendRaw(append(b, 0x00, 0x03)) // two bytes of a next message header
-		p.seq++
-		if p.processed(ts) {
-			t.Failf("packet %d: a Ping then 2 bytes of a message header; the server answered the Ping with a Pong", p.seq-1)
+		seq := p.seq + 1
+		p.sendRawSeq(seq, append(p.packet(seq, rtype.Ping{Timestamp: ts}), 0x00, 0x03)) // two bytes of a next message header
+		if _, got := p.probe(ts); got {
+			t.Failf("packet %d: a Ping then 2 bytes of a message header; the server answered the Ping with a Pong", seq)
 		}
 	}},
 	{ID: "5.3/2", Level: Must, Title: "a receiver MUST drop the whole packet if a size is larger than the bytes left in the datagram", run: func(t *check) {
 		p := t.join()
 		ts := p.pingStamp()
-		b := p.packet(p.seq+1, rtype.Ping{Timestamp: ts})
-		b = append(b, 0x00, 0x50, 0x00, 0x0A, 1, 2, 3, 4) // size 10, 4 bytes left
-		p.sendRaw(b)
-		p.seq++
-		if p.processed(ts) {
-			t.Failf("packet %d: a Ping then a message of type 0x0050 and size 10 with 4 bytes left; the server answered the Ping with a Pong", p.seq-1)
+		seq := p.seq + 1
+		p.sendRawSeq(seq, append(p.packet(seq, rtype.Ping{Timestamp: ts}), 0x00, 0x50, 0x00, 0x0A, 1, 2, 3, 4)) // size 10, 4 bytes left
+		if _, got := p.probe(ts); got {
+			t.Failf("packet %d: a Ping then a message of type 0x0050 and size 10 with 4 bytes left; the server answered the Ping with a Pong", seq)
 		}
 	}},
 	{ID: "5.3/3", Level: Must, Title: "a receiver MUST drop the whole packet if bytes remain after the last complete message", run: func(t *check) {
 		p := t.join()
 		ts := p.pingStamp()
-		p.sendRaw(append(p.packet(p.seq+1, rtype.Ping{Timestamp: ts}), 0x00))
-		p.seq++
-		if p.processed(ts) {
-			t.Failf("packet %d: a Ping then one byte 00; the server answered the Ping with a Pong", p.seq-1)
+		seq := p.seq + 1
+		p.sendRawSeq(seq, append(p.packet(seq, rtype.Ping{Timestamp: ts}), 0x00))
+		if _, got := p.probe(ts); got {
+			t.Failf("packet %d: a Ping then one byte 00; the server answered the Ping with a Pong", seq)
 		}
 	}},
 	{ID: "5.3/4", Level: Must, Title: "a packet MAY contain several messages: each is processed", run: func(t *check) {
 		p := t.join()
 		a, b := p.pingStamp(), p.pingStamp()
-		seq := p.next(rtype.Ping{Timestamp: a}, rtype.Ping{Timestamp: b})
+		seq := p.send(rtype.Ping{Timestamp: a}, rtype.Ping{Timestamp: b})
 		var gotA, gotB bool
 		p.expect(replyWait*2, func(m msg) bool {
 			gotA = gotA || isPong(a)(m)
@@ -55,8 +52,8 @@ var serverFramingCases = []Case{
 	}},
 	{ID: "5.3/5", Level: Must, Title: "a packet with no message is valid: it is received and acknowledged", run: func(t *check) {
 		p := t.join()
-		seq := p.next()
-		h, _ := p.mustProbe(0)
+		seq := p.send()
+		h, _ := p.probe(0)
 		if !rtype.Acked(seq, h.Ack, h.AckBits) {
 			t.Failf("packet %d, the 16-byte header alone, then %d with a Ping: the packet carrying the Pong has %s, not acknowledging %d", seq, seq+1, ackDesc(h), seq)
 		}
@@ -67,15 +64,16 @@ var serverFramingCases = []Case{
 	{ID: "5.3/7", Level: Must, Title: "the server's packets are a 16-byte header followed by messages that fill the rest of the datagram exactly", run: func(t *check) {
 		p := t.join()
 		n := 0
-		p.watch(600*time.Millisecond, func(dg datagram) {
+		p.tap(func(dg datagram) {
 			if len(dg.b) > rtype.MaxDatagramSize || len(dg.b) == 6 || len(dg.b) == 10 {
 				return // 2.2/1, or a handshake datagram
 			}
 			n++
 			if _, err := rtype.ParsePacket(dg.b); err != nil {
-				t.Failf("connection %d: the server's datagram %d after the join, %d bytes at %v, is no valid packet: %v (% x)", p.id, n, len(dg.b), t.since(), err, head(dg.b))
+				t.Failf("connection %d: the server's datagram %d after the join, %d bytes at %v, is no valid packet: %v (% x)", p.id, n, len(dg.b), t.at(dg.at), err, head(dg.b))
 			}
 		})
+		p.play(600*time.Millisecond, 0)
 		if n == 0 {
 			t.Skipf("the server sent nothing during 600ms of play (one Input a frame)")
 		}
@@ -89,7 +87,7 @@ var serverFramingCases = []Case{
 	{ID: "6/3", Level: Must, Title: "types 0x80 to 0xFF are sent by the server: every message it sends has a type in that range", run: func(t *check) {
 		p := t.join()
 		n := 0
-		p.watch(600*time.Millisecond, func(dg datagram) {
+		p.tap(func(dg datagram) {
 			pk, err := rtype.ParsePacket(dg.b)
 			if err != nil || pk.Header().ConnectionID != p.id {
 				return
@@ -97,10 +95,11 @@ var serverFramingCases = []Case{
 			for m := range pk.Messages() {
 				n++
 				if m.Type < 0x80 || m.Type > 0xFF {
-					t.Failf("connection %d: the server's packet %d carries a message of type %#04x (size %d) at %v", p.id, pk.Header().Sequence, uint16(m.Type), len(m.Payload), t.since())
+					t.Failf("connection %d: the server's packet %d carries a message of type %#04x (size %d) at %v", p.id, pk.Header().Sequence, uint16(m.Type), len(m.Payload), t.at(dg.at))
 				}
 			}
 		})
+		p.play(600*time.Millisecond, 0)
 		if n == 0 {
 			t.Skipf("the server sent no message during 600ms of play (one Input a frame)")
 		}
@@ -112,7 +111,7 @@ var serverFramingCases = []Case{
 func unknownSkipped(t *check, m rtype.RawMessage) {
 	p := t.join()
 	ts := p.pingStamp()
-	seq := p.next(m, rtype.Ping{Timestamp: ts})
+	seq := p.send(m, rtype.Ping{Timestamp: ts})
 	if _, ok := p.pong(ts, replyWait*2); !ok {
 		t.Failf("packet %d: a message of type %#04x with %d payload bytes, then a Ping: no Pong within %v", seq, uint16(m.Type), len(m.Payload), replyWait*2)
 	}

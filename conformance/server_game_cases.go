@@ -13,29 +13,29 @@ import (
 // after the message rules of serverMessageCases.
 var serverGameCases = []Case{
 	{ID: "7.1/5", Level: Game, Title: "the server sets the ship velocity from the direction bits: Up, Down, Left and Right move it that way", run: func(t *check) {
-		p, w := joinWatched(t)
+		p := t.join()
 		ship := p.ownShip(time.Second)
 		lag := p.lag()
 		for _, a := range []rtype.Actions{rtype.ActionRight, rtype.ActionLeft, rtype.ActionDown, rtype.ActionUp} {
-			m := p.hold(w, ship, a, holdTime, lag)
+			m := p.hold(ship, a, holdTime, lag)
 			goes(t, m, a, a, ship)
 		}
 	}},
 	{ID: "7.1/6", Level: Game, Title: "if two opposite directions are held, Down and Right win", run: func(t *check) {
-		p, w := joinWatched(t)
+		p := t.join()
 		ship := p.ownShip(time.Second)
 		lag := p.lag()
 		for _, a := range []rtype.Actions{rtype.ActionUp | rtype.ActionDown, rtype.ActionLeft | rtype.ActionRight} {
-			m := p.hold(w, ship, a, holdTime, lag)
+			m := p.hold(ship, a, holdTime, lag)
 			goes(t, m, a, a&(rtype.ActionDown|rtype.ActionRight), ship)
 		}
 	}},
 	{ID: "7.1/7", Level: Game, Title: "diagonal speed is scaled by 0.7071 so that it matches the straight speed", run: func(t *check) {
-		p, w := joinWatched(t)
+		p := t.join()
 		ship := p.ownShip(time.Second)
 		lag := p.lag()
-		straight := p.hold(w, ship, rtype.ActionRight, holdTime, lag)
-		diag := p.hold(w, ship, rtype.ActionDown|rtype.ActionRight, holdTime, lag)
+		straight := p.hold(ship, rtype.ActionRight, holdTime, lag)
+		diag := p.hold(ship, rtype.ActionDown|rtype.ActionRight, holdTime, lag)
 		if !straight.ok || !diag.ok {
 			t.Skipf("fewer than two Snapshots of different ticks listed the ship %d within %v", ship, holdTime-lag)
 		}
@@ -48,14 +48,14 @@ var serverGameCases = []Case{
 		}
 	}},
 	{ID: "7.1/8", Level: Game, Title: "actions is the full state of the controls: an Input of 0x00 stops the ship", run: func(t *check) {
-		p, w := joinWatched(t)
+		p := t.join()
 		ship := p.ownShip(time.Second)
 		lag := p.lag()
-		right := p.hold(w, ship, rtype.ActionRight, holdTime, lag)
+		right := p.hold(ship, rtype.ActionRight, holdTime, lag)
 		if !right.ok || right.vx < 0.5 {
 			t.Skipf("holding Right did not move the ship %d (%v): stopping tells nothing", ship, right)
 		}
-		still := p.hold(w, ship, 0, holdTime, lag)
+		still := p.hold(ship, 0, holdTime, lag)
 		if !still.ok {
 			t.Skipf("fewer than two Snapshots of different ticks listed the ship %d within %v", ship, holdTime-lag)
 		}
@@ -64,35 +64,35 @@ var serverGameCases = []Case{
 		}
 	}},
 	{ID: "7.1/9", Level: Game, Title: "the server fires a missile when the Shoot bit goes from set to cleared, not while it is held", run: func(t *check) {
-		p, w := joinWatched(t)
+		p := t.join()
 		ship := p.ownShip(time.Second)
 		x, y := p.position(ship)
 		since, first := time.Now(), p.seq+1
 		p.play(300*time.Millisecond, rtype.ActionShoot)
-		if c, ok := w.createdAfter(since, near(x, y)); ok {
+		if c, ok := p.seen.createdAfter(since, near(x, y)); ok {
 			t.Failf("while Shoot was held (packets %d to %d), entity %d (%v) was created at (%.0f, %.0f), by the ship at (%.0f, %.0f)", first, p.seq, c.id, c.arch, c.x, c.y, x, y)
 		}
 		released := time.Now()
 		p.input(0)
-		if !until(p, nil, 500*time.Millisecond, func() bool { _, ok := w.createdAfter(released, near(x, y)); return ok }) {
+		if !until(p, nil, 500*time.Millisecond, func() bool { _, ok := p.seen.createdAfter(released, near(x, y)); return ok }) {
 			t.Failf("Shoot held in packets %d to %d, cleared in packet %d; no CreateEntity of a missile near the ship %d within 500ms", first, p.seq-1, p.seq-1, ship)
 		}
 	}},
 	{ID: "8.3/4", Level: Game, Title: "a missile that leaves the playfield is destroyed with reason 1 or 2", needs: 8 * time.Second, run: func(t *check) {
-		p, w := joinWatched(t)
+		p := t.join()
 		ship := p.ownShip(time.Second)
-		c := p.missile(w, ship, time.Second)
+		c := p.missile(ship, time.Second)
 		fired := t.since()
-		if !until(p, nil, 6*time.Second, func() bool { _, ok := w.destroyed(c.id); return ok }) {
+		if !until(p, nil, 6*time.Second, func() bool { _, ok := p.seen.destroyed(c.id); return ok }) {
 			t.Failf("missile %d, created at %v at (%.0f, %.0f), got no DestroyEntity within 6s", c.id, fired, c.x, c.y)
 		}
-		if d, _ := w.destroyed(c.id); d.reason != uint8(rtype.DestroyGameplay) && d.reason != uint8(rtype.DestroyOutOfBounds) {
+		if d, _ := p.seen.destroyed(c.id); d.reason != uint8(rtype.DestroyGameplay) && d.reason != uint8(rtype.DestroyOutOfBounds) {
 			t.Failf("missile %d, created at %v at (%.0f, %.0f), was destroyed with reason %d", c.id, fired, c.x, c.y, d.reason)
 		}
 	}},
 	{ID: "9.3/1", Level: Game, Title: "a player missile is built from the bullet blueprint, archetype id 0x4BED", run: func(t *check) {
-		p, w := joinWatched(t)
-		c := p.missile(w, p.ownShip(time.Second), time.Second)
+		p := t.join()
+		c := p.missile(p.ownShip(time.Second), time.Second)
 		if c.arch != rtype.ArchetypeBullet {
 			t.Failf("the missile fired (Shoot set then cleared in packets %d, %d) is entity %d of archetype %#04x, not 0x4BED", p.seq-1, p.seq, c.id, uint16(c.arch))
 		}
@@ -122,9 +122,9 @@ var serverGameCases = []Case{
 		}
 	}},
 	{ID: "10/4", Level: Game, Title: "the ship of slot n (0 to 3) spawns at x = 150, y = 150 + 100 n", run: func(t *check) {
-		p, w := joinWatched(t)
+		p := t.join()
 		ship := p.ownShip(time.Second)
-		c := creation(t, w, ship)
+		c := p.created(ship)
 		n := math.Round((c.y - 150) / 100)
 		if math.Abs(c.x-150) > 1 || n < 0 || n > 3 || math.Abs(c.y-150-100*n) > 1 {
 			t.Failf("ship %d (%v) was created at (%.2f, %.2f)", ship, c.arch, c.x, c.y)
@@ -153,11 +153,11 @@ func goes(t *check, m motion, a, dir rtype.Actions, ship uint32) {
 // idling for d, each once, and the seconds between the first and last;
 // it skips the case below three.
 func snapTicks(t *check, d time.Duration) ([]uint32, float64) {
-	p, w := joinWatched(t)
+	p := t.join()
 	p.play(d, 0)
 	var ticks []uint32
 	var first, last time.Time
-	for _, s := range w.snaps {
+	for _, s := range p.seen.snaps {
 		if len(ticks) > 0 && !rtype.SequenceNewer(s.tick, ticks[len(ticks)-1]) {
 			continue
 		}
@@ -172,12 +172,12 @@ func snapTicks(t *check, d time.Duration) ([]uint32, float64) {
 	return ticks, last.Sub(first).Seconds()
 }
 
-// creation returns the CreateEntity w saw of id, skipping the case when
+// created returns the CreateEntity p saw of id, skipping the case when
 // there was none.
-func creation(t *check, w *watcher, id uint32) seenCreate {
-	c, ok := w.createdAfter(time.Time{}, func(c seenCreate) bool { return c.id == id })
+func (p *player) created(id uint32) seenCreate {
+	c, ok := p.seen.createdAfter(time.Time{}, func(c seenCreate) bool { return c.id == id })
 	if !ok {
-		t.Skipf("the CreateEntity of entity %d came before the case watched", id)
+		p.t.Skipf("the CreateEntity of entity %d came before the case watched", id)
 	}
 	return c
 }
@@ -189,9 +189,9 @@ var slotArchetypes = [...]rtype.Archetype{rtype.ArchetypePlayerBlue, rtype.Arche
 func slotColours(t *check) {
 	seen := map[rtype.Archetype]uint32{}
 	for i := range 4 {
-		p, w := joinWatched(t)
+		p := t.join()
 		ship := p.ownShip(time.Second)
-		c := creation(t, w, ship)
+		c := p.created(ship)
 		if other, dup := seen[c.arch]; dup {
 			t.Failf("player %d's ship %d and ship %d are both %v", i+1, ship, other, c.arch)
 		}
@@ -206,16 +206,16 @@ func slotColours(t *check) {
 // roundStart checks that Bydos come once a second player joins a lobby
 // where none flew.
 func roundStart(t *check) {
-	a, wa := joinWatched(t)
+	a := t.join()
 	a.ownShip(time.Second)
 	isBydos := func(c seenCreate) bool { return c.arch == rtype.ArchetypeEnemyBidos }
 	a.play(100*time.Millisecond, 0)
-	if _, ok := wa.createdAfter(time.Time{}, isBydos); ok {
+	if _, ok := a.seen.createdAfter(time.Time{}, isBydos); ok {
 		t.Skipf("a Bydos flew before the second player joined: a round was already on")
 	}
 	b := t.join()
 	joined := t.since()
-	if !until(a, b, 2*time.Second, func() bool { _, ok := wa.createdAfter(time.Time{}, isBydos); return ok }) {
+	if !until(a, b, 2*time.Second, func() bool { _, ok := a.seen.createdAfter(time.Time{}, isBydos); return ok }) {
 		t.Failf("connection %d joined at %v, the second player; no CreateEntity of a Bydos (0x87FF) came to connection %d within 2s", b.id, joined, a.id)
 	}
 }

@@ -90,21 +90,12 @@ func (p *player) lag() time.Duration {
 	return m.at.Sub(sent) + 40*time.Millisecond
 }
 
-// frames calls f once a frame for d, reading the server between.
-func (p *player) frames(d time.Duration, f func()) {
-	end := p.t.within(d)
-	for time.Now().Before(end) {
-		f()
-		p.poll(p.t.within(frameTime), nil)
-	}
-}
-
 // hold sends one Input a frame holding a for d (§7.1) and returns how
 // ship moved once the Inputs could show.
-func (p *player) hold(w *watcher, ship uint32, a rtype.Actions, d, lag time.Duration) motion {
+func (p *player) hold(ship uint32, a rtype.Actions, d, lag time.Duration) motion {
 	start := time.Now()
 	p.play(d, a)
-	return w.motion(ship, start.Add(lag), time.Now())
+	return p.seen.motion(ship, start.Add(lag), time.Now())
 }
 
 // inputPayload is the 9 bytes of an Input (§7.1).
@@ -112,12 +103,6 @@ func inputPayload(seq, tick uint32, a rtype.Actions) []byte {
 	b := binary.BigEndian.AppendUint32(make([]byte, 0, 10), seq)
 	b = binary.BigEndian.AppendUint32(b, tick)
 	return append(b, byte(a))
-}
-
-// inputAt sends, in the next packet, an Input numbered seq holding a.
-func (p *player) inputAt(seq uint32, a rtype.Actions) {
-	p.frame++
-	p.next(rtype.Input{InputSequence: seq, ClientTick: p.frame, Actions: a})
 }
 
 // fire presses then releases Shoot, one Input each, which fires a missile
@@ -147,19 +132,19 @@ func (p *player) position(id uint32) (x, y float64) {
 
 // missile fires one missile from ship and returns its CreateEntity,
 // skipping the case when none comes within d of the release.
-func (p *player) missile(w *watcher, ship uint32, d time.Duration) seenCreate {
+func (p *player) missile(ship uint32, d time.Duration) seenCreate {
 	x, y := p.position(ship)
 	since := time.Now()
 	p.fire()
 	seq := p.seq
 	end := p.t.within(d)
 	for time.Now().Before(end) {
-		if c, ok := w.createdAfter(since, near(x, y)); ok {
+		if c, ok := p.seen.createdAfter(since, near(x, y)); ok {
 			return c
 		}
-		p.poll(p.t.within(frameTime), nil)
+		p.settle(frameTime)
 	}
-	if c, ok := w.createdAfter(since, near(x, y)); ok {
+	if c, ok := p.seen.createdAfter(since, near(x, y)); ok {
 		return c
 	}
 	p.t.Skipf("no CreateEntity of a missile near ship %d within %v of Shoot set then cleared (packets %d, %d)", ship, d, seq-1, seq)
@@ -178,9 +163,9 @@ func until(a, b *player, d time.Duration, done func() bool) bool {
 		a.input(0)
 		if b != nil {
 			b.input(0)
-			b.poll(b.t.within(time.Millisecond), nil)
+			b.settle(time.Millisecond)
 		}
-		a.poll(a.t.within(frameTime), nil)
+		a.settle(frameTime)
 	}
 	return done()
 }

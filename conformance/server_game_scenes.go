@@ -10,18 +10,6 @@ import (
 	"github.com/rtypeproto/rtype"
 )
 
-// joinWatched is join with a watcher set before the first packet, so that
-// it also sees the CreateEntity messages sent on joining (§10).
-func joinWatched(t *check) (*player, *watcher) {
-	p := t.handshake()
-	w := watch(p)
-	ts := p.ping()
-	if _, ok := p.pong(ts, time.Second); !ok {
-		t.Skipf("welcomed as connection %d, but no Pong within 1s of the first packet's Ping: the server may be full", p.id)
-	}
-	return p, w
-}
-
 // known reports whether p's world has, or had, entity id.
 func known(p *player, id uint32) bool {
 	if p.world.ents[id] != nil {
@@ -40,45 +28,21 @@ func unusedID(p *player) uint32 {
 	return id
 }
 
-// untilProbe sends a probe Ping and returns the messages that came before
-// its Pong, and in a moment after, the probe's Pong left out. The case
-// fails when the probe gets no Pong: the connection stopped answering
-// after what it should have dropped.
-func (p *player) untilProbe() []msg {
-	probe := p.ping()
-	sent := p.t.since()
-	var seen []msg
-	keep := func(m msg) bool {
-		if isPong(probe)(m) {
-			return true
-		}
-		if len(seen) < maxWatch {
-			seen = append(seen, m)
-		}
-		return false
-	}
-	if _, ok := p.expect(2*replyWait, keep); !ok {
-		p.t.Failf("the probe Ping in packet %d, sent at %v, got no Pong within %v: the connection stopped answering", p.seq, sent, 2*replyWait)
-	}
-	p.expect(50*time.Millisecond, keep)
-	return seen
-}
-
 // dropsInput checks that the Inputs bad builds, one packet a frame, leave
 // the ship where it is, then that valid Inputs holding Right move it: the
 // precondition of a check made by watching the ship.
 func dropsInput(t *check, what string, bad func(p *player) []rtype.Message) {
-	p, w := joinWatched(t)
+	p := t.join()
 	ship := p.ownShip(time.Second)
 	lag := p.lag()
 	first := p.seq + 1
 	start := time.Now()
-	p.frames(holdTime, func() { p.next(bad(p)...) })
-	m := w.motion(ship, start.Add(lag), time.Now())
+	p.frames(holdTime, func() { p.send(bad(p)...) })
+	m := p.seen.motion(ship, start.Add(lag), time.Now())
 	if m.ok && m.dist() > 8 {
 		t.Failf("packets %d to %d carried %s; the ship %d moved %v", first, p.seq, what, ship, m)
 	}
-	c := p.hold(w, ship, rtype.ActionRight, holdTime, lag)
+	c := p.hold(ship, rtype.ActionRight, holdTime, lag)
 	if !m.ok || !c.ok {
 		t.Skipf("fewer than two Snapshots of different ticks listed the ship %d within %v", ship, holdTime-lag)
 	}
@@ -91,10 +55,10 @@ func dropsInput(t *check, what string, bad func(p *player) []rtype.Message) {
 // inputSequence values holding Left leave the ship going the way Right
 // took it, whichever way that is.
 func staleInput(t *check) {
-	p, w := joinWatched(t)
+	p := t.join()
 	ship := p.ownShip(time.Second)
 	lag := p.lag()
-	r := p.hold(w, ship, rtype.ActionRight, holdTime, lag)
+	r := p.hold(ship, rtype.ActionRight, holdTime, lag)
 	if !r.ok || r.speed() < 0.5 {
 		t.Skipf("Inputs holding Right did not move the ship %d (%v): its motion tells nothing", ship, r)
 	}
@@ -105,7 +69,7 @@ func staleInput(t *check) {
 		p.inputAt(k-1+i%2, rtype.ActionLeft)
 		i++
 	})
-	m := w.motion(ship, start.Add(lag), time.Now())
+	m := p.seen.motion(ship, start.Add(lag), time.Now())
 	if !m.ok {
 		t.Skipf("fewer than two Snapshots of different ticks listed the ship %d within %v", ship, holdTime-lag)
 	}
@@ -125,7 +89,7 @@ func turned(before, m motion) bool {
 // each newer than the one before by the signed difference (§7.1), each
 // turning the ship another way.
 func wrappedInput(t *check) {
-	p, w := joinWatched(t)
+	p := t.join()
 	ship := p.ownShip(time.Second)
 	lag := p.lag()
 	steps := []struct {
@@ -138,7 +102,7 @@ func wrappedInput(t *check) {
 		start := time.Now()
 		p.frames(wrapStep, func() { p.inputAt(s.seq, s.a) })
 		p.inputSeq = s.seq
-		m := w.motion(ship, start.Add(max(lag, wrapStep/2)), time.Now())
+		m := p.seen.motion(ship, start.Add(max(lag, wrapStep/2)), time.Now())
 		switch {
 		case !m.ok:
 			t.Skipf("fewer than two Snapshots of different ticks listed the ship %d within %v", ship, wrapStep/2)
@@ -196,7 +160,7 @@ func firstPong(t *check) (*player, uint32, msg) {
 // closes checks that after a Disconnect of reason r the connection no
 // longer answers a Ping.
 func closes(t *check, p *player, r rtype.DisconnectReason) {
-	seq := p.next(rtype.Disconnect{Reason: r})
+	seq := p.send(rtype.Disconnect{Reason: r})
 	ts := p.ping()
 	if m, ok := p.pong(ts, replyWait); ok {
 		t.Failf("connection %d: packet %d carried Disconnect reason %d; the Ping in packet %d got a Pong in the server's packet %d",
@@ -206,26 +170,26 @@ func closes(t *check, p *player, r rtype.DisconnectReason) {
 
 // pair joins two players and returns them with the second's ship, once
 // the first knows it; it skips the case when the first never does.
-func pair(t *check) (a *player, wa *watcher, b *player, ship uint32) {
-	a, wa = joinWatched(t)
+func pair(t *check) (a, b *player, ship uint32) {
+	a = t.join()
 	a.ownShip(time.Second)
 	b = t.join()
 	ship = b.ownShip(time.Second)
 	if !until(a, b, time.Second, func() bool { return a.world.ents[ship] != nil }) {
 		t.Skipf("connection %d got no CreateEntity of ship %d of connection %d within 1s", a.id, ship, b.id)
 	}
-	return a, wa, b, ship
+	return a, b, ship
 }
 
 // leaverDestroyed checks the DestroyEntity reason 3 a player gets when
 // another leaves (§7.3).
 func leaverDestroyed(t *check) {
-	a, wa, b, ship := pair(t)
+	a, b, ship := pair(t)
 	b.leave()
-	if !until(a, nil, time.Second, func() bool { _, ok := wa.destroyed(ship); return ok }) {
+	if !until(a, nil, time.Second, func() bool { _, ok := a.seen.destroyed(ship); return ok }) {
 		t.Failf("connection %d sent Disconnect reason 1 in packet %d; connection %d got no DestroyEntity of its ship %d within 1s", b.id, b.seq, a.id, ship)
 	}
-	if d, _ := wa.destroyed(ship); d.reason != uint8(rtype.DestroyPlayerDisconnected) {
+	if d, _ := a.seen.destroyed(ship); d.reason != uint8(rtype.DestroyPlayerDisconnected) {
 		t.Failf("connection %d sent Disconnect reason 1 in packet %d; connection %d got DestroyEntity of its ship %d with reason %d, not 3", b.id, b.seq, a.id, ship, d.reason)
 	}
 }
@@ -233,13 +197,13 @@ func leaverDestroyed(t *check) {
 // destroyScene has a player leave and returns the DestroyEntity messages
 // the other one got, skipping the case when there is none.
 func destroyScene(t *check) []seenDestroy {
-	a, wa, b, ship := pair(t)
+	a, b, ship := pair(t)
 	b.leave()
-	until(a, nil, time.Second, func() bool { _, ok := wa.destroyed(ship); return ok })
-	if len(wa.destroys) == 0 {
+	until(a, nil, time.Second, func() bool { _, ok := a.seen.destroyed(ship); return ok })
+	if len(a.seen.destroys) == 0 {
 		t.Skipf("connection %d got no DestroyEntity within 1s of connection %d's Disconnect", a.id, b.id)
 	}
-	return wa.destroys
+	return a.seen.destroys
 }
 
 // createScene returns the CreateEntity messages two players got: their
@@ -247,13 +211,13 @@ func destroyScene(t *check) []seenDestroy {
 func createScene(t *check) []seenCreate {
 	// No step needs a CreateEntity the player could read: those are
 	// what the case judges.
-	a, wa := joinWatched(t)
+	a := t.join()
 	a.play(50*time.Millisecond, 0)
 	a.fire()
 	a.fire()
-	b, wb := joinWatched(t)
+	b := t.join()
 	until(a, b, 150*time.Millisecond, func() bool { return false })
-	all := append(wa.creates, wb.creates...)
+	all := append(a.seen.creates, b.seen.creates...)
 	if len(all) == 0 {
 		t.Skipf("no CreateEntity came to two players, one firing missiles, within 200ms")
 	}
@@ -266,33 +230,22 @@ func createScene(t *check) []seenCreate {
 func snapScene(t *check) []seenSnap {
 	p := t.join()
 	var snaps []seenSnap
-	tap := func(b []byte, at time.Time) {
-		for _, s := range rawSnaps(b, at) {
+	p.tap(func(dg datagram) {
+		for _, s := range rawSnaps(dg.b, dg.at) {
 			if len(snaps) < maxWatch {
 				snaps = append(snaps, s)
 			}
 		}
-	}
-	end := t.within(400 * time.Millisecond)
-	for i := 0; time.Now().Before(end); i++ {
+	})
+	i := 0
+	p.frames(400*time.Millisecond, func() {
 		p.input(rtype.ActionShoot * rtype.Actions(i%2))
-		p.readTap(t.within(frameTime), tap)
-	}
+		i++
+	})
 	if len(snaps) == 0 {
 		t.Skipf("no Snapshot within 400ms of joining")
 	}
 	return snaps
-}
-
-// inputs sends several Inputs in the next packet, numbered in order.
-func (p *player) inputs(as ...rtype.Actions) {
-	msgs := make([]rtype.Message, 0, len(as))
-	for _, a := range as {
-		p.inputSeq++
-		p.frame++
-		msgs = append(msgs, rtype.Input{InputSequence: p.inputSeq, ClientTick: p.frame, Actions: a})
-	}
-	p.next(msgs...)
 }
 
 // largeWorld fills the world past 47 entities with missiles and checks the
@@ -301,21 +254,21 @@ func largeWorld(t *check) {
 	p := t.join()
 	var snaps []seenSnap
 	big, bigAt := 0, time.Duration(0)
-	tap := func(b []byte, at time.Time) {
-		if len(b) > rtype.MaxDatagramSize && big == 0 {
-			big, bigAt = len(b), t.since()
+	p.tap(func(dg datagram) {
+		if len(dg.b) > rtype.MaxDatagramSize && big == 0 {
+			big, bigAt = len(dg.b), t.at(dg.at)
 		}
-		if len(b) < 4 || binary.BigEndian.Uint32(b) != p.id {
+		if len(dg.b) < 4 || binary.BigEndian.Uint32(dg.b) != p.id {
 			return // not this connection's: 5.1/4 judges that
 		}
-		list := rawSnaps(b, at)
+		list := rawSnaps(dg.b, dg.at)
 		for _, s := range list {
 			s.sharesTick = countTick(list, s.tick) > 1
 			if len(snaps) < maxWatch {
 				snaps = append(snaps, s)
 			}
 		}
-	}
+	})
 	const s, c = rtype.ActionShoot, 0
 	var crowded time.Time
 	most := 0
@@ -329,7 +282,7 @@ func largeWorld(t *check) {
 		} else {
 			p.inputs(c, s, c)
 		}
-		p.readTap(t.within(frameTime), tap)
+		p.settle(frameTime)
 		most = max(most, len(p.world.ents))
 		if crowded.IsZero() && len(p.world.ents) > rtype.MaxSnapshotStates+4 {
 			crowded = time.Now()
@@ -408,7 +361,7 @@ func worldToNewcomer(t *check) {
 // bydosCreated waits, with two players in, for a Bydos: its CreateEntity
 // passes; a Snapshot listing a Bydos no CreateEntity announced fails.
 func bydosCreated(t *check) {
-	a, wa := joinWatched(t)
+	a := t.join()
 	a.ownShip(time.Second)
 	b := t.join()
 	b.ownShip(time.Second)
@@ -416,7 +369,7 @@ func bydosCreated(t *check) {
 	var ghost string
 	unknown := func() string {
 		counts := map[uint32]int{}
-		for _, s := range wa.snaps {
+		for _, s := range a.seen.snaps {
 			for _, st := range s.states {
 				if st.EntityType == uint8(rtype.ArchetypeEnemyBidos&0xFF) && !known(a, st.NetworkID) {
 					if counts[st.NetworkID]++; counts[st.NetworkID] >= 5 {
@@ -428,14 +381,14 @@ func bydosCreated(t *check) {
 		return ""
 	}
 	until(a, b, 4*time.Second, func() bool {
-		_, ok := wa.createdAfter(time.Time{}, isBydos)
+		_, ok := a.seen.createdAfter(time.Time{}, isBydos)
 		ghost = unknown()
 		return ok || ghost != ""
 	})
-	if c, ok := wa.createdAfter(time.Time{}, isBydos); ok {
+	if c, ok := a.seen.createdAfter(time.Time{}, isBydos); ok {
 		// "To every player": the other one gets it too.
 		if !until(a, b, 500*time.Millisecond, func() bool { return known(b, c.id) }) {
-			t.Failf("connection %d got a CreateEntity of Bydos %d at %v; connection %d got none within 500ms", a.id, c.id, c.at.Sub(t.start).Round(time.Millisecond), b.id)
+			t.Failf("connection %d got a CreateEntity of Bydos %d at %v; connection %d got none within 500ms", a.id, c.id, t.at(c.at), b.id)
 		}
 		return
 	}
@@ -463,20 +416,18 @@ func countTick(list []seenSnap, tick uint32) int {
 func queryAnsweredToOne(t *check) {
 	a := t.join()
 	ship := a.ownShip(time.Second)
-	b, wb := joinWatched(t)
+	b := t.join()
 	if !until(a, b, time.Second, func() bool { return known(b, ship) }) {
 		t.Skipf("connection %d never got the CreateEntity of ship %d within 1s of joining (8.2/3)", b.id, ship)
 	}
 	asked := time.Now()
-	seq := a.next(rtype.QueryEntity{NetworkID: ship})
-	if _, ok := a.expect(time.Second, func(m msg) bool {
-		return m.raw.Type == rtype.TypeCreateEntity && parseCreate(m.raw.Payload, m.at).id == ship
-	}); !ok {
+	seq := a.send(rtype.QueryEntity{NetworkID: ship})
+	if _, ok := a.expect(time.Second, isCreate(ship)); !ok {
 		t.Skipf("packet %d queried ship %d: no CreateEntity answered within 1s (7.4/1)", seq, ship)
 	}
 	until(a, b, 200*time.Millisecond, func() bool { return false })
-	if c, ok := wb.createdAfter(asked, func(c seenCreate) bool { return c.id == ship }); ok {
+	if c, ok := b.seen.createdAfter(asked, func(c seenCreate) bool { return c.id == ship }); ok {
 		t.Failf("connection %d's packet %d queried its ship %d; connection %d, which knew it, got a CreateEntity of it too, at %v",
-			a.id, seq, ship, b.id, c.at.Sub(t.start).Round(time.Millisecond))
+			a.id, seq, ship, b.id, t.at(c.at))
 	}
 }

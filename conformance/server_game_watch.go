@@ -54,20 +54,6 @@ type seenSnap struct {
 	at         time.Time
 }
 
-// watch makes w record what p receives from now on, alongside any
-// observer already set.
-func watch(p *player) *watcher {
-	w := &watcher{}
-	prev := p.observe
-	p.observe = func(m msg) {
-		if prev != nil {
-			prev(m)
-		}
-		w.see(m)
-	}
-	return w
-}
-
 // see records one message of a valid packet.
 func (w *watcher) see(m msg) {
 	b := m.raw.Payload
@@ -177,22 +163,6 @@ func rawSnaps(b []byte, at time.Time) []seenSnap {
 		out = append(out, parseSnap(r, seq, len(b), len(raws), at))
 	}
 	return out
-}
-
-// readTap reads the server's datagrams until deadline like poll, showing
-// each whole datagram to tap first.
-func (p *player) readTap(deadline time.Time, tap func(b []byte, at time.Time)) {
-	for {
-		dg, ok := p.ep.recv(deadline)
-		if !ok {
-			return
-		}
-		if dg.from != p.server {
-			continue
-		}
-		tap(dg.b, dg.at)
-		p.take(dg, nil)
-	}
 }
 
 // createdAfter returns the first CreateEntity received after since that

@@ -15,12 +15,13 @@ var serverHandshakeCases = []Case{
 	{ID: "2.2/1", Level: Must, Title: "a sender MUST NOT send a datagram larger than 548 bytes", run: func(t *check) {
 		p := t.join()
 		n := 0
-		p.watch(time.Second, func(dg datagram) {
+		p.tap(func(dg datagram) {
 			n++
 			if len(dg.b) > rtype.MaxDatagramSize {
-				t.Failf("the server sent a %d-byte datagram at %v, after %d datagram(s) of play", len(dg.b), t.since(), n-1)
+				t.Failf("the server sent a %d-byte datagram at %v, after %d datagram(s) of play", len(dg.b), t.at(dg.at), n-1)
 			}
 		})
+		p.play(time.Second, 0)
 		if n == 0 {
 			t.Skipf("the server sent nothing during 1s of play (one Input a frame)")
 		}
@@ -29,10 +30,8 @@ var serverHandshakeCases = []Case{
 		p := t.join()
 		ts := p.pingStamp()
 		seq := p.seq + 1
-		b := padTo(p.packet(seq, rtype.Ping{Timestamp: ts}), 0x0050, rtype.MaxDatagramSize+1)
-		p.sendRaw(b)
-		p.seq = seq
-		h, got := p.mustProbe(ts)
+		p.sendRawSeq(seq, padTo(p.packet(seq, rtype.Ping{Timestamp: ts}), 0x0050, rtype.MaxDatagramSize+1))
+		h, got := p.probe(ts)
 		if got {
 			t.Failf("packet %d, 549 bytes (a Ping, then a message of unknown type 0x0050 as padding): the server answered the Ping with a Pong", seq)
 		}
@@ -44,8 +43,7 @@ var serverHandshakeCases = []Case{
 		p := t.join()
 		ts := p.pingStamp()
 		seq := p.seq + 1
-		p.sendRaw(padTo(p.packet(seq, rtype.Ping{Timestamp: ts}), 0x0050, rtype.MaxDatagramSize))
-		p.seq = seq
+		p.sendRawSeq(seq, padTo(p.packet(seq, rtype.Ping{Timestamp: ts}), 0x0050, rtype.MaxDatagramSize))
 		if _, ok := p.pong(ts, replyWait*2); !ok {
 			t.Failf("packet %d, 548 bytes (a Ping, then a message of unknown type 0x0050 as padding): no Pong within %v", seq, replyWait*2)
 		}
@@ -54,7 +52,7 @@ var serverHandshakeCases = []Case{
 		p := t.join()
 		p.sendRaw(rtype.AppendHello(nil))
 		before := len(p.handshakes)
-		p.mustProbe(0)
+		p.probe(0)
 		p.expect(lateAnswer, nil)
 		if len(p.handshakes) > before {
 			t.Failf("connection %d (packets 1..%d sent): a Hello from its address got a handshake answer (type %d)", p.id, p.seq-1, p.handshakes[before])
@@ -101,16 +99,16 @@ var serverHandshakeCases = []Case{
 			t.Skipf("the first answer to a Hello is no Welcome (see 4.2/1): % x", head(b))
 		}
 		switch {
-		case len(b) != 10:
-			t.Failf("the Welcome answering a Hello is %d bytes (% x), want 10", len(b), b)
-		case b[4] != 1:
-			t.Failf("the Welcome answering a Hello has version %d, want 1 (% x)", b[4], b)
+		case len(b) != rtype.WelcomeSize:
+			t.Failf("the Welcome answering a Hello at %v is %d bytes (% x), want 10", t.at(dg.at), len(b), head(b))
+		case b[4] != rtype.Version:
+			t.Failf("the Welcome answering a Hello at %v has version %d, want 1 (% x)", t.at(dg.at), b[4], b)
 		}
 	}},
 	{ID: "4.3/2", Level: Must, Title: "the connectionId of Welcome is never 0", run: func(t *check) {
 		_, dg := t.firstAnswer()
-		if looksWelcome(dg.b) && len(dg.b) == 10 && binary.BigEndian.Uint32(dg.b[6:]) == 0 {
-			t.Failf("the Welcome answering a Hello carries connectionId 0 (% x)", dg.b)
+		if looksWelcome(dg.b) && len(dg.b) == rtype.WelcomeSize && binary.BigEndian.Uint32(dg.b[6:]) == 0 {
+			t.Failf("the Welcome answering a Hello at %v carries connectionId 0 (% x)", t.at(dg.at), dg.b)
 		}
 	}},
 	{ID: "12/1", Level: Must, Title: "random bytes from an unknown address are discarded without answering", run: func(t *check) {
@@ -128,7 +126,7 @@ var serverHandshakeCases = []Case{
 			bad = append(bad, appendMessage(b, rtype.Ping{Timestamp: 0x5A5A0000 + uint32(i)}))
 		}
 		noAnswer(t, fmt.Sprintf("packets of sequence 1 with a Ping and connection ids %d (another player's), 1, 2 and 0x7e3a91c5", other.id), bad...)
-		other.mustProbe(0)
+		other.probe(0)
 	}},
 	{ID: "12/3", Level: Must, Title: "an oversize datagram from an unknown address is discarded without answering", run: func(t *check) {
 		hello := append(rtype.AppendHello(nil), make([]byte, rtype.MaxDatagramSize+1-6)...)

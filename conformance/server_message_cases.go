@@ -50,8 +50,8 @@ var serverMessageCases = []Case{
 		p := t.join()
 		ts := p.pingStamp()
 		five := binary.BigEndian.AppendUint32(nil, ts)
-		s5 := p.next(rtype.RawMessage{Type: rtype.TypePing, Payload: append(five, 0)})
-		s3 := p.next(rtype.RawMessage{Type: rtype.TypePing, Payload: five[1:]})
+		s5 := p.send(rtype.RawMessage{Type: rtype.TypePing, Payload: append(five, 0)})
+		s3 := p.send(rtype.RawMessage{Type: rtype.TypePing, Payload: five[1:]})
 		seen := p.untilProbe()
 		for _, m := range seen {
 			if m.raw.Type == rtype.TypePong {
@@ -69,8 +69,8 @@ var serverMessageCases = []Case{
 	{ID: "7.3/3", Level: Must, Title: "the server does not interpret reason: a Disconnect of reason 2 or 4 closes the connection too", run: func(t *check) {
 		// Both at once, so that the wait for no Pong is one.
 		a, b := t.join(), t.join()
-		sa := a.next(rtype.Disconnect{Reason: rtype.DisconnectTimeout})
-		sb := b.next(rtype.Disconnect{Reason: rtype.DisconnectServerShutdown})
+		sa := a.send(rtype.Disconnect{Reason: rtype.DisconnectTimeout})
+		sb := b.send(rtype.Disconnect{Reason: rtype.DisconnectServerShutdown})
 		ta, tb := a.ping(), b.ping()
 		end := t.within(replyWait)
 		for _, c := range []struct {
@@ -86,8 +86,8 @@ var serverMessageCases = []Case{
 	}},
 	{ID: "7.3/4", Level: Must, Title: "the server drops a Disconnect whose payload is not 1 byte (§12: reject fixed size payloads whose size differs)", run: func(t *check) {
 		p := t.join()
-		s2 := p.next(rtype.RawMessage{Type: rtype.TypeDisconnect, Payload: []byte{1, 0}})
-		s0 := p.next(rtype.RawMessage{Type: rtype.TypeDisconnect})
+		s2 := p.send(rtype.RawMessage{Type: rtype.TypeDisconnect, Payload: []byte{1, 0}})
+		s0 := p.send(rtype.RawMessage{Type: rtype.TypeDisconnect})
 		ts := p.ping()
 		if _, ok := p.pong(ts, 2*replyWait); !ok {
 			t.Failf("packet %d carried a Disconnect of 2 bytes (01 00), packet %d one of 0 bytes; the Ping in packet %d got no Pong within %v: the connection was closed",
@@ -99,10 +99,8 @@ var serverMessageCases = []Case{
 		p := t.join()
 		ship := p.ownShip(time.Second)
 		arch := p.world.ents[ship].archetype
-		seq := p.next(rtype.QueryEntity{NetworkID: ship})
-		m, ok := p.expect(time.Second, func(m msg) bool {
-			return m.raw.Type == rtype.TypeCreateEntity && parseCreate(m.raw.Payload, m.at).id == ship
-		})
+		seq := p.send(rtype.QueryEntity{NetworkID: ship})
+		m, ok := p.expect(time.Second, isCreate(ship))
 		if !ok {
 			t.Failf("packet %d queried entity %d, the player's own ship; no CreateEntity of it within 1s", seq, ship)
 		}
@@ -114,9 +112,9 @@ var serverMessageCases = []Case{
 		p := t.join()
 		p.settle(100 * time.Millisecond)
 		id := unusedID(p)
-		seq := p.next(rtype.QueryEntity{NetworkID: id})
+		seq := p.send(rtype.QueryEntity{NetworkID: id})
 		for _, m := range p.untilProbe() {
-			if m.raw.Type == rtype.TypeCreateEntity && parseCreate(m.raw.Payload, m.at).id == id {
+			if isCreate(id)(m) {
 				t.Failf("packet %d queried entity %d, which no message ever named; the server answered a CreateEntity of it in its packet %d", seq, id, m.hdr.Sequence)
 			}
 		}
@@ -125,17 +123,17 @@ var serverMessageCases = []Case{
 		// No entity has id 0 (§8.2), so no answer can come: what is left
 		// to see is that the connection goes on.
 		p := t.join()
-		p.next(rtype.RawMessage{Type: rtype.TypeQueryEntity, Payload: make([]byte, 4)})
+		p.send(rtype.RawMessage{Type: rtype.TypeQueryEntity, Payload: make([]byte, 4)})
 		p.untilProbe()
 	}},
 	{ID: "7.4/4", Level: Must, Title: "the server MUST drop a QueryEntity whose payload is not exactly 4 bytes", run: func(t *check) {
 		p := t.join()
 		ship := p.ownShip(time.Second)
 		id := binary.BigEndian.AppendUint32(nil, ship)
-		s5 := p.next(rtype.RawMessage{Type: rtype.TypeQueryEntity, Payload: append(id, 0)})
-		s3 := p.next(rtype.RawMessage{Type: rtype.TypeQueryEntity, Payload: id[1:]})
+		s5 := p.send(rtype.RawMessage{Type: rtype.TypeQueryEntity, Payload: append(id, 0)})
+		s3 := p.send(rtype.RawMessage{Type: rtype.TypeQueryEntity, Payload: id[1:]})
 		for _, m := range p.untilProbe() {
-			if m.raw.Type == rtype.TypeCreateEntity && parseCreate(m.raw.Payload, m.at).id == ship {
+			if isCreate(ship)(m) {
 				t.Failf("packet %d queried ship %d with 5 bytes (% x), packet %d with 3 (% x); the server answered a CreateEntity of it in its packet %d",
 					s5, ship, append(id, 0), s3, id[1:], m.hdr.Sequence)
 			}
@@ -184,12 +182,11 @@ var serverMessageCases = []Case{
 	{ID: "8.1/5", Level: Must, Title: "when more than 47 entities exist, several Snapshots of the same serverTick, each in its own packet of at most 548 bytes", needs: 8 * time.Second, run: largeWorld},
 	{ID: "8.1/6", Level: Must, Title: "a Snapshot state's entityType is the low 8 bits of the entity's archetype id", run: func(t *check) {
 		p := t.join()
-		w := watch(p)
 		ship := p.ownShip(time.Second)
-		p.missile(w, ship, time.Second)
+		p.missile(ship, time.Second)
 		p.play(200*time.Millisecond, 0)
 		checked := 0
-		for _, s := range w.snaps {
+		for _, s := range p.seen.snaps {
 			if !s.valid() {
 				continue // a client drops it (§8.1): other cases judge it
 			}
@@ -213,26 +210,26 @@ var serverMessageCases = []Case{
 	{ID: "8.2/1", Level: Must, Title: "a CreateEntity's payload is exactly 16 bytes", run: func(t *check) {
 		for _, c := range createScene(t) {
 			if c.size != rtype.CreateEntitySize {
-				t.Failf("a CreateEntity of %d bytes (networkId %d) at %v", c.size, c.id, c.at.Sub(t.start).Round(time.Millisecond))
+				t.Failf("a CreateEntity of %d bytes (networkId %d) at %v", c.size, c.id, t.at(c.at))
 			}
 		}
 	}},
 	{ID: "8.2/2", Level: Must, Title: "a CreateEntity's networkId is never 0", run: func(t *check) {
 		for _, c := range createScene(t) {
 			if c.size >= 8 && c.id == 0 {
-				t.Failf("a CreateEntity of networkId 0 (entityType %v) at %v", c.arch, c.at.Sub(t.start).Round(time.Millisecond))
+				t.Failf("a CreateEntity of networkId 0 (entityType %v) at %v", c.arch, t.at(c.at))
 			}
 		}
 	}},
 	{ID: "8.2/3", Level: Must, Title: "the server sends CreateEntity to a new player for every entity already in the world", run: worldToNewcomer},
 	{ID: "8.2/4", Level: Must, Title: "the server sends CreateEntity to every player when a player joins", run: func(t *check) {
-		a, wa := joinWatched(t)
+		a := t.join()
 		own := a.ownShip(time.Second)
 		joined := time.Now()
 		b := t.join()
 		var ship uint32
 		newShip := func() bool {
-			c, ok := wa.createdAfter(joined, func(c seenCreate) bool { return isShip(c.arch) && c.id != own })
+			c, ok := a.seen.createdAfter(joined, func(c seenCreate) bool { return isShip(c.arch) && c.id != own })
 			ship = c.id
 			return ok
 		}
@@ -245,11 +242,10 @@ var serverMessageCases = []Case{
 	}},
 	{ID: "8.2/5", Level: Must, Title: "the server sends CreateEntity to every player when a missile is fired", run: func(t *check) {
 		a := t.join()
-		wa := watch(a)
 		ship := a.ownShip(time.Second)
 		b := t.join()
 		b.ownShip(time.Second)
-		m := a.missile(wa, ship, time.Second)
+		m := a.missile(ship, time.Second)
 		if !until(a, b, time.Second, func() bool { return known(b, m.id) }) {
 			t.Failf("connection %d fired missile %d (Shoot set then cleared in its packets %d, %d); connection %d got no CreateEntity of it within 1s",
 				a.id, m.id, a.seq-1, a.seq, b.id)
@@ -261,21 +257,21 @@ var serverMessageCases = []Case{
 	{ID: "8.3/1", Level: Must, Title: "a DestroyEntity's payload is exactly 9 bytes", run: func(t *check) {
 		for _, d := range destroyScene(t) {
 			if d.size != rtype.DestroyEntitySize {
-				t.Failf("a DestroyEntity of %d bytes (networkId %d) at %v", d.size, d.id, d.at.Sub(t.start).Round(time.Millisecond))
+				t.Failf("a DestroyEntity of %d bytes (networkId %d) at %v", d.size, d.id, t.at(d.at))
 			}
 		}
 	}},
 	{ID: "8.3/2", Level: Must, Title: "a DestroyEntity's networkId is never 0", run: func(t *check) {
 		for _, d := range destroyScene(t) {
 			if d.size >= 8 && d.id == 0 {
-				t.Failf("a DestroyEntity of networkId 0 (reason %d) at %v", d.reason, d.at.Sub(t.start).Round(time.Millisecond))
+				t.Failf("a DestroyEntity of networkId 0 (reason %d) at %v", d.reason, t.at(d.at))
 			}
 		}
 	}},
 	{ID: "8.3/3", Level: Must, Title: "a DestroyEntity's reason is at most 4", run: func(t *check) {
 		for _, d := range destroyScene(t) {
 			if d.size >= 9 && d.reason > uint8(rtype.DestroyGameEnded) {
-				t.Failf("a DestroyEntity of networkId %d with reason %d at %v", d.id, d.reason, d.at.Sub(t.start).Round(time.Millisecond))
+				t.Failf("a DestroyEntity of networkId %d with reason %d at %v", d.id, d.reason, t.at(d.at))
 			}
 		}
 	}},

@@ -3,7 +3,6 @@ package conformance
 import (
 	"encoding/binary"
 	"fmt"
-	"time"
 
 	"github.com/rtypeproto/rtype"
 )
@@ -11,10 +10,6 @@ import (
 // Helpers of the §2–§6 and §12 server cases: datagrams built byte by byte,
 // answers looked for with a probe rather than a fixed wait, and the raw
 // view of what the server sends.
-
-// lateAnswer is how long, after the answer to a probe, a reply to an
-// earlier datagram may still trail on a server that reorders.
-const lateAnswer = 100 * time.Millisecond
 
 // handshakeBytes returns a 6-byte handshake header with the given fields
 // (§4.1), for Hellos a server must drop.
@@ -75,25 +70,21 @@ func (t *check) answered(bad ...[]byte) (string, bool) {
 		t.Skipf("no Welcome within %v to a probe Hello sent after the datagrams: the server may be full", welcomeBy)
 	}
 	welcomed := t.since()
-	for end := t.within(lateAnswer); ; {
-		dg, ok := p.ep.recv(end)
-		if !ok {
-			return "", false
-		}
-		if dg.from != p.server {
-			continue
-		}
-		if typ, id, err := rtype.ParseHandshake(dg.b); err == nil && typ == rtype.HandshakeWelcome {
-			p.welcomed(id) // leave again, not to hold a slot
-		}
-		return fmt.Sprintf("a %d-byte datagram % x at %v (the probe was welcomed at %v)", len(dg.b), head(dg.b), dg.at.Sub(t.start).Round(time.Millisecond), welcomed), true
+	dg, ok := p.recv(t.within(lateAnswer))
+	if !ok {
+		return "", false
 	}
+	if isWelcome(dg) {
+		_, id, _ := rtype.ParseHandshake(dg.b)
+		p.welcomed(id) // leave again, not to hold a slot
+	}
+	return fmt.Sprintf("a %d-byte datagram % x at %v (the probe was welcomed at %v)", len(dg.b), head(dg.b), t.at(dg.at), welcomed), true
 }
 
 // looksHandshake reports whether b starts like a handshake datagram (§4.1),
-// valid or not: a server's answer to a Hello, however broken.
+// valid or not, of any size: a server's answer to a Hello, however broken.
 func looksHandshake(b []byte) bool {
-	return len(b) >= 6 && len(b) <= 10 && binary.BigEndian.Uint32(b) == rtype.Magic
+	return len(b) >= 6 && binary.BigEndian.Uint32(b) == rtype.Magic
 }
 
 // looksWelcome reports whether b is a handshake datagram of type Welcome,
@@ -120,61 +111,6 @@ func (t *check) firstAnswer() (*player, datagram) {
 		t.Skipf("no answer within %v to a Hello sent every %v: the server may be full", welcomeBy, helloEvery)
 	}
 	return p, dg
-}
-
-// probe sends a Ping in the next packet and waits for its Pong, returning
-// the header of the packet that carried it and whether a Pong of bad (when
-// not 0) came too, before it or shortly after.
-func (p *player) probe(bad uint32) (h rtype.PacketHeader, gotBad, ok bool) {
-	ts := p.ping()
-	m, ok := p.expect(replyWait*2, func(m msg) bool {
-		if bad != 0 && isPong(bad)(m) {
-			gotBad = true
-		}
-		return isPong(ts)(m)
-	})
-	if ok && bad != 0 && !gotBad {
-		_, gotBad = p.expect(lateAnswer, isPong(bad))
-	}
-	return m.hdr, gotBad, ok
-}
-
-// mustProbe is probe, failing the case when the probe gets no Pong: a
-// server that stops answering after a datagram it must drop did not drop
-// it, as processed judges.
-func (p *player) mustProbe(bad uint32) (rtype.PacketHeader, bool) {
-	h, gotBad, ok := p.probe(bad)
-	if !ok {
-		p.t.Failf("the probe Ping in packet %d, sent at %v, got no Pong within %v: the connection stopped answering", p.seq, p.t.since(), replyWait*2)
-	}
-	return h, gotBad
-}
-
-// watch sends one Input a frame for d (§7.1) and passes every datagram the
-// server sends meanwhile to each, before the player's own handling.
-func (p *player) watch(d time.Duration, each func(dg datagram)) {
-	end := p.t.within(d)
-	next := time.Now()
-	for time.Now().Before(end) && p.t.alive() {
-		if !time.Now().Before(next) {
-			p.input(0)
-			next = next.Add(frameTime)
-		}
-		dg, ok := p.ep.recv(earliest(next, end))
-		if !ok || dg.from != p.server {
-			continue
-		}
-		each(dg)
-		p.take(dg, nil)
-	}
-}
-
-// earliest returns the earlier of a and b.
-func earliest(a, b time.Time) time.Time {
-	if a.Before(b) {
-		return a
-	}
-	return b
 }
 
 // ackDesc describes a header's acknowledgement for details.

@@ -150,18 +150,57 @@ func TestUnreachable(t *testing.T) {
 	}
 }
 
-// TestSilentServer: a server that reads every Hello and answers none with
-// a Welcome is not reached: exit 2, after it got Hellos.
+// TestSilentServer: a server that reads every Hello and answers none is
+// not reached: exit 2, after it got Hellos.
 func TestSilentServer(t *testing.T) {
-	addr, hellos := serve(t, func(c *net.UDPConn, from netip.AddrPort, b []byte) {
-		c.WriteToUDPAddrPort([]byte("no welcome here"), from) // an answer, but no Welcome
-	})
+	addr, hellos := serve(t, func(*net.UDPConn, netip.AddrPort, []byte) {})
 	code, _, stderr := runCLI(t, "server", "-junit", filepath.Join(t.TempDir(), "r.xml"), addr)
-	if code != 2 {
+	if code != 2 || !strings.Contains(stderr, "not reachable: no answer within") {
 		t.Errorf("exit %d, want 2; stderr:\n%s", code, stderr)
 	}
 	if hellos.Load() == 0 {
 		t.Error("the server got no Hello")
+	}
+}
+
+// TestNoValidWelcome: a server that answers every Hello, but never with a
+// valid Welcome, is reached: the run goes on, the case of the rule it
+// breaks fails with what came, and rtypecheck exits 1. The cases that need
+// a connection are skipped at once, so the whole run takes seconds.
+func TestNoValidWelcome(t *testing.T) {
+	welcome := func(change func([]byte) []byte) func(*net.UDPConn, netip.AddrPort, []byte) {
+		return func(c *net.UDPConn, from netip.AddrPort, b []byte) {
+			if typ, _, err := rtype.ParseHandshake(b); err == nil && typ == rtype.HandshakeHello {
+				c.WriteToUDPAddrPort(change(rtype.AppendWelcome(nil, 7)), from)
+			}
+		}
+	}
+	for _, tc := range []struct {
+		name   string
+		answer func([]byte) []byte
+		fails  string
+		says   string
+	}{
+		{"11 bytes", func(b []byte) []byte { return append(b, 0) }, "4.3/1", "is 11 bytes"},
+		{"id 0", func(b []byte) []byte { clear(b[6:]); return b }, "4.3/2", "carries connectionId 0"},
+		{"no handshake", func([]byte) []byte { return []byte("no welcome here") }, "4.2/1", "15-byte datagram"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			addr, _ := serve(t, welcome(tc.answer))
+			start := time.Now()
+			code, stdout, stderr := runCLI(t, "server", addr)
+			if code != 1 || !strings.Contains(stderr, "FAIL: "+tc.fails+"\n") {
+				t.Errorf("exit %d, want 1 with only %s failing; stderr:\n%s\nstdout:\n%s", code, tc.fails, stderr, stdout)
+			}
+			// The detail is the line under the case's.
+			_, failure, _ := strings.Cut(stdout, "FAIL  "+tc.fails+" ")
+			if lines := strings.SplitN(failure, "\n", 3); len(lines) < 2 || !strings.Contains(lines[1], tc.says) {
+				t.Errorf("the failure of %s does not say %q:\n%s", tc.fails, tc.says, stdout)
+			}
+			if d := time.Since(start); d > 30*time.Second {
+				t.Errorf("the run took %v: the cases that need a connection did not skip at once", d)
+			}
+		})
 	}
 }
 

@@ -56,6 +56,7 @@ const (
 	unknownStops            // stops at a message of an unknown type (§6)
 	serverType              // sends a message of type 0x0086 in its first packet and every 30 frames after (§6)
 	slowInput               // sends an Input every 4 frames (§7.1)
+	idleSkipped             // holds Shoot 8 frames in 16 and sends an Input only on those (§7.1)
 	inputLong               // sends 10-byte Inputs (§7.1)
 	inputFrom0              // numbers Inputs from 0 (§7.1)
 	reservedBit             // sets action bit 5 every 10 frames (§7.1)
@@ -63,6 +64,8 @@ const (
 	noDisconnect            // quits without Disconnect (§7.3)
 	disconnectLong          // sends a 2-byte Disconnect (§7.3)
 	queryEvery              // queries an unknown id at every Snapshot (§7.4)
+	queryAgain              // queries an id still unknown again every second (§7.4)
+	queryNever              // never queries (§7.4)
 	queryZero               // takes a Snapshot listing id 0 and queries it (§7.4, §8.1)
 	queryLong               // sends 5-byte QueryEntity messages (§7.4)
 	queryKnown              // queries ids it knows (§7.4)
@@ -100,7 +103,7 @@ type fake struct {
 
 	known     map[uint32]bool
 	destroyed map[uint32]time.Time
-	asked     map[uint32]bool
+	asked     map[uint32]time.Time
 	queries   []uint32
 }
 
@@ -124,7 +127,7 @@ func fakeClient(d defect) conformance.Client {
 			return nil, nil, err
 		}
 		f := &fake{d: d, conn: conn, server: server, known: map[uint32]bool{},
-			destroyed: map[uint32]time.Time{}, asked: map[uint32]bool{}}
+			destroyed: map[uint32]time.Time{}, asked: map[uint32]time.Time{}}
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan struct{})
 		go func() {
@@ -209,8 +212,9 @@ func (f *fake) step(now time.Time) {
 func (f *fake) play(now time.Time) {
 	f.frame++
 	var msgs []rtype.RawMessage
-	if f.d != slowInput || f.frame%4 == 0 {
-		msgs = append(msgs, f.input())
+	held := f.held()
+	if (f.d != slowInput || f.frame%4 == 0) && (f.d != idleSkipped || held != 0) {
+		msgs = append(msgs, f.input(held))
 	}
 	if !now.Before(f.nextPing) {
 		f.nextPing = now.Add(time.Second)
@@ -242,13 +246,12 @@ func (f *fake) play(now time.Time) {
 	}
 }
 
-func (f *fake) input() rtype.RawMessage {
+func (f *fake) input(actions rtype.Actions) rtype.RawMessage {
 	seq := f.inputSeq + 1
 	if f.d == inputFrom0 {
 		seq = f.inputSeq
 	}
 	f.inputSeq++
-	actions := fakeActions(f.frame)
 	if f.d == reservedBit && f.frame%10 == 0 {
 		actions |= 0x20
 	}
@@ -259,6 +262,16 @@ func (f *fake) input() rtype.RawMessage {
 		p = append(p, 0)
 	}
 	return rtype.RawMessage{Type: rtype.TypeInput, Payload: p}
+}
+
+// held is the fake's controls this frame. The one that sends Inputs only
+// when something is held holds Shoot half the time, so that it still
+// sends 30 a second.
+func (f *fake) held() rtype.Actions {
+	if f.d == idleSkipped {
+		return rtype.ActionShoot * rtype.Actions(f.frame/8%2)
+	}
+	return fakeActions(f.frame)
 }
 
 // fakeActions is the fake's controls at frame n: Right, then Shoot, then
@@ -458,16 +471,18 @@ func (f *fake) snapshot(p []byte, now time.Time) {
 
 // unknown queries id once if the client never created it (§7.4).
 func (f *fake) unknown(id uint32, now time.Time) {
+	at, asked := f.asked[id]
 	switch {
 	case id == 0 && f.d != queryZero,
 		f.known[id] && f.d != queryKnown,
 		now.Sub(f.destroyed[id]) < fakeMemory && f.d != forgetDestroyed,
-		f.asked[id] && f.d != queryEvery,
+		asked && f.d != queryEvery && (f.d != queryAgain || now.Sub(at) < time.Second),
+		f.d == queryNever,
 		len(f.queries) >= fakeQueries:
 		return
 	}
 	if len(f.asked) < fakeTable {
-		f.asked[id] = true
+		f.asked[id] = now
 	}
 	f.queries = append(f.queries, id)
 }
@@ -529,6 +544,7 @@ var mutations = []struct {
 	{"unknown type stops the packet", unknownStops, []string{"6/1"}},
 	{"server type sent", serverType, []string{"6/2"}},
 	{"an Input every 4 frames", slowInput, []string{"7.1/1"}},
+	{"Inputs only when something is held", idleSkipped, []string{"7.1/1"}},
 	{"10-byte Input", inputLong, []string{"7.1/2"}},
 	{"inputSequence from 0", inputFrom0, []string{"7.1/3"}},
 	{"reserved action bit", reservedBit, []string{"7.1/4"}},
@@ -536,6 +552,8 @@ var mutations = []struct {
 	{"no Disconnect", noDisconnect, []string{"7.3/1"}},
 	{"2-byte Disconnect", disconnectLong, []string{"7.3/2"}},
 	{"query at every Snapshot", queryEvery, []string{"7.4/1"}},
+	{"query again every second", queryAgain, []string{"7.4/1"}},
+	{"never a query", queryNever, []string{"7.4/1"}},
 	{"id 0 queried", queryZero, []string{"7.4/2", "8.1/3"}},
 	{"5-byte QueryEntity", queryLong, []string{"7.4/3"}},
 	{"known ids queried", queryKnown, []string{"7.4/4"}},
@@ -628,6 +646,8 @@ func judge(t *testing.T, rep *conformance.Report, catches []string) {
 		switch {
 		case want[r.Case.ID] && r.Outcome != conformance.Fail:
 			t.Errorf("case %s did not catch the defect: %s %s", r.Case.ID, r.Outcome, r.Detail)
+		case want[r.Case.ID]:
+			t.Logf("caught by %s: %s", r.Case.ID, r.Detail)
 		case !want[r.Case.ID] && r.Outcome == conformance.Fail && r.Case.Level == conformance.Must:
 			t.Errorf("unrelated MUST case %s failed: %s", r.Case.ID, r.Detail)
 		}

@@ -86,7 +86,26 @@ func handshakeBreaks() []mutant {
 		{name: "sharedID", catch: []string{"4.2/8"}, in: fromSharedID, out: toSharedID},
 		{name: "welcomeVersion2", catch: []string{"4.3/1"}, out: firstWelcome(func(b []byte) { b[4] = 2 })},
 		{name: "welcomeID0", catch: []string{"4.3/2"}, out: firstWelcome(func(b []byte) { clear(b[6:10]) })},
+		// Every Welcome broken: no case gets a connection, the run goes on.
+		welcomes11Bytes, welcomesID0,
 	}
+}
+
+// welcomes11Bytes sends every Welcome with one byte more, welcomesID0 with
+// connectionId 0: the suite's probe gets an answer, never a valid Welcome.
+var (
+	welcomes11Bytes = mutant{name: "welcomes11Bytes", catch: []string{"4.3/1"}, out: everyWelcome(func(b []byte) []byte { return append(b, 0) })}
+	welcomesID0     = mutant{name: "welcomesID0", catch: []string{"4.3/2"}, out: everyWelcome(func(b []byte) []byte { clear(b[6:10]); return b })}
+)
+
+// everyWelcome is a rewrite of every Welcome the server sends.
+func everyWelcome(change func(b []byte) []byte) rewrite {
+	return bytesOnly(func(b []byte) []byte {
+		if len(b) == rtype.WelcomeSize && hasMagic(b) && b[5] == byte(rtype.HandshakeWelcome) {
+			return change(b)
+		}
+		return b
+	})
 }
 
 func windowBreaks() []mutant {
