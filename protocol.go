@@ -2,7 +2,9 @@
 // handshake datagrams (§4), the connected packet header and its message
 // framing (§5), the eight messages of the catalog (§6–§8), the position,
 // rotation and archetype encodings (§9) and the 32-packet sequence window
-// (§5.2).
+// (§5.2). Section numbers (§) refer to the protocol specification, version
+// 1, which docs/protocol.md in this repository restates, one heading per
+// section.
 //
 // Every decoder works on the caller's bytes, copies nothing and allocates
 // nothing; every encoder appends to the caller's slice. Decoders check the
