@@ -1,7 +1,10 @@
 // Package session runs R-Type protocol v1 connections over the codec of
 // package rtype, for a [Client] and a [Server]: the handshake (§4), sequence
 // numbers and acknowledgements (§5.2), the server checks (§5.4), the
-// messages of §7 and §8 and the session flow of §10.
+// messages of §7 and §8 and the session flow of §10. Section numbers (§)
+// refer to the protocol specification, version 1, which docs/protocol.md
+// in this repository restates, one heading per section; §13.1 to §13.5 are
+// the five known limitations of §13, in its order.
 //
 // # Sans-I/O
 //

@@ -15,9 +15,9 @@ import (
 type player struct {
 	client *session.Client
 	hooks  *session.Hooks // the simulated loss, nil for none
-	tick   uint32 // serverTick of the latest Snapshot (§8.1)
-	quit   bool   // the user quit: Close sent Disconnect reason 1 (§7.3)
-	err    error  // why the session failed, once it did
+	tick   uint32         // serverTick of the latest Snapshot (§8.1)
+	quit   bool           // the user quit: Close sent Disconnect reason 1 (§7.3)
+	err    error          // why the session failed, once it did
 }
 
 // newPlayer returns a player of server that hands its datagrams to send,
