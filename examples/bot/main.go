@@ -3,13 +3,19 @@
 //
 //	go run ./examples/bot -server 127.0.0.1:4242 -n 2 -duration 30s
 //
-// Every second (-every) it prints one line per bot, after the time on that
+// It first names the server, the number of bots and how long they play.
+// Then, every second (-every), under a header, it prints the line of each
+// bot whose line changed since its last one, after the time on that
 // schedule (1.0s, 2.0s, and so on): where the bot is (connecting, waiting
 // for the world, playing, or its status once its client stopped), its
-// connection id, latest round trip, loss, the Snapshots received, the
-// entities it knows now and has ever known, and those it let expire:
+// connection id, its latest round trip in milliseconds, its loss in
+// percent, the Snapshots received, the entities it holds now and has ever
+// seen, and those it let expire. A bot waiting for a Welcome prints one
+// line, not one a second:
 //
-//	1.0s bot-1 playing conn=4042139086 rtt=231µs loss=0.0% snapshots=17 entities-now=18 entities-seen=18 expired=0
+//	server udp 127.0.0.1:4242, 2 bots, 30s each
+//	  time bot   state            conn rtt ms loss % snapshots now seen expired
+//	  1.0s bot-1 playing    4042139086  0.231    0.0        17  18   18       0
 //
 // A bot plays for -duration once the server sends it the world (§10). One
 // the server keeps waiting for a player slot gives up as soon as another
@@ -21,18 +27,25 @@
 // for a second: ghosts of a DestroyEntity lost and never resent, §13.4),
 // Inputs sent, Pongs, RTT p50 and p99, loss, resends (always "-" here: only
 // a server knows them), Hellos resent, and the status, and a legend of the
-// columns under it. The status is one of:
+// columns under it. Every line fits the terminal's width, or 80 columns
+// away from a terminal ($COLUMNS, when set, for a pipe): a table too wide
+// for it is printed as two, the session's (connection id, Snapshots,
+// entities, status) and the traffic's (Inputs, Pongs, RTT, loss, resends,
+// Hellos resent), each with the bot's name first. The status is one of:
 //
 //   - ok: the bot got the world and kept its session to the end;
 //   - waiting: welcomed, but the server never sent the world, as one with
 //     every player slot taken does (-n 8 against a server of 4 slots);
 //   - rejected: the server answered Rejected (§4.4);
-//   - no-connect: no Welcome came (§4.2);
+//   - no-connect: no Welcome came (§4.2), as when no server listens at
+//     the address;
 //   - lost: the session ended before the bot's Disconnect, such as a server
 //     silent for 10 s (§13.3).
 //
-// It exits 0 when every bot is ok, 1 otherwise, after naming on stderr
-// every bot that is not, with why; 2 for bad flags.
+// It exits 0 when every bot is ok, 1 otherwise, after saying on stderr
+// why each bot that is not failed, one line for the bots that failed
+// alike, naming the server's address when no Welcome came from it; 2 for
+// bad flags.
 package main
 
 import (
@@ -40,13 +53,16 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/netip"
 	"os"
 	"os/signal"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
 
 	"github.com/rtypeproto/rtype/examples/internal/bot"
+	"github.com/rtypeproto/rtype/session"
 )
 
 func main() {
@@ -55,6 +71,10 @@ func main() {
 	stop()
 	os.Exit(code)
 }
+
+// sessionConfig is the bots' client configuration: the defaults, which
+// tests change to give up sooner.
+var sessionConfig session.ClientConfig
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("bot", flag.ContinueOnError)
@@ -78,6 +98,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 
+	fmt.Fprintf(stdout, "server udp %s, %s, %s\n", serverText(*server, addr), plural(*n, "bot"), playText(*duration))
 	bots := make([]*bot.Bot, *n)
 	results := make([]bot.Result, *n)
 	var wg sync.WaitGroup
@@ -85,8 +106,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	for i := range bots {
 		bots[i] = bot.New(bot.Config{
 			Server: addr, Name: fmt.Sprintf("bot-%d", i+1), Index: i,
-			Duration: *duration, Loss: *loss, Seed: *seed, Group: group,
+			Duration: *duration, Loss: *loss, Seed: *seed, Group: group, Session: sessionConfig,
 		})
+		results[i] = bots[i].Live()
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -96,22 +118,73 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	done := make(chan struct{})
 	go func() { wg.Wait(); close(done) }()
 
-	sched := bot.Schedule{Start: time.Now(), Every: *every}
+	p := progress{out: stdout, sched: bot.Schedule{Start: time.Now(), Every: *every}, lines: bot.NewLines(results), last: make([]string, *n)}
 	t := time.NewTicker(*every)
-	sched.Follow(t.C, done, func(at time.Duration) {
-		for _, b := range bots {
-			r := b.Live()
-			fmt.Fprintf(stdout, "%6s %s\n", sched.Label(at), r.Line())
-		}
-	})
+	p.sched.Follow(t.C, done, func(at time.Duration) { p.show(at, bots) })
 	t.Stop()
 	fmt.Fprintln(stdout)
-	if err := bot.WriteTable(stdout, results); err != nil {
+	if err := bot.WriteTable(stdout, results, bot.Layout{Width: bot.Width(stdout)}); err != nil {
 		fmt.Fprintln(stderr, "bot:", err)
 		return 1
 	}
-	if bot.WriteFailures(stderr, results) > 0 {
+	if bot.WriteFailures(stderr, results, bot.Width(stderr)) > 0 {
 		return 1
 	}
 	return 0
+}
+
+// progress prints the bots' lines: under a header, at each tick, the line
+// of every bot whose line changed since its last one, so that a bot that
+// waits for a Welcome prints one line, not one a second.
+type progress struct {
+	out    io.Writer
+	sched  bot.Schedule
+	lines  bot.Lines
+	last   []string // each bot's last line printed
+	headed bool
+}
+
+// show prints, at the place at on the schedule, the line of every bot of
+// bots whose line changed.
+func (p *progress) show(at time.Duration, bots []*bot.Bot) {
+	var b strings.Builder
+	for i, bt := range bots {
+		r := bt.Live()
+		line := p.lines.Line(&r)
+		if line == p.last[i] {
+			continue
+		}
+		p.last[i] = line
+		if !p.headed {
+			fmt.Fprintf(&b, "%6s %s\n", "time", p.lines.Header())
+			p.headed = true
+		}
+		fmt.Fprintf(&b, "%6s %s\n", p.sched.Label(at), line)
+	}
+	io.WriteString(p.out, b.String())
+}
+
+// serverText names the server: its address, and the name given on the
+// command line when it is not that address.
+func serverText(given string, addr netip.AddrPort) string {
+	if given == addr.String() {
+		return given
+	}
+	return fmt.Sprintf("%s (%s)", addr, given)
+}
+
+// playText says how long each bot plays.
+func playText(d time.Duration) string {
+	if d == 0 {
+		return "until interrupted"
+	}
+	return d.String() + " each"
+}
+
+// plural is n and noun, with an s for any n but 1.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

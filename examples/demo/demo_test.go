@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 // The demo's smoke test: four bots on a loopback server for a second and a
@@ -88,17 +89,20 @@ func TestDemoExitCode(t *testing.T) {
 			t.Errorf("demo %v exited %d, want %d\nstdout:\n%s\nstderr:\n%s", tc.args, code, tc.code, out.String(), errw.String())
 			continue
 		}
+		checkWidth(t, tc.args, out.String(), errw.String())
 		ok := 0
 		fifth := ""
+		in := false // in the table whose last column is the status
 		for _, line := range strings.Split(out.String(), "\n") {
 			f := strings.Fields(line)
-			if len(f) < 2 || !strings.HasPrefix(f[0], "bot-") || strings.Contains(line, "snapshots") {
-				continue // not a table line
-			}
-			if f[len(f)-1] == "ok" {
+			switch {
+			case len(f) > 1 && f[0] == "bot" && f[len(f)-1] == "status":
+				in = true
+			case len(f) == 0:
+				in = false
+			case in && f[len(f)-1] == "ok":
 				ok++
-			}
-			if f[0] == "bot-5" {
+			case in && f[0] == "bot-5":
 				fifth = f[len(f)-1]
 			}
 		}
@@ -113,6 +117,19 @@ func TestDemoExitCode(t *testing.T) {
 		}
 		if want := "bot-5: " + fifth + ": "; !strings.Contains(errw.String(), want) {
 			t.Errorf("demo %v: stderr lacks %q:\n%s", tc.args, want, errw.String())
+		}
+	}
+}
+
+// checkWidth fails the test for every line of the demo's stdout and
+// stderr wider than 80 columns, the width of a report written to no
+// terminal (µ, § and × take one column each), but the server's log
+// records, which are a stream of one line each.
+func checkWidth(t *testing.T, args []string, stdout, stderr string) {
+	t.Helper()
+	for _, line := range strings.Split(stdout+stderr, "\n") {
+		if n := utf8.RuneCountInString(line); n > 80 && !strings.HasPrefix(line, "time=") {
+			t.Errorf("demo %v: a line of %d columns:\n%s", args, n, line)
 		}
 	}
 }

@@ -52,9 +52,9 @@ func TestSpec13_3_DemoFailsServerClosedSession(t *testing.T) {
 			if code != tc.code {
 				t.Errorf("exit code %d, want %d:\n%s", code, tc.code, out.String())
 			}
-			line := ""
+			line := "" // the first table's, which ends with the status
 			for _, l := range strings.Split(out.String(), "\n") {
-				if strings.Contains(l, "bot-1") {
+				if strings.Contains(l, "bot-1") && line == "" {
 					line = strings.TrimSpace(l)
 				}
 			}

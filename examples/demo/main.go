@@ -12,15 +12,18 @@
 // play, that is, were sent the world (§10), how many wait for it, the
 // Snapshots a bot received on average (snapshots/bot) and the most entities
 // a bot holds (entities now); on a terminal it is redrawn in place five
-// times a second, one line per bot as examples/bot prints them. The table
-// at the end is that of examples/bot, with the resends the server counted
-// for each bot (§13.4), and each bot's status: ok when it got the world and
-// kept its session to the end; otherwise waiting (welcomed, never given the
-// world), rejected (§4.4), no-connect, lost, or closed- and why the server
-// closed the session. A legend under it explains the columns. Its expired
-// column counts the entities a bot removed because no Snapshot listed them
-// for a second: ghosts of a lost DestroyEntity, which a server run with -v1
-// never resends (§13.4).
+// times a second, the bots' lines under their header as examples/bot
+// prints them. The table at the end is that of examples/bot, with the
+// resends the server counted for each bot (§13.4), and each bot's status:
+// ok when it got the world and kept its session to the end; otherwise
+// waiting (welcomed, never given the world), rejected (§4.4), no-connect,
+// lost, or closed- and why the server closed the session. A legend under
+// it explains the columns. Its expired column counts the entities a bot
+// removed because no Snapshot listed them for a second: ghosts of a lost
+// DestroyEntity, which a server run with -v1 never resends (§13.4). Every
+// line of the report fits the terminal's width, or 80 columns away from a
+// terminal ($COLUMNS, when set, for a pipe): a table too wide for it is
+// printed as two, as examples/bot does.
 //
 // Bots past the four slots (-n 5 and more) start once the first four play,
 // meet a full server, and give up as soon as one of the four is done. With
@@ -118,11 +121,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // bots say: they did not play the whole d.
 func report(stdout, stderr io.Writer, results []bot.Result, d, cut time.Duration) int {
 	fmt.Fprintln(stdout)
-	if err := bot.WriteTable(stdout, results); err != nil {
+	if err := bot.WriteTable(stdout, results, bot.Layout{Width: bot.Width(stdout), Demo: true}); err != nil {
 		fmt.Fprintln(stderr, "demo:", err)
 		return 1
 	}
-	failed := bot.WriteFailures(stderr, results)
+	failed := bot.WriteFailures(stderr, results, bot.Width(stderr))
 	switch {
 	case cut > 0:
 		fmt.Fprintf(stdout, "\ninterrupted after %v of %v\n", cut, d)

@@ -10,9 +10,9 @@ import (
 )
 
 // progress shows the bots' counters while they play: one line a second
-// for a log or a pipe, a bar and one line per bot redrawn in place five
-// times a second on a terminal. Each names its tick's place on the
-// schedule, not the time it was printed.
+// for a log or a pipe; on a terminal, a bar and the bots' lines under
+// their header, redrawn in place five times a second. Each names its
+// tick's place on the schedule, not the time it was printed.
 type progress struct {
 	out   io.Writer
 	live  bool
@@ -80,13 +80,18 @@ func (p *progress) redraw(at time.Duration, results []bot.Result) {
 	bar := fmt.Sprintf("[%s%s] %s", strings.Repeat("#", done), strings.Repeat(".", width-done), p.sched.Label(at))
 	lines := []string{bar}
 	// The drawing keeps one row free below it for the cursor; bots past
-	// the rows left are summed in one line.
+	// the rows left are summed in one line. The bots' lines have a header
+	// over them, when there is room for a line under it.
 	shown := len(results)
-	if 1+shown > rows-1 {
-		shown = max(0, rows-3)
+	if 2+shown > rows-1 {
+		shown = max(0, rows-4)
 	}
-	for i := range shown {
-		lines = append(lines, results[i].Line())
+	if shown > 0 {
+		layout := bot.NewLines(results)
+		lines = append(lines, layout.Header())
+		for i := range shown {
+			lines = append(lines, layout.Line(&results[i]))
+		}
 	}
 	if shown < len(results) && rows > 2 {
 		lines = append(lines, fmt.Sprintf("… and %d more bots", len(results)-shown))

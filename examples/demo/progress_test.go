@@ -49,8 +49,8 @@ func TestProgressLines(t *testing.T) {
 	}
 }
 
-// On a terminal, the progress is a bar and the bots' own lines, redrawn in
-// place.
+// On a terminal, the progress is a bar and the bots' own lines under
+// their header, redrawn in place.
 func TestProgressLive(t *testing.T) {
 	var out bytes.Buffer
 	p := newProgress(&out, true, 10*time.Second)
@@ -61,17 +61,21 @@ func TestProgressLive(t *testing.T) {
 	rs := results()
 	p.show(5*time.Second, rs)
 	p.show(5200*time.Millisecond, rs)
-	frames := strings.Split(out.String(), "\x1b[5A")
+	frames := strings.Split(out.String(), "\x1b[6A")
 	if len(frames) != 2 {
-		t.Fatalf("%d frames, want the second drawn over the first's 5 lines:\n%q", len(frames), out.String())
+		t.Fatalf("%d frames, want the second drawn over the first's 6 lines:\n%q", len(frames), out.String())
 	}
+	lines := bot.NewLines(rs)
 	for i, bar := range []string{"[###############...............] 5.0s", "[###############...............] 5.2s"} {
 		if !strings.Contains(frames[i], bar) {
 			t.Errorf("frame %d lacks %q:\n%q", i, bar, frames[i])
 		}
+		if !strings.Contains(frames[i], "\x1b[2K"+lines.Header()+"\n\x1b[2K"+lines.Line(&rs[0])+"\n") {
+			t.Errorf("frame %d lacks the header over the first bot's line:\n%q", i, frames[i])
+		}
 		for j := range rs {
-			if !strings.Contains(frames[i], "\x1b[2K"+rs[j].Line()+"\n") {
-				t.Errorf("frame %d lacks %s's line %q", i, rs[j].Name, rs[j].Line())
+			if !strings.Contains(frames[i], "\x1b[2K"+lines.Line(&rs[j])+"\n") {
+				t.Errorf("frame %d lacks %s's line %q", i, rs[j].Name, lines.Line(&rs[j]))
 			}
 		}
 	}
@@ -102,7 +106,8 @@ func TestProgressLiveShort(t *testing.T) {
 	for _, tc := range []struct {
 		rows, lines int
 		more        string
-	}{{24, 9, ""}, {10, 9, ""}, {9, 8, "… and 2 more bots"}, {4, 3, "… and 7 more bots"}, {3, 2, "… and 8 more bots"}, {1, 1, ""}} {
+	}{{24, 10, ""}, {11, 10, ""}, {10, 9, "… and 2 more bots"}, {9, 8, "… and 3 more bots"}, {5, 4, "… and 7 more bots"},
+		{4, 2, "… and 8 more bots"}, {3, 2, "… and 8 more bots"}, {1, 1, ""}} {
 		var out bytes.Buffer
 		p := newProgress(&out, true, 10*time.Second)
 		p.size = func() (int, int) { return 200, tc.rows }

@@ -4,11 +4,13 @@ import (
 	"io"
 	"os"
 	"strconv"
+
+	"github.com/rtypeproto/rtype/examples/internal/bot"
 )
 
 // Size of a terminal that says nothing of its own.
 const (
-	defaultCols = 80
+	defaultCols = bot.DefaultWidth
 	defaultRows = 24
 )
 
@@ -16,10 +18,8 @@ const (
 // terminal reports it, else as $COLUMNS and $LINES say, else 80×24. It is
 // read again for every frame, so that the drawing follows a resize.
 func terminalSize(w io.Writer) (cols, rows int) {
-	if f, ok := w.(*os.File); ok {
-		if c, r, ok := windowSize(f); ok {
-			return c, r
-		}
+	if c, r, ok := bot.TerminalSize(w); ok {
+		return c, r
 	}
 	c, errc := strconv.Atoi(os.Getenv("COLUMNS"))
 	r, errr := strconv.Atoi(os.Getenv("LINES"))

@@ -59,7 +59,7 @@ func New(cfg Config) *Bot {
 	if cfg.Name == "" {
 		cfg.Name = "bot"
 	}
-	return &Bot{cfg: cfg, live: Result{Name: cfg.Name, Resends: -1}}
+	return &Bot{cfg: cfg, live: Result{Name: cfg.Name, Server: cfg.Server, Resends: -1}}
 }
 
 // Live returns the bot's counters as of its last frames, without the RTT
@@ -98,7 +98,7 @@ func (b *Bot) Run(ctx context.Context) Result {
 	r := &run{
 		cfg:  b.cfg,
 		rng:  rand.New(rand.NewPCG(b.cfg.Seed, uint64(b.cfg.Index))),
-		res:  Result{Name: b.cfg.Name, Resends: -1},
+		res:  Result{Name: b.cfg.Name, Server: b.cfg.Server, Resends: -1},
 		seen: make(map[uint32]struct{}),
 	}
 	network := "udp4"

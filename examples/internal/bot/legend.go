@@ -1,34 +1,59 @@
 package bot
 
 import (
-	"fmt"
-	"io"
+	"strings"
 )
 
-// legend explains the table's columns that could be misread, and the names
-// the progress gives the same counters.
-var legend = []struct{ term, meaning string }{
-	{"snapshots", "Snapshots received (§8.1); the demo's progress lines show snapshots/bot, the mean over all bots"},
-	{"entities seen", "distinct entities the bot ever knew (§8.2); the progress shows entities now, those it holds"},
-	{"expired", "entities removed because no Snapshot listed them for 1s, as a lost DestroyEntity leaves (§13.4)"},
-	{"RTT p50, p99", "round trips of the bot's Pings (§7.2), - without a Pong; a bot's line shows rtt, the latest"},
-	{"loss", "server packets that never arrived (§5.2)"},
-	{"resends", "entity events the server sent again (§13.4); - where the server's count is not at hand:"},
-	{"", "always in examples/bot, in the demo for a bot that never connected"},
-	{"hello resends", "Hellos sent again before Welcome (§4.2)"},
+// legendEntry explains one column of the table that could be misread.
+type legendEntry struct{ term, meaning string }
+
+// legend returns the legend of the table's columns, with the names the
+// progress of the program at hand gives the same counters.
+func (l Layout) legend() []legendEntry {
+	snapshots := "Snapshots received (§8.1)"
+	seen := "distinct entities the bot ever knew (§8.2); the progress lines show it as seen, " +
+		"and as now the entities the bot holds at that moment"
+	rtt := "round trips of the bot's Pings (§7.2), in ms, - without a Pong; " +
+		"the progress lines show rtt, the latest"
+	resends := "entity events the server sent again (§13.4); - here, as only the server counts them"
+	if l.Demo {
+		snapshots += "; the progress shows snapshots/bot, the mean over all bots"
+		seen = "distinct entities the bot ever knew (§8.2); the progress shows entities now, " +
+			"the most any bot holds at that moment"
+		rtt = "round trips of the bot's Pings (§7.2), in ms, - without a Pong; " +
+			"a bot's line in the progress of -watch=false on a terminal shows rtt, the latest"
+		resends = "entity events the server sent again (§13.4), as it counted them; " +
+			"- for a bot that never connected"
+	}
+	return []legendEntry{
+		{"snapshots", snapshots},
+		{"entities seen", seen},
+		{"expired", "entities removed because no Snapshot listed them for 1s, as a lost DestroyEntity leaves (§13.4)"},
+		{"RTT p50, p99", rtt},
+		{"loss", "server packets that never arrived (§5.2), in %"},
+		{"resends", resends},
+		{"hello resends", "Hellos sent again before Welcome (§4.2)"},
+	}
 }
 
-// WriteLegend prints the legend of [WriteTable]'s columns.
-func WriteLegend(w io.Writer) error {
-	width := 0
-	for _, l := range legend {
-		width = max(width, len(l.term))
+// writeLegend writes entries as a term column and a meaning column, each
+// meaning wrapped to width under its own first word.
+func writeLegend(b *strings.Builder, entries []legendEntry, width int) {
+	terms := 0
+	for _, e := range entries {
+		terms = max(terms, textWidth(e.term))
 	}
-	// A term of "" continues the meaning above.
-	for _, l := range legend {
-		if _, err := fmt.Fprintf(w, "  %-*s  %s\n", width, l.term, l.meaning); err != nil {
-			return err
+	indent := strings.Repeat(" ", 2+terms+2)
+	for _, e := range entries {
+		first := "  " + e.term + strings.Repeat(" ", terms-textWidth(e.term)+2)
+		for i, line := range wrap(e.meaning, width-len(indent), "") {
+			if i == 0 {
+				b.WriteString(first)
+			} else {
+				b.WriteString(indent)
+			}
+			b.WriteString(line)
+			b.WriteByte('\n')
 		}
 	}
-	return nil
 }

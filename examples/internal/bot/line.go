@@ -2,16 +2,41 @@ package bot
 
 import "fmt"
 
-// Line is the bot's progress in one line: its name, where it is (see
-// [Result.Progress]), then its counters, named as in [WriteLegend]:
+// Lines lays out bots' progress lines in columns under one header: the
+// bot's name, where it is (see [Result.Progress]), its connection id, its
+// latest round trip, its loss, the Snapshots it received, the entities it
+// holds now and has ever seen, and those it let expire; units stand in
+// the header:
 //
-//	bot-1 playing conn=4042139086 rtt=231µs loss=0.0% snapshots=40 entities-now=35 entities-seen=38 expired=0
-func (r *Result) Line() string {
+//	bot   state            conn rtt ms loss % snapshots now seen expired
+//	bot-1 playing    4042139086  0.231    0.0        40  35   38       0
+type Lines struct {
+	name int // width of the name column
+}
+
+// NewLines returns the layout of the lines of the bots of results, whose
+// names it makes room for.
+func NewLines(results []Result) Lines {
+	l := Lines{name: textWidth("bot")}
+	for i := range results {
+		l.name = max(l.name, textWidth(results[i].Name))
+	}
+	return l
+}
+
+// Header names the columns of [Lines.Line].
+func (l Lines) Header() string {
+	return fmt.Sprintf("%-*s %-10s %10s %6s %6s %9s %3s %4s %7s",
+		l.name, "bot", "state", "conn", "rtt ms", "loss %", "snapshots", "now", "seen", "expired")
+}
+
+// Line is r's progress in one line, in the columns of [Lines.Header].
+func (l Lines) Line(r *Result) string {
 	rtt := "-" // no Pong yet
 	if r.LastRTT > 0 {
-		rtt = Round(r.LastRTT).String()
+		rtt = Millis(r.LastRTT)
 	}
-	return fmt.Sprintf("%s %s conn=%d rtt=%s loss=%.1f%% snapshots=%d entities-now=%d entities-seen=%d expired=%d",
-		r.Name, r.Progress(), r.ConnectionID, rtt, 100*r.Loss(),
+	return fmt.Sprintf("%-*s %-10s %10s %6s %6s %9d %3d %4d %7d",
+		l.name, r.Name, r.Progress(), connText(r), rtt, lossText(r),
 		r.Client.Snapshots, r.Entities, r.EntitiesSeen, r.Expired)
 }

@@ -1,10 +1,8 @@
 package bot
 
 import (
-	"fmt"
-	"io"
+	"net/netip"
 	"slices"
-	"text/tabwriter"
 	"time"
 
 	"github.com/rtypeproto/rtype/session"
@@ -14,6 +12,8 @@ import (
 type Result struct {
 	// Name identifies the bot in reports.
 	Name string
+	// Server is the address the bot played against.
+	Server netip.AddrPort
 	// Connected is true once Welcome arrived (§4.3): the client was
 	// Waiting.
 	Connected bool
@@ -88,39 +88,4 @@ func percentile(d []time.Duration, p float64) time.Duration {
 	slices.Sort(d)
 	i := int(float64(len(d))*p/100+0.999999) - 1
 	return d[max(0, min(i, len(d)-1))]
-}
-
-// WriteTable prints one line per bot: snapshots received, entities seen
-// and expired, RTT p50 and p99, loss, resends and how the session ended;
-// then, after a blank line, the legend of [WriteLegend].
-func WriteTable(w io.Writer, results []Result) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "bot\tconn\tsnapshots\tentities seen\texpired\tinputs\tpongs\tRTT p50\tRTT p99\tloss\tresends\thello resends\tstatus\t")
-	for i := range results {
-		r := &results[i]
-		resends := "-"
-		if r.Resends >= 0 {
-			resends = fmt.Sprint(r.Resends)
-		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%.1f%%\t%s\t%d\t%s\t\n",
-			r.Name, r.ConnectionID, r.Client.Snapshots, r.EntitiesSeen, r.Expired, r.Inputs, r.Client.Pongs,
-			r.rttText(50), r.rttText(99),
-			100*r.Loss(), resends, r.HelloResends, r.Status())
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	if _, err := fmt.Fprintln(w); err != nil {
-		return err
-	}
-	return WriteLegend(w)
-}
-
-// rttText is the p-th percentile of the round trips, rounded, or "-"
-// without any Pong.
-func (r *Result) rttText(p float64) string {
-	if len(r.RTT) == 0 {
-		return "-"
-	}
-	return Round(r.RTTPercentile(p)).String()
 }

@@ -1,7 +1,7 @@
 package bot
 
 import (
-	"fmt"
+	"errors"
 	"io"
 	"strings"
 
@@ -54,7 +54,11 @@ func (r *Result) Why() string {
 	case st == "rejected":
 		return "the server answered Rejected (§4.4): no room for another player"
 	case st == "no-connect":
-		return withErr("no Welcome from the server (§4.3)", r.Err)
+		why := withErr("no Welcome from "+r.serverName()+" (§4.3)", r.Err)
+		if errors.Is(r.Err, session.ErrTimedOut) {
+			why += "; is a server running there?"
+		}
+		return why
 	case st == "waiting":
 		return withErr("welcomed, but the server sent no world (every player slot taken)", r.Err)
 	case st == "lost":
@@ -62,6 +66,15 @@ func (r *Result) Why() string {
 	default:
 		return "the server closed the session: " + r.ServerClose.String()
 	}
+}
+
+// serverName is the server's address, or "the server" when the result
+// does not say.
+func (r *Result) serverName() string {
+	if !r.Server.IsValid() {
+		return "the server"
+	}
+	return r.Server.String()
 }
 
 // withErr adds what the client said, when it said something.
@@ -87,15 +100,34 @@ func (r *Result) Progress() string {
 	return "connecting"
 }
 
-// WriteFailures prints one line per bot that is not ok, with its status
-// and why, and returns how many there were.
-func WriteFailures(w io.Writer, results []Result) int {
+// WriteFailures prints, for every bot that is not ok, its status and why,
+// and returns how many such bots there were. Bots that failed alike share
+// one line, which names them all: eight bots against an address where no
+// server listens print one line, not eight. A line wider than width
+// (0 means DefaultWidth) goes on, indented, on the next.
+func WriteFailures(w io.Writer, results []Result, width int) int {
+	var order []string             // each distinct "status: why", in order
+	names := map[string][]string{} // the bots that failed so
 	n := 0
 	for i := range results {
-		if r := &results[i]; !r.OK() {
-			fmt.Fprintf(w, "%s: %s: %s\n", r.Name, r.Status(), r.Why())
-			n++
+		r := &results[i]
+		if r.OK() {
+			continue
+		}
+		n++
+		k := r.Status() + ": " + r.Why()
+		if _, seen := names[k]; !seen {
+			order = append(order, k)
+		}
+		names[k] = append(names[k], r.Name)
+	}
+	var b strings.Builder
+	for _, k := range order {
+		for _, line := range wrap(strings.Join(names[k], ", ")+": "+k, layoutWidth(width), "  ") {
+			b.WriteString(line)
+			b.WriteByte('\n')
 		}
 	}
+	io.WriteString(w, b.String())
 	return n
 }
