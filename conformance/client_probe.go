@@ -3,8 +3,8 @@ package conformance
 import (
 	"encoding/binary"
 	"fmt"
-	"net/netip"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/rtypeproto/rtype"
@@ -30,71 +30,23 @@ const (
 	inFlight = 200 * time.Millisecond
 )
 
-// Network ids of the probes, derived from the sequence of the packet that
-// first lists them, so that the ids of a case never collide and its
-// details read the same from run to run: each case's client is fresh, so
-// every id is unknown to it until the case creates it.
-func badID(seq uint32) uint32  { return 0x00B00000 + seq }
-func goodID(seq uint32) uint32 { return 0x00C00000 + seq }
-
-// statePayload appends one §8.1 entity state for id, a Bydos at (2000, 300).
-func statePayload(b []byte, id uint32) []byte {
-	b = binary.BigEndian.AppendUint32(b, id)
-	b = append(b, byte(rtype.ArchetypeEnemyBidos&0xFF)) // the low 8 bits (§8.1)
-	b = binary.BigEndian.AppendUint16(b, uint16(rtype.PosFromPixels(2000)))
-	b = binary.BigEndian.AppendUint16(b, uint16(rtype.PosFromPixels(300)))
-	return binary.BigEndian.AppendUint16(b, 0)
-}
-
-// snapshotRaw builds a Snapshot with any entityCount and the states of ids,
-// valid or not: the suite's encoders would refuse the invalid ones.
-func snapshotRaw(tick uint32, count uint16, ids ...uint32) rtype.RawMessage {
-	b := make([]byte, 0, rtype.SnapshotHeaderSize+rtype.EntityStateSize*len(ids))
-	b = binary.BigEndian.AppendUint32(b, tick)
-	b = binary.BigEndian.AppendUint16(b, count)
-	for _, id := range ids {
-		b = statePayload(b, id)
-	}
-	return rtype.RawMessage{Type: rtype.TypeSnapshot, Payload: b}
-}
-
-// snapshotAt is a well-formed Snapshot of tick listing ids.
-func snapshotAt(tick uint32, ids ...uint32) rtype.RawMessage {
-	return snapshotRaw(tick, uint16(len(ids)), ids...)
-}
-
-// snap is a Snapshot listing ids for the next packet, its serverTick 3 per
-// packet, as a server sends one every 3 ticks (§8.1).
-func (r *remote) snap(ids ...uint32) rtype.RawMessage {
-	return snapshotAt(r.tick(), ids...)
-}
-
-func (r *remote) tick() uint32 { return 3 * (r.seq + 1) }
-
-// create is a valid CreateEntity of a Bydos id at tick (§8.2).
-func create(tick, id uint32) rtype.CreateEntity {
-	return rtype.CreateEntity{ServerTick: tick, NetworkID: id, EntityType: rtype.ArchetypeEnemyBidos,
-		X: rtype.PosFromPixels(2000), Y: rtype.PosFromPixels(300)}
-}
-
-// foreign opens a socket on the server's address with another port: its
-// datagrams come from a foreign source (§3).
-func (r *remote) foreign() *endpoint {
-	return r.t.socket(netip.AddrPortFrom(r.h.addr().Addr(), 0))
-}
-
-// queryLog records the ids the client queries, first arrival each.
+// queryLog records the client's QueryEntity messages by id: how many, and
+// when the first maxAsks came, counted from the case's start.
 type queryLog struct {
-	first map[uint32]time.Duration
 	count map[uint32]int
+	at    map[uint32][]time.Duration
 }
 
-// maxLogged bounds the ids a queryLog keeps, whatever the client sends.
-const maxLogged = 4096
+// Bounds of a queryLog, whatever the client sends: the ids it keeps, and
+// the times of each.
+const (
+	maxLogged = 4096
+	maxAsks   = 16
+)
 
 // logQueries records the client's QueryEntity messages from now on.
 func (r *remote) logQueries() *queryLog {
-	q := &queryLog{first: map[uint32]time.Duration{}, count: map[uint32]int{}}
+	q := &queryLog{count: map[uint32]int{}, at: map[uint32][]time.Duration{}}
 	r.observe(func(m msg) {
 		if m.raw.Type != rtype.TypeQueryEntity || len(m.raw.Payload) < 4 {
 			return
@@ -103,12 +55,28 @@ func (r *remote) logQueries() *queryLog {
 		if _, ok := q.count[id]; !ok && len(q.count) >= maxLogged {
 			return
 		}
-		if q.count[id] == 0 {
-			q.first[id] = r.t.at(m.at)
+		if q.count[id]++; len(q.at[id]) < maxAsks {
+			q.at[id] = append(q.at[id], r.t.at(m.at))
 		}
-		q.count[id]++
 	})
 	return q
+}
+
+// first is when the first query for id came; the id must have one.
+func (q *queryLog) first(id uint32) time.Duration { return q.at[id][0] }
+
+// times lists, for a detail, when the queries for id came, in ms after
+// since.
+func (q *queryLog) times(id uint32, since time.Duration) string {
+	ms := make([]string, len(q.at[id]))
+	for i, at := range q.at[id] {
+		ms[i] = strconv.FormatInt((at - since).Milliseconds(), 10)
+	}
+	s := strings.Join(ms, ", ") + " ms"
+	if n := q.count[id]; n > len(ms) {
+		s += fmt.Sprintf(" (the first %d of %d)", len(ms), n)
+	}
+	return s
 }
 
 // anyOf returns the first of ids the client queried, if one.
@@ -164,7 +132,7 @@ func (r *remote) dropped(d drop, send func()) {
 		if why == "" {
 			why = "it processed what it must drop"
 		}
-		r.t.Failf("%s; the client sent QueryEntity %d at %v: %s", d.what, id, q.first[id], why)
+		r.t.Failf("%s; the client sent QueryEntity %d at %v: %s", d.what, id, q.first(id), why)
 	}
 	if acked != nil {
 		r.t.Failf("%s; the client's packet %d at %v acked it (ack %d, ackBits %#08x): it must drop the packet, not receive it",
@@ -201,59 +169,3 @@ func missingOf(q *queryLog, ids []uint32) (uint32, bool) {
 	}
 	return 0, false
 }
-
-// connected reports whether b can be a connected packet: 16 bytes or more.
-func connected(b []byte) bool { return len(b) >= rtype.PacketHeaderSize }
-
-// connID is the connectionId of a connected packet.
-func connID(b []byte) uint32 { return binary.BigEndian.Uint32(b) }
-
-// ignoredWelcome sends what must not pass for a Welcome (§3, §4.1, §4.3)
-// with send, then a valid Welcome: the client must send no connected
-// packet before it, and carry the valid Welcome's id after it. from, when
-// not nil, is the foreign socket the first came from, where a client that
-// took it may send its packets.
-func (r *remote) ignoredWelcome(what string, from *endpoint, send func()) {
-	send()
-	if dg, ok := r.await(r.t.within(ignoreWait), func(dg datagram) bool { return connected(dg.b) }); ok {
-		r.t.Failf("sent %s; the client answered with a %d-byte connected packet at %v, connectionId %d: it took it for a Welcome",
-			what, len(dg.b), r.t.at(dg.at), connID(dg.b))
-	}
-	r.answeredElsewhere(what, from)
-	good := r.h.id()
-	r.welcome(good)
-	welcomed := r.t.since()
-	dg, ok := r.await(r.t.within(firstPacket), func(dg datagram) bool { return connected(dg.b) })
-	if !ok {
-		r.answeredElsewhere(what, from)
-		r.t.Skipf("sent %s, then a valid Welcome with connectionId %d at %v: the client sent no packet within %v", what, good, welcomed, firstPacket)
-	}
-	if id := connID(dg.b); id != good {
-		r.t.Failf("sent %s, then a valid Welcome with connectionId %d at %v; the client's packet at %v carries connectionId %d: it took the first for a Welcome",
-			what, good, welcomed, r.t.at(dg.at), id)
-	}
-}
-
-// answeredElsewhere fails the case if the client sent a connected packet
-// to the foreign socket from, as a client that took its Welcome may.
-func (r *remote) answeredElsewhere(what string, from *endpoint) {
-	if from == nil {
-		return
-	}
-	for range inboxSize { // what is queued, not a flood that goes on
-		dg, ok := from.recv(time.Now())
-		if !ok {
-			return
-		}
-		if dg.from == r.to && connected(dg.b) {
-			r.t.Failf("sent %s; the client sent a %d-byte connected packet to %v at %v, connectionId %d: it took it for a Welcome",
-				what, len(dg.b), from.local, r.t.at(dg.at), connID(dg.b))
-		}
-	}
-}
-
-// hex formats b for a detail.
-func hex(b []byte) string { return fmt.Sprintf("% x", b) }
-
-// itoa formats an id or a sequence for a detail.
-func itoa(v uint32) string { return strconv.FormatUint(uint64(v), 10) }

@@ -77,28 +77,27 @@ func (p *peer) take(dg datagram, match func(m msg) bool) (found msg, hit bool) {
 // returns the first message match accepts; a nil match reads until
 // deadline.
 func (p *peer) poll(deadline time.Time, match func(m msg) bool) (msg, bool) {
-	for {
-		dg, ok := p.recv(deadline)
-		if !ok {
-			return msg{}, false
-		}
-		if m, ok := p.take(dg, match); ok {
-			return m, true
-		}
-	}
+	_, m, ok := p.read(deadline, match, nil)
+	return m, ok
 }
 
 // await reads the other side's datagrams until deadline, taking each, and
 // returns the first f accepts.
 func (p *peer) await(deadline time.Time, f func(dg datagram) bool) (datagram, bool) {
+	dg, _, ok := p.read(deadline, nil, f)
+	return dg, ok
+}
+
+// read takes the other side's datagrams until deadline, or until one
+// holds a message match accepts or, once taken, is one f accepts.
+func (p *peer) read(deadline time.Time, match func(m msg) bool, f func(dg datagram) bool) (datagram, msg, bool) {
 	for {
 		dg, ok := p.recv(deadline)
 		if !ok {
-			return datagram{}, false
+			return datagram{}, msg{}, false
 		}
-		p.take(dg, nil)
-		if f(dg) {
-			return dg, true
+		if m, hit := p.take(dg, match); hit || f != nil && f(dg) {
+			return dg, m, true
 		}
 	}
 }

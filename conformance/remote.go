@@ -124,6 +124,13 @@ func (r *remote) quit() {
 	r.stop()
 }
 
+// quitDisconnect makes the client's player quit and returns the
+// Disconnect the client sent (§7.3), if one came.
+func (r *remote) quitDisconnect() (msg, bool) {
+	r.quit()
+	return r.expect(answerWait, isType(rtype.TypeDisconnect))
+}
+
 // isHello reports whether b is exactly a Hello (§4.1, §4.2).
 func isHello(b []byte) bool {
 	typ, _, err := rtype.ParseHandshake(b)

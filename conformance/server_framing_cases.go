@@ -10,31 +10,13 @@ import (
 // a packet and frames its own, and the §6 rules on message types.
 var serverFramingCases = []Case{
 	{ID: "5.3/1", Level: Must, Title: "a receiver MUST drop the whole packet if a message header is truncated", run: func(t *check) {
-		p := t.join()
-		ts := p.pingStamp()
-		seq := p.seq + 1
-		p.sendRawSeq(seq, append(p.packet(seq, rtype.Ping{Timestamp: ts}), 0x00, 0x03)) // two bytes of a next message header
-		if _, got := p.probe(ts); got {
-			t.Failf("packet %d: a Ping then 2 bytes of a message header; the server answered the Ping with a Pong", seq)
-		}
+		framingDropped(t, "2 bytes of a message header", 0x00, 0x03)
 	}},
 	{ID: "5.3/2", Level: Must, Title: "a receiver MUST drop the whole packet if a size is larger than the bytes left in the datagram", run: func(t *check) {
-		p := t.join()
-		ts := p.pingStamp()
-		seq := p.seq + 1
-		p.sendRawSeq(seq, append(p.packet(seq, rtype.Ping{Timestamp: ts}), 0x00, 0x50, 0x00, 0x0A, 1, 2, 3, 4)) // size 10, 4 bytes left
-		if _, got := p.probe(ts); got {
-			t.Failf("packet %d: a Ping then a message of type 0x0050 and size 10 with 4 bytes left; the server answered the Ping with a Pong", seq)
-		}
+		framingDropped(t, "a message of type 0x0050 and size 10 with 4 bytes left", 0x00, 0x50, 0x00, 0x0A, 1, 2, 3, 4)
 	}},
 	{ID: "5.3/3", Level: Must, Title: "a receiver MUST drop the whole packet if bytes remain after the last complete message", run: func(t *check) {
-		p := t.join()
-		ts := p.pingStamp()
-		seq := p.seq + 1
-		p.sendRawSeq(seq, append(p.packet(seq, rtype.Ping{Timestamp: ts}), 0x00))
-		if _, got := p.probe(ts); got {
-			t.Failf("packet %d: a Ping then one byte 00; the server answered the Ping with a Pong", seq)
-		}
+		framingDropped(t, "one byte 00", 0x00)
 	}},
 	{ID: "5.3/4", Level: Must, Title: "a packet MAY contain several messages: each is processed", run: func(t *check) {
 		p := t.join()
@@ -104,6 +86,18 @@ var serverFramingCases = []Case{
 			t.Skipf("the server sent no message during 600ms of play (one Input a frame)")
 		}
 	}},
+}
+
+// framingDropped sends a packet with a Ping, then tail, described by
+// what, and fails the case when the server answers the Ping (§5.3).
+func framingDropped(t *check, what string, tail ...byte) {
+	p := t.join()
+	ts := p.pingStamp()
+	seq := p.seq + 1
+	p.sendRawSeq(seq, append(p.packet(seq, rtype.Ping{Timestamp: ts}), tail...))
+	if _, got := p.probe(ts); got {
+		t.Failf("packet %d: a Ping then %s; the server answered the Ping with a Pong", seq, what)
+	}
 }
 
 // unknownSkipped sends a packet with m, then a Ping, and fails the case
