@@ -1,6 +1,10 @@
 package session
 
-import "github.com/rtypeproto/rtype"
+import (
+	"iter"
+
+	"github.com/rtypeproto/rtype"
+)
 
 // The game's side of the world: what it spawns, moves and destroys, sent
 // to every player at the next Tick (§8, §10).
@@ -87,6 +91,18 @@ func (s *Server) Entity(id uint32) (Entity, bool) {
 		return Entity{}, false
 	}
 	return e.entity(), true
+}
+
+// Entities returns every entity of the world, in no order, as [Server.Entity]
+// gives each; do not call the server from the loop.
+func (s *Server) Entities() iter.Seq[Entity] {
+	return func(yield func(Entity) bool) {
+		for i := range s.world.ents {
+			if e := &s.world.ents[i]; !e.dead && !yield(e.entity()) {
+				return
+			}
+		}
+	}
 }
 
 // NumEntities returns the number of entities in the world.

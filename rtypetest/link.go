@@ -1,0 +1,179 @@
+package rtypetest
+
+import (
+	"errors"
+	"hash/fnv"
+	"net/netip"
+	"time"
+
+	"github.com/rtypeproto/rtype/netem"
+)
+
+// Errors of the networks' configuration.
+var (
+	// ErrAddrInUse: Listen or a Sim endpoint on an address already taken.
+	ErrAddrInUse = errors.New("rtypetest: address already in use")
+	// ErrInvalidAddr: an address that is not a valid IPv4 or IPv6 address
+	// with a port.
+	ErrInvalidAddr = errors.New("rtypetest: invalid address")
+)
+
+// pair is one direction between two addresses.
+type pair struct{ from, to netip.AddrPort }
+
+// LinkStats counts what one direction of a network carried.
+type LinkStats struct {
+	// Sent counts the datagrams written to the link.
+	Sent uint64
+	// Delivered counts the copies handed to the receiver, duplicates
+	// included.
+	Delivered uint64
+	// Dropped counts the datagrams the link did not deliver, by reason.
+	Dropped [NumDropReasons]uint64
+}
+
+// DropReason says why a network did not deliver a datagram.
+type DropReason uint8
+
+// Why a datagram was not delivered.
+const (
+	// DropLoss: random or bursty loss (netem.Params Loss, Burst).
+	DropLoss DropReason = iota
+	// DropBlackout: inside a scheduled blackout (netem.Params Blackout).
+	DropBlackout
+	// DropQueue: the rate cap's queue was full (netem.Params Rate, Queue).
+	DropQueue
+	// DropPartition: the two addresses are partitioned.
+	DropPartition
+	// DropNoListener: nothing listens on the destination address.
+	DropNoListener
+	// DropFull: the receiver's queue or the datagrams in flight reached
+	// their bound; memory stays bounded whatever is sent.
+	DropFull
+
+	// NumDropReasons is the number of drop reasons.
+	NumDropReasons
+)
+
+var dropNames = [NumDropReasons]string{"loss", "blackout", "queue", "partition", "no-listener", "full"}
+
+// String names the reason.
+func (r DropReason) String() string {
+	if r < NumDropReasons {
+		return dropNames[r]
+	}
+	return "unknown"
+}
+
+// Total returns the number of datagrams dropped for every reason.
+func (s LinkStats) Total() uint64 {
+	var n uint64
+	for _, v := range s.Dropped {
+		n += v
+	}
+	return n
+}
+
+// link is one direction's model and counters. Not safe for concurrent use.
+type link struct {
+	em          *netem.Link // nil: perfect
+	partitioned bool
+	stats       LinkStats
+}
+
+// decide applies the link to a datagram of size bytes sent at now: false
+// with the reason when it is dropped, else the wait before delivery and,
+// for a duplicate, that of the second copy.
+func (l *link) decide(now time.Time, size int) (o netem.Outcome, r DropReason, ok bool) {
+	l.stats.Sent++
+	if l.partitioned {
+		l.stats.Dropped[DropPartition]++
+		return o, DropPartition, false
+	}
+	if l.em == nil {
+		return o, 0, true
+	}
+	o = l.em.Decide(now, size)
+	switch o.Drop {
+	case netem.NotDropped:
+		return o, 0, true
+	case netem.DropLoss:
+		r = DropLoss
+	case netem.DropBlackout:
+		r = DropBlackout
+	default:
+		r = DropQueue
+	}
+	l.stats.Dropped[r]++
+	return o, r, false
+}
+
+// links is the set of directions a network has configured, by pair.
+type links struct {
+	seed  uint64
+	start time.Time
+	m     map[pair]*link
+}
+
+func newLinks(seed uint64, start time.Time) links {
+	return links{seed: seed, start: start, m: make(map[pair]*link)}
+}
+
+// get returns the link from → to, making a perfect one the first time.
+func (ls *links) get(from, to netip.AddrPort) *link {
+	k := pair{from, to}
+	l, ok := ls.m[k]
+	if !ok {
+		l = &link{}
+		ls.m[k] = l
+	}
+	return l
+}
+
+// impair sets the model of from → to, its random stream drawn from the
+// network's seed and the two addresses only: the same seed gives the same
+// stream whatever the order links were set up in.
+func (ls *links) impair(from, to netip.AddrPort, p netem.Params) error {
+	if !from.IsValid() || !to.IsValid() {
+		return ErrInvalidAddr
+	}
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	l := ls.get(from, to)
+	if p == (netem.Params{}) {
+		l.em = nil
+		return nil
+	}
+	l.em = netem.NewLink(p, ls.start, linkSeed(ls.seed, from, to))
+	return nil
+}
+
+// partition cuts or heals both directions between a and b.
+func (ls *links) partition(a, b netip.AddrPort, cut bool) {
+	ls.get(a, b).partitioned = cut
+	ls.get(b, a).partitioned = cut
+}
+
+func (ls *links) stats(from, to netip.AddrPort) LinkStats {
+	if l, ok := ls.m[pair{from, to}]; ok {
+		return l.stats
+	}
+	return LinkStats{}
+}
+
+// linkSeed derives a link's seed from the network's and its two ends.
+func linkSeed(seed uint64, from, to netip.AddrPort) uint64 {
+	h := fnv.New64a()
+	var b [8]byte
+	for i := range b {
+		b[i] = byte(seed >> (8 * i))
+	}
+	h.Write(b[:])
+	fb, _ := from.MarshalBinary()
+	tb, _ := to.MarshalBinary()
+	h.Write(fb)
+	h.Write([]byte{0})
+	h.Write(tb)
+	return h.Sum64()
+}
