@@ -92,7 +92,10 @@ func openCapture(r io.Reader) (*captureReader, error) {
 			offset: 24,
 		}, nil
 	}
-	return nil, &posError{pos: "byte offset 0", err: fmt.Errorf("not a pcap or pcapng capture (magic %x)", magic[:])}
+	e := &notCaptureError{magic: magic}
+	head, err = br.Peek(sniffLen)
+	e.hint = hexHint(head, err != nil)
+	return nil, &posError{pos: "byte offset 0", err: e}
 }
 
 func isPcap(m [4]byte) bool {

@@ -51,10 +51,20 @@
 // stable key (wiredump.DropKey; README.md lists them, "other" for an error
 // without a key of its own), and the loss the acknowledgements reveal
 // (§5.1): of the sequences the peer's acks covered, how many no ack
-// reported received; an ack counts when it comes within 64 sequences of the
-// packet it reports on. The first 4096
+// reported received ("ack loss 1 of 5 sequences"); an ack counts when it
+// comes within 64 sequences of the packet it reports on. The first 4096
 // connections get a row each; any further ones are summed in one row,
-// "other addresses" ("other connections" with -hex).
+// "other addresses" ("other connections" with -hex). The totals' lines fit
+// the terminal's width, or 80 columns when standard output is no terminal
+// ($COLUMNS, when set, for a pipe or a file): a line too long goes on under
+// its first item. The datagrams' lines, one per datagram, are never
+// wrapped.
+//
+// Input read with the wrong flags gets a hint on standard error: an input
+// that is no capture but reads as hex datagrams suggests -hex (with -kind
+// handshake when most of them begin with the handshake magic, §4.1), and
+// hex datagrams read as packets that are no valid packet and begin with
+// the handshake magic suggest -kind handshake.
 //
 // Exit status: 0 when the whole input was read, whatever the datagrams held;
 // 1 when the input could not be read to its end (unreadable file, not a

@@ -56,6 +56,11 @@ var goldenCases = []struct {
 	{"short_header_pcap", []string{"testdata/short_header.pcap"}, ""},
 	{"bad_block_pcapng", []string{"testdata/bad_block.pcapng"}, ""},
 	{"not_a_capture", []string{"testdata/messages.hex"}, ""},
+	// Hex read as a capture, handshakes read as packets: a hint at the
+	// flags that read them.
+	{"handshake_not_a_capture", []string{"testdata/handshake.hex"}, ""},
+	{"hex_stdin_not_a_capture", []string{"-"}, "testdata/framing.hex"},
+	{"handshake_as_packets", []string{"-hex", "testdata/handshake.hex"}, ""},
 	{"empty_capture", []string{"testdata/empty.pcap"}, ""},
 	{"missing_file", []string{"testdata/no_such_file.pcap"}, ""},
 	// Hex input: §4 handshake rules, §5.3 framing rules, §7 and §8 message

@@ -130,7 +130,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = d.captureInput(in)
 	}
 	if h := d.ports.hint(o.port); h != "" {
-		fmt.Fprintln(stderr, "rtypedump:", h)
+		writeNote(stderr, h)
+	}
+	if h := d.kinds.hint(); h != "" {
+		writeNote(stderr, h)
 	}
 	// The totals cover everything read, also when the input broke off.
 	if o.stats {
@@ -140,6 +143,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if err != nil {
 		report(err)
+		var nc *notCaptureError
+		if errors.As(err, &nc) && nc.hint != "" {
+			writeNote(stderr, fmt.Sprintf("%s reads as hex datagrams, one per line: try %s", label, nc.hint))
+		}
 		return exitInput
 	}
 	if badLines > 0 {
@@ -157,6 +164,9 @@ type dumper struct {
 	stats *stats
 	// ports counts a capture's UDP ports, for a hint when none is -port.
 	ports portTally
+	// kinds counts hex datagrams read as packets that look like
+	// handshakes, for a hint at -kind handshake.
+	kinds kindTally
 }
 
 func newDumper(o options, w io.Writer) *dumper {
@@ -208,6 +218,9 @@ func (d *dumper) hexInput(in io.Reader, bad func(error)) error {
 			return err
 		}
 		dec := wiredump.Decode(d.o.kind, data)
+		if d.o.kind == wiredump.Packet {
+			d.kinds.add(data, dec.Err == nil)
+		}
 		if d.stats != nil {
 			key := "handshake datagrams"
 			if dec.Kind == wiredump.Packet {
@@ -272,7 +285,7 @@ func (d *dumper) captureInput(in io.Reader) error {
 func (d *dumper) writeStats() error {
 	list := d.stats.objects(!d.o.hex)
 	if !d.o.json {
-		return writeStatsText(d.w, list)
+		return writeStatsText(d.w, list, outputWidth(d.w))
 	}
 	for _, o := range list {
 		if err := d.writeJSON(o); err != nil {

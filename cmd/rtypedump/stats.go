@@ -228,37 +228,45 @@ func countObject(m map[string]int) wiredump.Object {
 	return o
 }
 
-// writeStatsText writes the totals as indented lines.
-func writeStatsText(w io.Writer, list []wiredump.Object) error {
+// writeStatsText writes the totals as indented lines of at most width
+// columns, a line too long for it going on under its first item.
+func writeStatsText(w io.Writer, list []wiredump.Object, width int) error {
 	var b strings.Builder
+	put := func(prefix string, items []string) {
+		for _, line := range fill(prefix, items, width) {
+			b.WriteString(line)
+			b.WriteByte('\n')
+		}
+	}
 	for _, o := range list {
 		id, hasID := o.Get("connectionId")
+		var name string
 		if client, ok := o.Get("client"); ok {
-			fmt.Fprintf(&b, "client %v", client)
+			name = fmt.Sprintf("client %v", client)
 			if hasID {
-				fmt.Fprintf(&b, " (connectionId %v)", id)
+				name += fmt.Sprintf(" (connectionId %v)", id)
 			}
 		} else if hasID {
-			fmt.Fprintf(&b, "connectionId %v", id)
+			name = fmt.Sprintf("connectionId %v", id)
 		} else {
 			c, _ := o.Get("connection")
-			fmt.Fprintf(&b, "%v", c)
+			name = fmt.Sprint(c)
 		}
-		b.WriteString(":\n")
+		b.WriteString(name + ":\n")
 		for _, dir := range []string{"toServer", "toClient"} {
 			if v, ok := o.Get(dir); ok {
 				d := v.(wiredump.Object)
 				get := func(k string) int { x, _ := d.Get(k); return x.(int) }
-				fmt.Fprintf(&b, "  %s: %d datagrams, %d bytes", dir, get("datagrams"), get("bytes"))
+				items := []string{fmt.Sprintf("%d datagrams", get("datagrams")), fmt.Sprintf("%d bytes", get("bytes"))}
 				if c := get("ackCovered"); c > 0 {
-					fmt.Fprintf(&b, ", %d of the %d sequences the acks covered reported lost (%.1f%%)", get("ackLost"), c, 100*float64(get("ackLost"))/float64(c))
+					items = append(items, fmt.Sprintf("ack loss %d of %d sequences (%.1f%%)", get("ackLost"), c, 100*float64(get("ackLost"))/float64(c)))
 				}
-				b.WriteByte('\n')
+				put("  "+dir+": ", items)
 			}
 		}
 		if v, ok := o.Get("datagrams"); ok {
 			by, _ := o.Get("bytes")
-			fmt.Fprintf(&b, "  %v datagrams, %v bytes\n", v, by)
+			put("  ", []string{fmt.Sprintf("%v datagrams", v), fmt.Sprintf("%v bytes", by)})
 		}
 		for _, k := range []string{"messages", "drops"} {
 			v, _ := o.Get(k)
@@ -266,14 +274,11 @@ func writeStatsText(w io.Writer, list []wiredump.Object) error {
 			if len(counts) == 0 {
 				continue
 			}
-			fmt.Fprintf(&b, "  %s:", k)
+			items := make([]string, len(counts))
 			for i, f := range counts {
-				if i > 0 {
-					b.WriteByte(',')
-				}
-				fmt.Fprintf(&b, " %s %v", f.Key, f.Value)
+				items[i] = fmt.Sprintf("%s %v", f.Key, f.Value)
 			}
-			b.WriteByte('\n')
+			put("  "+k+": ", items)
 		}
 	}
 	_, err := io.WriteString(w, b.String())
