@@ -68,7 +68,11 @@
 // past that a datagram is dropped ("memory bound"), so that memory stays
 // bounded whatever arrives. On Ctrl-C or SIGTERM the proxy prints, on
 // standard error, each client's totals per direction: datagrams in and
-// out, drops by reason, duplicates and the mean delay added.
+// out, drops by reason, duplicates and the mean delay added. Its lines fit
+// the terminal's width, or 80 columns when standard error is no terminal
+// ($COLUMNS, when set, for a pipe or a file): a direction's line too long
+// goes on under its first count, any other line four columns in. The log,
+// one line per datagram, is never wrapped.
 //
 // Exit status: 0 after Ctrl-C or SIGTERM; 1 when it cannot start (address
 // in use, server not resolved) or the pcap file could not be written

@@ -51,7 +51,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready fun
 		ready(p)
 	}
 	err = p.run(ctx)
-	writeTotals(stderr, p.clients)
+	writeTotals(stderr, p.clients, outputWidth(stderr))
 	if p.unsent > 0 {
 		fmt.Fprintf(stderr, "never sent, still delayed at exit: %d datagrams\n", p.unsent)
 	}

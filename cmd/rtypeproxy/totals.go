@@ -108,29 +108,43 @@ func (t tally) line() string {
 }
 
 // writeTotals prints the totals of every client the table holds, then those
-// of the clients forgotten, summed, and the datagrams refused.
-func writeTotals(w io.Writer, t *clientTable) {
-	fmt.Fprintf(w, "totals: %d clients served, %d now\n", t.next, len(t.byAddr))
+// of the clients forgotten, summed, and the datagrams refused, in lines of
+// at most width columns: a direction's line too long goes on under its
+// first count, any other line four columns in.
+func writeTotals(w io.Writer, t *clientTable, width int) {
+	var b strings.Builder
+	put := func(lines []string) {
+		for _, l := range lines {
+			b.WriteString(l)
+			b.WriteByte('\n')
+		}
+	}
+	say := func(format string, args ...any) { put(wrapWords(fmt.Sprintf(format, args...), width, "    ")) }
+	direction := func(d direction, x tally) {
+		put(fill(fmt.Sprintf("  %-4s ", d), strings.Split(x.line(), ", "), width))
+	}
+	say("totals: %d clients served, %d now", t.next, len(t.byAddr))
 	for _, c := range t.inOrder() {
-		fmt.Fprintf(w, "client %d %s (to the server as %s)\n", c.n, c.addr, c.local)
+		say("client %d %s %s", c.n, c.addr, strings.ReplaceAll(fmt.Sprintf("(to the server as %s)", c.local), " ", nbsp))
 		for d := up; d <= down; d++ {
-			fmt.Fprintf(w, "  %-4s %s\n", d, c.stats[d].tally().line())
+			direction(d, c.stats[d].tally())
 		}
 	}
 	if t.forgottenN+t.evictedN > 0 {
-		fmt.Fprintf(w, "%d clients forgotten after %s idle", t.forgottenN, t.idle)
+		line := fmt.Sprintf("%d clients forgotten after %s idle", t.forgottenN, t.idle)
 		if t.evictedN > 0 {
-			fmt.Fprintf(w, " and %d evicted, never answered, for a new address (-max-clients)", t.evictedN)
+			line += fmt.Sprintf(" and %d evicted, never answered, for a new address (-max-clients)", t.evictedN)
 		}
-		fmt.Fprintln(w, ", together")
+		say("%s, together", line)
 		for d := up; d <= down; d++ {
-			fmt.Fprintf(w, "  %-4s %s\n", d, t.forgotten[d].line())
+			direction(d, t.forgotten[d])
 		}
 	}
 	if t.refused > 0 {
-		fmt.Fprintf(w, "refused: %d datagrams from new addresses while %d clients were served (-max-clients)\n", t.refused, t.max)
+		say("refused: %d datagrams from new addresses while %d clients were served (-max-clients)", t.refused, t.max)
 	}
 	if t.unopened > 0 {
-		fmt.Fprintf(w, "refused: %d datagrams from new addresses for which no upstream socket could be opened\n", t.unopened)
+		say("refused: %d datagrams from new addresses for which no upstream socket could be opened", t.unopened)
 	}
+	io.WriteString(w, b.String())
 }
