@@ -1,0 +1,106 @@
+package rtypetest
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"net/netip"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// fakeTB is a test whose end and failure the test decides.
+type fakeTB struct {
+	testing.TB
+	failed   bool
+	cleanups []func()
+	logs     []string
+}
+
+func (f *fakeTB) Helper()                 {}
+func (f *fakeTB) Name() string            { return "TestGame/lossy 20%" }
+func (f *fakeTB) Failed() bool            { return f.failed }
+func (f *fakeTB) Cleanup(fn func())       { f.cleanups = append(f.cleanups, fn) }
+func (f *fakeTB) Logf(s string, a ...any) { f.logs = append(f.logs, fmt.Sprintf(s, a...)) }
+func (f *fakeTB) end() {
+	for _, fn := range f.cleanups {
+		fn()
+	}
+}
+
+// CaptureOnFailure writes its file only when the test failed, in
+// $RTYPETEST_CAPTURE_DIR, and logs where.
+func TestCaptureOnFailure(t *testing.T) {
+	for _, failed := range []bool{false, true} {
+		dir := t.TempDir()
+		t.Setenv("RTYPETEST_CAPTURE_DIR", dir)
+		tb := &fakeTB{TB: t, failed: failed}
+		c := CaptureOnFailure(tb)
+		c.add(Epoch, clientAddr(0), serverAddr, []byte("hello"))
+		tb.end()
+		path := filepath.Join(dir, "TestGame_lossy_20_.pcap")
+		_, err := os.Stat(path)
+		switch {
+		case failed && err != nil:
+			t.Errorf("failed test: no capture at %s (%v); logs %q", path, err, tb.logs)
+		case failed && (len(tb.logs) != 1 || !strings.Contains(tb.logs[0], path)):
+			t.Errorf("failed test: logs %q do not name %s", tb.logs, path)
+		case !failed && (err == nil || len(tb.logs) != 0):
+			t.Errorf("passing test: capture written (%v) or logged %q", err, tb.logs)
+		}
+	}
+}
+
+// A capture's frames: the pcap header, then per datagram a record whose
+// frame carries it in Ethernet, IPv4 with a valid header checksum (or
+// IPv6) and UDP with the right ports and length; past Limit nothing more
+// is kept, and the count says so.
+func TestCaptureFrames(t *testing.T) {
+	c := &Capture{Limit: 200}
+	v6a, v6b := netip.MustParseAddrPort("[2001:db8::1]:5000"), netip.MustParseAddrPort("[2001:db8::2]:4242")
+	c.add(Epoch, clientAddr(0), serverAddr, []byte("abc"))
+	c.add(Epoch.Add(1500000), v6a, v6b, []byte("de"))
+	c.add(Epoch, clientAddr(0), serverAddr, make([]byte, 300)) // past Limit
+	if kept, missed := c.Len(); kept != 2 || missed != 1 {
+		t.Fatalf("kept %d, missed %d; want 2, 1", kept, missed)
+	}
+	var buf bytes.Buffer
+	if _, err := c.WriteTo(&buf); err != nil {
+		t.Fatal(err)
+	}
+	b := buf.Bytes()
+	if binary.LittleEndian.Uint32(b) != pcapMagic || binary.LittleEndian.Uint32(b[20:]) != linkEthernet {
+		t.Fatalf("pcap header % x", b[:24])
+	}
+	b = b[24:]
+	for i, want := range []struct {
+		payload      string
+		ethType      uint16
+		sport, dport uint16
+	}{{"abc", 0x0800, 5000, 4242}, {"de", 0x86dd, 5000, 4242}} {
+		n := int(binary.LittleEndian.Uint32(b[8:]))
+		frame := b[16 : 16+n]
+		b = b[16+n:]
+		if et := binary.BigEndian.Uint16(frame[12:]); et != want.ethType {
+			t.Errorf("record %d: EtherType %#x, want %#x", i, et, want.ethType)
+		}
+		ip := frame[14:]
+		hl := 40
+		if want.ethType == 0x0800 {
+			hl = 20
+			if checksum(ip[:20], 0) != 0 {
+				t.Errorf("record %d: IPv4 header checksum does not verify", i)
+			}
+		}
+		udp := ip[hl:]
+		if binary.BigEndian.Uint16(udp) != want.sport || binary.BigEndian.Uint16(udp[2:]) != want.dport ||
+			int(binary.BigEndian.Uint16(udp[4:])) != 8+len(want.payload) || string(udp[8:]) != want.payload {
+			t.Errorf("record %d: UDP % x", i, udp)
+		}
+	}
+	if len(b) != 0 {
+		t.Errorf("%d bytes after the last record", len(b))
+	}
+}
