@@ -26,5 +26,3 @@
 // [CaptureOnFailure] writes what crossed a network as a pcap file when the
 // test failed, for rtypedump or Wireshark with tools/wireshark/rtype.lua.
 package rtypetest
-
-

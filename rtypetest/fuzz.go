@@ -26,7 +26,9 @@ func Seeds() [][]byte {
 			return rtype.Add(b, rtype.Input{InputSequence: 42, ClientTick: 300, Actions: rtype.ActionUp | rtype.ActionShoot})
 		},
 		func(b *rtype.Builder) error { return rtype.Add(b, rtype.Ping{Timestamp: 1000}) },
-		func(b *rtype.Builder) error { return rtype.Add(b, rtype.Disconnect{Reason: rtype.DisconnectClientQuit}) },
+		func(b *rtype.Builder) error {
+			return rtype.Add(b, rtype.Disconnect{Reason: rtype.DisconnectClientQuit})
+		},
 		func(b *rtype.Builder) error { return rtype.Add(b, rtype.QueryEntity{NetworkID: 1005}) },
 		func(b *rtype.Builder) error { return rtype.Add(b, rtype.Snapshot{ServerTick: 600, States: states}) },
 		func(b *rtype.Builder) error {
