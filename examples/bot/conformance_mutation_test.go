@@ -47,6 +47,7 @@ const (
 	dupSeen                 // processes a repeat of an older sequence (§5.2)
 	tooOld                  // processes sequences more than 32 below the highest (§5.2)
 	noOutOfOrder            // drops every sequence below the highest (§5.2)
+	noGap                   // drops a sequence more than 1 above the highest (§5.2)
 	truncatedOK             // processes the messages before a truncated header (§5.3)
 	overrunOK               // processes the messages before an overrun size (§5.3)
 	ackBeforeFraming        // records a sequence before any check of the datagram (§5.1)
@@ -412,7 +413,8 @@ func (f *fake) accept(seq uint32) bool {
 		c == rtype.SeqDuplicate && seq != highest && f.d == dupSeen,
 		c == rtype.SeqTooOld && f.d == tooOld:
 		return true
-	case c == rtype.SeqOutOfOrder && f.d == noOutOfOrder:
+	case c == rtype.SeqOutOfOrder && f.d == noOutOfOrder,
+		c == rtype.SeqNew && f.d == noGap && highest != 0 && seq-highest > 1:
 		return false
 	}
 	return f.win.Receive(seq).Accept()
@@ -535,6 +537,7 @@ var mutations = []struct {
 	{"repeat of an older one processed", dupSeen, []string{"5.2/3"}},
 	{"too old processed", tooOld, []string{"5.2/4"}},
 	{"out of order dropped", noOutOfOrder, []string{"5.2/5"}},
+	{"past a gap dropped", noGap, []string{"5.2/6", "5.1/2"}},
 	{"truncated header tolerated", truncatedOK, []string{"5.3/1"}},
 	{"overrun size tolerated", overrunOK, []string{"5.3/2"}},
 	{"dropped packets acked", ackBeforeFraming, []string{"2.2/2", "5.3/1", "5.3/2", "5.4/1"}},
