@@ -15,8 +15,9 @@
 // "N passed, N failed, N skipped"; -json writes one JSON object instead and
 // -junit FILE writes JUnit XML as well. Exit status: 0 when no MUST case
 // failed (with -strict, no SHOULD or GAME case either), 1 when one did, 2
-// on a usage error or when the implementation could not be reached at all.
-// An interrupted run (Ctrl-C) reports the cases that ran; it exits 1 if one
+// on a usage error or when the implementation could not be reached at all:
+// no answer to any Hello, no Hello from the client. A server that answers
+// with no valid Welcome is reached, and fails the §4 cases. An interrupted run (Ctrl-C) reports the cases that ran; it exits 1 if one
 // of them failed the run, else 2, as it proved nothing.
 package main
 
@@ -54,7 +55,8 @@ COMMAND once per case, every {addr} in ARGS replaced by that port's address;
 with no COMMAND it prints the address and waits for a client, case after case.
 
 Exit status: 0 when no MUST case failed (with -strict, no SHOULD or GAME case
-either), 1 when one did, 2 on a usage error or an unreachable implementation.
+either), 1 when one did, 2 on a usage error or an unreachable implementation
+(no answer to any Hello, no Hello from the client).
 
 Flags (-listen in client mode only):
 `

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/binary"
+	"errors"
 	"net"
 	"net/netip"
 	"regexp"
@@ -122,8 +123,9 @@ type fakeDatagram struct {
 // fakeClient starts one purpose-built client with defect d per case;
 // quitting cancels its context, which makes it send Disconnect reason 1.
 func fakeClient(d defect) conformance.Client {
+	var ports freshPorts
 	return func(_ context.Context, server netip.AddrPort) (func(), <-chan struct{}, error) {
-		conn, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+		conn, err := ports.open()
 		if err != nil {
 			return nil, nil, err
 		}
@@ -137,6 +139,41 @@ func fakeClient(d defect) conformance.Client {
 		}()
 		return func() { cancel(); <-done }, done, nil
 	}
+}
+
+// freshPorts opens the sockets of one run's clients on ports none of them
+// had: the suite takes a case's client to be the first address it has not
+// seen, and the system may hand a closed socket's port out again, which
+// would leave a case without its client.
+type freshPorts struct {
+	mu   sync.Mutex
+	used map[uint16]bool
+}
+
+func (fp *freshPorts) open() (*net.UDPConn, error) {
+	fp.mu.Lock()
+	defer fp.mu.Unlock()
+	if fp.used == nil {
+		fp.used = map[uint16]bool{}
+	}
+	var spare []*net.UDPConn
+	defer func() {
+		for _, c := range spare {
+			c.Close()
+		}
+	}()
+	for range 16 {
+		conn, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+		if err != nil {
+			return nil, err
+		}
+		if port := conn.LocalAddr().(*net.UDPAddr).AddrPort().Port(); !fp.used[port] {
+			fp.used[port] = true
+			return conn, nil
+		}
+		spare = append(spare, conn) // held open, so that the next try gets another port
+	}
+	return nil, errors.New("no fresh port in 16 tries")
 }
 
 func (f *fake) run(ctx context.Context) {
