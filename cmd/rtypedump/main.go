@@ -51,7 +51,7 @@ func parseFlags(args []string, stdout, stderr io.Writer) (options, error) {
 	fs.BoolVar(&o.hex, "hex", false, "read datagrams as hex, one per line ('#' starts a comment)")
 	kindName := fs.String("kind", "packet", "with -hex, the parser for every line: packet or handshake")
 	fs.BoolVar(&o.json, "json", false, "print one JSON object per datagram")
-	fs.BoolVar(&o.stats, "stats", false, "print per-connection totals at the end")
+	fs.BoolVar(&o.stats, "stats", false, "print per-connection totals instead of the datagrams")
 	port := fs.Uint("port", rtype.DefaultPort, "UDP port of the server in a capture")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -181,8 +181,12 @@ func newDumper(o options, w io.Writer) *dumper {
 	return d
 }
 
-// datagram prints datagram number n, seen at at (nil for hex input).
+// datagram prints datagram number n, seen at at (nil for hex input);
+// -stats prints the totals instead.
 func (d *dumper) datagram(n int, at *wiredump.Origin, dec *wiredump.Decoded) error {
+	if d.o.stats {
+		return nil
+	}
 	if d.o.json {
 		return d.writeJSON(dec.Object(n, at))
 	}
