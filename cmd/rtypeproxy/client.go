@@ -7,7 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/rtypeproto/rtype/cmd/rtypeproxy/internal/netem"
+	"github.com/rtypeproto/rtype/netem"
 )
 
 // client is one client address and the upstream socket that stands for it

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rtypeproto/rtype/cmd/rtypeproxy/internal/netem"
+	"github.com/rtypeproto/rtype/netem"
 )
 
 // Errors of the command line; the flag package prints its own first.

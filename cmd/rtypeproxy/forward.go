@@ -3,7 +3,7 @@ package main
 import (
 	"time"
 
-	"github.com/rtypeproto/rtype/cmd/rtypeproxy/internal/netem"
+	"github.com/rtypeproto/rtype/netem"
 )
 
 // forward passes datagram b, which arrived at now from c's side dir, through

@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/rtypeproto/rtype/cmd/rtypeproxy/internal/netem"
+	"github.com/rtypeproto/rtype/netem"
 )
 
 // maxDatagram is the size of every receive buffer, which any UDP payload

@@ -7,7 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/rtypeproto/rtype/cmd/rtypeproxy/internal/netem"
+	"github.com/rtypeproto/rtype/netem"
 )
 
 // dropReason is why the proxy did not deliver a datagram: the link's

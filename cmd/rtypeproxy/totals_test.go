@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rtypeproto/rtype/cmd/rtypeproxy/internal/netem"
+	"github.com/rtypeproto/rtype/netem"
 )
 
 // TestLinkDropNames: each reason the link drops for keeps its name in the
