@@ -32,6 +32,7 @@ type Network struct {
 	links    links
 	conns    map[netip.AddrPort]*Conn
 	inFlight int
+	nextPort int // the next ephemeral port Listen tries, from 49152
 	free     chan *buffer
 	capture  *Capture
 }
@@ -56,20 +57,40 @@ func NewNetwork(seed uint64) *Network {
 	}
 }
 
-// Listen returns the Conn bound to addr; it fails with ErrAddrInUse while
-// another Conn holds addr, or ErrInvalidAddr.
+// Listen returns the Conn bound to addr; port 0 picks a free port of
+// addr's address, from 49152 up, as a system picks an ephemeral one. It
+// fails with ErrAddrInUse while another Conn holds addr, or every port of
+// the address is taken, and with ErrInvalidAddr for an address that is not
+// valid.
 func (n *Network) Listen(addr netip.AddrPort) (*Conn, error) {
 	if !addr.IsValid() {
 		return nil, ErrInvalidAddr
 	}
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	if _, taken := n.conns[addr]; taken {
+	if addr.Port() == 0 {
+		addr = n.freePortLocked(addr.Addr())
+	}
+	if _, taken := n.conns[addr]; taken || addr.Port() == 0 {
 		return nil, ErrAddrInUse
 	}
 	c := newConn(n, addr)
 	n.conns[addr] = c
 	return c, nil
+}
+
+// freePortLocked returns a's first port from the ephemeral range on that
+// no Conn holds, wrapping around after the last given; port 0 if none.
+func (n *Network) freePortLocked(a netip.Addr) netip.AddrPort {
+	const first, count = 49152, 65536 - 49152
+	for i := range count {
+		p := netip.AddrPortFrom(a, uint16(first+(n.nextPort+i)%count))
+		if _, taken := n.conns[p]; !taken {
+			n.nextPort = (n.nextPort + i + 1) % count
+			return p
+		}
+	}
+	return netip.AddrPortFrom(a, 0)
 }
 
 // Impair sets the model of the direction from → to; the zero Params make

@@ -153,6 +153,15 @@ func TestNetwork_ConnLifecycle(t *testing.T) {
 		if _, err := n.Listen(serverAddr); err != nil {
 			t.Errorf("Listen after Close: %v", err)
 		}
+		ephemeral := netip.AddrPortFrom(serverAddr.Addr(), 0)
+		e1, err1 := n.Listen(ephemeral)
+		e2, err2 := n.Listen(ephemeral)
+		if err1 != nil || err2 != nil {
+			t.Fatalf("Listen on port 0: %v, %v", err1, err2)
+		}
+		if p1, p2 := e1.AddrPort(), e2.AddrPort(); p1.Port() == 0 || p1 == p2 {
+			t.Errorf("port 0 twice gave %v and %v; want two free ports", p1, p2)
+		}
 	})
 }
 
