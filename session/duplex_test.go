@@ -18,8 +18,15 @@ type duplex struct {
 	now      time.Time
 	delay    time.Duration
 	dark     func(now time.Time, toServer bool) bool
-	inflight []simDatagram
+	inflight []timedWire
 	left     []Event // the server's EventPlayerLeft
+}
+
+// timedWire is a datagram in flight, due at at.
+type timedWire struct {
+	at       time.Time
+	from, to netip.AddrPort
+	b        []byte
 }
 
 const frame = time.Second / 60
@@ -36,7 +43,7 @@ func (d *duplex) sender(from netip.AddrPort) SendFunc {
 		if d.dark != nil && d.dark(d.now, to == serverAddr) {
 			return
 		}
-		d.inflight = append(d.inflight, simDatagram{at: d.now.Add(d.delay), from: from, to: to, b: slices.Clone(b)})
+		d.inflight = append(d.inflight, timedWire{at: d.now.Add(d.delay), from: from, to: to, b: slices.Clone(b)})
 	}
 }
 
@@ -44,7 +51,7 @@ func (d *duplex) sender(from netip.AddrPort) SendFunc {
 // world, the client sends its Input and the server ticks.
 func (d *duplex) step(game func(s *Server)) {
 	d.now = d.now.Add(frame)
-	var due []simDatagram
+	var due []timedWire
 	due, d.inflight = splitDue(d.inflight, d.now)
 	for _, g := range due {
 		if g.to == serverAddr {
@@ -70,7 +77,7 @@ func (d *duplex) step(game func(s *Server)) {
 
 // splitDue returns the datagrams delivered by now, in the order sent, and
 // the others.
-func splitDue(in []simDatagram, now time.Time) (due, rest []simDatagram) {
+func splitDue(in []timedWire, now time.Time) (due, rest []timedWire) {
 	for _, g := range in {
 		if g.at.After(now) {
 			rest = append(rest, g)

@@ -1,8 +1,6 @@
 package session
 
 import (
-	"fmt"
-	"math/rand/v2"
 	"net/netip"
 	"testing"
 	"time"
@@ -365,69 +363,6 @@ func TestServer_4_4_ShutdownRejectsWaiting(t *testing.T) {
 	}
 	if out := first(t, s, cp, ids[2], 1, addrC, t0); len(out) != 1 || string(out[0].b) != rejected {
 		t.Errorf("first packet answered %v, want Rejected", out)
-	}
-}
-
-// §4.3, §10: eight Clients against four slots, all welcomed at once: four
-// play and four wait, none is ignored and none times out however long it
-// waits; when a player leaves, the one that waited longest plays.
-func TestClient_EightClientsFourSlots(t *testing.T) {
-	const frame = time.Second / 60
-	now := t0
-	net := &simNet{t: t, rng: rand.New(rand.NewPCG(8, 4)), base: 50 * time.Millisecond, jitter: 1}
-	srv := NewServer(ServerConfig{}, net.sender(serverAddr, &now))
-	var clients []*Client
-	var addrs []netip.AddrPort
-	for i := range 8 {
-		a := netip.AddrPortFrom(netip.MustParseAddr("203.0.113.30"), uint16(7000+i))
-		addrs = append(addrs, a)
-		c := NewClient(serverAddr, ClientConfig{}, net.sender(a, &now))
-		clients = append(clients, c)
-	}
-	run := func(d time.Duration, active func(i int) bool) {
-		for end := now.Add(d); now.Before(end); {
-			now = now.Add(frame)
-			net.deliver(now, srv, addrs, clients)
-			for e := range srv.Events() {
-				if e.Kind == EventPlayerJoined {
-					_, _ = srv.SpawnFor(e.Conn, rtype.ArchetypePlayerBlue, 150, 150, 0)
-				}
-			}
-			srv.Tick(now)
-			for i, c := range clients {
-				if !active(i) {
-					continue
-				}
-				c.Update(now)
-				// Client i starts its first packet i frames after the
-				// Welcome, so the queue order is the clients' order.
-				if c.State().Connected() && now.Sub(t0) > time.Duration(i+8)*frame {
-					_ = c.SendInput(0, now)
-				}
-			}
-		}
-	}
-	all := func(int) bool { return true }
-	run(15*time.Second, all)
-	states := func() string {
-		n := map[State]int{}
-		for _, c := range clients {
-			n[c.State()]++
-		}
-		return fmt.Sprintf("%d playing, %d waiting, %d closed", n[Playing], n[Waiting], n[Closed]+n[Connecting])
-	}
-	if got := states(); got != "4 playing, 4 waiting, 0 closed" || srv.NumPlayers() != 4 || srv.NumWaiting() != 4 {
-		t.Fatalf("after 15 s: %s; server %d players, %d waiting", got, srv.NumPlayers(), srv.NumWaiting())
-	}
-	for i, c := range clients[4:] {
-		if c.State() != Waiting {
-			t.Errorf("client %d is %v, want Waiting (the four first packets were 0 to 3)", 4+i, c.State())
-		}
-	}
-	clients[1].Close(now)
-	run(time.Second, func(i int) bool { return i != 1 })
-	if got := states(); got != "4 playing, 3 waiting, 1 closed" || clients[4].State() != Playing {
-		t.Errorf("after a player left: %s, client 4 is %v; want it Playing", got, clients[4].State())
 	}
 }
 

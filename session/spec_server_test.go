@@ -1,14 +1,15 @@
-package session
+package session_test
 
 import (
 	"net/netip"
 	"slices"
 
 	"github.com/rtypeproto/rtype"
+	"github.com/rtypeproto/rtype/session"
 )
 
 // specServer is a version 1 server written from the spec alone, on the
-// codec of package rtype and nothing of this package, for the client to be
+// codec of package rtype and nothing of package session, for the client to be
 // tested against a server that does only what the spec says:
 //
 //   - a valid Hello from an address without a connection gets a Welcome
@@ -30,7 +31,7 @@ import (
 // The game drives it: step begins a tick, spawn, destroy and move change
 // the world, flush sends what the tick produced.
 type specServer struct {
-	send     SendFunc
+	send     session.SendFunc
 	tick     uint32
 	lastConn uint32
 	conns    []*specConn
@@ -54,7 +55,7 @@ type specEntity struct {
 	x, y rtype.Pos16
 }
 
-func newSpecServer(send SendFunc) *specServer {
+func newSpecServer(send session.SendFunc) *specServer {
 	return &specServer{send: send, world: map[uint32]specEntity{}}
 }
 
