@@ -18,6 +18,13 @@ var (
 	ErrInvalidAddr = errors.New("rtypetest: invalid address")
 )
 
+// A Tap sees each datagram a network carries as it is sent, at its send
+// time and before the direction's model; returning false drops it,
+// counted as DropTap. It runs on the sender's call, inside Sim.Advance for
+// what endpoints send in answer, and must not call the network. The
+// datagram is valid only during the call.
+type Tap func(at time.Time, from, to netip.AddrPort, b []byte) (keep bool)
+
 // pair is one direction between two addresses.
 type pair struct{ from, to netip.AddrPort }
 
@@ -50,12 +57,14 @@ const (
 	// DropFull: the receiver's queue or the datagrams in flight reached
 	// their bound; memory stays bounded whatever is sent.
 	DropFull
+	// DropTap: the network's Tap returned false.
+	DropTap
 
 	// NumDropReasons is the number of drop reasons.
 	NumDropReasons
 )
 
-var dropNames = [NumDropReasons]string{"loss", "blackout", "queue", "partition", "no-listener", "full"}
+var dropNames = [NumDropReasons]string{"loss", "blackout", "queue", "partition", "no-listener", "full", "tap"}
 
 // String names the reason.
 func (r DropReason) String() string {
@@ -77,6 +86,7 @@ func (s LinkStats) Total() uint64 {
 // link is one direction's model and counters. Not safe for concurrent use.
 type link struct {
 	em          *netem.Link // nil: perfect
+	impairs     uint64      // how many times Impair set a model: a new stream each
 	partitioned bool
 	stats       LinkStats
 }
@@ -131,8 +141,9 @@ func (ls *links) get(from, to netip.AddrPort) *link {
 }
 
 // impair sets the model of from → to, its random stream drawn from the
-// network's seed and the two addresses only: the same seed gives the same
-// stream whatever the order links were set up in.
+// network's seed, the two addresses and how many models the direction had
+// before: the same seed and calls give the same streams whatever the order
+// links were set up in, and a new model does not replay the old one's draws.
 func (ls *links) impair(from, to netip.AddrPort, p netem.Params) error {
 	if !from.IsValid() || !to.IsValid() {
 		return ErrInvalidAddr
@@ -145,7 +156,8 @@ func (ls *links) impair(from, to netip.AddrPort, p netem.Params) error {
 		l.em = nil
 		return nil
 	}
-	l.em = netem.NewLink(p, ls.start, linkSeed(ls.seed, from, to))
+	l.impairs++
+	l.em = netem.NewLink(p, ls.start, linkSeed(ls.seed+l.impairs-1, from, to))
 	return nil
 }
 

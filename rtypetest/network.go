@@ -35,6 +35,7 @@ type Network struct {
 	nextPort int // the next ephemeral port Listen tries, from 49152
 	free     chan *buffer
 	capture  *Capture
+	tap      Tap
 }
 
 // QueueLen is how many datagrams a Conn holds unread.
@@ -130,6 +131,15 @@ func (n *Network) Capture(c *Capture) {
 	n.capture = c
 }
 
+// SetTap makes t see, and maybe drop, every datagram written from now on;
+// nil removes it. It runs with the network locked: it must not call the
+// network or block.
+func (n *Network) SetTap(t Tap) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.tap = t
+}
+
 // write carries datagram b from → to: the link decides, and each copy is
 // delivered at once or by a timer.
 func (n *Network) write(from, to netip.AddrPort, b []byte) {
@@ -139,6 +149,12 @@ func (n *Network) write(from, to netip.AddrPort, b []byte) {
 		n.capture.add(now, from, to, b)
 	}
 	l := n.links.get(from, to)
+	if n.tap != nil && !n.tap(now, from, to, b) {
+		l.stats.Sent++
+		l.stats.Dropped[DropTap]++
+		n.mu.Unlock()
+		return
+	}
 	o, _, ok := l.decide(now, len(b))
 	if !ok {
 		n.mu.Unlock()

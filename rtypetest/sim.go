@@ -36,6 +36,7 @@ type Sim struct {
 	seq     uint64
 	pool    [][]byte
 	capture *Capture
+	tap     Tap
 }
 
 // NewSim returns a Sim at [Epoch] whose links draw from seed.
@@ -51,7 +52,9 @@ func NewSim(seed uint64) *Sim {
 func (s *Sim) Now() time.Time { return s.now }
 
 // Attach makes receive the endpoint at addr and returns the SendFunc it
-// sends through; it fails with ErrAddrInUse or ErrInvalidAddr. It serves
+// sends through; a nil receive takes nothing, as a send-only endpoint. It
+// fails with ErrAddrInUse or ErrInvalidAddr. The datagram handed to
+// receive is valid only during the call. It serves
 // any sans-I/O implementation; NewServer and NewClient attach session's.
 func (s *Sim) Attach(addr netip.AddrPort, receive func(b []byte, from netip.AddrPort, now time.Time)) (session.SendFunc, error) {
 	if !addr.IsValid() {
@@ -114,6 +117,10 @@ func (s *Sim) Stats(from, to netip.AddrPort) LinkStats { return s.links.stats(fr
 // send time; nil stops recording.
 func (s *Sim) Capture(c *Capture) { s.capture = c }
 
+// SetTap makes t see, and maybe drop, every datagram sent from now on; nil
+// removes it. A capture records what t drops too: it was sent.
+func (s *Sim) SetTap(t Tap) { s.tap = t }
+
 // Advance moves the clock d later, delivering every datagram due by then
 // in order, each at its own time; what a Receive sends in answer is
 // delivered in the same Advance if due by then. The caller then ticks the
@@ -123,7 +130,7 @@ func (s *Sim) Advance(d time.Duration) {
 	for s.due.len() > 0 && !s.due.min().at.After(end) {
 		dg := s.due.pop()
 		s.now = dg.at
-		if recv, ok := s.ends[dg.to]; ok {
+		if recv, ok := s.ends[dg.to]; ok && recv != nil {
 			s.links.get(dg.from, dg.to).stats.Delivered++
 			recv(dg.b, dg.from, dg.at)
 		} else {
@@ -141,6 +148,11 @@ func (s *Sim) send(from, to netip.AddrPort, b []byte) {
 		s.capture.add(s.now, from, to, b)
 	}
 	l := s.links.get(from, to)
+	if s.tap != nil && !s.tap(s.now, from, to, b) {
+		l.stats.Sent++
+		l.stats.Dropped[DropTap]++
+		return
+	}
 	o, _, ok := l.decide(s.now, len(b))
 	if !ok {
 		return

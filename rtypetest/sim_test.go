@@ -200,3 +200,68 @@ func BenchmarkSim_FourClients(b *testing.B) {
 		})
 	}
 }
+
+// A Tap sees each datagram as it is sent, before the direction's model,
+// and drops those it returns false for, counted apart.
+func TestSim_Tap(t *testing.T) {
+	s := NewSim(1)
+	a, b := clientAddr(0), serverAddr
+	var got []string
+	send, _ := s.Attach(a, nil)
+	_, _ = s.Attach(b, func(p []byte, _ netip.AddrPort, _ time.Time) { got = append(got, string(p)) })
+	var seen []string
+	s.SetTap(func(at time.Time, from, to netip.AddrPort, p []byte) bool {
+		seen = append(seen, fmt.Sprintf("%v %v>%v %s", at.Sub(Epoch), from, to, p))
+		return string(p) != "drop me"
+	})
+	send(b, []byte("one"))
+	send(b, []byte("drop me"))
+	s.Advance(time.Millisecond)
+	send(b, []byte("two"))
+	s.Advance(time.Millisecond)
+	want := []string{"0s 10.0.1.1:5000>10.0.0.1:4242 one", "0s 10.0.1.1:5000>10.0.0.1:4242 drop me", "1ms 10.0.1.1:5000>10.0.0.1:4242 two"}
+	if d := cmp.Diff(want, seen); d != "" {
+		t.Errorf("tap saw (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff([]string{"one", "two"}, got); d != "" {
+		t.Errorf("delivered (-want +got):\n%s", d)
+	}
+	if st := s.Stats(a, b); st.Sent != 3 || st.Dropped[DropTap] != 1 || st.Delivered != 2 {
+		t.Errorf("stats %+v", st)
+	}
+}
+
+// Impairing a direction again starts a new random stream, not the first
+// model's draws again; the same calls with the same seed give the same.
+func TestSim_ImpairAgainDrawsAnew(t *testing.T) {
+	fates := func(s *Sim, send func(netip.AddrPort, []byte), n *int) []int {
+		var lost []int
+		for i := range 64 {
+			before := *n
+			send(serverAddr, []byte{byte(i)})
+			s.Advance(time.Millisecond)
+			if *n == before {
+				lost = append(lost, i)
+			}
+		}
+		return lost
+	}
+	run := func() (first, second []int) {
+		s := NewSim(9)
+		n := 0
+		send, _ := s.Attach(clientAddr(0), nil)
+		_, _ = s.Attach(serverAddr, func([]byte, netip.AddrPort, time.Time) { n++ })
+		_ = s.Impair(clientAddr(0), serverAddr, netem.Params{Loss: 0.5})
+		first = fates(s, send, &n)
+		_ = s.Impair(clientAddr(0), serverAddr, netem.Params{Loss: 0.5})
+		return first, fates(s, send, &n)
+	}
+	f1, s1 := run()
+	f2, s2 := run()
+	if cmp.Equal(f1, s1) {
+		t.Errorf("the second model lost the same datagrams as the first: %v", f1)
+	}
+	if !cmp.Equal(f1, f2) || !cmp.Equal(s1, s2) {
+		t.Error("the same calls and seed lost other datagrams")
+	}
+}
