@@ -8,7 +8,6 @@ import (
 	"net"
 	"net/netip"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -49,29 +48,10 @@ func TestUDP_2_2_FourClientsInMemory(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
 
-		var joined, inputs int
-		var left atomic.Int64
-		allLeft := make(chan struct{}) // closed on the fourth Disconnect
+		g := newFourPlayers()
 		serverDone := make(chan error, 1)
 		go func() {
-			serverDone <- session.RunServerConn(ctx, srvConn, session.ServerConfig{}, session.RunOptions{}, func(s *session.Server, now time.Time) {
-				for e := range s.Events() {
-					switch e.Kind {
-					case session.EventPlayerJoined:
-						joined++
-						_, _ = s.SpawnFor(e.Conn, rtype.ArchetypePlayerBlue, 150, 150+100*float64(e.Slot), 0)
-					case session.EventPlayerLeft:
-						if e.Close == session.CloseDisconnect && e.Disconnect == rtype.DisconnectClientQuit && left.Add(1) == 4 {
-							close(allLeft)
-						}
-					case session.EventInput:
-						inputs++
-					}
-				}
-				if s.ServerTick()%30 == 0 {
-					s.Spawn(rtype.ArchetypeEnemyBidos, 2000, 300, 0)
-				}
-			})
+			serverDone <- session.RunServerConn(ctx, srvConn, session.ServerConfig{}, session.RunOptions{}, g.tick)
 		}()
 
 		var wg sync.WaitGroup
@@ -104,7 +84,7 @@ func TestUDP_2_2_FourClientsInMemory(t *testing.T) {
 		}
 		wg.Wait()
 		select {
-		case <-allLeft: // the Disconnects were on their way
+		case <-g.allLeft: // the Disconnects were on their way
 		case <-time.After(5 * time.Second): // reported below
 		}
 		cancel()
@@ -116,10 +96,10 @@ func TestUDP_2_2_FourClientsInMemory(t *testing.T) {
 		}
 		// 3 s of Inputs, one a frame (§7.1), from each client: in virtual
 		// time on a perfect network, none is late or lost.
-		if joined != 4 || left.Load() != 4 || inputs < 4*3*60 {
-			t.Errorf("server saw %d joins, %d Disconnects, %d inputs; want 4, 4 and 3 s of them", joined, left.Load(), inputs)
+		if g.joined != 4 || g.left.Load() != 4 || g.inputs < 4*3*60 {
+			t.Errorf("server saw %d joins, %d Disconnects, %d inputs; want 4, 4 and 3 s of them", g.joined, g.left.Load(), g.inputs)
 		}
-		t.Logf("server saw %d inputs", inputs)
+		t.Logf("server saw %d inputs", g.inputs)
 		for i, p := range proxies {
 			if n := p.largest.Load(); n > rtype.MaxDatagramSize || n == 0 {
 				t.Errorf("client %d: largest datagram %d bytes", i, n)

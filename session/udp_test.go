@@ -67,6 +67,37 @@ func listenLoopback(t *testing.T) *net.UDPConn {
 }
 
 // Four clients join a server over real UDP sockets on the loopback: the
+// fourPlayers is the game of the four-client binding tests: a ship per
+// player, a Bydos every 30 ticks, the joins and Inputs counted, and
+// allLeft closed on the fourth Disconnect reason 1 (§7.3). Its tick runs
+// on the binding's goroutine; read the counts once the server stopped.
+type fourPlayers struct {
+	joined, inputs int
+	left           atomic.Int64
+	allLeft        chan struct{}
+}
+
+func newFourPlayers() *fourPlayers { return &fourPlayers{allLeft: make(chan struct{})} }
+
+func (g *fourPlayers) tick(s *session.Server, _ time.Time) {
+	for e := range s.Events() {
+		switch e.Kind {
+		case session.EventPlayerJoined:
+			g.joined++
+			_, _ = s.SpawnFor(e.Conn, rtype.ArchetypePlayerBlue, 150, 150+100*float64(e.Slot), 0)
+		case session.EventPlayerLeft:
+			if e.Close == session.CloseDisconnect && e.Disconnect == rtype.DisconnectClientQuit && g.left.Add(1) == 4 {
+				close(g.allLeft)
+			}
+		case session.EventInput:
+			g.inputs++
+		}
+	}
+	if s.ServerTick()%30 == 0 {
+		s.Spawn(rtype.ArchetypeEnemyBidos, 2000, 300, 0)
+	}
+}
+
 // server runs RunServerConn on a *net.UDPConn, each client RunClient on a
 // socket of its own, through a proxy that measures the wire. Each client
 // learns its ship, sends 10 more Inputs and quits; the server sees the
@@ -80,29 +111,10 @@ func TestUDP_2_2_FourClientsOnLoopback(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 
-	var joined, inputs int
-	var left atomic.Int64
-	allLeft := make(chan struct{}) // closed on the fourth Disconnect
+	g := newFourPlayers()
 	serverDone := make(chan error, 1)
 	go func() {
-		serverDone <- session.RunServerConn(ctx, srvConn, session.ServerConfig{}, session.RunOptions{}, func(s *session.Server, now time.Time) {
-			for e := range s.Events() {
-				switch e.Kind {
-				case session.EventPlayerJoined:
-					joined++
-					_, _ = s.SpawnFor(e.Conn, rtype.ArchetypePlayerBlue, 150, 150+100*float64(e.Slot), 0)
-				case session.EventPlayerLeft:
-					if e.Close == session.CloseDisconnect && e.Disconnect == rtype.DisconnectClientQuit && left.Add(1) == 4 {
-						close(allLeft)
-					}
-				case session.EventInput:
-					inputs++
-				}
-			}
-			if s.ServerTick()%30 == 0 {
-				s.Spawn(rtype.ArchetypeEnemyBidos, 2000, 300, 0)
-			}
-		})
+		serverDone <- session.RunServerConn(ctx, srvConn, session.ServerConfig{}, session.RunOptions{}, g.tick)
 	}()
 
 	var wg sync.WaitGroup
@@ -136,16 +148,16 @@ func TestUDP_2_2_FourClientsOnLoopback(t *testing.T) {
 		t.Fatal(err)
 	}
 	select {
-	case <-allLeft:
+	case <-g.allLeft:
 	case <-ctx.Done():
-		t.Fatalf("the server saw %d of the 4 Disconnects", left.Load())
+		t.Fatalf("the server saw %d of the 4 Disconnects", g.left.Load())
 	}
 	srvConn.Close()
 	if err := <-serverDone; !errors.Is(err, session.ErrSocket) || !errors.Is(err, net.ErrClosed) {
 		t.Errorf("RunServerConn on a socket closed under it returned %v, want ErrSocket wrapping net.ErrClosed", err)
 	}
-	if joined != 4 || inputs < 4*10 {
-		t.Errorf("server saw %d joins, %d inputs; want 4, and the 10 each client sent since its ship arrived and more", joined, inputs)
+	if g.joined != 4 || g.inputs < 4*10 {
+		t.Errorf("server saw %d joins, %d inputs; want 4, and the 10 each client sent since its ship arrived and more", g.joined, g.inputs)
 	}
 	for i, p := range proxies {
 		if n := p.largest.Load(); n > rtype.MaxDatagramSize || n == 0 {
