@@ -33,16 +33,27 @@ func dropsInput(t *check, what string, bad func(p *player) []rtype.Message) {
 	}
 }
 
-// staleInput checks that, after Inputs holding Right, older and equal
-// inputSequence values holding Left leave the ship going the way Right
-// took it, whichever way that is.
+// staleInput checks that Inputs whose inputSequence is not newer than
+// the last accepted one are dropped. Valid Inputs holding Left, then
+// Right, show how each moves the ship; then Inputs numbered k-1 and k (k
+// the last Right) hold Left. They were used only if the ship then goes
+// the way Left took it. A ship that keeps going the way Right took it (a
+// server that moves ships every tick by their last accepted Input, §7.1)
+// or that stops (one that moves a ship on each Input it accepts) dropped
+// them: neither is read as a stale Input used.
 func staleInput(t *check) {
 	p := t.join()
 	ship := p.ownShip(time.Second)
 	lag := p.lag()
+	l := p.hold(ship, rtype.ActionLeft, holdTime, lag)
 	r := p.hold(ship, rtype.ActionRight, holdTime, lag)
-	if !r.ok || r.speed() < 0.5 {
-		t.Skipf("Inputs holding Right did not move the ship %d (%v): its motion tells nothing", ship, r)
+	switch {
+	case !l.ok || !r.ok:
+		t.Skipf("fewer than two Snapshots of different ticks listed the ship %d within %v", ship, holdTime-lag)
+	case l.speed() < 0.5:
+		t.Skipf("valid Inputs holding Left did not move the ship %d (%v): whether stale ones are used tells nothing", ship, l)
+	case goesAs(r, l):
+		t.Skipf("valid Inputs holding Right left the ship %d going the way Left took it (%v, then %v): whether stale ones holding Left are used tells nothing", ship, l, r)
 	}
 	k, right := p.inputSeq, p.seq
 	start := time.Now()
@@ -55,46 +66,76 @@ func staleInput(t *check) {
 	if !m.ok {
 		t.Skipf("fewer than two Snapshots of different ticks listed the ship %d within %v", ship, holdTime-lag)
 	}
-	if turned(r, m) {
-		t.Failf("Inputs up to %d holding Right (up to packet %d) moved the ship %d %v; then Inputs %d and %d, not newer, holding Left (packets %d to %d) moved it %v",
-			k, right, ship, r, k-1, k, right+1, p.seq, m)
+	if goesAs(m, l) {
+		t.Failf("valid Inputs holding Left moved the ship %d %v, then Inputs up to %d holding Right (to packet %d) %v; Inputs %d and %d, not newer, holding Left (packets %d to %d) then moved it %v: as Left does",
+			ship, l, k, right, r, k-1, k, right+1, p.seq, m)
 	}
 }
 
+// goesAs reports whether m goes the way ref went: its speed along ref's
+// direction is a quarter of ref's speed or more. A ship that stops, or
+// goes across or against ref, does not.
+func goesAs(m, ref motion) bool {
+	s := ref.speed()
+	return s > 0 && (m.vx*ref.vx+m.vy*ref.vy)/s >= s/4
+}
+
 // turned reports whether the velocity of m differs from that of before by
-// half of before's speed or more: the ship took a new Input.
+// half of before's speed or more.
 func turned(before, m motion) bool {
 	return math.Hypot(m.vx-before.vx, m.vy-before.vy) >= before.speed()/2
 }
 
-// wrappedInput sends Inputs numbered 1, 0x7FFFFFFF, 0xFFFFFFF0 and 5,
-// each newer than the one before by the signed difference (§7.1), each
-// turning the ship another way.
+// wrapSteps are the first inputSequence of each step of wrappedInput and
+// what it holds: each newer than the last of the step before by the
+// signed difference (§7.1), the last one only past the wrap of the
+// counter. A step numbers its Inputs on from its first, at most one a
+// frame for wrapStep, so that no step reaches the next one's first.
+var wrapSteps = []struct {
+	seq uint32 // 0: the player's next
+	a   rtype.Actions
+}{{0, rtype.ActionRight}, {0x7FFFFFFF, rtype.ActionDown}, {0xFFFFFF00, rtype.ActionLeft}, {5, rtype.ActionUp}}
+
+// wrappedInput sends the steps of wrapSteps, each turning the ship
+// another way. A step's Inputs were taken only if the ship then moves,
+// and otherwise than in the step before: one that keeps its course (a
+// server moving ships every tick by their last accepted Input) or stops
+// (one moving a ship on each Input it accepts) dropped them.
 func wrappedInput(t *check) {
 	p := t.join()
 	ship := p.ownShip(time.Second)
 	lag := p.lag()
-	steps := []struct {
-		seq uint32
-		a   rtype.Actions
-	}{{p.inputSeq + 1, rtype.ActionRight}, {0x7FFFFFFF, rtype.ActionDown}, {0xFFFFFFF0, rtype.ActionLeft}, {5, rtype.ActionUp}}
-	var prev motion
-	for i, s := range steps {
+	var first, prev motion
+	var prevFrom, prevTo uint32
+	for i, s := range wrapSteps {
+		seq := s.seq
+		if seq == 0 {
+			seq = p.inputSeq + 1
+		}
+		from := seq
 		// The turn is judged on the step's second half, well past the lag.
 		start := time.Now()
-		p.frames(wrapStep, func() { p.inputAt(s.seq, s.a) })
-		p.inputSeq = s.seq
+		p.frames(wrapStep, func() {
+			p.inputAt(seq, s.a)
+			seq++
+		})
+		p.inputSeq = seq - 1
 		m := p.seen.motion(ship, start.Add(max(lag, wrapStep/2)), time.Now())
 		switch {
 		case !m.ok:
 			t.Skipf("fewer than two Snapshots of different ticks listed the ship %d within %v", ship, wrapStep/2)
 		case i == 0 && m.speed() < 0.5:
-			t.Skipf("a valid Input holding Right did not move the ship %d (%v): its motion tells nothing", ship, m)
-		case i > 0 && !turned(prev, m):
-			t.Failf("after Input %#x, which moved the ship %d %v, Input %#x holding %v (signed difference %d) left it going %v: it was dropped",
-				steps[i-1].seq, ship, prev, s.seq, s.a, int32(s.seq-steps[i-1].seq), m)
+			t.Skipf("valid Inputs holding Right did not move the ship %d (%v): its motion tells nothing", ship, m)
+		case i == 0:
+			first = m
+		case m.speed() < first.speed()/4:
+			t.Failf("after Inputs %#x to %#x, which moved the ship %d %v, Inputs %#x to %#x holding %v (signed difference %d) stopped it (%v): they were dropped",
+				prevFrom, prevTo, ship, prev, from, p.inputSeq, s.a, int32(from-prevTo), m)
+		case !turned(prev, m):
+			t.Failf("after Inputs %#x to %#x, which moved the ship %d %v, Inputs %#x to %#x holding %v (signed difference %d) left it going %v: they were dropped",
+				prevFrom, prevTo, ship, prev, from, p.inputSeq, s.a, int32(from-prevTo), m)
 		}
-		prev = m
+		prev, prevFrom, prevTo = m, from, p.inputSeq
 	}
 }
 

@@ -33,12 +33,23 @@ type mutant struct {
 	catch []string
 	also  []string
 	cfg   func(*gameserver.Config)
+	// game, when not nil, is the game played instead of the example's:
+	// a server of another design, with the rewrites around it as usual.
+	game func() stepper
 	// tick is the game's tick interval; 0 means 1/60 s (§10).
 	tick    time.Duration
 	in, out rewrite
 	// route, when not nil, returns the address the session takes a
 	// client's datagram to come from.
 	route func(w *wire, from netip.AddrPort, b []byte) netip.AddrPort
+}
+
+// stepper is what a mutant's loop runs on its session server: the example
+// game, or one written for a test.
+type stepper interface {
+	SessionConfig() session.ServerConfig
+	// Step is one tick, run before the session's Tick.
+	Step(s *session.Server, now time.Time)
 }
 
 // A rewrite changes datagram b, sent from or to a, and returns what goes on
@@ -68,7 +79,7 @@ func TestConformanceMutants(t *testing.T) {
 		t.Skip("checks behaviour, not races; TestConformance runs the suite under -race")
 	}
 	t.Parallel()
-	ms := slices.Concat(wireMutants(), gameMutants())
+	ms := slices.Concat(wireMutants(), gameMutants(), stepperMutants())
 	reps := make([]*conformance.Report, len(ms))
 	errs := make([]error, len(ms))
 	var wg sync.WaitGroup
@@ -161,7 +172,10 @@ func (m mutant) serve() (string, func(), error) {
 	if m.cfg != nil {
 		m.cfg(&cfg)
 	}
-	g := gameserver.New(cfg)
+	var g stepper = gameserver.New(cfg)
+	if m.game != nil {
+		g = m.game()
+	}
 	w := newWire(conn)
 	s := session.NewServer(g.SessionConfig(), func(to netip.AddrPort, b []byte) {
 		b = slices.Clone(b)
@@ -192,7 +206,7 @@ func (m mutant) serve() (string, func(), error) {
 
 // loop feeds the session the datagrams of in, rewritten, and ticks the
 // game until ctx is done.
-func (m mutant) loop(ctx context.Context, w *wire, g *gameserver.Server, s *session.Server, in <-chan datagram) {
+func (m mutant) loop(ctx context.Context, w *wire, g stepper, s *session.Server, in <-chan datagram) {
 	every := m.tick
 	if every == 0 {
 		every = time.Second / 60

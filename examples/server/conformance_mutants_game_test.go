@@ -60,6 +60,20 @@ func actions(f func(a rtype.Actions) (rtype.Actions, bool)) rewrite {
 	})
 }
 
+// inputReadAs9 reads an Input of 10 bytes as its first 9.
+var inputReadAs9 = each(rtype.TypeInput, func(p, _ []byte) []rtype.RawMessage {
+	return msg(rtype.TypeInput, p[:min(len(p), 9)])
+})
+
+// inputReadOn reads an Input of 8 bytes on into the next message's first
+// byte.
+var inputReadOn = each(rtype.TypeInput, func(p, next []byte) []rtype.RawMessage {
+	if len(p) == 8 && len(next) > 0 {
+		p = append(slices.Clone(p), next[0])
+	}
+	return msg(rtype.TypeInput, p)
+})
+
 // renumberInputs gives every Input the next number of its client, so that a
 // stale one is taken as new.
 func renumberInputs(pe *peer, p []byte) []rtype.RawMessage {
@@ -354,15 +368,8 @@ var noBydos = both(noBydosCreated, snapshot(func(q []byte) []byte {
 func gameMutants() []mutant {
 	shootIn, shootOut := shooterOnly()
 	return []mutant{
-		{name: "Input of 10 bytes read as 9", catch: []string{"7.1/1"}, in: each(rtype.TypeInput, func(p, _ []byte) []rtype.RawMessage {
-			return msg(rtype.TypeInput, p[:min(len(p), 9)])
-		})},
-		{name: "Input of 8 bytes read on into the next message", catch: []string{"7.1/2"}, in: each(rtype.TypeInput, func(p, next []byte) []rtype.RawMessage {
-			if len(p) == 8 && len(next) > 0 {
-				p = append(slices.Clone(p), next[0])
-			}
-			return msg(rtype.TypeInput, p)
-		})},
+		{name: "Input of 10 bytes read as 9", catch: []string{"7.1/1"}, in: inputReadAs9},
+		{name: "Input of 8 bytes read on into the next message", catch: []string{"7.1/2"}, in: inputReadOn},
 		{name: "stale inputSequence accepted", catch: []string{"7.1/3"}, in: input(renumberInputs)},
 		{name: "inputSequence compared unsigned", catch: []string{"7.1/4"}, in: input(unsigned)},
 		{name: "Pong of another timestamp", catch: []string{"7.2/1"}, out: each(rtype.TypePong, func(p, _ []byte) []rtype.RawMessage {
