@@ -18,6 +18,10 @@ type Case struct {
 	// needs is how long the case must be able to wait by nature, beyond
 	// the usual time.
 	needs time.Duration
+	// quits, in client mode, says that the case makes its client quit,
+	// which only a client started by a command can: without one the
+	// case is skipped.
+	quits bool
 }
 
 // Section returns the spec section of the case, the part of ID before '/'.

@@ -25,8 +25,15 @@ type check struct {
 	// noWelcome, in server mode, says what the server answered the run's
 	// first Hellos with when that was no valid Welcome.
 	noWelcome string
-	// harness is the scripted server of client mode.
-	harness *harness
+	// harness is the scripted server of client mode; startWait is how
+	// long the case waits for its client's first Hello, nth and of its
+	// number among the cases of the run that need a client, id and
+	// title its own, for the prompts of a client started by hand.
+	harness   *harness
+	startWait time.Duration
+	nth, of   int
+	id, title string
+	absent    bool // no client came: started by noClient
 
 	mu       sync.Mutex
 	outcome  Outcome
@@ -73,6 +80,41 @@ func (t *check) end(o Outcome, detail string) {
 // the run was interrupted, which runCase then reports.
 func (t *check) overran() {
 	t.end(Fail, fmt.Sprintf("the case did not finish within %v", t.limit))
+}
+
+// noClient notes that the case's client never came: the run's first
+// such case makes the client unreachable.
+func (t *check) noClient() {
+	t.mu.Lock()
+	t.absent = true
+	t.mu.Unlock()
+}
+
+// clientAbsent reports whether the case's client never came.
+func (t *check) clientAbsent() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.absent
+}
+
+// restart counts the case's time from at, when its client's first Hello
+// came: the client's start, and the wait for a client started by hand,
+// are not the case's. What was recorded before at is no datagram of the
+// case's client; what came since is kept, its times counted from at.
+func (t *check) restart(at time.Time) {
+	t.mu.Lock()
+	shift := at.Sub(t.start)
+	kept, bytes := t.exchange[:0], 0
+	for _, d := range t.exchange {
+		if d.At >= shift {
+			d.At -= shift
+			kept = append(kept, d)
+			bytes += len(d.Bytes)
+		}
+	}
+	t.exchange, t.kept, t.start = kept, bytes, at
+	t.mu.Unlock()
+	t.deadline = at.Add(t.limit)
 }
 
 // cleanup registers f to run when the case ends, last registered first.

@@ -91,7 +91,7 @@ var clientMessageCases = []Case{
 			t.Failf("the client's packet %d carries a Ping of %d bytes %s: want 4", ping.hdr.Sequence, len(ping.raw.Payload), hex(ping.raw.Payload))
 		}
 	}},
-	{ID: "7.3/1", Level: Should, Title: "a client SHOULD send Disconnect with reason 1 when the player quits", run: func(t *check) {
+	{ID: "7.3/1", Level: Should, Title: "a client SHOULD send Disconnect with reason 1 when the player quits", quits: true, run: func(t *check) {
 		m, ok := t.connect().quitDisconnect()
 		switch {
 		case !ok:
@@ -100,7 +100,7 @@ var clientMessageCases = []Case{
 			t.Failf("the player quit; the client's Disconnect is %s: want reason 1, client quit", hex(m.raw.Payload))
 		}
 	}},
-	{ID: "7.3/2", Level: Must, Title: "the Disconnect payload is exactly 1 byte", run: func(t *check) {
+	{ID: "7.3/2", Level: Must, Title: "the Disconnect payload is exactly 1 byte", quits: true, run: func(t *check) {
 		m, ok := t.connect().quitDisconnect()
 		switch {
 		case !ok:

@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/netip"
 	"sync"
+	"time"
 )
 
 // harness is client mode's scripted server: one listening socket for the
@@ -20,8 +21,15 @@ type harness struct {
 	mu sync.Mutex
 	// seen holds the client addresses of earlier cases: a case's client is
 	// the first new address to send Hello.
-	seen   map[netip.AddrPort]bool
-	nextID uint32
+	seen map[netip.AddrPort]bool
+	// Of the clients a command started so far: how many run still,
+	// whether one's end cannot be known, when the last one ended, and
+	// whether any was started.
+	running int
+	unknown bool
+	lastEnd time.Time
+	begun   bool
+	nextID  uint32
 }
 
 func newHarness(listen string, start Client, log io.Writer) (*harness, error) {
@@ -58,13 +66,77 @@ func (h *harness) id() uint32 {
 	return h.nextID
 }
 
-// claim marks a client address as this case's, false if an earlier case
-// had it.
-func (h *harness) claim(a netip.AddrPort) bool {
+// client is one client a command started, as claim sees it: counted when
+// its end can be known, ended once it ended.
+type client struct {
+	counted bool
+	ended   time.Time
+}
+
+// started reports whether a command started a client yet: the first may
+// take long, a "go run" compiling first.
+func (h *harness) started() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.begun
+}
+
+// begin records a client a command just started, whose end done tells
+// (nil when it cannot be known).
+func (h *harness) begin(done <-chan struct{}) *client {
+	c := h.add(done != nil)
+	if done != nil {
+		go func() {
+			<-done
+			h.ended(c, time.Now())
+		}()
+	}
+	return c
+}
+
+// add records a client started, counted when its end will be told.
+func (h *harness) add(counted bool) *client {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.begun = true
+	if !counted {
+		h.unknown = true
+	} else {
+		h.running++
+	}
+	return &client{counted: counted}
+}
+
+// ended records that c ended at at.
+func (h *harness) ended(c *client, at time.Time) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.running--
+	c.ended = at
+	if at.After(h.lastEnd) {
+		h.lastEnd = at
+	}
+}
+
+// claim makes a, which sent a datagram read at at, the client address of
+// the case whose client self is (nil without a command), false if an
+// earlier case's client may still send from it. A client a command started
+// may get a port an earlier one had, as the system hands ports out again:
+// once every earlier client ended, inFlight before at, what they sent is
+// read, and a is the new client's. Without a command the suite cannot know
+// that an earlier client ended, and an address once seen stays refused.
+func (h *harness) claim(a netip.AddrPort, at time.Time, self *client) bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.seen[a] {
-		return false
+		others := h.running
+		if self != nil && self.counted && self.ended.IsZero() {
+			others-- // self runs, and is counted
+		}
+		if self == nil || h.unknown || others > 0 || at.Sub(h.lastEnd) < inFlight {
+			return false
+		}
+		h.ep.peers.Delete(a) // its datagrams are handshakes again (§3)
 	}
 	if len(h.seen) > 1<<16 {
 		clear(h.seen)

@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"fmt"
+	"net/netip"
 	"sync"
 	"time"
 
@@ -23,48 +24,78 @@ type remote struct {
 }
 
 // Timing of client mode: how long a client may take to start and send its
-// first Hello (a "go run" compiles first), and to send its first packet
-// once welcomed.
+// first Hello, the first one a command starts longer (a "go run" compiles
+// first), one started by hand longer still; and how long a client may
+// take to send its first packet once welcomed.
 const (
 	clientStart  = 20 * time.Second
-	firstPacket  = 2 * time.Second
+	firstStart   = 60 * time.Second
 	handWaitUser = 60 * time.Second
+	firstPacket  = 2 * time.Second
 )
 
-// startClient starts a fresh client and waits for its first Hello from an
-// address no earlier case used; the case is skipped when none comes.
+// startClient starts a fresh client, or asks for one by hand, and waits
+// for its first Hello from an address no earlier case's client may still
+// send from; the case is skipped when none comes. The case's time starts
+// with that Hello.
 func (t *check) startClient() *remote {
 	h := t.harness
 	r := &remote{peer: peer{t: t, ep: h.ep}, h: h}
 	r.handshake = r.takeHandshake
-	wait := clientStart
+	var self *client
+	begun := time.Now()
 	if h.start == nil {
-		wait = handWaitUser
-		fmt.Fprintf(h.log, "rtypecheck: waiting for a new client to connect to %v\n", h.addr())
+		fmt.Fprintf(h.log, "rtypecheck: case %d of %d, %s (%s): start your client now, against %v\n", t.nth, t.of, t.id, t.title, h.addr())
 	} else {
 		quit, done, err := h.start(t.ctx, h.addr())
 		if err != nil {
+			t.noClient()
 			t.Skipf("cannot start the client: %v", err)
 		}
+		self = h.begin(done)
 		r.done = done
 		var once sync.Once
 		r.stop = func() { once.Do(quit) }
 		t.cleanup(r.stop)
 	}
-	end := time.Now().Add(wait)
+	end := begun.Add(t.startWait)
+	var refused netip.AddrPort
 	for {
 		dg, ok := r.recv(end) // from any address, r.to not known yet
 		if !ok {
-			t.Skipf("no Hello from a new client address within %v of starting it%s", wait, r.exited())
+			t.noClient()
+			t.Skipf("%s", r.noHello(time.Since(begun), refused))
 		}
-		if h.claim(dg.from) {
+		if h.claim(dg.from, dg.at, self) {
 			r.to = dg.from
 			r.takeHandshake(dg)
-			// The case's own time starts once its client runs.
-			t.deadline = time.Now().Add(t.limit)
+			t.restart(dg.at)
 			return r
 		}
+		if !refused.IsValid() {
+			refused = dg.from
+		}
 	}
+}
+
+// noHello says why no client came, after waited: it exited, or never sent
+// Hello; refused is an address that sent, which an earlier case's client
+// had.
+func (r *remote) noHello(waited time.Duration, refused netip.AddrPort) string {
+	waited = waited.Round(time.Millisecond)
+	var why string
+	switch {
+	case r.ended():
+		why = fmt.Sprintf("the client exited %v after it was started, and sent no Hello from an address of its own", waited)
+	case r.h.start == nil:
+		why = fmt.Sprintf("no client sent Hello within %v of the prompt", r.t.startWait)
+	default:
+		why = fmt.Sprintf("no Hello from the client within %v of starting it", r.t.startWait)
+	}
+	if refused.IsValid() {
+		why += fmt.Sprintf("; datagrams came from %v, the address of an earlier case's client, which may still run", refused)
+	}
+	return why
 }
 
 // connect starts a client, welcomes it and waits for its first packet,
@@ -116,13 +147,19 @@ func (r *remote) welcome(id uint32) {
 }
 
 // quit makes the client's player quit and waits for it to end; the case is
-// skipped when the suite cannot make it quit (no command).
+// skipped when the suite cannot make it quit (no command). A case that
+// quits says so (Case.quits), so that without a command it is skipped
+// before any client is asked for.
 func (r *remote) quit() {
 	if r.stop == nil {
-		r.t.Skipf("needs a client the suite can make quit: give rtypecheck the client's command")
+		r.t.Skipf("%s", byHandQuit)
 	}
 	r.stop()
 }
+
+// byHandQuit is why a case that makes its client quit is skipped when the
+// client is started by hand.
+const byHandQuit = "needs a client the suite can make quit, as its player quitting: not run with a client started by hand; give rtypecheck the client's command (rtypecheck client -- COMMAND)"
 
 // quitDisconnect makes the client's player quit and returns the
 // Disconnect the client sent (§7.3), if one came.

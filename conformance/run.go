@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"net/netip"
+	"strings"
 	"time"
 )
 
@@ -65,7 +66,10 @@ func RunServer(ctx context.Context, target string, o Options) (*Report, error) {
 
 // RunClient runs the selected client cases. start starts a fresh client
 // for each case; with a nil start the suite writes its address to
-// Options.Log and waits for a client to connect, case after case.
+// Options.Log and asks for a client by hand, case after case, skipping
+// the cases that need a client it can make quit. It returns
+// ErrUnreachable when the first client never sent Hello. Each case's time
+// counts from its client's first Hello.
 func RunClient(ctx context.Context, start Client, o Options) (*Report, error) {
 	cases, err := selectCases(ClientMode, &o)
 	if err != nil {
@@ -84,23 +88,62 @@ func RunClient(ctx context.Context, start Client, o Options) (*Report, error) {
 		return nil, err
 	}
 	defer h.close()
-	setup := func(t *check) { t.harness = h; h.lend(t) }
-	extra := clientStart
-	if start == nil {
-		extra = handWaitUser
+	waits := 0
+	var byHand []string
+	for _, c := range cases {
+		if start == nil && c.quits {
+			byHand = append(byHand, c.ID)
+		} else {
+			waits++
+		}
 	}
-	if r := runCase(ctx, probeClient, 3*time.Second, extra, false, setup); r.Outcome != Pass {
-		return nil, fmt.Errorf("%w: %s", ErrUnreachable, r.Detail)
+	if start == nil {
+		fmt.Fprintf(log, "rtypecheck: the scripted server listens on %v; %d cases need a client of their own: start yours against it when a case asks, and stop it when the case is done%s\n",
+			h.addr(), waits, skippedByHand(byHand))
 	}
 	rep := &Report{Mode: ClientMode, Target: h.addr().String()}
+	n := 0
 	for _, c := range cases {
-		r := runCase(ctx, c, o.limit(c), extra, o.Record, setup)
+		if start == nil && c.quits {
+			rep.add(Result{Case: c, Outcome: Skip, Detail: byHandQuit}, &o)
+			continue
+		}
+		n++
+		wait := clientStart
+		switch {
+		case start == nil:
+			wait = handWaitUser
+		case !h.started():
+			wait = firstStart
+		}
+		var t *check
+		r := runCase(ctx, c, o.limit(c), wait, o.Record, func(ct *check) {
+			t = ct
+			ct.harness, ct.startWait, ct.nth, ct.of, ct.id, ct.title = h, wait, n, waits, c.ID, c.Title
+			h.lend(ct)
+		})
+		absent := t.clientAbsent()
+		if n == 1 && absent && ctx.Err() == nil {
+			return nil, fmt.Errorf("%w: %s", ErrUnreachable, r.Detail)
+		}
 		rep.add(r, &o)
+		if start == nil && !absent {
+			fmt.Fprintf(log, "rtypecheck: case %d of %d, %s, is done: you may stop the client\n", n, waits, c.ID)
+		}
 		if ctx.Err() != nil {
 			break
 		}
 	}
 	return rep, nil
+}
+
+// skippedByHand names, for the first prompt, the cases skipped with a
+// client started by hand.
+func skippedByHand(ids []string) string {
+	if len(ids) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (skipped without a command, as they make the client quit: %s)", strings.Join(ids, ", "))
 }
 
 func selectCases(m Mode, o *Options) ([]Case, error) {
@@ -143,9 +186,4 @@ var probeServer = Case{ID: "probe", Title: "the server answers a Hello", run: fu
 	default:
 		t.Failf("no answer within %v to a Hello every %v from %v", welcomeBy, helloEvery, p.ep.local)
 	}
-}}
-
-// probeClient checks that a client can be started and sends Hello.
-var probeClient = Case{ID: "probe", Title: "the client sends Hello", run: func(t *check) {
-	t.startClient()
 }}

@@ -528,7 +528,7 @@ func TestInterruptByHand(t *testing.T) {
 	var out, errOut bytes.Buffer
 	start := time.Now()
 	code := run(ctx, []string{"client"}, &out, &errOut)
-	if code != 2 || !strings.Contains(errOut.String(), "waiting for a new client to connect to 127.0.0.1:") {
+	if code != 2 || !strings.Contains(errOut.String(), "start your client now, against 127.0.0.1:") {
 		t.Errorf("exit %d, want 2; stdout:\n%s\nstderr:\n%s", code, out.String(), errOut.String())
 	}
 	if d := time.Since(start); d > 3*time.Second {
