@@ -86,7 +86,7 @@ func (r *remote) noHello(waited time.Duration, refused netip.AddrPort) string {
 	var why string
 	switch {
 	case r.ended():
-		why = fmt.Sprintf("the client exited %v after it was started, and sent no Hello from an address of its own", waited)
+		why = fmt.Sprintf("the client exited within %v of its start, and sent no Hello", waited)
 	case r.h.start == nil:
 		why = fmt.Sprintf("no client sent Hello within %v of the prompt", r.t.startWait)
 	default:

@@ -8,6 +8,12 @@ type Report struct {
 	Target string
 	// Results holds one result per case run, in report order.
 	Results []Result
+	// Error, when not empty, says why the run did not start, such as an
+	// implementation not reachable: no case ran. The JSON report writes
+	// it as "error", the JUnit report as one testcase with an <error>, so
+	// that a CI job reading either finds why; the text report is the
+	// caller's to write.
+	Error string
 }
 
 func (r *Report) add(res Result, o *Options) {

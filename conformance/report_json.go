@@ -8,8 +8,10 @@ import (
 // jsonReport is the -json report; its field names are fixed, scripts
 // read them.
 type jsonReport struct {
-	Mode    Mode        `json:"mode"`
-	Target  string      `json:"target"`
+	Mode   Mode   `json:"mode"`
+	Target string `json:"target"`
+	// Error is set, and cases empty, for a run that did not start.
+	Error   string      `json:"error,omitempty"`
 	Cases   []jsonCase  `json:"cases"`
 	Summary jsonSummary `json:"summary"`
 }
@@ -40,9 +42,11 @@ type jsonSummary struct {
 //	 "summary":{"pass":0,"fail":1,"skip":0}}
 //
 // mode is server or client, level MUST, SHOULD, GAME or BEYOND, result
-// pass, fail or skip, and ms the case's time in whole milliseconds.
+// pass, fail or skip, and ms the case's time in whole milliseconds. A run
+// that did not start (Report.Error) has "error", after "target", and no
+// case.
 func (r *Report) WriteJSON(w io.Writer) error {
-	out := jsonReport{Mode: r.Mode, Target: r.Target, Cases: make([]jsonCase, 0, len(r.Results))}
+	out := jsonReport{Mode: r.Mode, Target: r.Target, Error: r.Error, Cases: make([]jsonCase, 0, len(r.Results))}
 	for _, res := range r.Results {
 		out.Cases = append(out.Cases, jsonCase{
 			ID: res.Case.ID, Section: res.Case.Section(), Level: res.Case.Level, Title: res.Case.Title,

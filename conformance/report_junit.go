@@ -15,6 +15,7 @@ type (
 		Name     string     `xml:"name,attr"`
 		Tests    int        `xml:"tests,attr"`
 		Failures int        `xml:"failures,attr"`
+		Errors   int        `xml:"errors,attr,omitempty"`
 		Skipped  int        `xml:"skipped,attr"`
 		Time     string     `xml:"time,attr"`
 		Suite    junitSuite `xml:"testsuite"`
@@ -38,6 +39,7 @@ type (
 		Name      string        `xml:"name,attr"`
 		Time      string        `xml:"time,attr"`
 		Failure   *junitFailure `xml:"failure"`
+		Error     *junitFailure `xml:"error"`
 		Skipped   *junitSkipped `xml:"skipped"`
 	}
 	junitFailure struct {
@@ -58,7 +60,9 @@ type (
 // is the level, whatever the level: the file says what the implementation
 // does, and the exit status of rtypecheck, which counts SHOULD and GAME
 // only with -strict and BEYOND never, says whether that fails the run. A
-// skipped case has a <skipped> with the reason.
+// skipped case has a <skipped> with the reason. A run that did not start
+// (Report.Error) is one testcase, of classname rtypecheck and named by the
+// suite and the target, with an <error> whose message is the reason.
 func (r *Report) WriteJUnit(w io.Writer) error {
 	pass, fail, skip := r.Summary()
 	suite := junitSuite{
@@ -71,8 +75,16 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 		total += res.Duration
 		suite.Cases = append(suite.Cases, junitTestcase(res))
 	}
+	if r.Error != "" {
+		suite.Tests++
+		suite.Errors++
+		suite.Cases = append(suite.Cases, junitCase{
+			Classname: "rtypecheck", Name: suite.Name + " " + r.Target, Time: seconds(0),
+			Error: &junitFailure{Message: r.Error, Type: "error", Text: r.Error},
+		})
+	}
 	suite.Time = seconds(total)
-	out := junitSuites{Name: suite.Name, Tests: suite.Tests, Failures: fail, Skipped: skip, Time: suite.Time, Suite: suite}
+	out := junitSuites{Name: suite.Name, Tests: suite.Tests, Failures: fail, Errors: suite.Errors, Skipped: skip, Time: suite.Time, Suite: suite}
 	if _, err := io.WriteString(w, xml.Header); err != nil {
 		return err
 	}

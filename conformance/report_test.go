@@ -349,3 +349,34 @@ func TestJUnitReport(t *testing.T) {
 		t.Errorf("5.2/1 time %q, want 0.105 (seconds)", got)
 	}
 }
+
+// A run that did not start is a report with Error and no case: the JSON
+// report carries it as "error", the JUnit one as its one testcase, with an
+// <error>; a report that ran has neither.
+func TestErrorReport(t *testing.T) {
+	rep := &Report{Mode: ServerMode, Target: "127.0.0.1:4242", Error: "not reachable: no answer"}
+	var j, x bytes.Buffer
+	if err := rep.WriteJSON(&j); err != nil {
+		t.Fatal(err)
+	}
+	want := `{"mode":"server","target":"127.0.0.1:4242","error":"not reachable: no answer","cases":[],"summary":{"pass":0,"fail":0,"skip":0}}` + "\n"
+	if j.String() != want {
+		t.Errorf("JSON\n%s\nwant\n%s", j.String(), want)
+	}
+	if err := rep.WriteJUnit(&x); err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{`<testsuites name="rtypecheck server" tests="1" failures="0" errors="1"`, `<testsuite name="rtypecheck server" tests="1" failures="0" errors="1"`,
+		`<testcase classname="rtypecheck" name="rtypecheck server 127.0.0.1:4242" time="0.000">`, `<error message="not reachable: no answer" type="error">not reachable: no answer</error>`} {
+		if !strings.Contains(x.String(), w) {
+			t.Errorf("JUnit lacks %s:\n%s", w, x.String())
+		}
+	}
+	var ran bytes.Buffer
+	if err := syntheticReport(t).WriteJSON(&ran); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(ran.String(), `"error"`) {
+		t.Errorf("a report that ran has an error key:\n%s", ran.String())
+	}
+}

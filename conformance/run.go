@@ -184,6 +184,6 @@ var probeServer = Case{ID: "probe", Title: "the server answers a Hello", run: fu
 	case p.odd != "":
 		t.Skipf("%s", p.odd)
 	default:
-		t.Failf("no answer within %v to a Hello every %v from %v", welcomeBy, helloEvery, p.ep.local)
+		t.Failf("no answer within %v to a Hello sent every %v to %v", welcomeBy, helloEvery, t.server)
 	}
 }}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -55,14 +56,21 @@ func check(ctx context.Context, cfg *config, stdout, stderr io.Writer) int {
 	}
 	rep, err := start(ctx, cfg, o, stderr)
 	if err != nil {
-		if junit != nil {
-			junit.Close()
-			os.Remove(cfg.junit)
+		// No case ran: stderr says why, and the JSON and JUnit reports
+		// carry it as their one error entry, so that a CI job reading
+		// them finds a file that says so.
+		why := failure(ctx, err, cfg)
+		fmt.Fprintf(stderr, "rtypecheck: %s\n", why)
+		failed := &conformance.Report{Mode: cfg.mode, Target: target(cfg), Error: why}
+		if cfg.json {
+			if err := failed.WriteJSON(stdout); err != nil {
+				fmt.Fprintf(stderr, "rtypecheck: %v\n", err)
+			}
 		}
-		if ctx.Err() != nil {
-			fmt.Fprintln(stderr, "rtypecheck: interrupted")
-		} else {
-			fmt.Fprintf(stderr, "rtypecheck: %v\n", err)
+		if junit != nil {
+			if err := failed.WriteJUnit(junit); err != nil {
+				fmt.Fprintf(stderr, "rtypecheck: -junit: %v\n", err)
+			}
 		}
 		return exitUsage
 	}
@@ -72,6 +80,43 @@ func check(ctx context.Context, cfg *config, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	return verdict(rep, cfg.strict, stopped, stderr)
+}
+
+// failure says why a run did not start, for stderr and the reports: the
+// interrupt, the options, or the implementation not reached, naming what
+// was tried and what to check.
+func failure(ctx context.Context, err error, cfg *config) string {
+	detail := err.Error()
+	for _, sentinel := range []error{conformance.ErrUnreachable, conformance.ErrUsage} {
+		detail = strings.TrimPrefix(detail, sentinel.Error()+": ")
+	}
+	switch {
+	case ctx.Err() != nil:
+		return "interrupted before any case ran"
+	case !errors.Is(err, conformance.ErrUnreachable):
+		return detail
+	case cfg.mode == conformance.ServerMode:
+		return fmt.Sprintf("not reachable: %s; is the server running at %s, on UDP?", detail, cfg.target)
+	case strings.HasPrefix(detail, "cannot start"):
+		return "not reachable: " + detail
+	case len(cfg.command) > 0:
+		return fmt.Sprintf("not reachable: %s; does the command (%s) start a client that says Hello to {addr}? -v shows its output",
+			detail, commandLine(cfg.command))
+	default:
+		return fmt.Sprintf("not reachable: %s; start your client against the address above when a case asks", detail)
+	}
+}
+
+// target names what the run tests, as the report does: the server's
+// address, or the client's command, or without one the listen address.
+func target(cfg *config) string {
+	switch {
+	case cfg.mode == conformance.ServerMode:
+		return cfg.target
+	case len(cfg.command) > 0:
+		return commandLine(cfg.command)
+	}
+	return cfg.listen
 }
 
 // start runs the mode's cases.

@@ -16,9 +16,12 @@
 // -junit FILE writes JUnit XML as well. Exit status: 0 when no MUST case
 // failed (with -strict, no SHOULD or GAME case either), 1 when one did, 2
 // on a usage error or when the implementation could not be reached at all:
-// no answer to any Hello, no Hello from the client. A server that answers
-// with no valid Welcome is reached, and fails the §4 cases. An interrupted run (Ctrl-C) reports the cases that ran; it exits 1 if one
-// of them failed the run, else 2, as it proved nothing.
+// no answer to any Hello, no Hello from the client. No case ran then:
+// stderr says why, and -json and -junit write a report whose one entry is
+// that error. A server that answers with no valid Welcome is reached, and
+// fails the §4 cases. An interrupted run (Ctrl-C) reports the cases that
+// ran; it exits 1 if one of them failed the run, else 2, as it proved
+// nothing.
 package main
 
 import (

@@ -135,15 +135,51 @@ func TestList(t *testing.T) {
 }
 
 // TestUnreachable: a closed loopback port is not reached at all: exit 2,
-// within the first probe's few seconds.
+// within the first probe's few seconds; stderr names the target and asks
+// whether a server runs there, and the JSON and JUnit reports are written,
+// each with one error entry saying so.
 func TestUnreachable(t *testing.T) {
 	start := time.Now()
-	code, stdout, stderr := runCLI(t, "server", closedPort(t))
+	addr := closedPort(t)
+	junit := filepath.Join(t.TempDir(), "r.xml")
+	code, stdout, stderr := runCLI(t, "server", "-json", "-junit", junit, addr)
 	if code != 2 {
 		t.Errorf("exit %d, want 2; stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
-	if !strings.Contains(stderr, "not reachable") {
-		t.Errorf("stderr does not say the server was not reached:\n%s", stderr)
+	hint := "is the server running at " + addr
+	if !strings.Contains(stderr, "not reachable") || !strings.Contains(stderr, "to "+addr) || !strings.Contains(stderr, hint) {
+		t.Errorf("stderr does not say that %s was not reached, nor ask %q:\n%s", addr, hint, stderr)
+	}
+	var rep struct {
+		Mode, Target, Error string
+		Cases               []json.RawMessage
+	}
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatalf("-json: %v:\n%s", err, stdout)
+	}
+	if rep.Mode != "server" || rep.Target != addr || !strings.Contains(rep.Error, hint) || len(rep.Cases) != 0 {
+		t.Errorf("-json: %+v, want the target and the error, no case", rep)
+	}
+	b, err := os.ReadFile(junit)
+	if err != nil {
+		t.Fatalf("-junit: %v", err)
+	}
+	var doc struct {
+		Suite struct {
+			Tests  int `xml:"tests,attr"`
+			Errors int `xml:"errors,attr"`
+			Cases  []struct {
+				Error *struct {
+					Message string `xml:"message,attr"`
+				} `xml:"error"`
+			} `xml:"testcase"`
+		} `xml:"testsuite"`
+	}
+	if err := xml.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if s := doc.Suite; s.Tests != 1 || s.Errors != 1 || len(s.Cases) != 1 || s.Cases[0].Error == nil || !strings.Contains(s.Cases[0].Error.Message, hint) {
+		t.Errorf("-junit, want one testcase with an error that asks %q:\n%s", hint, b)
 	}
 	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("took %v to give up", d)
