@@ -8,9 +8,11 @@ import (
 	"net/netip"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/rtypeproto/rtype"
@@ -124,11 +126,12 @@ func TestTextReport(t *testing.T) {
 		t.Errorf("section headings (-want +got):\n%s", diff)
 	}
 	for _, tc := range []struct{ line, next string }{
-		{"  PASS  4.1/1     MUST    the server answers a valid Hello with a Welcome  3 ms", "  SKIP  4.1/2"},
-		{"  SKIP  4.1/2     MUST    a Hello of another size is not answered  0 ms", indent + "the server never answered a valid Hello"},
-		{"  FAIL  5.2/1     MUST    a duplicate sequence is dropped  105 ms", indent + "packet seq 3 with Ping"},
-		{indent + "packet seq 3 with Ping timestamp=1000 sent twice; a Pong for each came back within 4ms", indent + "the second should"},
-		{"  FAIL  13.3/1    BEYOND  an idle connection times out  12000 ms", indent + "packets still answered"},
+		{"  PASS  4.1/1   MUST        3 ms  the server answers a valid Hello with a", "                                  Welcome"},
+		{"  SKIP  4.1/2   MUST        0 ms  a Hello of another size is not answered", indent + "the server never answered a valid Hello"},
+		{"  FAIL  5.2/1   MUST      105 ms  a duplicate sequence is dropped", indent + "packet seq 3 with Ping"},
+		{indent + "packet seq 3 with Ping timestamp=1000 sent twice; a Pong for each came", indent + "back within 4ms"},
+		{indent + "back within 4ms", indent + "the second should"},
+		{"  FAIL  13.3/1  BEYOND  12000 ms  an idle connection times out", indent + "packets still answered"},
 	} {
 		i := indexOf(lines, tc.line)
 		if i < 0 || i+1 >= len(lines) || !strings.HasPrefix(lines[i+1], tc.next) {
@@ -142,8 +145,8 @@ func TestTextReport(t *testing.T) {
 	// format, times from the first one; the other failures have none.
 	for _, want := range []string{
 		indent + "#1 0.000000 127.0.0.1:50001 > 127.0.0.1:4242 handshake Hello\n",
-		indent + "#2 0.001000 127.0.0.1:4242 > 127.0.0.1:50001 handshake Welcome connectionId=7\n",
-		indent + "#3 0.004000 127.0.0.1:50001 > 127.0.0.1:4242 packet connectionId=7 sequence=3",
+		indent + "#2 0.001000 127.0.0.1:4242 > 127.0.0.1:50001 handshake Welcome\n" + indent + goesOn + "connectionId=7\n",
+		indent + "#3 0.004000 127.0.0.1:50001 > 127.0.0.1:4242 packet connectionId=7\n" + indent + goesOn + "sequence=3",
 		indent + "  Ping size=4 timestamp=1000\n",
 		indent + "#5 0.008000 127.0.0.1:4242 > 127.0.0.1:50001 packet INVALID",
 	} {
@@ -163,6 +166,77 @@ func indexOf(lines []string, s string) int {
 		}
 	}
 	return -1
+}
+
+// TestTextReportFitsWidth renders a report of the longest titles, long
+// details and a recorded exchange at 80 columns, the width off a
+// terminal, and at others: no line is wider, counted in runes (§ takes
+// one column); the outcome, id, level and time of each case stand in
+// their columns; and the words read as they did.
+func TestTextReportFitsWidth(t *testing.T) {
+	rep := syntheticReport(t)
+	var longest Case
+	for _, m := range []Mode{ServerMode, ClientMode} {
+		for _, c := range Cases(m) {
+			if len(c.Title) > len(longest.Title) {
+				longest = c
+			}
+		}
+	}
+	detail := "connection 2230429141 sent packet 12 with connectionId 2230429142 and a Ping: the server answered it with a Pong in its packet 9 at 1.234s, " +
+		"from [2001:db8:1234:5678:9abc:def0:1234:5678]:65535 (% x) " + strings.Repeat("ab", 60)
+	long := Result{Case: longest, Outcome: Fail, Detail: detail, Duration: 123456 * time.Millisecond, Exchange: rep.Results[2].Exchange}
+	rep.Results = append(rep.Results, long)
+	for _, width := range []int{80, 40, 60, 100, 132} {
+		var b bytes.Buffer
+		tw := NewTextWriter(&b, true)
+		tw.SetWidth(width)
+		for _, r := range rep.Results {
+			tw.Result(r)
+		}
+		tw.Summary(rep.Summary())
+		lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+		for _, l := range lines {
+			if n := utf8.RuneCountInString(l); n > width {
+				t.Errorf("at %d columns, a line of %d:\n%s", width, n, l)
+			}
+		}
+		caseLine := regexp.MustCompile(`^  (PASS|FAIL|SKIP)  (\S+) +(MUST|SHOULD|GAME|BEYOND) +(\d+) ms`)
+		n := 0
+		for _, l := range lines {
+			m := caseLine.FindStringSubmatchIndex(l)
+			if m == nil {
+				continue
+			}
+			n++
+			// The time ends its column, or fills it and more when wider.
+			timeAt := 8 + idWidth + 2 + levelWidth + 2
+			if m[4] != 8 || m[6] != 8+idWidth+2 || m[9] != timeAt+timeWidth-len(" ms") && m[8] != timeAt {
+				t.Errorf("at %d columns, a case line out of its columns:\n%s", width, l)
+			}
+		}
+		if n != len(rep.Results) {
+			t.Errorf("at %d columns, %d case lines for %d results", width, n, len(rep.Results))
+		}
+		var wide bytes.Buffer
+		tw = NewTextWriter(&wide, true)
+		tw.SetWidth(100000)
+		for _, r := range rep.Results {
+			tw.Result(r)
+		}
+		tw.Summary(rep.Summary())
+		// A word cut apart reads whole again.
+		if got, want := strings.Join(strings.Fields(b.String()), ""), strings.Join(strings.Fields(wide.String()), ""); got != want {
+			t.Errorf("at %d columns the report reads otherwise than in long lines:\n%s", width, b.String())
+		}
+	}
+	var def bytes.Buffer
+	rep.WriteText(&def, true)
+	for _, l := range strings.Split(def.String(), "\n") {
+		if n := utf8.RuneCountInString(l); n > 80 {
+			t.Errorf("WriteText: a line of %d columns, over 80:\n%s", n, l)
+		}
+	}
 }
 
 // TestTextWriterStreams checks that results written one by one, as a run

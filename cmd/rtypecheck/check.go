@@ -10,19 +10,24 @@ import (
 	"strings"
 
 	"github.com/rtypeproto/rtype/conformance"
+	"github.com/rtypeproto/rtype/internal/termwidth"
 )
 
 // list prints the selected cases of the mode, one a line.
+// Each line fits stdout's width, a title going on under itself.
 func list(cfg *config, stdout, stderr io.Writer) int {
+	width := termwidth.Layout(termwidth.Width(stdout))
 	n := 0
 	for _, c := range conformance.Cases(cfg.mode) {
 		if cfg.selected(c.ID) {
-			fmt.Fprintf(stdout, "%-8s  %-6s  %s\n", c.ID, c.Level, c.Title)
+			head := fmt.Sprintf("%-6s  %-6s  ", c.ID, c.Level)
+			lines := termwidth.Wrap(c.Title, width, head, strings.Repeat(" ", len(head)))
+			fmt.Fprintln(stdout, strings.Join(lines, "\n"))
 			n++
 		}
 	}
 	if n == 0 {
-		fmt.Fprintf(stderr, "rtypecheck: -run and -skip select no %s case\n", cfg.mode)
+		fmt.Fprintf(newNoteWriter(stderr), "rtypecheck: -run and -skip select no %s case\n", cfg.mode)
 		return exitUsage
 	}
 	return exitPass
@@ -30,13 +35,14 @@ func list(cfg *config, stdout, stderr io.Writer) int {
 
 // check runs the cases and writes the reports.
 func check(ctx context.Context, cfg *config, stdout, stderr io.Writer) int {
+	notes := newNoteWriter(stderr)
 	// Open the JUnit file first, so that a bad path is a usage error at
 	// once, not after the run.
 	var junit *os.File
 	if cfg.junit != "" {
 		f, err := os.Create(cfg.junit)
 		if err != nil {
-			fmt.Fprintf(stderr, "rtypecheck: -junit: %v\n", err)
+			fmt.Fprintf(notes, "rtypecheck: -junit: %v\n", err)
 			return exitUsage
 		}
 		junit = f
@@ -48,38 +54,39 @@ func check(ctx context.Context, cfg *config, stdout, stderr io.Writer) int {
 		// The text report is written as the cases end, in report order,
 		// which is the grouped report itself.
 		text = conformance.NewTextWriter(stdout, cfg.verbose)
+		text.SetWidth(termwidth.Width(stdout))
 	}
 	o.Progress = func(r conformance.Result) {
 		if text != nil {
 			text.Result(r)
 		}
 	}
-	rep, err := start(ctx, cfg, o, stderr)
+	rep, err := start(ctx, cfg, o, notes, stderr)
 	if err != nil {
 		// No case ran: stderr says why, and the JSON and JUnit reports
 		// carry it as their one error entry, so that a CI job reading
 		// them finds a file that says so.
 		why := failure(ctx, err, cfg)
-		fmt.Fprintf(stderr, "rtypecheck: %s\n", why)
+		fmt.Fprintf(notes, "rtypecheck: %s\n", why)
 		failed := &conformance.Report{Mode: cfg.mode, Target: target(cfg), Error: why}
 		if cfg.json {
 			if err := failed.WriteJSON(stdout); err != nil {
-				fmt.Fprintf(stderr, "rtypecheck: %v\n", err)
+				fmt.Fprintf(notes, "rtypecheck: %v\n", err)
 			}
 		}
 		if junit != nil {
 			if err := failed.WriteJUnit(junit); err != nil {
-				fmt.Fprintf(stderr, "rtypecheck: -junit: %v\n", err)
+				fmt.Fprintf(notes, "rtypecheck: -junit: %v\n", err)
 			}
 		}
 		return exitUsage
 	}
 	stopped := ctx.Err() != nil
 	if err := write(rep, cfg, text, stdout, junit); err != nil {
-		fmt.Fprintf(stderr, "rtypecheck: %v\n", err)
+		fmt.Fprintf(notes, "rtypecheck: %v\n", err)
 		return exitUsage
 	}
-	return verdict(rep, cfg.strict, stopped, stderr)
+	return verdict(rep, cfg.strict, stopped, notes)
 }
 
 // failure says why a run did not start, for stderr and the reports: the
@@ -119,13 +126,14 @@ func target(cfg *config) string {
 	return cfg.listen
 }
 
-// start runs the mode's cases.
-func start(ctx context.Context, cfg *config, o conformance.Options, stderr io.Writer) (*conformance.Report, error) {
+// start runs the mode's cases; client mode's prompts go to notes, the
+// client's own output, with -v, to stderr.
+func start(ctx context.Context, cfg *config, o conformance.Options, notes, stderr io.Writer) (*conformance.Report, error) {
 	if cfg.mode == conformance.ServerMode {
 		return conformance.RunServer(ctx, cfg.target, o)
 	}
 	o.Listen = cfg.listen
-	o.Log = stderr
+	o.Log = notes
 	var client conformance.Client
 	if len(cfg.command) > 0 {
 		var out io.Writer

@@ -73,7 +73,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitPass
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "rtypecheck: %v\n\n", err)
+		fmt.Fprintf(newNoteWriter(stderr), "rtypecheck: %v\n\n", err)
 		printUsage(stderr)
 		return exitUsage
 	}

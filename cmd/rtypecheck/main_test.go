@@ -12,11 +12,13 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/rtypeproto/rtype"
@@ -91,6 +93,17 @@ func TestUsageErrors(t *testing.T) {
 	}
 }
 
+// fits fails the test for every line of out wider than width columns,
+// counted in runes (§ takes one column).
+func fits(t *testing.T, name, out string, width int) {
+	t.Helper()
+	for _, line := range strings.Split(out, "\n") {
+		if n := utf8.RuneCountInString(line); n > width {
+			t.Errorf("%s: a line of %d columns, over %d:\n%s", name, n, width, line)
+		}
+	}
+}
+
 // TestHelp: -h prints the usage, with the fixed flags, on stdout and
 // exits 0, before or after a mode.
 func TestHelp(t *testing.T) {
@@ -116,20 +129,31 @@ func TestList(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("%s -list: exit %d: %s", mode, code, stderr)
 		}
+		fits(t, mode+" -list", stdout, 80)
 		lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
 		if len(lines) < 1 || lines[0] == "" {
 			t.Fatalf("%s -list printed no case", mode)
 		}
+		// A title goes on under itself, past the id and level.
+		var entries []string
 		for _, l := range lines {
+			if strings.HasPrefix(l, strings.Repeat(" ", 16)) && len(entries) > 0 {
+				entries[len(entries)-1] += "\n" + l
+				continue
+			}
 			f := strings.Fields(l)
 			if len(f) < 3 || !strings.Contains(f[0], "/") || !strings.Contains("MUST SHOULD GAME BEYOND", f[1]) {
 				t.Errorf("%s -list: line %q is not id, level, title", mode, l)
 			}
+			entries = append(entries, l)
 		}
-		first := strings.Fields(lines[0])[0]
+		if n := len(conformance.Cases(conformance.Mode(mode))); len(entries) != n {
+			t.Errorf("%s -list: %d cases listed, want %d", mode, len(entries), n)
+		}
+		first := strings.Fields(entries[0])[0]
 		code, one, _ := runCLI(t, mode, "-list", "-run", "^"+strings.ReplaceAll(first, ".", `\.`)+"$")
-		if code != 0 || one != lines[0]+"\n" {
-			t.Errorf("%s -list -run %s: exit %d, printed %q, want %q", mode, first, code, one, lines[0]+"\n")
+		if code != 0 || one != entries[0]+"\n" {
+			t.Errorf("%s -list -run %s: exit %d, printed %q, want %q", mode, first, code, one, entries[0]+"\n")
 		}
 	}
 }
@@ -146,8 +170,10 @@ func TestUnreachable(t *testing.T) {
 	if code != 2 {
 		t.Errorf("exit %d, want 2; stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
+	fits(t, "stderr", stderr, 80)
 	hint := "is the server running at " + addr
-	if !strings.Contains(stderr, "not reachable") || !strings.Contains(stderr, "to "+addr) || !strings.Contains(stderr, hint) {
+	said := strings.Join(strings.Fields(stderr), " ") // as one line, unwrapped
+	if !strings.Contains(said, "not reachable") || !strings.Contains(said, "to "+addr) || !strings.Contains(said, hint) {
 		t.Errorf("stderr does not say that %s was not reached, nor ask %q:\n%s", addr, hint, stderr)
 	}
 	var rep struct {
@@ -228,9 +254,14 @@ func TestNoValidWelcome(t *testing.T) {
 			if code != 1 || !strings.Contains(stderr, "FAIL: "+tc.fails+"\n") {
 				t.Errorf("exit %d, want 1 with only %s failing; stderr:\n%s\nstdout:\n%s", code, tc.fails, stderr, stdout)
 			}
-			// The detail is the line under the case's.
+			fits(t, "stdout", stdout, 80)
+			fits(t, "stderr", stderr, 80)
+			// The detail is under the case's line, before the next case's.
 			_, failure, _ := strings.Cut(stdout, "FAIL  "+tc.fails+" ")
-			if lines := strings.SplitN(failure, "\n", 3); len(lines) < 2 || !strings.Contains(lines[1], tc.says) {
+			if end := regexp.MustCompile(`\n(  (PASS|FAIL|SKIP)  |\n)`).FindStringIndex(failure); end != nil {
+				failure = failure[:end[0]]
+			}
+			if !strings.Contains(strings.Join(strings.Fields(failure), " "), tc.says) {
 				t.Errorf("the failure of %s does not say %q:\n%s", tc.fails, tc.says, stdout)
 			}
 			if d := time.Since(start); d > 30*time.Second {
@@ -406,7 +437,7 @@ func TestVerboseShowsDatagrams(t *testing.T) {
 	if code != 1 {
 		t.Errorf("exit %d, want 1", code)
 	}
-	for _, want := range []string{" handshake Hello\n", " handshake Welcome connectionId=", "  Ping size=4 timestamp=", "  Pong size=4 timestamp="} {
+	for _, want := range []string{" handshake Hello\n", " handshake Welcome", "connectionId=", "  Ping size=4 timestamp=", "  Pong size=4 timestamp="} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("verbose report lacks %q:\n%s", want, stdout)
 		}
