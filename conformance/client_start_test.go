@@ -175,8 +175,8 @@ func TestByHand(t *testing.T) {
 	}
 	want := []string{
 		"skipped without a command, as they make the client quit: 7.3/1, 7.3/2",
-		"case 1 of 2, 4.1/1 (" + caseTitle(t, "4.1/1") + "): start your client now, against ",
-		"case 2 of 2, 4.2/1 (" + caseTitle(t, "4.2/1") + "): start your client now, against ",
+		"case 1 of 2, 4.1/1: start your client now, against ",
+		"case 2 of 2, 4.2/1: start your client now, against ",
 	}
 	if len(prompts) != len(want) {
 		t.Fatalf("prompts:\n%s\nwant %d", strings.Join(prompts, "\n"), len(want))
@@ -184,6 +184,11 @@ func TestByHand(t *testing.T) {
 	for i, w := range want {
 		if !strings.Contains(prompts[i], w) {
 			t.Errorf("prompt %d %q lacks %q", i+1, prompts[i], w)
+		}
+	}
+	for i, id := range []string{"4.1/1", "4.2/1"} {
+		if title := "(" + caseTitle(t, id) + ")"; !strings.HasSuffix(prompts[i+1], title) {
+			t.Errorf("prompt %q does not end with the title %s", prompts[i+1], title)
 		}
 	}
 	if len(dones) != 2 || !strings.Contains(dones[0], "case 1 of 2, 4.1/1, is done") {

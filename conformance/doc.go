@@ -32,7 +32,10 @@
 // mode's table in docs/conformance.md, which TestDocListsEveryCase and
 // TestCasesAreWellFormed check. ID is the section and its next free
 // number, Title the rule in the spec's words, needs what the case must be
-// able to wait beyond DefaultTimeout. The body ends the case with t.Failf
+// able to wait beyond DefaultTimeout, and quits, in client mode, that it
+// makes its client quit (r.quit), which a client started by hand cannot:
+// without a command such a case is skipped before any client is asked
+// for. The body ends the case with t.Failf
 // (what was sent, what came back or did not, by when) or t.Skipf (a
 // precondition not met); returning passes. It opens its end of a
 // connection with one call, and both ends act alike:

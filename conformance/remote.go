@@ -45,7 +45,7 @@ func (t *check) startClient() *remote {
 	var self *client
 	begun := time.Now()
 	if h.start == nil {
-		fmt.Fprintf(h.log, "rtypecheck: case %d of %d, %s (%s): start your client now, against %v\n", t.nth, t.of, t.id, t.title, h.addr())
+		fmt.Fprintf(h.log, "rtypecheck: case %d of %d, %s: start your client now, against %v (%s)\n", t.nth, t.of, t.id, h.addr(), t.title)
 	} else {
 		quit, done, err := h.start(t.ctx, h.addr())
 		if err != nil {
