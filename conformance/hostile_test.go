@@ -417,9 +417,9 @@ func liveHeap() uint64 {
 }
 
 // runBound is the hard deadline of a run of the selected cases: runCase
-// returns at most a second past each case's limit+extra, plus the probe
-// (3 s + extra, and its second), plus slack for cleanups and scheduling
-// under a flood.
+// returns at most a second past each case's limit+extra, plus server
+// mode's probe (3 s + extra, and its second; client mode has none, which
+// leaves slack), plus slack for cleanups and scheduling under a flood.
 func runBound(m Mode, o Options, extra time.Duration) (time.Duration, int) {
 	n := 0
 	d := 3*time.Second + extra + time.Second

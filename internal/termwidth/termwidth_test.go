@@ -26,6 +26,10 @@ func TestWrap(t *testing.T) {
 		// A newline is a space.
 		{"one two\nthree", 11, "", "    ", []string{"one two", "    three"}},
 		{"§5.2 µs ×", 5, "", "", []string{"§5.2", "µs ×"}},
+		// Words joined by NBSP stay together, printed with a space, unless
+		// longer than a line.
+		{"try -hex" + NBSP + "-kind" + NBSP + "handshake now", 22, "> ", "  ", []string{"> try", "  -hex -kind handshake", "  now"}},
+		{"a" + NBSP + "bbbbbb" + NBSP + "cc", 8, "", "", []string{"a bbbbbb", "cc"}},
 	}
 	for _, tc := range tests {
 		got := Wrap(tc.text, tc.width, tc.first, tc.rest)
