@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/rtypeproto/rtype"
+	"github.com/rtypeproto/rtype/internal/termwidth"
 )
 
 // sniffLen is how much of an input that is no capture is read to tell
@@ -52,7 +53,7 @@ func hexHint(head []byte, complete bool) string {
 	case datagrams == 0 || bad >= datagrams:
 		return ""
 	case 2*handshakes > datagrams:
-		return "-hex" + nbsp + "-kind" + nbsp + "handshake"
+		return "-hex" + termwidth.NBSP + "-kind" + termwidth.NBSP + "handshake"
 	}
 	return "-hex"
 }
@@ -86,5 +87,5 @@ func (k *kindTally) hint() string {
 		return ""
 	}
 	return fmt.Sprintf("%d of the %d datagrams read as packets begin with the handshake magic 0x%08x (§4.1): "+
-		"are they handshake datagrams (-kind"+nbsp+"handshake)?", k.handshakes, k.datagrams, rtype.Magic)
+		"are they handshake datagrams (-kind"+termwidth.NBSP+"handshake)?", k.handshakes, k.datagrams, rtype.Magic)
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 
 	"github.com/rtypeproto/rtype"
+	"github.com/rtypeproto/rtype/internal/termwidth"
 	"github.com/rtypeproto/rtype/internal/wiredump"
 )
 
@@ -289,7 +290,7 @@ func (d *dumper) captureInput(in io.Reader) error {
 func (d *dumper) writeStats() error {
 	list := d.stats.objects(!d.o.hex)
 	if !d.o.json {
-		return writeStatsText(d.w, list, outputWidth(d.w))
+		return writeStatsText(d.w, list, termwidth.Layout(termwidth.Width(d.w)))
 	}
 	for _, o := range list {
 		if err := d.writeJSON(o); err != nil {

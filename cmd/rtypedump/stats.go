@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/rtypeproto/rtype"
+	"github.com/rtypeproto/rtype/internal/termwidth"
 	"github.com/rtypeproto/rtype/internal/wiredump"
 )
 
@@ -233,7 +234,7 @@ func countObject(m map[string]int) wiredump.Object {
 func writeStatsText(w io.Writer, list []wiredump.Object, width int) error {
 	var b strings.Builder
 	put := func(prefix string, items []string) {
-		for _, line := range fill(prefix, items, width) {
+		for _, line := range termwidth.Fill(prefix, items, width) {
 			b.WriteString(line)
 			b.WriteByte('\n')
 		}

@@ -137,26 +137,6 @@ func TestStatsTextWraps(t *testing.T) {
 	}
 }
 
-func TestFill(t *testing.T) {
-	tests := []struct {
-		items []string
-		width int
-		want  []string
-	}{
-		{[]string{"a 1", "b 2"}, 80, []string{"  k: a 1, b 2"}},
-		{[]string{"a 1", "b 2", "c 3"}, 13, []string{"  k: a 1,", "     b 2, c 3"}},
-		{[]string{"a 1", "b 2", "c 3"}, 14, []string{"  k: a 1, b 2,", "     c 3"}},
-		{[]string{"a 1", "b 2", "c 3"}, 17, []string{"  k: a 1, b 2,", "     c 3"}},
-		{[]string{"a 1", "b 2", "c 3"}, 18, []string{"  k: a 1, b 2, c 3"}},
-		{[]string{"a-very-long-item", "b"}, 10, []string{"  k: a-very-long-item,", "     b"}},
-	}
-	for _, tc := range tests {
-		if got := fill("  k: ", tc.items, tc.width); !slices.Equal(got, tc.want) {
-			t.Errorf("fill(%q, %d) = %q, want %q", tc.items, tc.width, got, tc.want)
-		}
-	}
-}
-
 // A note to stderr is wrapped at its spaces to 80 columns, but never
 // inside words joined by nbsp, which print as spaces.
 func TestWriteNote(t *testing.T) {

@@ -9,6 +9,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/rtypeproto/rtype/internal/termwidth"
 )
 
 // Exit statuses, as the package documentation lists them.
@@ -51,7 +53,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready fun
 		ready(p)
 	}
 	err = p.run(ctx)
-	writeTotals(stderr, p.clients, outputWidth(stderr))
+	writeTotals(stderr, p.clients, termwidth.Layout(termwidth.Width(stderr)))
 	if p.unsent > 0 {
 		fmt.Fprintf(stderr, "never sent, still delayed at exit: %d datagrams\n", p.unsent)
 	}

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/rtypeproto/rtype/internal/termwidth"
 	"github.com/rtypeproto/rtype/netem"
 )
 
@@ -119,13 +120,13 @@ func writeTotals(w io.Writer, t *clientTable, width int) {
 			b.WriteByte('\n')
 		}
 	}
-	say := func(format string, args ...any) { put(wrapWords(fmt.Sprintf(format, args...), width, "    ")) }
+	say := func(format string, args ...any) { put(termwidth.Wrap(fmt.Sprintf(format, args...), width, "", "    ")) }
 	direction := func(d direction, x tally) {
-		put(fill(fmt.Sprintf("  %-4s ", d), strings.Split(x.line(), ", "), width))
+		put(termwidth.Fill(fmt.Sprintf("  %-4s ", d), strings.Split(x.line(), ", "), width))
 	}
 	say("totals: %d clients served, %d now", t.next, len(t.byAddr))
 	for _, c := range t.inOrder() {
-		say("client %d %s %s", c.n, c.addr, strings.ReplaceAll(fmt.Sprintf("(to the server as %s)", c.local), " ", nbsp))
+		say("client %d %s %s", c.n, c.addr, strings.ReplaceAll(fmt.Sprintf("(to the server as %s)", c.local), " ", termwidth.NBSP))
 		for d := up; d <= down; d++ {
 			direction(d, c.stats[d].tally())
 		}

@@ -62,6 +62,7 @@ import (
 	"time"
 
 	"github.com/rtypeproto/rtype/examples/internal/bot"
+	"github.com/rtypeproto/rtype/internal/termwidth"
 	"github.com/rtypeproto/rtype/session"
 )
 
@@ -123,11 +124,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	p.sched.Follow(t.C, done, func(at time.Duration) { p.show(at, bots) })
 	t.Stop()
 	fmt.Fprintln(stdout)
-	if err := bot.WriteTable(stdout, results, bot.Layout{Width: bot.Width(stdout)}); err != nil {
+	if err := bot.WriteTable(stdout, results, bot.Layout{Width: termwidth.Width(stdout)}); err != nil {
 		fmt.Fprintln(stderr, "bot:", err)
 		return 1
 	}
-	if bot.WriteFailures(stderr, results, bot.Width(stderr)) > 0 {
+	if bot.WriteFailures(stderr, results, termwidth.Width(stderr)) > 0 {
 		return 1
 	}
 	return 0

@@ -54,6 +54,7 @@ import (
 	"github.com/rtypeproto/rtype/examples/internal/bot"
 	"github.com/rtypeproto/rtype/examples/internal/gameserver"
 	"github.com/rtypeproto/rtype/examples/server/game"
+	"github.com/rtypeproto/rtype/internal/termwidth"
 )
 
 func main() {
@@ -121,11 +122,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // bots say: they did not play the whole d.
 func report(stdout, stderr io.Writer, results []bot.Result, d, cut time.Duration) int {
 	fmt.Fprintln(stdout)
-	if err := bot.WriteTable(stdout, results, bot.Layout{Width: bot.Width(stdout), Demo: true}); err != nil {
+	if err := bot.WriteTable(stdout, results, bot.Layout{Width: termwidth.Width(stdout), Demo: true}); err != nil {
 		fmt.Fprintln(stderr, "demo:", err)
 		return 1
 	}
-	failed := bot.WriteFailures(stderr, results, bot.Width(stderr))
+	failed := bot.WriteFailures(stderr, results, termwidth.Width(stderr))
 	switch {
 	case cut > 0:
 		fmt.Fprintf(stdout, "\ninterrupted after %v of %v\n", cut, d)

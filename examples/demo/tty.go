@@ -5,12 +5,12 @@ import (
 	"os"
 	"strconv"
 
-	"github.com/rtypeproto/rtype/examples/internal/bot"
+	"github.com/rtypeproto/rtype/internal/termwidth"
 )
 
 // Size of a terminal that says nothing of its own.
 const (
-	defaultCols = bot.DefaultWidth
+	defaultCols = termwidth.Default
 	defaultRows = 24
 )
 
@@ -18,7 +18,7 @@ const (
 // terminal reports it, else as $COLUMNS and $LINES say, else 80×24. It is
 // read again for every frame, so that the drawing follows a resize.
 func terminalSize(w io.Writer) (cols, rows int) {
-	if c, r, ok := bot.TerminalSize(w); ok {
+	if c, r, ok := termwidth.Size(w); ok && r > 0 {
 		return c, r
 	}
 	c, errc := strconv.Atoi(os.Getenv("COLUMNS"))

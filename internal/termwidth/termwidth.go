@@ -6,9 +6,10 @@
 // It is the one copy of what rtypecheck, rtypedump -stats, rtypeproxy's
 // totals and the bot's and demo's reports each need: Width is their
 // outputWidth (Layout applies their 40-column floor and default), Size the
-// bot's TerminalSize, Columns their textWidth, and Wrap their word
-// wrapping, NBSP-joined words kept together, with the guarantee that no
-// line is wider than asked.
+// bot's TerminalSize, Columns their textWidth, Wrap their word wrapping,
+// NBSP-joined words kept together, and Fill rtypedump's and rtypeproxy's
+// comma-separated counts, with the guarantee that no line is wider than
+// asked: a word longer than a line is cut.
 package termwidth
 
 import (

@@ -23,6 +23,9 @@ func TestWrap(t *testing.T) {
 		{"abcdefgh", 10, "head  ", "  ", []string{"head", "  abcdefgh"}},
 		// A word longer than any line is cut.
 		{"abcdefghijkl m", 6, "", "  ", []string{"abcdef", "  ghij", "  kl m"}},
+		// Where it stands: after the lead, which no line of its own would
+		// spare it.
+		{"abcdefghijkl m", 10, "head  ", "  ", []string{"head  abcd", "  efghijkl", "  m"}},
 		// A newline is a space.
 		{"one two\nthree", 11, "", "    ", []string{"one two", "    three"}},
 		{"§5.2 µs ×", 5, "", "", []string{"§5.2", "µs ×"}},
@@ -55,6 +58,31 @@ func TestWrapFits(t *testing.T) {
 		}
 		if got, want := strings.Join(words, ""), strings.Join(append([]string{"FAIL", "7.1/3"}, strings.Fields(text)...), ""); got != want {
 			t.Fatalf("width %d: the text reads otherwise:\n%s", width, strings.Join(lines, "\n"))
+		}
+	}
+}
+
+// Fill breaks between items only, under the first, and cuts an item longer
+// than a line as Wrap cuts a word (rtypedump's cases, from before Fill
+// served rtypedump and rtypeproxy both).
+func TestFill(t *testing.T) {
+	tests := []struct {
+		items []string
+		width int
+		want  []string
+	}{
+		{[]string{"a 1", "b 2"}, 80, []string{"  k: a 1, b 2"}},
+		{[]string{"a 1", "b 2", "c 3"}, 13, []string{"  k: a 1,", "     b 2, c 3"}},
+		{[]string{"a 1", "b 2", "c 3"}, 14, []string{"  k: a 1, b 2,", "     c 3"}},
+		{[]string{"a 1", "b 2", "c 3"}, 17, []string{"  k: a 1, b 2,", "     c 3"}},
+		{[]string{"a 1", "b 2", "c 3"}, 18, []string{"  k: a 1, b 2, c 3"}},
+		{[]string{"a-very-long-item", "b"}, 10, []string{"  k: a-ver", "     y-lon", "     g-ite", "     m, b"}},
+		// An item longer than a line breaks at its own spaces.
+		{[]string{"x 1", "a very long item", "b"}, 12, []string{"  k: x 1, a", "     very", "     long", "     item, b"}},
+	}
+	for _, tc := range tests {
+		if got := Fill("  k: ", tc.items, tc.width); !slices.Equal(got, tc.want) {
+			t.Errorf("Fill(%q, %d) = %q, want %q", tc.items, tc.width, got, tc.want)
 		}
 	}
 }

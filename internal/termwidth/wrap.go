@@ -11,8 +11,10 @@ const NBSP = "\u00a0"
 // space), at its spaces into lines of at most width columns: the first led
 // by first, the others by rest. When the first word does not fit after
 // first but would on a line of its own, first stands alone on the first
-// line. A word longer than a line is cut, so that no line is ever wider
-// than width but a lead wider itself. Wrap returns at least one line.
+// line. A word longer than a line is cut where it stands, so that no line
+// is ever wider than width but a lead wider itself: the report keeps its
+// columns and its indentation, where a terminal would break such a line
+// at its edge, under nothing. Wrap returns at least one line.
 func Wrap(text string, width int, first, rest string) []string {
 	var lines []string
 	line, empty := first, true // empty: no word on the line yet
@@ -39,7 +41,7 @@ func Wrap(text string, width int, first, rest string) []string {
 		if put(word) {
 			continue
 		}
-		if !empty || line != rest && strings.TrimSpace(line) != "" { // a line of its own may hold it
+		if !empty || line != rest && strings.TrimSpace(line) != "" && Columns(rest)+Columns(word) <= width { // a line of its own holds it
 			lines = append(lines, strings.TrimRight(line, " "))
 			line, empty = rest, true
 			if put(word) {
@@ -70,4 +72,19 @@ func cut(s string, n int) (string, string) {
 		i++
 	}
 	return s, ""
+}
+
+// Fill lays out items after prefix, separated by ", ", in lines of at
+// most width columns: a line breaks only after a comma, never inside an
+// item, and goes on under the first item. It is Wrap with each item one
+// word, so that an item longer than a line is cut as Wrap cuts a word.
+func Fill(prefix string, items []string, width int) []string {
+	words := make([]string, len(items))
+	for i, item := range items {
+		if i < len(items)-1 {
+			item += ","
+		}
+		words[i] = strings.ReplaceAll(item, " ", NBSP)
+	}
+	return Wrap(strings.Join(words, " "), width, prefix, strings.Repeat(" ", Columns(prefix)))
 }

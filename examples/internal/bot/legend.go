@@ -2,6 +2,8 @@ package bot
 
 import (
 	"strings"
+
+	"github.com/rtypeproto/rtype/internal/termwidth"
 )
 
 // legendEntry explains one column of the table that could be misread.
@@ -41,12 +43,12 @@ func (l Layout) legend() []legendEntry {
 func writeLegend(b *strings.Builder, entries []legendEntry, width int) {
 	terms := 0
 	for _, e := range entries {
-		terms = max(terms, textWidth(e.term))
+		terms = max(terms, termwidth.Columns(e.term))
 	}
 	indent := strings.Repeat(" ", 2+terms+2)
 	for _, e := range entries {
-		first := "  " + e.term + strings.Repeat(" ", terms-textWidth(e.term)+2)
-		for i, line := range wrap(e.meaning, width-len(indent), "") {
+		first := "  " + e.term + strings.Repeat(" ", terms-termwidth.Columns(e.term)+2)
+		for i, line := range termwidth.Wrap(e.meaning, width-len(indent), "", "") {
 			if i == 0 {
 				b.WriteString(first)
 			} else {

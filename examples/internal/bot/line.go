@@ -1,6 +1,10 @@
 package bot
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/rtypeproto/rtype/internal/termwidth"
+)
 
 // Lines lays out bots' progress lines in columns under one header: the
 // bot's name, where it is (see [Result.Progress]), its connection id, its
@@ -17,9 +21,9 @@ type Lines struct {
 // NewLines returns the layout of the lines of the bots of results, whose
 // names it makes room for.
 func NewLines(results []Result) Lines {
-	l := Lines{name: textWidth("bot")}
+	l := Lines{name: termwidth.Columns("bot")}
 	for i := range results {
-		l.name = max(l.name, textWidth(results[i].Name))
+		l.name = max(l.name, termwidth.Columns(results[i].Name))
 	}
 	return l
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/rtypeproto/rtype/internal/termwidth"
 	"github.com/rtypeproto/rtype/session"
 )
 
@@ -104,7 +105,7 @@ func (r *Result) Progress() string {
 // and returns how many such bots there were. Bots that failed alike share
 // one line, which names them all: eight bots against an address where no
 // server listens print one line, not eight. A line wider than width
-// (0 means DefaultWidth) goes on, indented, on the next.
+// (0 means [termwidth.Default]) goes on, indented, on the next.
 func WriteFailures(w io.Writer, results []Result, width int) int {
 	var order []string             // each distinct "status: why", in order
 	names := map[string][]string{} // the bots that failed so
@@ -123,7 +124,7 @@ func WriteFailures(w io.Writer, results []Result, width int) int {
 	}
 	var b strings.Builder
 	for _, k := range order {
-		for _, line := range wrap(strings.Join(names[k], ", ")+": "+k, layoutWidth(width), "  ") {
+		for _, line := range termwidth.Wrap(strings.Join(names[k], ", ")+": "+k, termwidth.Layout(width), "", "  ") {
 			b.WriteString(line)
 			b.WriteByte('\n')
 		}

@@ -112,8 +112,8 @@ func TestWriteFailures(t *testing.T) {
 	}
 }
 
-// Wrapped lines hold at most the width, but for a word longer than a
-// line, which stands alone; every line after the first is indented.
+// Wrapped lines hold at most the width, a word longer than a line cut;
+// every line after the first is indented.
 func TestWrap(t *testing.T) {
 	tests := []struct {
 		s     string
@@ -124,7 +124,7 @@ func TestWrap(t *testing.T) {
 		{"one two three", 13, []string{"one two three"}},
 		{"one two three", 12, []string{"one two", "  three"}},
 		{"µµµµ §§§", 8, []string{"µµµµ §§§"}},
-		{"a verylongword b", 6, []string{"a", "  verylongword", "  b"}},
+		{"a verylongword b", 6, []string{"a", "  very", "  long", "  word", "  b"}},
 	}
 	for _, tc := range tests {
 		if got := wrap(tc.s, tc.width, "  "); !slices.Equal(got, tc.want) {

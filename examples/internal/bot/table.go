@@ -7,12 +7,14 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/rtypeproto/rtype/internal/termwidth"
 )
 
 // Layout says how [WriteTable] lays out the table, and which program's
 // progress its legend speaks of.
 type Layout struct {
-	// Width is how many columns a line may take; 0 means DefaultWidth.
+	// Width is how many columns a line may take; 0 means [termwidth.Default].
 	Width int
 	// Demo is set for examples/demo, whose progress sums up all bots and
 	// which has the server's count of resends; examples/bot prints one
@@ -63,7 +65,7 @@ var (
 // the bot's name: the session (connection id, Snapshots, entities, status)
 // and the traffic (Inputs, Pongs, RTT, loss, resends, Hellos resent).
 func WriteTable(w io.Writer, results []Result, l Layout) error {
-	width := layoutWidth(l.Width)
+	width := termwidth.Layout(l.Width)
 	lines := renderTable(wholeTable, results)
 	if widest(lines) > width {
 		lines = append(append(renderTable(sessionTable, results), ""), renderTable(trafficTable, results)...)
@@ -92,14 +94,14 @@ func renderTable(cols []column, results []Result) []string {
 				cell = c.cell(&results[i-1])
 			}
 			rows[i][j] = cell
-			widths[j] = max(widths[j], textWidth(cell))
+			widths[j] = max(widths[j], termwidth.Columns(cell))
 		}
 	}
 	lines := make([]string, len(rows))
 	for i, row := range rows {
 		var b strings.Builder
 		for j, cell := range row {
-			b.WriteString(strings.Repeat(" ", 2+widths[j]-textWidth(cell)))
+			b.WriteString(strings.Repeat(" ", 2+widths[j]-termwidth.Columns(cell)))
 			b.WriteString(cell)
 		}
 		lines[i] = b.String()
@@ -111,7 +113,7 @@ func renderTable(cols []column, results []Result) []string {
 func widest(lines []string) int {
 	n := 0
 	for _, l := range lines {
-		n = max(n, textWidth(l))
+		n = max(n, termwidth.Columns(l))
 	}
 	return n
 }
