@@ -3,13 +3,12 @@
 // is one, else $COLUMNS when set, else 80), and text wrapped at its spaces
 // to that width.
 //
-// It is the one copy of what rtypecheck, rtypedump -stats, rtypeproxy's
-// totals and the bot's and demo's reports each need: Width is their
-// outputWidth (Layout applies their 40-column floor and default), Size the
-// bot's TerminalSize, Columns their textWidth, Wrap their word wrapping,
-// NBSP-joined words kept together, and Fill rtypedump's and rtypeproxy's
-// comma-separated counts, with the guarantee that no line is wider than
-// asked: a word longer than a line is cut.
+// It serves rtypecheck, rtypedump -stats, rtypeproxy's totals and the
+// bot's and demo's reports: Width and Size read the stream, Layout applies
+// the 40-column floor, Columns counts what a string takes, Wrap wraps words
+// (NBSP-joined ones kept together) and Fill lays out comma-separated
+// counts, with the guarantee that no line is wider than asked: a word
+// longer than a line is cut.
 package termwidth
 
 import (
