@@ -19,6 +19,10 @@ type check struct {
 	// client sent a Hello.
 	limit  time.Duration
 	record bool
+	// net is the network the case opens its sockets on; ownNet is true
+	// when it is the options' own, not the system's UDP.
+	net    Network
+	ownNet bool
 
 	// server is the implementation under test in server mode.
 	server netip.AddrPort

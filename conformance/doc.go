@@ -5,7 +5,7 @@
 // spec's words.
 //
 // In server mode the suite plays the clients: each case opens fresh UDP
-// sockets, so fresh addresses, crafts its datagrams with package rtype
+// sockets (or sockets of [Options].Network), so fresh addresses, crafts its datagrams with package rtype
 // (including the ones a server must drop), judges what comes back, and
 // leaves with Disconnect. In client mode it plays the server: it listens
 // on a loopback port, starts a fresh client for each case with a [Client],
@@ -24,6 +24,33 @@
 // The suite never hangs and never crashes on what the implementation
 // sends: every wait has a deadline, each case its own time limit, and
 // every table filled from the network is bounded.
+//
+// # In memory
+//
+// The suite speaks UDP unless [Options].Network names another network:
+// an in-memory one such as package rtypetest's, whose Listen becomes a
+// [Network] with [NetworkOf]. Its delays being timers of package time, a
+// Go implementation started on that network inside a testing/synctest
+// bubble is then checked in virtual time, with no socket: every server
+// case, a minute and more of the suite's waits, in a fraction of a second.
+//
+//	synctest.Test(t, func(t *testing.T) {
+//		nw := rtypetest.NewNetwork(1)
+//		addr := netip.MustParseAddrPort("10.0.0.1:4242")
+//		conn, _ := nw.Listen(addr)
+//		ctx, stop := context.WithCancel(context.Background())
+//		done := make(chan error, 1)
+//		go func() { done <- session.RunServerConn(ctx, conn, cfg, session.RunOptions{}, tick) }()
+//		conformance.TestServer(t, addr.String(), conformance.Options{Network: conformance.NetworkOf(nw.Listen)})
+//		stop()
+//		<-done
+//	})
+//
+// The server mode's sockets then bind free ports of the target's own
+// address; client mode's scripted server listens on Options.Listen, by
+// default a free port of 127.0.0.1, and a [Client] starts an in-process
+// client on the same network. Every goroutine of the run ends with it, as
+// a bubble requires, once the implementation under test stops.
 //
 // # Adding a case
 //

@@ -16,15 +16,14 @@ type datagram struct {
 	at   time.Time
 }
 
-// endpoint is one UDP socket of a case: a fresh address, as each case
-// needs. A reader goroutine queues what arrives; past inboxSize queued
+// endpoint is one socket of a case: a fresh address, as each case needs. A reader goroutine queues what arrives; past inboxSize queued
 // datagrams or inboxBytes queued bytes the newest are dropped, so a flood
 // grows no memory.
 type endpoint struct {
 	// owner is the case using the socket: the harness's listener serves
 	// one case after another.
 	owner atomic.Pointer[check]
-	conn  *net.UDPConn
+	conn  Conn
 	local netip.AddrPort
 	in    chan datagram
 	// connected tells the report whether this socket's datagrams are
@@ -58,26 +57,32 @@ const (
 	readSize = 1 << 16
 )
 
-// socket opens a fresh UDP socket on an ephemeral port of the loopback
-// address of like's family (or bound to bind when it is valid), closed when
-// the case ends.
+// socket opens a fresh socket on the run's network, bound to bind (port
+// 0: a free port), closed when the case ends.
 func (t *check) socket(bind netip.AddrPort) *endpoint {
-	addr := net.UDPAddrFromAddrPort(bind)
-	conn, err := net.ListenUDP("udp", addr)
+	conn, err := t.net.Listen(bind)
 	if err != nil {
-		t.Skipf("cannot open a UDP socket on %v: %v", bind, err)
+		t.Skipf("cannot open a socket on %v: %v", bind, err)
 	}
-	e := newEndpoint(conn)
+	e, err := newEndpoint(conn)
+	if err != nil {
+		conn.Close()
+		t.Skipf("cannot open a socket on %v: %v", bind, err)
+	}
 	e.owner.Store(t)
 	t.cleanup(func() { conn.Close() })
 	return e
 }
 
 // newEndpoint starts reading conn.
-func newEndpoint(conn *net.UDPConn) *endpoint {
-	e := &endpoint{conn: conn, local: unmap(conn.LocalAddr().(*net.UDPAddr).AddrPort()), in: make(chan datagram, inboxSize)}
+func newEndpoint(conn Conn) (*endpoint, error) {
+	local, err := localAddr(conn)
+	if err != nil {
+		return nil, err
+	}
+	e := &endpoint{conn: conn, local: local, in: make(chan datagram, inboxSize)}
 	go e.read()
-	return e
+	return e, nil
 }
 
 // drain forgets what is queued, when a new case takes the socket over.
@@ -97,6 +102,7 @@ func (e *endpoint) drain() {
 
 func (e *endpoint) read() {
 	buf := make([]byte, readSize)
+	failed := 0
 	for {
 		n, from, err := e.conn.ReadFromUDPAddrPort(buf)
 		if err != nil {
@@ -104,8 +110,14 @@ func (e *endpoint) read() {
 				close(e.in)
 				return
 			}
-			continue // ICMP port unreachable and the like
+			// ICMP port unreachable and the like.
+			if failed++; failed >= readErrorRun {
+				failed = 0
+				time.Sleep(readErrorPause)
+			}
+			continue
 		}
+		failed = 0
 		if e.queued.Load()+int64(n) > inboxBytes {
 			e.overflow.Add(1)
 			continue

@@ -32,16 +32,43 @@ type harness struct {
 	nextID  uint32
 }
 
-func newHarness(listen string, start Client, log io.Writer) (*harness, error) {
-	addr, err := net.ResolveUDPAddr("udp", listen)
-	if err != nil {
-		return nil, fmt.Errorf("%w: -listen %s: %v", ErrUsage, listen, err)
+// defaultListen is the scripted server's address when Options.Listen is
+// empty: a free port of loopback.
+const defaultListen = "127.0.0.1:0"
+
+// newHarness opens the scripted server's socket on Options.Listen, of the
+// options' network: resolved on UDP, an IP:port literal on their own.
+func newHarness(o *Options, start Client, log io.Writer) (*harness, error) {
+	listen := o.Listen
+	if listen == "" {
+		listen = defaultListen
 	}
-	conn, err := net.ListenUDP("udp", addr)
+	var conn Conn
+	if o.inMemory() {
+		addr, err := netip.ParseAddrPort(listen)
+		if err != nil {
+			return nil, fmt.Errorf("%w: -listen %s: need IP:PORT on Options.Network: %v", ErrUsage, listen, err)
+		}
+		if conn, err = o.Network.Listen(unmap(addr)); err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrUnreachable, err)
+		}
+	} else {
+		addr, err := net.ResolveUDPAddr("udp", listen)
+		if err != nil {
+			return nil, fmt.Errorf("%w: -listen %s: %v", ErrUsage, listen, err)
+		}
+		uc, err := net.ListenUDP("udp", addr)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrUnreachable, err)
+		}
+		conn = uc
+	}
+	ep, err := newEndpoint(conn)
 	if err != nil {
+		conn.Close()
 		return nil, fmt.Errorf("%w: %v", ErrUnreachable, err)
 	}
-	return &harness{ep: newEndpoint(conn), start: start, log: log, seen: map[netip.AddrPort]bool{}, nextID: 0x00C0FFEE}, nil
+	return &harness{ep: ep, start: start, log: log, seen: map[netip.AddrPort]bool{}, nextID: 0x00C0FFEE}, nil
 }
 
 // addr is the scripted server's address.

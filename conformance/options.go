@@ -27,6 +27,16 @@ type Options struct {
 	// Listen is the scripted server's address in client mode; empty means
 	// 127.0.0.1:0, a free loopback port.
 	Listen string
+	// Network, when not nil, is where the suite opens its sockets instead
+	// of the system's UDP: an in-memory network (see [Network] and
+	// [NetworkOf]). The server mode's target and Listen are then IP:port
+	// literals of that network, no name resolved and no address changed;
+	// server mode's sockets bind port 0 of the target's own address, as
+	// they do on loopback, and client mode's scripted server listens on
+	// Listen, by default port 0 of 127.0.0.1. Inside a testing/synctest
+	// bubble, with the implementation under test started in the bubble on
+	// the same network, the run takes virtual time.
+	Network Network
 	// Progress, when not nil, is called with each result as it comes.
 	Progress func(Result)
 	// Log receives client mode's prompts when no command starts the

@@ -42,11 +42,13 @@ const (
 	frameTime  = time.Second / 60
 )
 
-// newPlayer opens a fresh socket towards the server under test.
+// newPlayer opens a fresh socket towards the server under test: on a
+// port of the server's own address on loopback and on a network of the
+// options' own, on any address of its family otherwise.
 func (t *check) newPlayer() *player {
 	var bind netip.AddrPort
 	switch {
-	case t.server.Addr().IsLoopback():
+	case t.ownNet, t.server.Addr().IsLoopback():
 		// The address the server will see, as the report shows it.
 		bind = netip.AddrPortFrom(t.server.Addr(), 0)
 	case t.server.Addr().Is4():

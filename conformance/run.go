@@ -37,7 +37,7 @@ func Cases(m Mode) []Case {
 // selection that matches nothing. A server that answers with no valid
 // Welcome is reachable: the §4 cases judge what it sends.
 func RunServer(ctx context.Context, target string, o Options) (*Report, error) {
-	addr, err := resolve(target)
+	addr, err := o.resolve(target)
 	if err != nil {
 		return nil, err
 	}
@@ -45,7 +45,8 @@ func RunServer(ctx context.Context, target string, o Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := runCase(ctx, probeServer, 3*time.Second, 0, false, func(t *check) { t.server = addr })
+	nw, own := o.network(), o.inMemory()
+	r := runCase(ctx, probeServer, 3*time.Second, 0, false, func(t *check) { t.server, t.net, t.ownNet = addr, nw, own })
 	if r.Outcome == Fail || ctx.Err() != nil {
 		return nil, fmt.Errorf("%w: %s", ErrUnreachable, r.Detail)
 	}
@@ -55,7 +56,7 @@ func RunServer(ctx context.Context, target string, o Options) (*Report, error) {
 	}
 	rep := &Report{Mode: ServerMode, Target: target}
 	for _, c := range cases {
-		r := runCase(ctx, c, o.limit(c), 0, o.Record, func(t *check) { t.server, t.noWelcome = addr, noWelcome })
+		r := runCase(ctx, c, o.limit(c), 0, o.Record, func(t *check) { t.server, t.noWelcome, t.net, t.ownNet = addr, noWelcome, nw, own })
 		rep.add(r, &o)
 		if ctx.Err() != nil {
 			break
@@ -75,15 +76,11 @@ func RunClient(ctx context.Context, start Client, o Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	listen := o.Listen
-	if listen == "" {
-		listen = "127.0.0.1:0"
-	}
 	log := o.Log
 	if log == nil {
 		log = io.Discard
 	}
-	h, err := newHarness(listen, start, log)
+	h, err := newHarness(&o, start, log)
 	if err != nil {
 		return nil, err
 	}
@@ -120,6 +117,7 @@ func RunClient(ctx context.Context, start Client, o Options) (*Report, error) {
 		r := runCase(ctx, c, o.limit(c), wait, o.Record, func(ct *check) {
 			t = ct
 			ct.harness, ct.startWait, ct.nth, ct.of, ct.id, ct.title = h, wait, n, waits, c.ID, c.Title
+			ct.net, ct.ownNet = o.network(), o.inMemory()
 			h.lend(ct)
 		})
 		absent := t.clientAbsent()
@@ -159,7 +157,20 @@ func selectCases(m Mode, o *Options) ([]Case, error) {
 	return out, nil
 }
 
-func resolve(target string) (netip.AddrPort, error) {
+// resolve turns target into the server's address: on UDP a name is
+// resolved and an unspecified address means loopback; on the options'
+// own network target is an IP:port literal, taken as it is.
+func (o *Options) resolve(target string) (netip.AddrPort, error) {
+	if o.inMemory() {
+		ap, err := netip.ParseAddrPort(target)
+		if err != nil {
+			return netip.AddrPort{}, fmt.Errorf("%w: target %q: need IP:PORT on Options.Network: %v", ErrUsage, target, err)
+		}
+		if ap = unmap(ap); ap.Port() == 0 {
+			return netip.AddrPort{}, fmt.Errorf("%w: target %q: need IP:PORT", ErrUsage, target)
+		}
+		return ap, nil
+	}
 	a, err := net.ResolveUDPAddr("udp", target)
 	if err != nil {
 		return netip.AddrPort{}, fmt.Errorf("%w: target %q: %v", ErrUsage, target, err)
