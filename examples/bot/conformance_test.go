@@ -27,8 +27,10 @@ func botClient(cfg func(*bot.Config)) conformance.Client {
 	}
 }
 
-// TestConformance runs the whole client suite against the example bot:
-// every MUST case passes.
+// TestConformance runs the whole client suite against the example bot, on
+// real sockets: the bot opens its own UDP socket, so its run stays on the
+// system's network, and keeps UDP tested in client mode. Every MUST case
+// passes.
 func TestConformance(t *testing.T) {
 	t.Parallel()
 	conformance.TestClient(t, botClient(nil), conformance.Options{})

@@ -1,20 +1,52 @@
+//go:build go1.25
+
 package main
 
 import (
 	"context"
 	"net"
+	"net/netip"
+	"regexp"
 	"testing"
+	"testing/synctest"
+	"time"
 
 	"github.com/rtypeproto/rtype/conformance"
 	"github.com/rtypeproto/rtype/examples/internal/gameserver"
+	"github.com/rtypeproto/rtype/rtypetest"
+	"github.com/rtypeproto/rtype/session"
 )
 
-// serveExample runs the example server on a loopback port until the test
-// ends and returns its address. mutate, when not nil, changes its
-// configuration first: the broken servers of the mutation tests.
-func serveExample(t *testing.T, mutate func(*gameserver.Config)) string {
+// serverAddr is where the servers under test listen on the in-memory
+// networks.
+var serverAddr = netip.MustParseAddrPort("10.0.0.1:4242")
+
+// inMemory runs f inside a testing/synctest bubble, in virtual time, with
+// a fresh rtypetest.Network, and logs the wall time it took.
+func inMemory(t *testing.T, seed uint64, f func(t *testing.T, nw *rtypetest.Network)) {
 	t.Helper()
-	conn, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	wall := time.Now()
+	var virtual time.Duration
+	synctest.Test(t, func(t *testing.T) {
+		start := time.Now()
+		f(t, rtypetest.NewNetwork(seed))
+		virtual = time.Since(start)
+	})
+	t.Logf("%v of virtual time in %v of wall time", virtual.Round(time.Millisecond), time.Since(wall).Round(time.Millisecond))
+}
+
+// suiteOn returns the options that run the suite on nw.
+func suiteOn(nw *rtypetest.Network) conformance.Options {
+	return conformance.Options{Network: conformance.NetworkOf(nw.Listen)}
+}
+
+// serveInMemory runs the example server on serverAddr of nw until the test
+// ends, as Serve runs it: session.RunServerConn with the game's Step, on a
+// socket of the network. mutate, when not nil, changes its configuration
+// first: the broken servers of the mutation tests.
+func serveInMemory(t *testing.T, nw *rtypetest.Network, mutate func(*gameserver.Config)) {
+	t.Helper()
+	conn, err := nw.Listen(serverAddr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -22,59 +54,135 @@ func serveExample(t *testing.T, mutate func(*gameserver.Config)) string {
 	if mutate != nil {
 		mutate(&cfg)
 	}
+	g := gameserver.New(cfg)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- gameserver.New(cfg).Serve(ctx, conn) }()
+	go func() { done <- session.RunServerConn(ctx, conn, g.SessionConfig(), cfg.Run, g.Step) }()
 	t.Cleanup(func() {
 		cancel()
-		<-done
+		if err := <-done; err != nil {
+			t.Errorf("the server: %v", err)
+		}
 	})
-	return conn.LocalAddr().String()
 }
 
-// TestConformance runs the whole server suite against the example server:
-// every MUST case passes.
+// runInMemory serves the example server, changed by mutate, on a fresh
+// network in a bubble and returns the report of the suite run against it
+// with o.
+func runInMemory(t *testing.T, mutate func(*gameserver.Config), o conformance.Options) *conformance.Report {
+	t.Helper()
+	var rep *conformance.Report
+	inMemory(t, 1, func(t *testing.T, nw *rtypetest.Network) {
+		serveInMemory(t, nw, mutate)
+		o.Network = conformance.NetworkOf(nw.Listen)
+		var err error
+		if rep, err = conformance.RunServer(context.Background(), serverAddr.String(), o); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if rep == nil {
+		t.FailNow()
+	}
+	return rep
+}
+
+// allPass fails t for every case of rep that did not pass, but the BEYOND
+// cases, which are logged, and those of skip, which may be skipped.
+func allPass(t *testing.T, rep *conformance.Report, skip map[string]bool) {
+	t.Helper()
+	if n := len(conformance.Cases(conformance.ServerMode)); len(rep.Results) != n {
+		t.Errorf("%d results, want %d", len(rep.Results), n)
+	}
+	for _, r := range rep.Results {
+		switch {
+		case r.Case.Level == conformance.Beyond:
+			t.Logf("%s %s %s: %s", r.Case.ID, r.Case.Level, r.Outcome, r.Detail)
+		case r.Outcome == conformance.Pass, r.Outcome == conformance.Skip && skip[r.Case.ID]:
+		default:
+			t.Errorf("%s %s %s: %s", r.Case.ID, r.Case.Level, r.Outcome, r.Detail)
+		}
+	}
+}
+
+// TestConformance runs every server case against the example server in
+// memory, in virtual time: every case passes, none skipped, but BEYOND
+// ones, which pass too and are logged.
 func TestConformance(t *testing.T) {
 	t.Parallel()
-	conformance.TestServer(t, serveExample(t, nil), conformance.Options{})
+	rep := runInMemory(t, nil, conformance.Options{})
+	allPass(t, rep, nil)
+	for _, r := range rep.Results {
+		if r.Case.Level == conformance.Beyond && r.Outcome != conformance.Pass {
+			t.Errorf("BEYOND case %s %s: %s", r.Case.ID, r.Outcome, r.Detail)
+		}
+	}
 }
 
-// TestConformanceV1 runs the whole server suite against the example server
-// as version 1 describes it (no resent entity events, no Rejected): every
-// MUST case passes, none relying on the §13 fixes.
+// TestConformanceV1 runs every server case against the example server as
+// version 1 describes it (no resent entity events, no Rejected), in
+// memory: every MUST, SHOULD and GAME case passes, none relying on the §13
+// fixes.
 func TestConformanceV1(t *testing.T) {
 	t.Parallel()
-	conformance.TestServer(t, serveExample(t, v1), conformance.Options{})
+	allPass(t, runInMemory(t, v1, conformance.Options{}), nil)
 }
 
 // TestConformanceV1Beyond runs the suite against a server behaving as
 // version 1 (§13): gameserver.V1, which keeps the stateless Welcome of a
 // repeated Hello (13/2 passes), with the inactivity timeout off too. The
-// BEYOND cases of the fixes it lacks fail, and no MUST case does.
+// BEYOND cases of the fixes it lacks fail, and no other case does.
 func TestConformanceV1Beyond(t *testing.T) {
 	t.Parallel()
-	addr := serveExample(t, func(c *gameserver.Config) {
+	rep := runInMemory(t, func(c *gameserver.Config) {
 		c.Session = gameserver.V1()
 		c.Session.InactivityTimeout = -1
+	}, conformance.Options{})
+	allPass(t, rep, nil)
+	lacks := map[string]bool{"13/1": true, "13/3": true, "13/4": true}
+	for _, r := range rep.Results {
+		switch {
+		case lacks[r.Case.ID] && r.Outcome != conformance.Fail:
+			t.Errorf("BEYOND case %s %s against v1, which lacks the fix: %s", r.Case.ID, r.Outcome, r.Detail)
+		case r.Case.Level == conformance.Beyond && !lacks[r.Case.ID] && r.Outcome != conformance.Pass:
+			t.Errorf("BEYOND case %s %s against v1, which has what it needs: %s", r.Case.ID, r.Outcome, r.Detail)
+		}
+	}
+}
+
+// TestConformanceInABubble runs the suite as a user's test would: the
+// example server and conformance.TestServer in one synctest bubble, the
+// cases reported on the bubble's test, strict.
+func TestConformanceInABubble(t *testing.T) {
+	t.Parallel()
+	inMemory(t, 2, func(t *testing.T, nw *rtypetest.Network) {
+		serveInMemory(t, nw, nil)
+		o := suiteOn(nw)
+		o.Strict = true
+		o.Run = regexp.MustCompile(`^(7|8|10)\.?`)
+		conformance.TestServer(t, serverAddr.String(), o)
 	})
-	rep, err := conformance.RunServer(context.Background(), addr, conformance.Options{})
+}
+
+// TestConformanceOnUDP keeps UDP itself tested: the example server's own
+// Serve on a loopback socket, against the suite's cases of the wire (§2
+// to §6), on real sockets.
+func TestConformanceOnUDP(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real sockets, in wall time")
+	}
+	t.Parallel()
+	conn, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Failed(false) {
-		for _, r := range rep.Results {
-			if r.Outcome == conformance.Fail && r.Case.Level == conformance.Must {
-				t.Errorf("MUST case %s failed against v1: %s", r.Case.ID, r.Detail)
-			}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- gameserver.New(gameserver.Config{}).Serve(ctx, conn) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("the server: %v", err)
 		}
-	}
-	lacks := map[string]bool{"13/1": true, "13/3": true, "13/4": true}
-	for _, r := range rep.Results {
-		if lacks[r.Case.ID] && r.Outcome == conformance.Pass {
-			t.Errorf("BEYOND case %s passed against v1, which lacks the fix", r.Case.ID)
-		}
-		if r.Case.Level == conformance.Beyond {
-			t.Logf("%s %s: %s", r.Case.ID, r.Outcome, r.Detail)
-		}
-	}
+	})
+	conformance.TestServer(t, conn.LocalAddr().String(), conformance.Options{Run: regexp.MustCompile(`^[2-6][./]`), Strict: true})
 }
