@@ -47,6 +47,10 @@ func (e *endpoint) handshake(peer netip.AddrPort) bool {
 	return !ok
 }
 
+// inboxOverflows counts the datagrams every endpoint of the process
+// dropped for a full inbox, which the flood tests read.
+var inboxOverflows atomic.Int64
+
 const (
 	inboxSize = 1024
 	// inboxBytes bounds the bytes queued too: 1024 oversize datagrams
@@ -120,6 +124,7 @@ func (e *endpoint) read() {
 		failed = 0
 		if e.queued.Load()+int64(n) > inboxBytes {
 			e.overflow.Add(1)
+			inboxOverflows.Add(1)
 			continue
 		}
 		d := datagram{from: unmap(from), b: append([]byte(nil), buf[:n]...), at: time.Now()}
@@ -131,6 +136,7 @@ func (e *endpoint) read() {
 			e.queued.Add(int64(n))
 		default:
 			e.overflow.Add(1)
+			inboxOverflows.Add(1)
 		}
 	}
 }

@@ -1,3 +1,5 @@
+//go:build go1.25
+
 package conformance
 
 // Hostile-peer tests of the suite itself: whatever a server or a client
@@ -6,6 +8,11 @@ package conformance
 // must return within a bound computed from the selected cases' limits,
 // without a panic of the suite (which the runner would turn into an
 // "rtypecheck internal error" detail) and without keeping memory.
+//
+// The hostile peers and the suite meet on an rtypetest.Network inside a
+// testing/synctest bubble, in virtual time: what is tested is the suite's
+// bounds, not the system's sockets. A port where nothing listens stays on
+// real UDP, whose ICMP errors the suite's sockets read.
 
 import (
 	"context"
@@ -14,16 +21,17 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/netip"
-	"os"
 	"regexp"
 	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/rtypeproto/rtype"
+	"github.com/rtypeproto/rtype/rtypetest"
 )
 
 // hostileTimeout is each case's own time in these runs: short, since
@@ -67,12 +75,17 @@ func (k hostileKind) String() string {
 	return [...]string{"garbage-flood", "absurd-flood", "welcome-storm", "silent-after-welcome", "amplifier", "crashes"}[k]
 }
 
-// hostileServer is a UDP socket on 127.0.0.1 played by goroutines.
+// hostileServer is a socket of an in-memory network played by
+// goroutines.
 type hostileServer struct {
 	kind hostileKind
-	conn *net.UDPConn
-	stop chan struct{}
-	wg   sync.WaitGroup
+	conn Conn
+	// burst is how many datagrams flood sends each peer at a time, pause
+	// its rest between two bursts.
+	burst int
+	pause time.Duration
+	stop  chan struct{}
+	wg    sync.WaitGroup
 
 	mu    sync.Mutex
 	ids   map[netip.AddrPort]uint32
@@ -85,16 +98,43 @@ const (
 	crashAfter    = 20
 	maxFloodPeers = 8
 	burstSize     = 32
+	// floodPause is the rest of a flooding goroutine between two bursts,
+	// in virtual time: 200 bursts a second, each of up to 8 datagrams to
+	// each of up to 8 peers, far more than a case reads.
+	floodPause = 5 * time.Millisecond
 )
 
-func startHostileServer(t *testing.T, kind hostileKind) *hostileServer {
+// hostileNet returns a fresh in-memory network and the options that run
+// the suite on it.
+func hostileNet(o Options) (*rtypetest.Network, Options) {
+	nw := rtypetest.NewNetwork(7)
+	o.Network = NetworkOf(nw.Listen)
+	return nw, o
+}
+
+// inBubble runs f in a testing/synctest bubble, in virtual time, and logs
+// the wall time it took.
+func inBubble(t *testing.T, f func(t *testing.T)) {
 	t.Helper()
-	conn, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	wall := time.Now()
+	synctest.Test(t, f)
+	t.Logf("in %v of wall time", time.Since(wall).Round(time.Millisecond))
+}
+
+func startHostileServer(t *testing.T, nw *rtypetest.Network, kind hostileKind) *hostileServer {
+	t.Helper()
+	return startFlood(t, nw, kind, 8, floodPause)
+}
+
+// startFlood starts a hostile server whose flood, of a flooding kind,
+// sends burst datagrams to each peer every pause.
+func startFlood(t *testing.T, nw *rtypetest.Network, kind hostileKind, burst int, pause time.Duration) *hostileServer {
+	t.Helper()
+	conn, err := nw.Listen(memServer)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_ = conn.SetWriteBuffer(1 << 20)
-	s := &hostileServer{kind: kind, conn: conn, stop: make(chan struct{}), ids: map[netip.AddrPort]uint32{}}
+	s := &hostileServer{kind: kind, conn: conn, burst: burst, pause: pause, stop: make(chan struct{}), ids: map[netip.AddrPort]uint32{}}
 	s.wg.Add(1)
 	go s.serve()
 	if kind == garbageFlood || kind == absurdFlood {
@@ -105,7 +145,7 @@ func startHostileServer(t *testing.T, kind hostileKind) *hostileServer {
 	return s
 }
 
-func (s *hostileServer) addr() string { return s.conn.LocalAddr().String() }
+func (s *hostileServer) addr() string { return memServer.String() }
 
 func (s *hostileServer) close() {
 	select {
@@ -225,11 +265,11 @@ func (s *hostileServer) flood() {
 		}
 		s.mu.Unlock()
 		if len(peers) == 0 {
-			time.Sleep(time.Millisecond)
+			time.Sleep(s.pause)
 			continue
 		}
 		for i, p := range peers {
-			for range 8 {
+			for range s.burst {
 				if s.kind == garbageFlood {
 					s.send(randomDatagram(rng, out[:0]), p)
 				} else {
@@ -237,7 +277,7 @@ func (s *hostileServer) flood() {
 				}
 			}
 		}
-		time.Sleep(200 * time.Microsecond)
+		time.Sleep(s.pause)
 	}
 }
 
@@ -558,89 +598,105 @@ func TestHostileServers(t *testing.T) {
 			if testing.Short() && tc.full {
 				t.Skip("every case: not with -short")
 			}
-			s := startHostileServer(t, tc.kind)
-			// Record exercises the recording of hostile datagrams too.
-			o := Options{Timeout: hostileTimeout, Run: tc.run, Skip: longCases, Record: true}
-			bound, n := runBound(ServerMode, o, 0)
-			heap := watchHeap()
-			r := within(t, bound, func() (*Report, error) {
-				return RunServer(context.Background(), s.addr(), o)
+			inBubble(t, func(t *testing.T) {
+				// Record exercises the recording of hostile datagrams too.
+				nw, o := hostileNet(Options{Timeout: hostileTimeout, Run: tc.run, Skip: longCases, Record: true})
+				s := startHostileServer(t, nw, tc.kind)
+				bound, n := runBound(ServerMode, o, 0)
+				heap := watchHeap()
+				r := within(t, bound, func() (*Report, error) {
+					return RunServer(context.Background(), s.addr(), o)
+				})
+				s.close()
+				t.Logf("%d cases in %v (bound %v); the server got %d datagrams, sent %d",
+					n, r.elapsed.Round(time.Millisecond), bound, s.got.Load(), s.sent.Load())
+				r.judge(t, n, heap)
 			})
-			s.close()
-			t.Logf("%d cases in %v (bound %v); the server got %d datagrams, sent %d",
-				n, r.elapsed.Round(time.Millisecond), bound, s.got.Load(), s.sent.Load())
-			r.judge(t, n, heap)
 		})
 	}
 }
 
 // TestHostileServerLongCases runs the cases that wait for seconds by
 // nature against the amplifier, which answers Pings (ten times over), so
-// that each case gets past its join and waits its whole time.
+// that each case gets past its join and waits its whole time: about a
+// minute of virtual time.
 func TestHostileServerLongCases(t *testing.T) {
-	if os.Getenv("RTYPE_HOSTILE_LONG") == "" {
-		t.Skip("seconds-long cases (about a minute): set RTYPE_HOSTILE_LONG=1")
+	if testing.Short() {
+		t.Skip("a minute of virtual time: not with -short")
 	}
-	s := startHostileServer(t, amplifier)
-	o := Options{Timeout: hostileTimeout, Run: longCases}
-	bound, n := runBound(ServerMode, o, 0)
-	heap := watchHeap()
-	r := within(t, bound, func() (*Report, error) {
-		return RunServer(context.Background(), s.addr(), o)
+	inBubble(t, func(t *testing.T) {
+		nw, o := hostileNet(Options{Timeout: hostileTimeout, Run: longCases})
+		s := startHostileServer(t, nw, amplifier)
+		bound, n := runBound(ServerMode, o, 0)
+		heap := watchHeap()
+		r := within(t, bound, func() (*Report, error) {
+			return RunServer(context.Background(), s.addr(), o)
+		})
+		s.close()
+		t.Logf("%d cases in %v (bound %v)", n, r.elapsed.Round(time.Millisecond), bound)
+		r.judge(t, n, heap)
 	})
-	s.close()
-	t.Logf("%d cases in %v (bound %v)", n, r.elapsed.Round(time.Millisecond), bound)
-	r.judge(t, n, heap)
 }
 
 // TestHostileServerNothing: a port where nothing listens, and one where a
 // server reads and never answers, are unreachable within the probe's time.
+// The closed port is one of the system's UDP, which answers with ICMP
+// errors that the suite's sockets read; the mute server is in memory.
 func TestHostileServerNothing(t *testing.T) {
-	closed, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	deadAddr := closed.LocalAddr().String()
-	closed.Close()
-	mute, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer mute.Close()
-	for _, tc := range []struct{ name, addr string }{{"closed-port", deadAddr}, {"mute", mute.LocalAddr().String()}} {
-		t.Run(tc.name, func(t *testing.T) {
-			// The probe's 3 s and its second, then slack.
-			r := within(t, 6*time.Second, func() (*Report, error) {
-				return RunServer(context.Background(), tc.addr, Options{Timeout: hostileTimeout})
-			})
-			if !errors.Is(r.err, ErrUnreachable) {
-				t.Fatalf("RunServer = %v, %v; want ErrUnreachable", r.rep, r.err)
-			}
-			t.Logf("unreachable after %v", r.elapsed.Round(time.Millisecond))
+	// unreachable runs the suite against addr with o: ErrUnreachable
+	// within the probe's 3 s and its second, then slack.
+	unreachable := func(t *testing.T, addr string, o Options) {
+		r := within(t, 6*time.Second, func() (*Report, error) {
+			return RunServer(context.Background(), addr, o)
 		})
+		if !errors.Is(r.err, ErrUnreachable) {
+			t.Fatalf("RunServer = %v, %v; want ErrUnreachable", r.rep, r.err)
+		}
+		t.Logf("unreachable after %v", r.elapsed.Round(time.Millisecond))
 	}
+	t.Run("closed-port", func(t *testing.T) {
+		closed, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		deadAddr := closed.LocalAddr().String()
+		closed.Close()
+		unreachable(t, deadAddr, Options{Timeout: hostileTimeout})
+	})
+	t.Run("mute", func(t *testing.T) {
+		inBubble(t, func(t *testing.T) {
+			nw, o := hostileNet(Options{Timeout: hostileTimeout})
+			mute, err := nw.Listen(memServer)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer mute.Close()
+			unreachable(t, memServer.String(), o)
+		})
+	})
 }
 
 // hostileClient is a Client played in-process by goroutines: behave runs
-// with the client's socket(s) until stop is closed.
+// with the client's socket(s), on port 0 of the scripted server's address
+// of nw, until stop is closed.
 type hostileClient struct {
+	nw      *rtypetest.Network
 	started atomic.Int64
 	running sync.WaitGroup
 }
 
-func (hc *hostileClient) client(sockets int, behave func(stop <-chan struct{}, conns []*net.UDPConn, server netip.AddrPort, rng *rand.Rand)) Client {
+func (hc *hostileClient) client(sockets int, behave func(stop <-chan struct{}, conns []Conn, server netip.AddrPort, rng *rand.Rand)) Client {
 	return func(ctx context.Context, server netip.AddrPort) (func(), <-chan struct{}, error) {
 		seed := uint64(hc.started.Add(1))
-		var conns []*net.UDPConn
+		var conns []Conn
 		for range sockets {
-			c, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+			c, err := hc.nw.Listen(netip.AddrPortFrom(server.Addr(), 0))
 			if err != nil {
 				for _, c := range conns {
 					c.Close()
 				}
 				return nil, nil, err
 			}
-			_ = c.SetWriteBuffer(1 << 20)
 			conns = append(conns, c)
 		}
 		stop := make(chan struct{})
@@ -685,7 +741,7 @@ func stopped(stop <-chan struct{}) bool {
 
 // helloFlood sends Hellos from every socket, as fast as it can, and
 // ignores what comes back.
-func helloFlood(stop <-chan struct{}, conns []*net.UDPConn, server netip.AddrPort, _ *rand.Rand) {
+func helloFlood(stop <-chan struct{}, conns []Conn, server netip.AddrPort, _ *rand.Rand) {
 	hello := rtype.AppendHello(nil)
 	for !stopped(stop) {
 		for _, c := range conns {
@@ -693,13 +749,13 @@ func helloFlood(stop <-chan struct{}, conns []*net.UDPConn, server netip.AddrPor
 				_, _ = c.WriteToUDPAddrPort(hello, server)
 			}
 		}
-		time.Sleep(200 * time.Microsecond)
+		time.Sleep(floodPause)
 	}
 }
 
 // garbageAfterWelcome says Hello until welcomed, then floods garbage of
 // every size and packets of its connection with absurd messages.
-func garbageAfterWelcome(stop <-chan struct{}, conns []*net.UDPConn, server netip.AddrPort, rng *rand.Rand) {
+func garbageAfterWelcome(stop <-chan struct{}, conns []Conn, server netip.AddrPort, rng *rand.Rand) {
 	c := conns[0]
 	var id atomic.Uint32
 	go func() {
@@ -732,7 +788,7 @@ func garbageAfterWelcome(stop <-chan struct{}, conns []*net.UDPConn, server neti
 				_, _ = c.WriteToUDPAddrPort(absurdPacket(rng, out[:0], id.Load()), server)
 			}
 		}
-		time.Sleep(200 * time.Microsecond)
+		time.Sleep(floodPause)
 	}
 }
 
@@ -747,90 +803,104 @@ func clientRunBound(o Options) (time.Duration, int) {
 
 func TestHostileClients(t *testing.T) {
 	t.Run("exits-at-once", func(t *testing.T) {
-		var started atomic.Int64
-		exit := func(context.Context, netip.AddrPort) (func(), <-chan struct{}, error) {
-			started.Add(1)
-			done := make(chan struct{})
-			close(done)
-			return func() {}, done, nil
-		}
-		r := within(t, 3*time.Second, func() (*Report, error) {
-			return RunClient(context.Background(), exit, Options{Timeout: hostileTimeout})
+		inBubble(t, func(t *testing.T) {
+			var started atomic.Int64
+			exit := func(context.Context, netip.AddrPort) (func(), <-chan struct{}, error) {
+				started.Add(1)
+				done := make(chan struct{})
+				close(done)
+				return func() {}, done, nil
+			}
+			_, o := hostileNet(Options{Timeout: hostileTimeout})
+			r := within(t, 3*time.Second, func() (*Report, error) {
+				return RunClient(context.Background(), exit, o)
+			})
+			if !errors.Is(r.err, ErrUnreachable) {
+				t.Fatalf("RunClient = %v, %v; want ErrUnreachable", r.rep, r.err)
+			}
+			if r.elapsed > time.Second {
+				t.Errorf("ErrUnreachable after %v: not quick", r.elapsed)
+			}
+			t.Logf("unreachable after %v, %d start", r.elapsed.Round(time.Millisecond), started.Load())
 		})
-		if !errors.Is(r.err, ErrUnreachable) {
-			t.Fatalf("RunClient = %v, %v; want ErrUnreachable", r.rep, r.err)
-		}
-		if r.elapsed > time.Second {
-			t.Errorf("ErrUnreachable after %v: not quick", r.elapsed)
-		}
-		t.Logf("unreachable after %v, %d start", r.elapsed.Round(time.Millisecond), started.Load())
 	})
 	t.Run("start-fails", func(t *testing.T) {
-		fail := func(context.Context, netip.AddrPort) (func(), <-chan struct{}, error) {
-			return nil, nil, errors.New("no such client")
-		}
-		r := within(t, 3*time.Second, func() (*Report, error) {
-			return RunClient(context.Background(), fail, Options{Timeout: hostileTimeout})
+		inBubble(t, func(t *testing.T) {
+			fail := func(context.Context, netip.AddrPort) (func(), <-chan struct{}, error) {
+				return nil, nil, errors.New("no such client")
+			}
+			_, o := hostileNet(Options{Timeout: hostileTimeout})
+			r := within(t, 3*time.Second, func() (*Report, error) {
+				return RunClient(context.Background(), fail, o)
+			})
+			if !errors.Is(r.err, ErrUnreachable) {
+				t.Fatalf("RunClient = %v, %v; want ErrUnreachable", r.rep, r.err)
+			}
 		})
-		if !errors.Is(r.err, ErrUnreachable) {
-			t.Fatalf("RunClient = %v, %v; want ErrUnreachable", r.rep, r.err)
-		}
 	})
 	t.Run("quit-never-returns", func(t *testing.T) {
-		// quit breaks the Client contract; the run still ends, each
-		// cleanup bounded by cleanupWait.
-		release := make(chan struct{})
-		defer close(release)
-		stuck := func(_ context.Context, server netip.AddrPort) (func(), <-chan struct{}, error) {
-			conn, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
-			if err != nil {
-				return nil, nil, err
-			}
-			go func() {
-				defer conn.Close()
-				for {
-					conn.WriteToUDPAddrPort(rtype.AppendHello(nil), server)
-					select {
-					case <-release:
-						return
-					case <-time.After(100 * time.Millisecond):
-					}
+		inBubble(t, func(t *testing.T) {
+			// quit breaks the Client contract; the run still ends, each
+			// cleanup bounded by cleanupWait.
+			release := make(chan struct{})
+			var wg sync.WaitGroup
+			defer wg.Wait()
+			defer close(release)
+			nw, o := hostileNet(Options{Timeout: hostileTimeout, Run: regexp.MustCompile(`^4\.2/1$`)})
+			stuck := func(_ context.Context, server netip.AddrPort) (func(), <-chan struct{}, error) {
+				conn, err := nw.Listen(netip.AddrPortFrom(server.Addr(), 0))
+				if err != nil {
+					return nil, nil, err
 				}
-			}()
-			return func() { <-release }, nil, nil
-		}
-		o := Options{Timeout: hostileTimeout, Run: regexp.MustCompile(`^4\.2/1$`)}
-		bound := 2*cleanupWait + 10*time.Second
-		r := within(t, bound, func() (*Report, error) { return RunClient(context.Background(), stuck, o) })
-		if r.err != nil || len(r.rep.Results) != 1 {
-			t.Fatalf("RunClient = %v, %v; want one result", r.rep, r.err)
-		}
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					defer conn.Close()
+					for {
+						conn.WriteToUDPAddrPort(rtype.AppendHello(nil), server)
+						select {
+						case <-release:
+							return
+						case <-time.After(100 * time.Millisecond):
+						}
+					}
+				}()
+				return func() { <-release }, nil, nil
+			}
+			bound := 2*cleanupWait + 10*time.Second
+			r := within(t, bound, func() (*Report, error) { return RunClient(context.Background(), stuck, o) })
+			if r.err != nil || len(r.rep.Results) != 1 {
+				t.Fatalf("RunClient = %v, %v; want one result", r.rep, r.err)
+			}
+		})
 	})
 
 	tests := []struct {
 		name    string
 		sockets int
-		behave  func(<-chan struct{}, []*net.UDPConn, netip.AddrPort, *rand.Rand)
+		behave  func(<-chan struct{}, []Conn, netip.AddrPort, *rand.Rand)
 	}{
 		{"hello-flood-many-ports", 16, helloFlood},
 		{"garbage-after-welcome", 1, garbageAfterWelcome},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			hc := &hostileClient{}
-			o := Options{Timeout: hostileTimeout, Record: true}
-			if testing.Short() {
-				o.Run = regexp.MustCompile(`^5\.`)
-			}
-			// Every client case otherwise: 44, about 20 s.
-			bound, n := clientRunBound(o)
-			heap := watchHeap()
-			r := within(t, bound, func() (*Report, error) {
-				return RunClient(context.Background(), hc.client(tc.sockets, tc.behave), o)
+			inBubble(t, func(t *testing.T) {
+				nw, o := hostileNet(Options{Timeout: hostileTimeout, Record: true})
+				hc := &hostileClient{nw: nw}
+				if testing.Short() {
+					o.Run = regexp.MustCompile(`^5\.`)
+				}
+				// Every client case otherwise: 44.
+				bound, n := clientRunBound(o)
+				heap := watchHeap()
+				r := within(t, bound, func() (*Report, error) {
+					return RunClient(context.Background(), hc.client(tc.sockets, tc.behave), o)
+				})
+				hc.running.Wait()
+				t.Logf("%d cases in %v (bound %v), %d clients started", n, r.elapsed.Round(time.Millisecond), bound, hc.started.Load())
+				r.judge(t, n, heap)
 			})
-			hc.running.Wait()
-			t.Logf("%d cases in %v (bound %v), %d clients started", n, r.elapsed.Round(time.Millisecond), bound, hc.started.Load())
-			r.judge(t, n, heap)
 		})
 	}
 }
@@ -843,29 +913,45 @@ func TestHostileFloodBytesBounded(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a 17 s flood: not with -short")
 	}
-	s := startHostileServer(t, garbageFlood)
-	o := Options{Timeout: hostileTimeout, Run: regexp.MustCompile(`^(5\.|7\.|8\.)`), Skip: longCases, Record: true}
-	bound, n := runBound(ServerMode, o, 0)
-	heap := watchHeap()
-	r := within(t, bound, func() (*Report, error) {
-		return RunServer(context.Background(), s.addr(), o)
+	inBubble(t, func(t *testing.T) {
+		nw, o := hostileNet(Options{Timeout: hostileTimeout, Run: regexp.MustCompile(`^(5\.|7\.|8\.)`), Skip: longCases, Record: true})
+		// 128 datagrams at once, about 4 MiB: more than an inbox holds.
+		s := startFlood(t, nw, garbageFlood, 128, 50*time.Millisecond)
+		bound, n := runBound(ServerMode, o, 0)
+		heap := watchHeap()
+		overflowedBefore := inboxOverflows.Load()
+		r := within(t, bound, func() (*Report, error) {
+			return RunServer(context.Background(), s.addr(), o)
+		})
+		s.close()
+		if r.err != nil {
+			t.Fatalf("RunServer: %v", r.err)
+		}
+		// The flood outpaces the suite: its sockets' inboxes overflowed.
+		var delivered uint64
+		s.mu.Lock()
+		for p := range s.ids {
+			delivered += nw.Stats(memServer, p).Delivered
+		}
+		s.mu.Unlock()
+		overflowed := inboxOverflows.Load() - overflowedBefore
+		t.Logf("the suite's sockets got %d datagrams of the flood, %d overflowed their inboxes", delivered, overflowed)
+		if overflowed == 0 {
+			t.Error("no datagram of the flood overflowed an inbox: the suite read all of it, no flood")
+		}
+		checkReport(t, r.rep, n)
+		kept := exchangeBytes(r.rep)
+		growth, peak := heap.end()
+		runtime.KeepAlive(r.rep)
+		t.Logf("heap growth after GC with the report %+d MiB, peak in use %d MiB", growth>>20, peak>>20)
+		// A report of n cases of at most maxExchange datagrams of at most the
+		// 548 bytes a peer may send (§2.2), with slack, and a heap of a few
+		// sockets' worth of such datagrams.
+		if limit := n * maxExchange * rtype.MaxDatagramSize * 2; kept > limit {
+			t.Errorf("the report keeps %d MiB of datagrams for %d cases, more than %d MiB", kept>>20, n, limit>>20)
+		}
+		if peak > 128<<20 {
+			t.Errorf("peak heap in use %d MiB under the flood, more than 128 MiB", peak>>20)
+		}
 	})
-	s.close()
-	if r.err != nil {
-		t.Fatalf("RunServer: %v", r.err)
-	}
-	checkReport(t, r.rep, n)
-	kept := exchangeBytes(r.rep)
-	growth, peak := heap.end()
-	runtime.KeepAlive(r.rep)
-	t.Logf("heap growth after GC with the report %+d MiB, peak in use %d MiB", growth>>20, peak>>20)
-	// A report of n cases of at most maxExchange datagrams of at most the
-	// 548 bytes a peer may send (§2.2), with slack, and a heap of a few
-	// sockets' worth of such datagrams.
-	if limit := n * maxExchange * rtype.MaxDatagramSize * 2; kept > limit {
-		t.Errorf("the report keeps %d MiB of datagrams for %d cases, more than %d MiB", kept>>20, n, limit>>20)
-	}
-	if peak > 128<<20 {
-		t.Errorf("peak heap in use %d MiB under the flood, more than 128 MiB", peak>>20)
-	}
 }
