@@ -1,3 +1,5 @@
+//go:build go1.25
+
 package main
 
 import (
@@ -16,6 +18,7 @@ import (
 	"github.com/rtypeproto/rtype"
 	"github.com/rtypeproto/rtype/conformance"
 	"github.com/rtypeproto/rtype/examples/internal/gameserver"
+	"github.com/rtypeproto/rtype/rtypetest"
 	"github.com/rtypeproto/rtype/session"
 )
 
@@ -58,14 +61,14 @@ type stepper interface {
 type rewrite func(w *wire, a netip.AddrPort, b []byte) []byte
 
 // atOnce bounds the mutants run at the same time: today all of them, as
-// their cases mostly wait on the network and the slowest mutant alone
-// takes most of the test's time; the bound keeps sockets and goroutines
-// in check as mutants are added.
+// in virtual time the slowest mutant alone sets the bubble's length; the
+// bound keeps goroutines in check as mutants are added.
 const atOnce = 96
 
 // TestConformanceMutants runs, against each broken server, the MUST cases
 // and the cases meant to catch it: those fail, no unrelated MUST case
-// does. All mutants share one pool, beside the other tests of the package.
+// does. All mutants run at once in one synctest bubble, each on an
+// in-memory network of its own, in virtual time.
 //
 // It is skipped under the race detector: it checks what the suite
 // detects, not how it runs, and TestConformance already runs every case
@@ -82,18 +85,20 @@ func TestConformanceMutants(t *testing.T) {
 	ms := slices.Concat(wireMutants(), gameMutants(), stepperMutants())
 	reps := make([]*conformance.Report, len(ms))
 	errs := make([]error, len(ms))
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, atOnce)
-	for i, m := range ms {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			reps[i], errs[i] = m.run()
-		}()
-	}
-	wg.Wait()
+	inMemory(t, 1, func(t *testing.T, _ *rtypetest.Network) {
+		var wg sync.WaitGroup
+		sem := make(chan struct{}, atOnce)
+		for i, m := range ms {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				sem <- struct{}{}
+				defer func() { <-sem }()
+				reps[i], errs[i] = m.run(rtypetest.NewNetwork(uint64(i)))
+			}()
+		}
+		wg.Wait()
+	})
 	for i, m := range ms {
 		t.Run(strings.ReplaceAll(m.catch[0], "/", "_")+"_"+m.name, func(t *testing.T) {
 			if errs[i] != nil {
@@ -104,14 +109,17 @@ func TestConformanceMutants(t *testing.T) {
 	}
 }
 
-// run serves m and runs the MUST cases and those of catch against it.
-func (m mutant) run() (*conformance.Report, error) {
-	addr, stop, err := m.serve()
+// run serves m on nw and runs the MUST cases and those of catch against
+// it there.
+func (m mutant) run(nw *rtypetest.Network) (*conformance.Report, error) {
+	addr, stop, err := m.serve(nw)
 	if err != nil {
 		return nil, err
 	}
 	defer stop()
-	return conformance.RunServer(context.Background(), addr, conformance.Options{Run: idsRegexp(append(mustIDs(), m.catch...))})
+	o := suiteOn(nw)
+	o.Run = idsRegexp(append(mustIDs(), m.catch...))
+	return conformance.RunServer(context.Background(), addr, o)
 }
 
 // judge fails t unless every case of catch ran and failed, and no other
@@ -160,11 +168,11 @@ func idsRegexp(ids []string) *regexp.Regexp {
 	return regexp.MustCompile("^(" + strings.Join(q, "|") + ")$")
 }
 
-// serve runs m on a loopback port and returns its address and the
+// serve runs m on serverAddr of nw and returns its address and the
 // function that stops it. Its loop is that of session.RunServerConn, less
 // the shutdown, with m's rewrites around the session.
-func (m mutant) serve() (string, func(), error) {
-	conn, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+func (m mutant) serve(nw *rtypetest.Network) (string, func(), error) {
+	conn, err := nw.Listen(serverAddr)
 	if err != nil {
 		return "", nil, err
 	}
@@ -201,7 +209,7 @@ func (m mutant) serve() (string, func(), error) {
 		<-done
 		conn.Close()
 	}
-	return conn.LocalAddr().String(), stop, nil
+	return serverAddr.String(), stop, nil
 }
 
 // loop feeds the session the datagrams of in, rewritten, and ticks the
@@ -244,7 +252,7 @@ type datagram struct {
 // read passes conn's datagrams to in until ctx is done or conn closed.
 // Its buffer takes any UDP datagram, so that an oversize one reaches the
 // session whole.
-func read(ctx context.Context, conn *net.UDPConn, in chan<- datagram) {
+func read(ctx context.Context, conn conformance.Conn, in chan<- datagram) {
 	buf := make([]byte, 1<<16)
 	for {
 		n, from, err := conn.ReadFromUDPAddrPort(buf)
@@ -265,7 +273,7 @@ func read(ctx context.Context, conn *net.UDPConn, in chan<- datagram) {
 // wire is a mutant's socket and what it knows of each client, learned
 // from what goes through it.
 type wire struct {
-	conn *net.UDPConn
+	conn conformance.Conn
 	// session is the server the wire stands before, to tell a connection
 	// still open.
 	session *session.Server
@@ -293,7 +301,7 @@ type peer struct {
 	state map[string]uint32
 }
 
-func newWire(conn *net.UDPConn) *wire {
+func newWire(conn conformance.Conn) *wire {
 	return &wire{conn: conn, peers: map[netip.AddrPort]*peer{}, owners: map[uint32]netip.AddrPort{}}
 }
 

@@ -1,3 +1,5 @@
+//go:build go1.25
+
 package main
 
 import (
@@ -8,6 +10,7 @@ import (
 
 	"github.com/rtypeproto/rtype"
 	"github.com/rtypeproto/rtype/conformance"
+	"github.com/rtypeproto/rtype/rtypetest"
 	"github.com/rtypeproto/rtype/session"
 )
 
@@ -77,15 +80,22 @@ func TestConformanceInputStepper(t *testing.T) {
 	}
 	t.Parallel()
 	m := mutant{name: "inputStepper", game: newInputStepper}
-	addr, stop, err := m.serve()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stop()
 	motion := []string{"7.1/5", "7.1/6", "7.1/7", "7.1/8"}
-	rep, err := conformance.RunServer(context.Background(), addr, conformance.Options{Run: idsRegexp(append(mustIDs(), motion...))})
-	if err != nil {
-		t.Fatal(err)
+	var rep *conformance.Report
+	inMemory(t, 1, func(t *testing.T, nw *rtypetest.Network) {
+		addr, stop, err := m.serve(nw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer stop()
+		o := suiteOn(nw)
+		o.Run = idsRegexp(append(mustIDs(), motion...))
+		if rep, err = conformance.RunServer(context.Background(), addr, o); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if rep == nil {
+		t.FailNow()
 	}
 	input := regexp.MustCompile(`^7\.1/`)
 	ran := 0
