@@ -1,10 +1,10 @@
+//go:build go1.25
+
 package main
 
 import (
 	"context"
 	"encoding/binary"
-	"errors"
-	"net"
 	"net/netip"
 	"regexp"
 	"strings"
@@ -14,6 +14,7 @@ import (
 
 	"github.com/rtypeproto/rtype"
 	"github.com/rtypeproto/rtype/conformance"
+	"github.com/rtypeproto/rtype/rtypetest"
 )
 
 // The mutation tests run the client suite against a small client written
@@ -90,7 +91,7 @@ const (
 // owns the state.
 type fake struct {
 	d      defect
-	conn   *net.UDPConn
+	conn   conformance.Conn
 	server netip.AddrPort
 
 	state    int // fakeConnecting, fakeConnected, fakeClosed
@@ -120,12 +121,14 @@ type fakeDatagram struct {
 	from netip.AddrPort
 }
 
-// fakeClient starts one purpose-built client with defect d per case;
-// quitting cancels its context, which makes it send Disconnect reason 1.
-func fakeClient(d defect) conformance.Client {
-	var ports freshPorts
+// fakeClient starts, on nw, one purpose-built client with defect d per
+// case; quitting cancels its context, which makes it send Disconnect
+// reason 1. Its socket is on port 0 of the scripted server's address: an
+// in-memory network hands out a port none of the run's clients had, so
+// that each case's client is the first address the suite has not seen.
+func fakeClient(nw *rtypetest.Network, d defect) conformance.Client {
 	return func(_ context.Context, server netip.AddrPort) (func(), <-chan struct{}, error) {
-		conn, err := ports.open()
+		conn, err := nw.Listen(netip.AddrPortFrom(server.Addr(), 0))
 		if err != nil {
 			return nil, nil, err
 		}
@@ -139,41 +142,6 @@ func fakeClient(d defect) conformance.Client {
 		}()
 		return func() { cancel(); <-done }, done, nil
 	}
-}
-
-// freshPorts opens the sockets of one run's clients on ports none of them
-// had: the suite takes a case's client to be the first address it has not
-// seen, and the system may hand a closed socket's port out again, which
-// would leave a case without its client.
-type freshPorts struct {
-	mu   sync.Mutex
-	used map[uint16]bool
-}
-
-func (fp *freshPorts) open() (*net.UDPConn, error) {
-	fp.mu.Lock()
-	defer fp.mu.Unlock()
-	if fp.used == nil {
-		fp.used = map[uint16]bool{}
-	}
-	var spare []*net.UDPConn
-	defer func() {
-		for _, c := range spare {
-			c.Close()
-		}
-	}()
-	for range 16 {
-		conn, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
-		if err != nil {
-			return nil, err
-		}
-		if port := conn.LocalAddr().(*net.UDPAddr).AddrPort().Port(); !fp.used[port] {
-			fp.used[port] = true
-			return conn, nil
-		}
-		spare = append(spare, conn) // held open, so that the next try gets another port
-	}
-	return nil, errors.New("no fresh port in 16 tries")
 }
 
 func (f *fake) run(ctx context.Context) {
@@ -610,7 +578,8 @@ var mutations = []struct {
 // first checks the purpose-built client itself: without a defect it passes
 // every case, SHOULD ones included. The runs wait on the network, not the
 // processor: they all run at once, whatever -parallel says, then each is
-// judged in its subtest.
+// judged in its subtest. They run in one synctest bubble, each on an
+// in-memory network of its own, in virtual time.
 func TestConformanceMutations(t *testing.T) {
 	t.Parallel()
 	var musts []string
@@ -623,35 +592,42 @@ func TestConformanceMutations(t *testing.T) {
 	}
 	reports := make([]*conformance.Report, len(mutations))
 	errs := make([]error, len(mutations))
-	var wg sync.WaitGroup
-	for i, m := range mutations {
+	for _, m := range mutations {
 		for _, id := range m.catches {
 			if _, ok := levels[id]; !ok {
 				t.Fatalf("mutation %q: no case %s", m.name, id)
 			}
 		}
-		if m.d == neverGiveUp && testing.Short() {
-			continue
-		}
-		run := regexp.MustCompile("^(" + quoteAll(append(musts[:len(musts):len(musts)], m.catches...)) + ")$")
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			reports[i], errs[i] = conformance.RunClient(context.Background(), fakeClient(m.d), conformance.Options{Run: run})
-		}()
 	}
 	var sound *conformance.Report
 	var soundErr error
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		o := conformance.Options{}
-		if testing.Short() {
-			o.Skip = regexp.MustCompile(`^4\.2/2$`) // 12 s of Hellos
+	inMemory(t, 1, func(t *testing.T, _ *rtypetest.Network) {
+		var wg sync.WaitGroup
+		for i, m := range mutations {
+			if m.d == neverGiveUp && testing.Short() {
+				continue
+			}
+			run := regexp.MustCompile("^(" + quoteAll(append(musts[:len(musts):len(musts)], m.catches...)) + ")$")
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				nw := rtypetest.NewNetwork(uint64(i))
+				o := conformance.Options{Run: run, Network: conformance.NetworkOf(nw.Listen)}
+				reports[i], errs[i] = conformance.RunClient(context.Background(), fakeClient(nw, m.d), o)
+			}()
 		}
-		sound, soundErr = conformance.RunClient(context.Background(), fakeClient(none), o)
-	}()
-	wg.Wait()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			nw := rtypetest.NewNetwork(uint64(len(mutations)))
+			o := conformance.Options{Network: conformance.NetworkOf(nw.Listen)}
+			if testing.Short() {
+				o.Skip = regexp.MustCompile(`^4\.2/2$`) // 12 s of Hellos
+			}
+			sound, soundErr = conformance.RunClient(context.Background(), fakeClient(nw, none), o)
+		}()
+		wg.Wait()
+	})
 	t.Run("no defect", func(t *testing.T) {
 		if soundErr != nil {
 			t.Fatal(soundErr)
