@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"net/netip"
+	"regexp"
 	"testing"
 
 	"github.com/rtypeproto/rtype/conformance"
@@ -27,11 +28,13 @@ func botClient(cfg func(*bot.Config)) conformance.Client {
 	}
 }
 
-// TestConformance runs the whole client suite against the example bot, on
-// real sockets: the bot opens its own UDP socket, so its run stays on the
+// TestConformance runs the client suite against the example bot, on real
+// sockets: the bot opens its own UDP socket, so its run stays on the
 // system's network, and keeps UDP tested in client mode. Every MUST case
-// passes.
+// passes. 4.2/2, ten seconds of Hellos to a server that never answers
+// until the session client gives up, is left to TestConformanceInMemory,
+// which runs it against the bot's session configuration in virtual time.
 func TestConformance(t *testing.T) {
 	t.Parallel()
-	conformance.TestClient(t, botClient(nil), conformance.Options{})
+	conformance.TestClient(t, botClient(nil), conformance.Options{Skip: regexp.MustCompile(`^4\.2/2$`)})
 }
