@@ -110,6 +110,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			Duration: *duration, Loss: *loss, Seed: *seed, Group: group, Session: sessionConfig,
 		})
 		results[i] = bots[i].Live()
+	}
+	// The layout reads the names before the bots run and write results.
+	lines := bot.NewLines(results)
+	for i := range bots {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -119,7 +123,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	done := make(chan struct{})
 	go func() { wg.Wait(); close(done) }()
 
-	p := progress{out: stdout, sched: bot.Schedule{Start: time.Now(), Every: *every}, lines: bot.NewLines(results), last: make([]string, *n)}
+	p := progress{out: stdout, sched: bot.Schedule{Start: time.Now(), Every: *every}, lines: lines, last: make([]string, *n)}
 	t := time.NewTicker(*every)
 	p.sched.Follow(t.C, done, func(at time.Duration) { p.show(at, bots) })
 	t.Stop()
