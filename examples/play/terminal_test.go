@@ -106,10 +106,13 @@ func (tm *tmux) must(args ...string) {
 	}
 }
 
-// start runs shell in a new 100×30 session called name.
+// start runs shell in a new 100×30 session called name. The server stays
+// up when its last session ends, so that the next start does not race a
+// server shutting down ("server exited unexpectedly").
 func (tm *tmux) start(name, shell string) {
 	tm.t.Helper()
 	tm.must("new-session", "-d", "-s", name, "-x", "100", "-y", "30", shell)
+	tm.must("set-option", "-s", "exit-empty", "off")
 }
 
 // waitScreen captures session's pane until cond holds, for 10 s at most.
