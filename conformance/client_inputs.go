@@ -24,6 +24,9 @@ const (
 	// idleFollow is how long the watch goes on after the first Input
 	// holding nothing, so that a gap after it shows too.
 	idleFollow = 250 * time.Millisecond
+	// maxInputQuiet is the longest silence after an Input judged kindly: a
+	// client that stops sending Inputs does not pass on its first second.
+	maxInputQuiet = 300 * time.Millisecond
 )
 
 // inputLog records the client's Inputs as they come.
@@ -109,6 +112,9 @@ func (l *inputLog) judge(t *check) {
 		t.Failf("%d Input(s) within %v of the first packet: want one per frame (about 60 a second), also with nothing held", l.n, inputWatch)
 	}
 	span := l.last.Sub(l.first)
+	if quiet := time.Since(l.last); quiet > maxInputQuiet {
+		t.Failf("%d Inputs, then none for the last %v of the watch: want one per frame, also with nothing held", l.n, quiet.Round(time.Millisecond))
+	}
 	if rate := float64(l.n-1) / span.Seconds(); rate < minInputRate || rate > maxInputRate {
 		t.Failf("%d Inputs in %v: %.0f a second, want about 60 (%d to %d), one per frame", l.n, span.Round(time.Millisecond), rate, minInputRate, maxInputRate)
 	}

@@ -60,6 +60,7 @@ const (
 	serverType              // sends a message of type 0x0086 in its first packet and every 30 frames after (§6)
 	slowInput               // sends an Input every 4 frames (§7.1)
 	idleSkipped             // holds Shoot 8 frames in 16 and sends an Input only on those (§7.1)
+	inputsStop              // sends no Input after its first 30 frames (§7.1)
 	inputLong               // sends 10-byte Inputs (§7.1)
 	inputFrom0              // numbers Inputs from 0 (§7.1)
 	reservedBit             // sets action bit 5 every 10 frames (§7.1)
@@ -219,7 +220,7 @@ func (f *fake) play(now time.Time) {
 	f.frame++
 	var msgs []rtype.RawMessage
 	held := f.held()
-	if (f.d != slowInput || f.frame%4 == 0) && (f.d != idleSkipped || held != 0) {
+	if (f.d != slowInput || f.frame%4 == 0) && (f.d != idleSkipped || held != 0) && (f.d != inputsStop || f.frame <= 30) {
 		msgs = append(msgs, f.input(held))
 	}
 	if !now.Before(f.nextPing) {
@@ -553,6 +554,7 @@ var mutations = []struct {
 	{"server type sent", serverType, []string{"6/2"}},
 	{"an Input every 4 frames", slowInput, []string{"7.1/1"}},
 	{"Inputs only when something is held", idleSkipped, []string{"7.1/1"}},
+	{"Inputs for half a second only", inputsStop, []string{"7.1/1"}},
 	{"10-byte Input", inputLong, []string{"7.1/2"}},
 	{"inputSequence from 0", inputFrom0, []string{"7.1/3"}},
 	{"reserved action bit", reservedBit, []string{"7.1/4"}},

@@ -19,6 +19,43 @@ import (
 	"github.com/rtypeproto/rtype/session"
 )
 
+// player is what the client does: it logs the world's changes and flies.
+type player struct {
+	server  string
+	playing bool // a world came (§8)
+	frame   int
+}
+
+// play runs once per frame: read the events, send one Input. It returns
+// false to quit, sending Disconnect (reason 1).
+func (p *player) play(c *session.Client, now time.Time) bool {
+	for ev := range c.Events() {
+		switch ev.Kind {
+		case session.EventConnected:
+			log.Printf("connected to %s as %d", p.server, ev.Conn)
+		case session.EventPlaying:
+			p.playing = true
+		case session.EventEntityCreated:
+			log.Printf("%v %d at (%.0f, %.0f)", ev.Entity.Archetype, ev.Entity.ID, ev.Entity.X, ev.Entity.Y)
+		case session.EventEntityDestroyed:
+			log.Printf("entity %d destroyed: %v", ev.Entity.ID, ev.Destroy)
+		}
+	}
+	if !c.State().Connected() {
+		return true // Hello until Welcome (§4.2)
+	}
+	p.frame++
+	var a rtype.Actions // nothing held: sent as 0x00 (§7.1)
+	if p.frame%120 < 60 {
+		a = rtype.ActionRight
+	}
+	if p.frame%60 == 0 {
+		a |= rtype.ActionShoot // a missile fires when Shoot is released
+	}
+	_ = c.SendInput(a, now)
+	return true
+}
+
 func main() {
 	server := flag.String("server", "127.0.0.1:4242", "server UDP address")
 	duration := flag.Duration("duration", 10*time.Second, "how long to play")
@@ -27,38 +64,12 @@ func main() {
 	defer stop()
 	ctx, cancel := context.WithTimeout(ctx, *duration)
 	defer cancel()
-	playing, frame := false, 0
-	err := session.RunClient(ctx, *server, session.ClientConfig{}, session.RunOptions{}, func(c *session.Client, now time.Time) bool {
-		for ev := range c.Events() {
-			switch ev.Kind {
-			case session.EventConnected:
-				log.Printf("connected to %s as %d", *server, ev.Conn)
-			case session.EventPlaying:
-				playing = true
-			case session.EventEntityCreated:
-				log.Printf("%v %d at (%.0f, %.0f)", ev.Entity.Archetype, ev.Entity.ID, ev.Entity.X, ev.Entity.Y)
-			case session.EventEntityDestroyed:
-				log.Printf("entity %d destroyed: %v", ev.Entity.ID, ev.Destroy)
-			}
-		}
-		if !c.State().Connected() {
-			return true // Hello until Welcome (§4.2)
-		}
-		frame++
-		var a rtype.Actions // nothing held: sent as 0x00 (§7.1)
-		if frame%120 < 60 {
-			a = rtype.ActionRight
-		}
-		if frame%60 == 0 {
-			a |= rtype.ActionShoot // a missile fires when Shoot is released
-		}
-		_ = c.SendInput(a, now)
-		return true // false sends Disconnect (reason 1) and returns
-	})
+	p := &player{server: *server}
+	err := session.RunClient(ctx, *server, session.ClientConfig{}, session.RunOptions{}, p.play)
 	switch {
 	case err != nil:
 		log.Fatalf("session ended: %v", err) // ErrRejected, ErrTimedOut or ErrSocket
-	case !playing:
+	case !p.playing:
 		log.Fatalf("no world from %s", *server)
 	}
 	log.Print("quit")

@@ -28,36 +28,45 @@ type ship struct {
 	actions rtype.Actions // the last Input accepted (§7.1)
 }
 
+// game is the world of one match: a ship per connected player.
+type game struct {
+	ships map[uint32]*ship // by connection id
+}
+
+var colors = [4]rtype.Archetype{rtype.ArchetypePlayerBlue, rtype.ArchetypePlayerGreen, rtype.ArchetypePlayerPink, rtype.ArchetypePlayerRed}
+
+// tick reads the events and moves the ships; after each call, Server.Tick
+// sends CreateEntity, DestroyEntity and Snapshots.
+func (g *game) tick(s *session.Server, now time.Time) {
+	for ev := range s.Events() {
+		switch ev.Kind {
+		case session.EventPlayerJoined: // slot n spawns at x = 150, y = 150 + 100 n (§10)
+			sh := &ship{x: 150, y: 150 + 100*float64(ev.Slot)}
+			sh.id, _ = s.SpawnFor(ev.Conn, colors[ev.Slot%4], sh.x, sh.y, 0)
+			g.ships[ev.Conn] = sh
+		case session.EventInput: // the full state of the controls, not a change (§7.1)
+			if sh, ok := g.ships[ev.Conn]; ok {
+				sh.actions = ev.Input.Actions
+			}
+		case session.EventPlayerLeft: // its ship is already destroyed, reason 3 (§7.3)
+			delete(g.ships, ev.Conn)
+		}
+	}
+	for _, sh := range g.ships {
+		vx, vy := sh.actions.Velocity(step)
+		sh.x, sh.y = sh.x+vx, sh.y+vy
+		_ = s.Move(sh.id, sh.x, sh.y, 0)
+	}
+}
+
 func main() {
 	addr := flag.String("addr", ":4242", "UDP address to listen on")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	colors := []rtype.Archetype{rtype.ArchetypePlayerBlue, rtype.ArchetypePlayerGreen, rtype.ArchetypePlayerPink, rtype.ArchetypePlayerRed}
-	ships := map[uint32]*ship{} // by connection id
 	log.Printf("listening on udp %s", *addr)
-	err := session.RunServer(ctx, *addr, session.ServerConfig{}, session.RunOptions{}, func(s *session.Server, now time.Time) {
-		for ev := range s.Events() {
-			switch ev.Kind {
-			case session.EventPlayerJoined: // slot n spawns at x = 150, y = 150 + 100 n (§10)
-				sh := &ship{x: 150, y: 150 + 100*float64(ev.Slot)}
-				sh.id, _ = s.SpawnFor(ev.Conn, colors[ev.Slot%4], sh.x, sh.y, 0)
-				ships[ev.Conn] = sh
-			case session.EventInput: // the full state of the controls, not a change (§7.1)
-				if sh, ok := ships[ev.Conn]; ok {
-					sh.actions = ev.Input.Actions
-				}
-			case session.EventPlayerLeft: // its ship is already destroyed, reason 3 (§7.3)
-				delete(ships, ev.Conn)
-			}
-		}
-		for _, sh := range ships {
-			vx, vy := sh.actions.Velocity(step)
-			sh.x, sh.y = sh.x+vx, sh.y+vy
-			_ = s.Move(sh.id, sh.x, sh.y, 0)
-		}
-	}) // after each call, Server.Tick sends CreateEntity, DestroyEntity and Snapshots
-	if err != nil {
+	g := &game{ships: map[uint32]*ship{}}
+	if err := session.RunServer(ctx, *addr, session.ServerConfig{}, session.RunOptions{}, g.tick); err != nil {
 		log.Fatal(err)
 	}
 }
