@@ -12,7 +12,6 @@ import (
 	"github.com/rtypeproto/rtype/conformance"
 	"github.com/rtypeproto/rtype/examples/internal/bot"
 	"github.com/rtypeproto/rtype/rtypetest"
-	"github.com/rtypeproto/rtype/session"
 )
 
 // inMemory runs f inside a testing/synctest bubble, in virtual time, with
@@ -29,46 +28,28 @@ func inMemory(t *testing.T, seed uint64, f func(t *testing.T, nw *rtypetest.Netw
 	t.Logf("%v of virtual time in %v of wall time", virtual.Round(time.Millisecond), time.Since(wall).Round(time.Millisecond))
 }
 
-// botSession starts, for each case, a client on nw that plays as the
-// example bot does, through session.RunClientConn: the bot's session
-// configuration (bot.SessionConfig), one Input of its pattern a frame
-// once connected (bot.Pattern), and Disconnect when its player quits
-// (§7.3). The bot's own Run opens a UDP socket of the system, which no
-// in-memory network can give it.
-func botSession(nw *rtypetest.Network) conformance.Client {
+// botOn starts, for each case, an example bot in this process on a fresh
+// socket of nw: bot.Run as the bot command runs it, on Config.Conn.
+func botOn(nw *rtypetest.Network) conformance.Client {
 	return func(_ context.Context, server netip.AddrPort) (func(), <-chan struct{}, error) {
 		conn, err := nw.Listen(netip.AddrPortFrom(server.Addr(), 0))
 		if err != nil {
 			return nil, nil, err
 		}
-		ctx, cancel := context.WithCancel(context.Background())
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			var frame uint32
-			_ = session.RunClientConn(ctx, conn, server, bot.SessionConfig(session.ClientConfig{}), session.RunOptions{}, func(c *session.Client, now time.Time) bool {
-				for range c.Events() {
-				}
-				if c.State().Connected() && c.SendInput(bot.Pattern(0, frame), now) == nil {
-					frame++
-				}
-				return true
-			})
-		}()
-		return func() { cancel(); <-done }, done, nil
+		return botClient(func(c *bot.Config) { c.Conn = conn })(context.Background(), server)
 	}
 }
 
-// TestConformanceInMemory runs the whole client suite, strict, against a
-// client playing as the bot does, in memory and in virtual time: every
-// MUST and SHOULD case passes, none skipped.
+// TestConformanceInMemory runs the whole client suite, strict, against the
+// example bot in memory and in virtual time: every case passes, none
+// skipped.
 func TestConformanceInMemory(t *testing.T) {
 	t.Parallel()
 	var rep *conformance.Report
 	inMemory(t, 1, func(t *testing.T, nw *rtypetest.Network) {
 		o := conformance.Options{Network: conformance.NetworkOf(nw.Listen), Strict: true}
 		var err error
-		if rep, err = conformance.RunClient(context.Background(), botSession(nw), o); err != nil {
+		if rep, err = conformance.RunClient(context.Background(), botOn(nw), o); err != nil {
 			t.Fatal(err)
 		}
 	})

@@ -42,6 +42,10 @@ type Config struct {
 	// Session configures the client, completed by [SessionConfig]; the
 	// binding's hooks are the bot's own.
 	Session session.ClientConfig
+	// Conn, when not nil, is the bot's socket, such as one of an
+	// rtypetest.Network; nil opens a UDP socket of the system. Run closes
+	// it.
+	Conn session.PacketConn
 }
 
 // Bot is one scripted player. Run plays; Live may be called meanwhile from
@@ -101,11 +105,7 @@ func (b *Bot) Run(ctx context.Context) Result {
 		res:  Result{Name: b.cfg.Name, Server: b.cfg.Server, Resends: -1},
 		seen: make(map[uint32]struct{}),
 	}
-	network := "udp4"
-	if !b.cfg.Server.Addr().Unmap().Is4() {
-		network = "udp6"
-	}
-	conn, err := net.ListenUDP(network, nil)
+	conn, err := b.socket()
 	if err != nil {
 		r.res.Err = err
 		return r.res
@@ -140,6 +140,19 @@ func (b *Bot) Run(ctx context.Context) Result {
 	r.res.HelloResends = max(0, r.hellos-1)
 	b.publish(&r.res)
 	return r.res
+}
+
+// socket returns the Config's Conn, or a new UDP socket of the system of
+// the server address's family.
+func (b *Bot) socket() (session.PacketConn, error) {
+	if b.cfg.Conn != nil {
+		return b.cfg.Conn, nil
+	}
+	network := "udp4"
+	if !b.cfg.Server.Addr().Unmap().Is4() {
+		network = "udp6"
+	}
+	return net.ListenUDP(network, nil)
 }
 
 // play is one frame: read the events, send the frame's Input (§7.1), and
