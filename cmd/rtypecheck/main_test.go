@@ -23,6 +23,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/rtypeproto/rtype"
 	"github.com/rtypeproto/rtype/conformance"
+	"github.com/rtypeproto/rtype/internal/waiters"
 )
 
 // runCLI runs the command with args and returns its status and outputs.
@@ -163,6 +164,7 @@ func TestList(t *testing.T) {
 // whether a server runs there, and the JSON and JUnit reports are written,
 // each with one error entry saying so.
 func TestUnreachable(t *testing.T) {
+	t.Parallel()
 	start := time.Now()
 	addr := closedPort(t)
 	junit := filepath.Join(t.TempDir(), "r.xml")
@@ -215,6 +217,7 @@ func TestUnreachable(t *testing.T) {
 // TestSilentServer: a server that reads every Hello and answers none is
 // not reached: exit 2, after it got Hellos.
 func TestSilentServer(t *testing.T) {
+	t.Parallel()
 	addr, hellos := serve(t, func(*net.UDPConn, netip.AddrPort, []byte) {})
 	code, _, stderr := runCLI(t, "server", "-junit", filepath.Join(t.TempDir(), "r.xml"), addr)
 	if code != 2 || !strings.Contains(stderr, "not reachable: no answer within") {
@@ -230,6 +233,7 @@ func TestSilentServer(t *testing.T) {
 // breaks fails with what came, and rtypecheck exits 1. The cases that need
 // a connection are skipped at once, so the whole run takes seconds.
 func TestNoValidWelcome(t *testing.T) {
+	t.Parallel()
 	welcome := func(change func([]byte) []byte) func(*net.UDPConn, netip.AddrPort, []byte) {
 		return func(c *net.UDPConn, from netip.AddrPort, b []byte) {
 			if typ, _, err := rtype.ParseHandshake(b); err == nil && typ == rtype.HandshakeHello {
@@ -248,6 +252,7 @@ func TestNoValidWelcome(t *testing.T) {
 		{"no handshake", func([]byte) []byte { return []byte("no welcome here") }, "4.2/1", "15-byte datagram"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			addr, _ := serve(t, welcome(tc.answer))
 			start := time.Now()
 			code, stdout, stderr := runCLI(t, "server", addr)
@@ -513,7 +518,9 @@ func TestMain(m *testing.M) {
 		fakeClient(os.Args[1], uint32(seq))
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	// The runs against servers that never answer wait seconds each on
+	// the network: they all wait at once.
+	os.Exit(waiters.Run(m, 8))
 }
 
 // fakeClient sends Hello until a Welcome, then a packet with a Ping every
