@@ -52,6 +52,7 @@ func TestIdleClientForgotten(t *testing.T) {
 // go, so that its silences are far below -idle however slow the machine;
 // TestIdleOnes checks the rule itself without a clock.
 func TestActiveClientKept(t *testing.T) {
+	t.Parallel()
 	const idle = time.Second
 	srv := newFakeServer(t)
 	forgot := make(chan int, 1)

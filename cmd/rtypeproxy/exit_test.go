@@ -37,6 +37,7 @@ func (g *gateWriter) Write(b []byte) (int, error) {
 // proxy holds a datagram before it logs it), which keeps the proxy between
 // the two steps of its stop past the echo's time.
 func TestExitCountsHeldUnsent(t *testing.T) {
+	t.Parallel()
 	srv := newMuteServer(t, "echo")
 	gate := &gateWriter{match: srv.addr() + " > ", blocked: make(chan struct{}), release: make(chan struct{})}
 	joined := make(chan *client, 1)

@@ -15,13 +15,14 @@ import (
 // bot keeps its session to the end (the bot exits 0 only then).
 func TestGameThroughLossyProxy(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds the example server and bot and plays 10 s")
+		t.Skip("builds the example server and bot and plays 3 s")
 	}
+	t.Parallel()
 	server := exampletest.StartServer(t, exampletest.Build(t, "./examples/server")).Addr
 	bot := exampletest.Build(t, "./examples/bot")
 	r := startProxy(t, nil, "-server", server, "-loss", "0.2", "-log", "none", "-seed", "42")
 	var out, errs bytes.Buffer
-	cmd := exec.Command(bot, "-server", r.p.addr().String(), "-n", "4", "-duration", "10s")
+	cmd := exec.Command(bot, "-server", r.p.addr().String(), "-n", "4", "-duration", "3s")
 	cmd.Stdout, cmd.Stderr = &out, &errs
 	err := cmd.Run()
 	table := out.String()

@@ -209,6 +209,7 @@ func TestLogAnyDatagram(t *testing.T) {
 // behind its Welcome reach the client after it, so they are connected
 // packets, although the Welcome was still held when they came.
 func TestLogKindFollowsDelivery(t *testing.T) {
+	t.Parallel()
 	srv := newFakeServer(t) // echoes: the client's Welcome comes back down as the server's
 	joined := make(chan *client, 1)
 	r := startProxy(t, func(p *proxy) { p.joined = func(c *client) { joined <- c } }, "-server", srv.addr(), "-down-delay", "2s")

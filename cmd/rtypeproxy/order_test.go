@@ -11,6 +11,7 @@ import (
 // the scheduler; they queue behind it, so that the server gets them all in
 // the order they were sent (reorder 0).
 func TestOrderKeptJitterOverDelay(t *testing.T) {
+	t.Parallel()
 	srv := newFakeServer(t)
 	joined := make(chan *client, 1)
 	r := startProxy(t, func(p *proxy) { p.joined = func(c *client) { joined <- c } },
