@@ -43,7 +43,7 @@ func NewClient(server netip.AddrPort, cfg ClientConfig, send SendFunc) *Client {
 	cfg = cfg.withDefaults()
 	c := &Client{
 		cfg:      cfg,
-		endpoint: endpoint{send: send},
+		endpoint: endpoint{send: send, trace: tracing{t: cfg.Tracer}},
 		peer:     peer{addr: unmap(server)},
 		events:   newEventQueue(cfg.EventQueue, 0),
 		snap:     rtype.Snapshot{States: make([]rtype.EntityState, 0, rtype.MaxSnapshotStates)},
@@ -82,6 +82,7 @@ func (c *Client) Events() iter.Seq[Event] { return c.events.all() }
 // forgets the QueryEntity ids no Snapshot lists any more (§7.4). SendInput
 // and Flush send the Pings.
 func (c *Client) Update(now time.Time) {
+	c.trace.at(now)
 	switch c.state {
 	case Idle:
 		c.connect(now)
@@ -114,6 +115,7 @@ func (c *Client) sendHello(now time.Time) {
 // ServerTimeout from firing. It fails with [ErrNotConnected] while
 // Connecting or Closed, and rtype.ErrReservedActions for a reserved bit.
 func (c *Client) SendInput(actions rtype.Actions, now time.Time) error {
+	c.trace.at(now)
 	if !c.state.Connected() {
 		return ErrNotConnected
 	}
@@ -132,6 +134,7 @@ func (c *Client) SendInput(actions rtype.Actions, now time.Time) error {
 // without Input; a client sending Input every frame never needs it. It
 // fails with [ErrNotConnected] while Connecting or Closed.
 func (c *Client) Flush(now time.Time) error {
+	c.trace.at(now)
 	if !c.state.Connected() {
 		return ErrNotConnected
 	}
@@ -144,6 +147,7 @@ func (c *Client) Flush(now time.Time) error {
 // reason 1, client quit (§7.3), a Connecting one nothing; the client is then
 // Closed with CloseDisconnect. Closing a Closed client keeps its CloseReason.
 func (c *Client) Close(now time.Time) {
+	c.trace.at(now)
 	switch c.state {
 	case Waiting, Playing:
 		add(c, rtype.Disconnect{Reason: rtype.DisconnectClientQuit})
@@ -187,9 +191,15 @@ func (c *Client) flush() {
 // Receive processes one datagram from from at time now. It never panics;
 // what the spec drops is dropped and counted in Stats().Drops.
 func (c *Client) Receive(datagram []byte, from netip.AddrPort, now time.Time) {
-	if !c.arrived(datagram) {
-		return
+	if c.arrived(datagram, from, now) {
+		c.receive(datagram, from, now)
 	}
+	if c.trace.on() {
+		c.trace.received()
+	}
+}
+
+func (c *Client) receive(datagram []byte, from netip.AddrPort, now time.Time) {
 	switch {
 	case unmap(from) != c.addr:
 		c.drop(DropNotFromServer)
@@ -237,7 +247,7 @@ func (c *Client) receivePacket(b []byte, now time.Time) {
 		c.drop(DropWrongConnection)
 		return
 	}
-	if !c.peer.receive(h.Sequence, now, &c.stats) {
+	if !c.peer.receive(h.Sequence, now, &c.endpoint) {
 		return
 	}
 	for m, rest, ok := rtype.SplitMessage(p.MessageArea()); ok; m, rest, ok = rtype.SplitMessage(rest) {

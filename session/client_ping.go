@@ -71,6 +71,9 @@ func (c *Client) pong(ts uint32, now time.Time) bool {
 	}
 	rtt := max(now.Sub(sent), 0)
 	smoothRTT(&c.srtt, rtt)
+	if c.trace.on() {
+		c.trace.rtt(c.addr, rtt, c.srtt)
+	}
 	c.stats.Pongs++
 	c.events.push(Event{Kind: EventPong, RTT: rtt, At: now})
 	return true

@@ -58,6 +58,7 @@ func (s State) Connected() bool { return s == Waiting || s == Playing }
 func (c *Client) connect(now time.Time) {
 	c.state, c.start = Connecting, now
 	c.giveUpAt = now.Add(c.cfg.GiveUp)
+	c.traceState()
 	c.sendHello(now)
 }
 
@@ -69,6 +70,7 @@ func (c *Client) welcome(id uint32, now time.Time) {
 	}
 	c.state, c.id = Waiting, id
 	c.lastHeard, c.nextPing = now, now
+	c.traceState()
 	c.events.push(Event{Kind: EventConnected, Conn: id, At: now})
 }
 
@@ -77,6 +79,7 @@ func (c *Client) welcome(id uint32, now time.Time) {
 func (c *Client) play(now time.Time) {
 	if c.state == Waiting {
 		c.state = Playing
+		c.traceState()
 		c.events.push(Event{Kind: EventPlaying, Conn: c.id, At: now})
 	}
 }
@@ -96,7 +99,18 @@ func (c *Client) timeOut(why CloseReason, now time.Time) {
 
 // close makes the client Closed for r.
 func (c *Client) close(r CloseReason) {
+	if c.state == Closed {
+		return
+	}
 	c.state, c.reason = Closed, r
+	c.traceState()
+}
+
+// traceState traces the state the client entered.
+func (c *Client) traceState() {
+	if c.trace.on() {
+		c.trace.state(c.addr, c.id, c.state, c.reason)
+	}
 }
 
 // isRejected reports whether b is exactly a valid Rejected datagram (§4.4).

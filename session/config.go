@@ -101,6 +101,8 @@ type ClientConfig struct {
 	// MUST NOT assume an unstated disappearance; expiry reads Snapshots,
 	// which carry each tick's replicated entities (§8.1), as stating it.
 	ExpireUnlisted time.Duration
+	// Tracer, when not nil, receives the client's events (see [Tracer]).
+	Tracer Tracer
 }
 
 // ServerConfig holds the protocol and game policy of a [Server], by the rule
@@ -153,6 +155,9 @@ type ServerConfig struct {
 	// 64, negative never (v1). Conforming clients ack every packet (§5.1);
 	// keep it above the packets sent per round trip.
 	SendBudget int
+	// Tracer, when not nil, receives the server's events, of every
+	// address (see [Tracer]).
+	Tracer Tracer
 }
 
 // RunOptions tunes the UDP bindings ([RunServer], [RunServerConn],

@@ -45,6 +45,7 @@ func (s *Server) join(p peer, now time.Time) *conn {
 	*c = conn{state: placeTaken, slot: slot, peer: p}
 	c.lastHeard = now
 	s.nConns++
+	s.traceState(&c.peer, Playing, CloseNone)
 	s.events.push(Event{Kind: EventPlayerJoined, Conn: c.id, Slot: uint8(slot), At: now})
 	w := &s.world
 	for i := range w.ents {
@@ -77,6 +78,7 @@ func (s *Server) closeConn(c *conn, why CloseReason, dr rtype.DisconnectReason, 
 	// closes it: nothing more goes to its address (§7.3).
 	s.asm.discard()
 	c.state = placeFree
+	s.traceState(&c.peer, Closed, why)
 	s.departed.add(c.stats(&s.world))
 	s.nConns--
 	for i := range s.world.ents {
@@ -92,6 +94,7 @@ func (s *Server) closeConn(c *conn, why CloseReason, dr rtype.DisconnectReason, 
 // entities are destroyed with reason 3 (§7.3). Version 1 cannot tell the
 // client, which times out. Kick does not see waiting clients.
 func (s *Server) Kick(id uint32, now time.Time) error {
+	s.trace.at(now)
 	c := s.byID(id)
 	if c == nil {
 		return ErrNoPlayer

@@ -2,31 +2,46 @@ package session
 
 import (
 	"net/netip"
+	"time"
 
 	"github.com/rtypeproto/rtype"
 )
 
 // endpoint is what a Client and a Server share as one side of the wire:
-// the way out and the counters of both directions.
+// the way out, the counters of both directions, and the trace.
 type endpoint struct {
 	send  SendFunc
 	stats Stats
+	trace tracing
 }
 
-func (e *endpoint) drop(r DropReason) { e.stats.Drops[r]++ }
+// drop counts a drop for r, and traces the datagram being received as
+// dropped if r drops it whole.
+func (e *endpoint) drop(r DropReason) {
+	e.stats.Drops[r]++
+	if e.trace.on() && r < DropUnknownMessage {
+		e.trace.dropped(r)
+	}
+}
 
 // transmit counts datagram b and hands it to the network.
 func (e *endpoint) transmit(to netip.AddrPort, b []byte) {
 	e.stats.PacketsOut++
 	e.stats.BytesOut += uint64(len(b))
+	if e.trace.on() {
+		e.trace.sent(to, b)
+	}
 	e.send(to, b)
 }
 
-// arrived counts datagram b and reports whether it may be read: one over
-// 548 bytes is dropped (§2.2).
-func (e *endpoint) arrived(b []byte) bool {
+// arrived counts datagram b from from and reports whether it may be read:
+// one over 548 bytes is dropped (§2.2).
+func (e *endpoint) arrived(b []byte, from netip.AddrPort, now time.Time) bool {
 	e.stats.PacketsIn++
 	e.stats.BytesIn += uint64(len(b))
+	if e.trace.on() {
+		e.trace.arrived(b, unmap(from), now)
+	}
 	if len(b) > rtype.MaxDatagramSize {
 		e.drop(DropTooLarge)
 		return false

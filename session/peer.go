@@ -28,21 +28,28 @@ func (p *peer) next() rtype.PacketHeader {
 }
 
 // receive applies §5.2 to a packet numbered seq at now: true to process it.
-// It counts in st the packet, accepted or dropped as a duplicate or too
-// old, and the peer's packets it shows lost: the one way either side counts.
-func (p *peer) receive(seq uint32, now time.Time, st *Stats) bool {
+// It counts in e's Stats the packet, accepted or dropped as a duplicate or
+// too old, and the peer's packets it shows lost, each traced: the one way
+// either side counts.
+func (p *peer) receive(seq uint32, now time.Time, e *endpoint) bool {
 	lost := p.window.lost
+	ack, bits := p.window.ack()
 	switch p.window.receive(seq) {
 	case rtype.SeqDuplicate:
-		st.Drops[DropDuplicate]++
+		e.drop(DropDuplicate)
 		return false
 	case rtype.SeqTooOld:
-		st.Drops[DropTooOld]++
+		e.drop(DropTooOld)
 		return false
 	}
 	p.lastHeard = now
-	st.PacketsAccepted++
-	st.PacketsLost += p.window.lost - lost
+	e.stats.PacketsAccepted++
+	if n := p.window.lost - lost; n > 0 {
+		e.stats.PacketsLost += n
+		if e.trace.on() {
+			lostSequences(ack, bits, seq, p.window.first, n, func(s uint32) { e.trace.lost(p.addr, s) })
+		}
+	}
 	return true
 }
 

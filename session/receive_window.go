@@ -69,3 +69,24 @@ func leftUnreceived(ack, ackBits, next, first uint32) uint64 {
 }
 
 func (r *receiveWindow) ack() (ack, ackBits uint32) { return r.w.Ack() }
+
+// lostSequences yields the n sequences leaveUnreceived counted as the
+// window's highest moved from ack, with ackBits, to next, lowest first:
+// each from first and the old window's bottom to next-33 that was not
+// received.
+func lostSequences(ack, ackBits, next, first uint32, n uint64, yield func(seq uint32)) {
+	if next <= ackWindow {
+		return
+	}
+	s := first
+	if ack > ackWindow && ack-ackWindow > s {
+		s = ack - ackWindow
+	}
+	for ; n > 0 && s <= next-ackWindow-1; s++ {
+		if s == ack || s < ack && ackBits&(1<<(ack-1-s)) != 0 {
+			continue
+		}
+		yield(s)
+		n--
+	}
+}

@@ -44,7 +44,7 @@ func NewServer(cfg ServerConfig, send SendFunc) *Server {
 	cfg = cfg.withDefaults()
 	return &Server{
 		cfg:      cfg,
-		endpoint: endpoint{send: send},
+		endpoint: endpoint{send: send, trace: tracing{t: cfg.Tracer}},
 		conns:    make([]conn, cfg.MaxPlayers),
 		cookies:  newCookieJar(cfg.ValidationKey),
 		closed:   newClosedTable(),
@@ -122,9 +122,15 @@ func (s *Server) byID(id uint32) *conn {
 // what the spec drops is dropped silently and counted in Stats().Drops.
 // After [Server.Close] it drops everything, with [DropClosed].
 func (s *Server) Receive(datagram []byte, from netip.AddrPort, now time.Time) {
-	if !s.arrived(datagram) {
-		return
+	if s.arrived(datagram, from, now) {
+		s.receive(datagram, from, now)
 	}
+	if s.trace.on() {
+		s.trace.received()
+	}
+}
+
+func (s *Server) receive(datagram []byte, from netip.AddrPort, now time.Time) {
 	if s.state == serverClosed {
 		s.drop(DropClosed)
 		return

@@ -54,7 +54,11 @@ func (s *Server) ackReceived(c *conn, ack, bits uint32, now time.Time) {
 		sp.acked = true
 		c.cs.Acked++
 		if seq == ack {
-			smoothRTT(&c.cs.SRTT, now.Sub(sp.at))
+			rtt := now.Sub(sp.at)
+			smoothRTT(&c.cs.SRTT, rtt)
+			if s.trace.on() {
+				s.trace.rtt(c.addr, rtt, c.cs.SRTT)
+			}
 		}
 	}
 }

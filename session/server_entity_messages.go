@@ -1,5 +1,7 @@
 package session
 
+import "github.com/rtypeproto/rtype"
+
 // The entity messages a player is owed (§8.2, §8.3, §13.4), put in its
 // packets and recorded in one place, whatever sends them: a Tick or a
 // QueryEntity's answer (§7.4).
@@ -39,6 +41,9 @@ func (s *Server) sendEntity(end toConn, i int) {
 	if r.resend() {
 		c.cs.Resends++
 		s.stats.Resends++
+		if s.trace.on() {
+			s.traceResent(c, i)
+		}
 	}
 	if !s.world.ents[i].dead {
 		s.sendCreate(end, i)
@@ -89,4 +94,13 @@ func (s *Server) sendDestroy(end toConn, i int) {
 	}
 	seq := c.seq
 	s.world.update(i, c.slot, func(r *replica) { r.sentDestroy(seq, reliable) })
+}
+
+// traceResent traces the resending to c of entity i's message.
+func (s *Server) traceResent(c *conn, i int) {
+	e, m := &s.world.ents[i], rtype.TypeCreateEntity
+	if e.dead {
+		m = rtype.TypeDestroyEntity
+	}
+	s.trace.resent(c.addr, e.id, m)
 }

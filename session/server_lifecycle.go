@@ -35,6 +35,7 @@ const (
 // sent as usual; a second Shutdown destroys them too. After Close it does
 // nothing.
 func (s *Server) Shutdown(now time.Time) {
+	s.trace.at(now)
 	if s.state == serverClosed {
 		return
 	}
@@ -60,6 +61,7 @@ func (s *Server) ShuttingDown() bool { return s.state != serverRunning }
 // Close is final: from then on the server answers nothing, whatever
 // arrives, and Tick and Shutdown do nothing.
 func (s *Server) Close(now time.Time) {
+	s.trace.at(now)
 	if s.state == serverClosed {
 		return
 	}

@@ -11,7 +11,7 @@ import (
 // owed at the next Tick over the send budget (§12).
 func (s *Server) processPacket(c *conn, p rtype.Packet, now time.Time) {
 	h := p.Header()
-	if !c.receive(h.Sequence, now, &s.stats) {
+	if !c.receive(h.Sequence, now, &s.endpoint) {
 		return
 	}
 	s.ack(c, h.Ack, h.AckBits, now)

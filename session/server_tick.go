@@ -37,6 +37,7 @@ func (s *Server) flush(c *conn, now time.Time) {
 // and not while over its SendBudget (§12). After [Server.Close] it does
 // nothing.
 func (s *Server) Tick(now time.Time) {
+	s.trace.at(now)
 	if s.state == serverClosed {
 		return
 	}

@@ -42,6 +42,7 @@ func (s *Server) enqueue(p peer) *waiter {
 			*w = waiter{state: placeTaken, order: s.waitOrder, peer: p}
 			s.nWaiting++
 			s.stats.Waited++
+			s.traceState(&w.peer, Waiting, CloseNone)
 			return w
 		}
 	}
@@ -60,8 +61,9 @@ func (s *Server) unqueue(w *waiter) {
 // leaveQueue forgets a waiting client that quit, fell silent or got
 // Rejected, remembering its id as closed so a late packet does not queue it
 // again (§5.2 reorders, §7.3).
-func (s *Server) leaveQueue(w *waiter, now time.Time) {
+func (s *Server) leaveQueue(w *waiter, why CloseReason, now time.Time) {
 	s.closed.add(w.addr, w.id, now)
+	s.traceState(&w.peer, Closed, why)
 	s.unqueue(w)
 }
 
@@ -80,16 +82,16 @@ func (s *Server) oldest() *waiter {
 // Disconnect removes w unanswered (§7.3), and Shutdown sends Rejected (§4.4).
 func (s *Server) waitPacket(w *waiter, p rtype.Packet, now time.Time) {
 	h := p.Header()
-	if !w.receive(h.Sequence, now, &s.stats) {
+	if !w.receive(h.Sequence, now, &s.endpoint) {
 		return
 	}
 	w.acked(h.Ack)
 	switch {
 	case s.disconnects(p):
-		s.leaveQueue(w, now)
+		s.leaveQueue(w, CloseDisconnect, now)
 	case s.state != serverRunning:
 		a := w.addr
-		s.leaveQueue(w, now)
+		s.leaveQueue(w, CloseRejected, now)
 		s.reject(a)
 	default:
 		s.asm.begin(w.next())
@@ -127,7 +129,7 @@ func (s *Server) expireWaiting(now time.Time) {
 	limit := s.waitTimeout()
 	for i := range s.waiting {
 		if w := &s.waiting[i]; w.state == placeTaken && w.silentFor(limit, now) {
-			s.leaveQueue(w, now)
+			s.leaveQueue(w, CloseTimeout, now)
 		}
 	}
 }
@@ -142,5 +144,12 @@ func (s *Server) admit(now time.Time) {
 		p := w.peer
 		s.unqueue(w)
 		s.join(p, now)
+	}
+}
+
+// traceState traces the state the connection of p entered.
+func (s *Server) traceState(p *peer, st State, why CloseReason) {
+	if s.trace.on() {
+		s.trace.state(p.addr, p.id, st, why)
 	}
 }
