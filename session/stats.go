@@ -101,6 +101,27 @@ var dropNames = [NumDropReasons]string{
 	"CreateEntity", "KnownEntity", "EntityLimit", "DestroyEntity", "Pong",
 }
 
+var dropKeys = [NumDropReasons]string{
+	"datagram-too-large", "bad-handshake", "handshake-size", "zero-connection-id",
+	"unexpected-handshake", "not-from-server", "closed", "short-packet",
+	"unknown-connection", "wrong-address", "connection-id-differs", "duplicate-sequence",
+	"sequence-too-old", "framing", "server-full", "closed-connection", "first-sequence",
+	"unknown-message",
+	"input", "stale-input", "ping", "disconnect", "query-entity", "snapshot",
+	"create-entity", "known-entity", "entity-limit", "destroy-entity", "pong",
+}
+
+// Key returns the reason's stable name in kebab-case, for traces and
+// metrics: the key rtypedump gives the same rule where it names one
+// ("datagram-too-large", "duplicate-sequence"), the reason's own name
+// otherwise. A reason out of range is "other".
+func (r DropReason) Key() string {
+	if r < NumDropReasons {
+		return dropKeys[r]
+	}
+	return "other"
+}
+
 // String names the reason.
 func (r DropReason) String() string {
 	if r < NumDropReasons {

@@ -77,7 +77,7 @@ func (d *Decoded) Object(n int, at *Origin) Object {
 	if d.Kind == Packet && d.Err == nil {
 		list := make([]Object, len(d.Messages))
 		for i := range d.Messages {
-			list[i] = d.Messages[i].object()
+			list[i] = d.Messages[i].Object()
 		}
 		o = o.Add("messages", list)
 	}

@@ -128,10 +128,10 @@ func actionNames(a rtype.Actions) names {
 	return n
 }
 
-// object is the output form of a message: type, typeId, size and valid
+// Object is the output form of a message: type, typeId, size and valid
 // first, then ignored for a type outside the catalog, or its error, or its
 // fields. The payload is shown raw when it was not decoded.
-func (m *Message) object() Object {
+func (m *Message) Object() Object {
 	o := Object{}.Add("type", m.Name()).
 		Add("typeId", hex16(m.Raw.Type)).
 		Add("size", len(m.Raw.Payload)).

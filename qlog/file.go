@@ -1,0 +1,163 @@
+package qlog
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"net/netip"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/rtypeproto/rtype"
+	"github.com/rtypeproto/rtype/internal/wiredump"
+	"github.com/rtypeproto/rtype/session"
+)
+
+// Record framing of JSON-SEQ (RFC 7464): each record is RS, JSON, LF.
+const rs = 0x1E
+
+// file is one peer's trace.
+type file struct {
+	f     *os.File
+	w     *bufio.Writer
+	start time.Time // the reference time: the first event's
+	last  float64   // the last event's time, so that none goes back
+	buf   []byte
+}
+
+// header writes the first record: the file's schema and the trace's
+// vantage point and reference time.
+func (f *file) header(v Vantage, peer netip.AddrPort) error {
+	b := append(f.buf[:0], rs)
+	b = append(b, `{"file_schema":"urn:ietf:params:qlog:file:sequential","serialization_format":"application/qlog+json-seq","title":"rtype protocol v1","trace":{"vantage_point":{"type":`...)
+	b = strconv.AppendQuote(b, string(v))
+	b = append(b, `},"common_fields":{"time_format":"relative_to_epoch","reference_time":{"clock_type":"system","epoch":`...)
+	b = strconv.AppendQuote(b, f.start.UTC().Format(time.RFC3339Nano))
+	b = append(b, `},"group_id":`...)
+	b = strconv.AppendQuote(b, peer.String())
+	b = append(b, "}}}\n"...)
+	f.buf = b
+	_, err := f.w.Write(b)
+	return err
+}
+
+// event writes e as one record.
+func (f *file) event(e *session.TraceEvent) error {
+	ms := max(float64(e.Time.Sub(f.start).Microseconds())/1000, f.last)
+	f.last = ms
+	b := append(f.buf[:0], rs)
+	b = append(b, `{"time":`...)
+	b = strconv.AppendFloat(b, ms, 'f', -1, 64)
+	b = append(b, `,"name":"rtype:`...)
+	b = append(b, eventName(e.Kind)...)
+	b = append(b, `","data":`...)
+	b = appendData(b, e)
+	b = append(b, "}\n"...)
+	f.buf = b
+	_, err := f.w.Write(b)
+	return err
+}
+
+func (f *file) close() error {
+	return errors.Join(f.w.Flush(), f.f.Close())
+}
+
+var eventNames = map[session.TraceKind]string{
+	session.TracePacketSent:     "packet_sent",
+	session.TracePacketReceived: "packet_received",
+	session.TracePacketDropped:  "packet_dropped",
+	session.TracePacketLost:     "packet_lost",
+	session.TraceStateUpdated:   "connection_state_updated",
+	session.TraceRTTUpdated:     "rtt_updated",
+	session.TraceEntityResent:   "entity_resent",
+}
+
+func eventName(k session.TraceKind) string {
+	if n, ok := eventNames[k]; ok {
+		return n
+	}
+	return "unknown"
+}
+
+// appendData appends the data object of e.
+func appendData(b []byte, e *session.TraceEvent) []byte {
+	switch e.Kind {
+	case session.TracePacketSent, session.TracePacketReceived:
+		return appendDatagram(b, e.Datagram)
+	case session.TracePacketDropped:
+		b = append(b, `{"reason":`...)
+		b = strconv.AppendQuote(b, e.Drop.Key())
+		b = append(b, `,"length":`...)
+		b = strconv.AppendInt(b, int64(len(e.Datagram)), 10)
+		return append(b, '}')
+	case session.TracePacketLost:
+		b = append(b, `{"sequence":`...)
+		b = strconv.AppendUint(b, uint64(e.Sequence), 10)
+		return append(b, '}')
+	case session.TraceStateUpdated:
+		b = append(b, `{"new":`...)
+		b = strconv.AppendQuote(b, strings.ToLower(e.State.String()))
+		b = append(b, `,"connection_id":`...)
+		b = strconv.AppendUint(b, uint64(e.Conn), 10)
+		if e.State == session.Closed {
+			b = append(b, `,"reason":`...)
+			b = strconv.AppendQuote(b, strings.ToLower(e.Close.String()))
+		}
+		return append(b, '}')
+	case session.TraceRTTUpdated:
+		b = append(b, `{"latest_rtt":`...)
+		b = appendMillis(b, e.RTT)
+		b = append(b, `,"smoothed_rtt":`...)
+		b = appendMillis(b, e.SRTT)
+		return append(b, '}')
+	case session.TraceEntityResent:
+		b = append(b, `{"entity_id":`...)
+		b = strconv.AppendUint(b, uint64(e.Entity), 10)
+		b = append(b, `,"message":`...)
+		b = strconv.AppendQuote(b, e.Message.String())
+		return append(b, '}')
+	}
+	return append(b, "{}"...)
+}
+
+func appendMillis(b []byte, d time.Duration) []byte {
+	return strconv.AppendFloat(b, float64(d.Microseconds())/1000, 'f', -1, 64)
+}
+
+// appendDatagram appends a datagram's data: a handshake's type and
+// connection id (§4), or a packet's header and messages (§5, §6), and its
+// length.
+func appendDatagram(b []byte, dg []byte) []byte {
+	b = append(b, '{')
+	if t, id, err := rtype.ParseHandshake(dg); err == nil {
+		b = append(b, `"handshake":{"type":`...)
+		b = strconv.AppendQuote(b, strings.ToLower(t.String()))
+		b = append(b, `,"connection_id":`...)
+		b = strconv.AppendUint(b, uint64(id), 10)
+		b = append(b, "},"...)
+	} else if d := wiredump.Decode(wiredump.Packet, dg); d.HasHeader {
+		h := d.Header
+		b = append(b, `"header":{"connection_id":`...)
+		b = strconv.AppendUint(b, uint64(h.ConnectionID), 10)
+		b = append(b, `,"sequence":`...)
+		b = strconv.AppendUint(b, uint64(h.Sequence), 10)
+		b = append(b, `,"ack":`...)
+		b = strconv.AppendUint(b, uint64(h.Ack), 10)
+		b = append(b, `,"ack_bits":`...)
+		b = strconv.AppendUint(b, uint64(h.AckBits), 10)
+		b = append(b, `},"messages":[`...)
+		for i := range d.Messages {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			m, _ := json.Marshal(d.Messages[i].Object())
+			b = append(b, m...)
+		}
+		b = append(b, "],"...)
+	}
+	b = append(b, `"length":`...)
+	b = strconv.AppendInt(b, int64(len(dg)), 10)
+	return append(b, '}')
+}
