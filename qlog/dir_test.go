@@ -1,7 +1,6 @@
 package qlog_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"net/netip"
 	"os"
@@ -45,45 +44,24 @@ type record struct {
 	} `json:"data"`
 }
 
-// readTrace checks the fixed format of the trace at path (docs/trace.md)
-// and returns its event records.
+// readTrace reads the trace at path with qlog.ReadFile, which checks the
+// fixed format (docs/trace.md), checks its vantage point and returns its
+// event records decoded.
 func readTrace(t *testing.T, path string, vantage string) []record {
 	t.Helper()
-	b, err := os.ReadFile(path)
+	h, evs, err := qlog.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(b) == 0 || b[0] != 0x1E || b[len(b)-1] != '\n' {
-		t.Fatalf("%s: not records of RS, JSON, LF", path)
+	if string(h.Vantage) != vantage || h.Reference.IsZero() || h.Group == "" {
+		t.Errorf("%s: header %+v, want vantage %s, a reference time and the peer", path, h, vantage)
 	}
-	parts := bytes.Split(b[1:len(b)-1], []byte("\n\x1e"))
-	var head struct {
-		FileSchema          string `json:"file_schema"`
-		SerializationFormat string `json:"serialization_format"`
-		Trace               struct {
-			VantagePoint struct{ Type string } `json:"vantage_point"`
-			CommonFields struct {
-				ReferenceTime struct{ Epoch string } `json:"reference_time"`
-			} `json:"common_fields"`
+	recs := make([]record, len(evs))
+	for i, e := range evs {
+		recs[i].Time, recs[i].Name = e.Time, e.Name
+		if err := json.Unmarshal(e.Data, &recs[i].Data); err != nil {
+			t.Fatalf("%s: event %d data: %v", path, i+1, err)
 		}
-	}
-	if err := json.Unmarshal(parts[0], &head); err != nil {
-		t.Fatalf("%s: first record: %v", path, err)
-	}
-	if head.FileSchema != "urn:ietf:params:qlog:file:sequential" || head.SerializationFormat != "application/qlog+json-seq" ||
-		head.Trace.VantagePoint.Type != vantage || head.Trace.CommonFields.ReferenceTime.Epoch == "" {
-		t.Errorf("%s: first record %s", path, parts[0])
-	}
-	var recs []record
-	for i, p := range parts[1:] {
-		var r record
-		if err := json.Unmarshal(p, &r); err != nil {
-			t.Fatalf("%s: record %d: %v: %s", path, i+2, err, p)
-		}
-		if len(recs) > 0 && r.Time < recs[len(recs)-1].Time {
-			t.Errorf("%s: record %d at %v ms, after %v ms", path, i+2, r.Time, recs[len(recs)-1].Time)
-		}
-		recs = append(recs, r)
 	}
 	return recs
 }

@@ -42,6 +42,9 @@
 //   - lost: the session ended before the bot's Disconnect, such as a server
 //     silent for 10 s (§13.3).
 //
+// With -trace DIR each bot writes a qlog trace into DIR/bot-N
+// (docs/trace.md).
+//
 // It exits 0 when every bot is ok, 1 otherwise, after saying on stderr
 // why each bot that is not failed, one line for the bots that failed
 // alike, naming the server's address when no Welcome came from it; 2 for
@@ -56,6 +59,7 @@ import (
 	"net/netip"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -63,6 +67,7 @@ import (
 
 	"github.com/rtypeproto/rtype/examples/internal/bot"
 	"github.com/rtypeproto/rtype/internal/termwidth"
+	"github.com/rtypeproto/rtype/qlog"
 	"github.com/rtypeproto/rtype/session"
 )
 
@@ -86,6 +91,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	loss := fs.Float64("loss", 0, "fraction of datagrams each bot drops in each direction")
 	seed := fs.Uint64("seed", 1, "seed of the simulated loss")
 	every := fs.Duration("every", time.Second, "how often to print each bot's progress")
+	traceDir := fs.String("trace", "", "write each bot's qlog trace into `DIR`/bot-N (docs/trace.md)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -99,15 +105,24 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 
+	traces, err := openTraces(*traceDir, *n)
+	if err != nil {
+		fmt.Fprintln(stderr, "bot: -trace:", err)
+		return 2
+	}
 	fmt.Fprintf(stdout, "server udp %s, %s, %s\n", serverText(*server, addr), plural(*n, "bot"), playText(*duration))
 	bots := make([]*bot.Bot, *n)
 	results := make([]bot.Result, *n)
 	var wg sync.WaitGroup
 	group := bot.NewGroup()
 	for i := range bots {
+		cfg := sessionConfig
+		if traces != nil {
+			cfg.Tracer = traces[i]
+		}
 		bots[i] = bot.New(bot.Config{
 			Server: addr, Name: fmt.Sprintf("bot-%d", i+1), Index: i,
-			Duration: *duration, Loss: *loss, Seed: *seed, Group: group, Session: sessionConfig,
+			Duration: *duration, Loss: *loss, Seed: *seed, Group: group, Session: cfg,
 		})
 		results[i] = bots[i].Live()
 	}
@@ -128,14 +143,38 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	p.sched.Follow(t.C, done, func(at time.Duration) { p.show(at, bots) })
 	t.Stop()
 	fmt.Fprintln(stdout)
+	failed := false
+	for _, d := range traces {
+		if err := d.Close(); err != nil {
+			fmt.Fprintln(stderr, "bot: -trace:", err)
+			failed = true
+		}
+	}
 	if err := bot.WriteTable(stdout, results, bot.Layout{Width: termwidth.Width(stdout)}); err != nil {
 		fmt.Fprintln(stderr, "bot:", err)
 		return 1
 	}
-	if bot.WriteFailures(stderr, results, termwidth.Width(stderr)) > 0 {
+	if bot.WriteFailures(stderr, results, termwidth.Width(stderr)) > 0 || failed {
 		return 1
 	}
 	return 0
+}
+
+// openTraces opens, when dir is not empty, the trace directory of each of
+// n bots, dir/bot-1 to dir/bot-n, before any plays.
+func openTraces(dir string, n int) ([]*qlog.Dir, error) {
+	if dir == "" {
+		return nil, nil
+	}
+	ds := make([]*qlog.Dir, n)
+	for i := range ds {
+		d, err := qlog.NewDir(filepath.Join(dir, fmt.Sprintf("bot-%d", i+1)), qlog.Client)
+		if err != nil {
+			return nil, err
+		}
+		ds[i] = d
+	}
+	return ds, nil
 }
 
 // progress prints the bots' lines: under a header, at each tick, the line

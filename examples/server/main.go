@@ -15,10 +15,14 @@
 //
 //	go run ./examples/server -v1
 //	go run ./examples/bot -n 2 -loss 0.2 -duration 20s
+//
+// With -trace DIR it writes a qlog trace of each client address into DIR
+// (docs/trace.md).
 package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
@@ -28,6 +32,7 @@ import (
 
 	"github.com/rtypeproto/rtype/examples/internal/gameserver"
 	"github.com/rtypeproto/rtype/examples/server/game"
+	"github.com/rtypeproto/rtype/qlog"
 )
 
 func main() {
@@ -36,6 +41,7 @@ func main() {
 	seed := flag.Uint64("seed", 1, "seed of the Bydos spawn heights")
 	round := flag.Duration("round", 0, "length of a round, 0 to play until every player left")
 	v1 := flag.Bool("v1", false, "behave as a v1 server: no resent entity events, no Rejected (§13.1, §13.4)")
+	traceDir := flag.String("trace", "", "write a qlog trace per client address into `DIR` (docs/trace.md)")
 	flag.Parse()
 
 	var lvl slog.Level
@@ -55,8 +61,24 @@ func main() {
 		cfg.Session = gameserver.V1()
 		log.Info("behaving as a version 1 server", "entity events", "sent once", "full server", "silent")
 	}
+	var traces *qlog.Dir
+	if *traceDir != "" {
+		var err error
+		if traces, err = qlog.NewDir(*traceDir, qlog.Server); err != nil {
+			fmt.Fprintln(os.Stderr, "server: -trace:", err)
+			os.Exit(2)
+		}
+		cfg.Session.Tracer = traces
+	}
 	g := gameserver.New(cfg)
-	if err := g.ListenAndServe(ctx, *addr); err != nil {
+	err := g.ListenAndServe(ctx, *addr)
+	if traces != nil {
+		if terr := traces.Close(); terr != nil {
+			log.Error("trace", "err", terr)
+			err = errors.Join(err, terr)
+		}
+	}
+	if err != nil {
 		log.Error("server", "err", err)
 		os.Exit(1)
 	}

@@ -23,6 +23,10 @@ type Server struct {
 
 	mu  sync.Mutex
 	log bytes.Buffer
+
+	cmd  *exec.Cmd
+	done chan struct{} // closed once the log is read to its end
+	once sync.Once
 }
 
 // listening matches the example server's log line with its address.
@@ -42,9 +46,9 @@ func StartServer(t testing.TB, bin string, args ...string) *Server {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	s := &Server{}
-	addr := make(chan string, 1)
 	done := make(chan struct{})
+	s := &Server{cmd: cmd, done: done}
+	addr := make(chan string, 1)
 	go func() {
 		defer close(done)
 		sc := bufio.NewScanner(stderr)
@@ -59,7 +63,7 @@ func StartServer(t testing.TB, bin string, args ...string) *Server {
 			}
 		}
 	}()
-	t.Cleanup(func() { stop(cmd, done) })
+	t.Cleanup(s.Stop)
 	select {
 	case s.Addr = <-addr:
 		return s
@@ -84,6 +88,10 @@ func stop(cmd *exec.Cmd, logDone <-chan struct{}) {
 		<-stopped
 	}
 }
+
+// Stop interrupts the server, as Ctrl-C would, and waits for it to exit,
+// killing it if it has not within Deadline; the test's end stops it too.
+func (s *Server) Stop() { s.once.Do(func() { stop(s.cmd, s.done) }) }
 
 // Log returns what the server logged so far.
 func (s *Server) Log() string {

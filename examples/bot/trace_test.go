@@ -1,0 +1,103 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/rtypeproto/rtype/internal/exampletest"
+	"github.com/rtypeproto/rtype/qlog"
+)
+
+// traced is what a trace says of one connection.
+type traced struct {
+	conn           uint32
+	states         []string
+	sent, received []uint32 // the sequences of the connected packets
+}
+
+// readTraced reads every trace in dir, checking its format with
+// qlog.ReadFile, and returns what each says.
+func readTraced(t *testing.T, pattern string) []traced {
+	t.Helper()
+	paths, _ := filepath.Glob(pattern)
+	var all []traced
+	for _, p := range paths {
+		_, evs, err := qlog.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var tr traced
+		for _, e := range evs {
+			var d struct {
+				New    string `json:"new"`
+				Conn   uint32 `json:"connection_id"`
+				Header *struct {
+					Sequence uint32 `json:"sequence"`
+				} `json:"header"`
+			}
+			if err := json.Unmarshal(e.Data, &d); err != nil {
+				t.Fatalf("%s: %v", p, err)
+			}
+			switch {
+			case e.Name == "rtype:connection_state_updated":
+				tr.states, tr.conn = append(tr.states, d.New), max(tr.conn, d.Conn)
+			case e.Name == "rtype:packet_sent" && d.Header != nil:
+				tr.sent = append(tr.sent, d.Header.Sequence)
+			case e.Name == "rtype:packet_received" && d.Header != nil:
+				tr.received = append(tr.received, d.Header.Sequence)
+			}
+		}
+		all = append(all, tr)
+	}
+	return all
+}
+
+// sameUpToLast fails t unless got is want but for at most a few packets at
+// the end: those in flight when the connection closed.
+func sameUpToLast(t *testing.T, what string, want, got []uint32) {
+	t.Helper()
+	const few = 5
+	n := min(len(want), len(got))
+	if len(want)-n > few || len(got)-n > few || !slices.Equal(want[:n], got[:n]) || n < 100 {
+		t.Errorf("%s: %d sent, %d received, equal for the first %d: want equal but the last few, over 100", what, len(want), len(got), n)
+	}
+}
+
+// The example server and two bots, each with -trace, play 4 s on loopback:
+// each bot's trace holds the packets its server connection's trace sent,
+// and the other way, up to the last few at shutdown, and goes connecting →
+// waiting → playing → closed.
+func TestTraceBothSides(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the example server and plays 4 s")
+	}
+	t.Parallel()
+	dir := t.TempDir()
+	srv := exampletest.StartServer(t, exampletest.Build(t, "./examples/server"), "-trace", filepath.Join(dir, "server"))
+	var out, errw bytes.Buffer
+	if code := run(context.Background(), []string{"-server", srv.Addr, "-n", "2", "-duration", "4s", "-trace", filepath.Join(dir, "bots")}, &out, &errw); code != 0 {
+		t.Fatalf("bot: exit %d\n%s\n%s", code, out.String(), errw.String())
+	}
+	srv.Stop() // the server writes its traces out as it exits
+	servers := readTraced(t, filepath.Join(dir, "server", "*.sqlog"))
+	bots := readTraced(t, filepath.Join(dir, "bots", "bot-*", "*.sqlog"))
+	if len(servers) != 2 || len(bots) != 2 {
+		t.Fatalf("%d server traces, %d bot traces; want 2 each", len(servers), len(bots))
+	}
+	for _, b := range bots {
+		if want := []string{"connecting", "waiting", "playing", "closed"}; !slices.Equal(b.states, want) {
+			t.Errorf("connection %d: the bot's states %v, want %v", b.conn, b.states, want)
+		}
+		i := slices.IndexFunc(servers, func(s traced) bool { return s.conn == b.conn })
+		if i < 0 {
+			t.Errorf("connection %d: no server trace", b.conn)
+			continue
+		}
+		sameUpToLast(t, "server to bot", servers[i].sent, b.received)
+		sameUpToLast(t, "bot to server", b.sent, servers[i].received)
+	}
+}
