@@ -31,6 +31,9 @@
 // when it failed goes on repeating, and does not count); then play exits 1
 // with the reason on stderr. It exits 0 when the user quit, 2 for bad flags.
 //
+// With -trace DIR it writes a qlog trace of its connection into DIR
+// (docs/trace.md).
+//
 // With -loss, play drops that fraction of the datagrams in each direction,
 // as examples/bot does, to watch what loss does to the game; never the
 // one that carries the Disconnect of a quit, which leaves the game.
@@ -47,6 +50,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/rtypeproto/rtype/examples/internal/bot"
+	"github.com/rtypeproto/rtype/qlog"
 	"github.com/rtypeproto/rtype/session"
 )
 
@@ -62,6 +66,7 @@ func run(args []string, stderr io.Writer) int {
 	seed := fs.Uint64("seed", 1, "seed of the simulated loss")
 	delay := fs.Duration("repeat-delay", DefaultRepeatDelay,
 		"without key releases: how long a first press holds a key, the system's delay before auto-repeat")
+	traceDir := fs.String("trace", "", "write a qlog trace of the connection into `DIR` (docs/trace.md)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -74,12 +79,21 @@ func run(args []string, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "play:", err)
 		return 2
 	}
+	cfg := bot.SessionConfig(session.ClientConfig{})
+	var traces *qlog.Dir
+	if *traceDir != "" {
+		if traces, err = qlog.NewDir(*traceDir, qlog.Client); err != nil {
+			fmt.Fprintln(stderr, "play: -trace:", err)
+			return 2
+		}
+		cfg.Tracer = traces
+	}
 	l, err := listen(addr)
 	if err != nil {
 		fmt.Fprintln(stderr, "play:", err)
 		return 1
 	}
-	p := newPlayer(addr, bot.SessionConfig(session.ClientConfig{}), l.send, lossHooks(*loss, *seed))
+	p := newPlayer(addr, cfg, l.send, lossHooks(*loss, *seed))
 	prog := tea.NewProgram(newModel(p, NewControls(*delay), time.Now))
 	go l.read(prog.Send)
 	stop := make(chan struct{})
@@ -90,6 +104,12 @@ func run(args []string, stderr io.Writer) int {
 	close(stop)
 	p.close(time.Now()) // after a signal or a hangup too: Disconnect reason 1 (§7.3)
 	l.close()
+	if traces != nil {
+		if err := traces.Close(); err != nil {
+			fmt.Fprintln(stderr, "play: -trace:", err)
+			return 1
+		}
+	}
 	switch {
 	case p.err != nil:
 		fmt.Fprintln(stderr, "play:", p.failure())

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"net/netip"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/rtypeproto/rtype/internal/exampletest"
+	"github.com/rtypeproto/rtype/qlog"
 )
 
 // The play client in a real pseudo-terminal, under tmux, against the
@@ -33,7 +35,8 @@ func TestTerminal(t *testing.T) {
 	tm := &tmux{t: t, path: tmuxPath, socket: fmt.Sprintf("rtype-play-test-%d-%d", os.Getpid(), time.Now().UnixNano())}
 	t.Cleanup(func() { _, _ = tm.run("kill-server") })
 	status := filepath.Join(dir, "status")
-	tm.start("keys", fmt.Sprintf("'%s' -server %s; echo $? > '%s'", playBin, srv.Addr, status))
+	traces := filepath.Join(dir, "trace")
+	tm.start("keys", fmt.Sprintf("'%s' -server %s -trace '%s'; echo $? > '%s'", playBin, srv.Addr, traces, status))
 
 	start := tm.waitScreen("keys", "the ship drawn", func(s string) bool { _, ok := shipColumn(s); return ok })
 	col0, _ := shipColumn(start)
@@ -55,11 +58,31 @@ func TestTerminal(t *testing.T) {
 		t.Errorf("play exited %s after q, want 0", code)
 	}
 	srv.WaitLog(t, "the server seeing Disconnect reason 1", "reason=ClientQuit", 1)
+	checkTrace(t, filepath.Join(traces, qlog.Name(qlog.Client, netip.MustParseAddrPort(srv.Addr))))
 
 	tm.start("hangup", fmt.Sprintf("exec '%s' -server %s", playBin, srv.Addr))
 	tm.waitScreen("hangup", "the second ship drawn", func(s string) bool { _, ok := shipColumn(s); return ok })
 	tm.must("kill-session", "-t", "hangup") // the terminal hangs up: SIGHUP
 	srv.WaitLog(t, "the server seeing Disconnect reason 1 after a hangup", "reason=ClientQuit", 2)
+}
+
+// checkTrace reads the trace of -trace at path, checking its format, and
+// fails t unless it shows the client playing, then closed by its quit.
+func checkTrace(t *testing.T, path string) {
+	t.Helper()
+	_, evs, err := qlog.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var states []string
+	for _, e := range evs {
+		if e.Name == "rtype:connection_state_updated" {
+			states = append(states, string(e.Data))
+		}
+	}
+	if n := len(states); n < 2 || !strings.Contains(states[n-2], `"playing"`) || !strings.Contains(states[n-1], `"reason":"disconnect"`) {
+		t.Errorf("-trace: the states %q, want playing, then closed for the quit", states)
+	}
 }
 
 // shipColumn finds the leftmost drawn cell of the playfield, all but the
