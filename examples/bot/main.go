@@ -43,7 +43,8 @@
 //     silent for 10 s (§13.3).
 //
 // With -trace DIR each bot writes a qlog trace into DIR/bot-N
-// (docs/trace.md).
+// (docs/trace.md); with -pcap FILE the bots record what they send and
+// receive into one capture file that rtypedump and Wireshark read.
 //
 // It exits 0 when every bot is ok, 1 otherwise, after saying on stderr
 // why each bot that is not failed, one line for the bots that failed
@@ -67,6 +68,7 @@ import (
 
 	"github.com/rtypeproto/rtype/examples/internal/bot"
 	"github.com/rtypeproto/rtype/internal/termwidth"
+	"github.com/rtypeproto/rtype/pcap"
 	"github.com/rtypeproto/rtype/qlog"
 	"github.com/rtypeproto/rtype/session"
 )
@@ -92,6 +94,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	seed := fs.Uint64("seed", 1, "seed of the simulated loss")
 	every := fs.Duration("every", time.Second, "how often to print each bot's progress")
 	traceDir := fs.String("trace", "", "write each bot's qlog trace into `DIR`/bot-N (docs/trace.md)")
+	pcapFile := fs.String("pcap", "", "record every bot's datagrams, sent and received, into the capture `FILE`")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -110,6 +113,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "bot: -trace:", err)
 		return 2
 	}
+	var capture *pcap.Writer
+	if *pcapFile != "" {
+		if capture, err = pcap.Create(*pcapFile); err != nil {
+			fmt.Fprintln(stderr, "bot: -pcap:", err)
+			return 2
+		}
+	}
 	fmt.Fprintf(stdout, "server udp %s, %s, %s\n", serverText(*server, addr), plural(*n, "bot"), playText(*duration))
 	bots := make([]*bot.Bot, *n)
 	results := make([]bot.Result, *n)
@@ -122,7 +132,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		bots[i] = bot.New(bot.Config{
 			Server: addr, Name: fmt.Sprintf("bot-%d", i+1), Index: i,
-			Duration: *duration, Loss: *loss, Seed: *seed, Group: group, Session: cfg,
+			Duration: *duration, Loss: *loss, Seed: *seed, Group: group, Session: cfg, Pcap: capture,
 		})
 		results[i] = bots[i].Live()
 	}
@@ -144,6 +154,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	t.Stop()
 	fmt.Fprintln(stdout)
 	failed := false
+	if capture != nil {
+		if err := capture.Close(); err != nil {
+			fmt.Fprintln(stderr, "bot: -pcap:", err)
+			failed = true
+		}
+	}
 	for _, d := range traces {
 		if err := d.Close(); err != nil {
 			fmt.Fprintln(stderr, "bot: -trace:", err)

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/rtypeproto/rtype/internal/exampletest"
@@ -67,22 +69,31 @@ func sameUpToLast(t *testing.T, what string, want, got []uint32) {
 	}
 }
 
-// The example server and two bots, each with -trace, play 4 s on loopback:
-// each bot's trace holds the packets its server connection's trace sent,
-// and the other way, up to the last few at shutdown, and goes connecting →
-// waiting → playing → closed.
-func TestTraceBothSides(t *testing.T) {
+// The example server and two bots, each with -trace and -pcap, play 4 s on
+// loopback: each bot's trace holds the packets its server connection's
+// trace sent, and the other way, up to the last few at shutdown, and goes
+// connecting → waiting → playing → closed; both captures decode with
+// rtypedump, every datagram valid, the same datagrams but the last few.
+func TestTraceAndRecordBothSides(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the example server and plays 4 s")
 	}
 	t.Parallel()
 	dir := t.TempDir()
-	srv := exampletest.StartServer(t, exampletest.Build(t, "./examples/server"), "-trace", filepath.Join(dir, "server"))
+	dump := exampletest.Build(t, "./cmd/rtypedump")
+	srvPcap, botPcap := filepath.Join(dir, "server.pcap"), filepath.Join(dir, "bots.pcap")
+	srv := exampletest.StartServer(t, exampletest.Build(t, "./examples/server"), "-trace", filepath.Join(dir, "server"), "-pcap", srvPcap)
 	var out, errw bytes.Buffer
-	if code := run(context.Background(), []string{"-server", srv.Addr, "-n", "2", "-duration", "4s", "-trace", filepath.Join(dir, "bots")}, &out, &errw); code != 0 {
+	args := []string{"-server", srv.Addr, "-n", "2", "-duration", "4s", "-trace", filepath.Join(dir, "bots"), "-pcap", botPcap}
+	if code := run(context.Background(), args, &out, &errw); code != 0 {
 		t.Fatalf("bot: exit %d\n%s\n%s", code, out.String(), errw.String())
 	}
-	srv.Stop() // the server writes its traces out as it exits
+	srv.Stop() // the server writes its traces and capture out as it exits
+	_, port, _ := strings.Cut(srv.Addr, ":")
+	ns, nb := validDatagrams(t, dump, port, srvPcap), validDatagrams(t, dump, port, botPcap)
+	if ns < 500 || nb < 500 || ns-nb > 5 || nb-ns > 5 {
+		t.Errorf("captures: the server's %d datagrams, the bots' %d; want the same but the last few, over 500", ns, nb)
+	}
 	servers := readTraced(t, filepath.Join(dir, "server", "*.sqlog"))
 	bots := readTraced(t, filepath.Join(dir, "bots", "bot-*", "*.sqlog"))
 	if len(servers) != 2 || len(bots) != 2 {
@@ -100,4 +111,24 @@ func TestTraceBothSides(t *testing.T) {
 		sameUpToLast(t, "server to bot", servers[i].sent, b.received)
 		sameUpToLast(t, "bot to server", b.sent, servers[i].received)
 	}
+}
+
+// validDatagrams decodes the capture at path with the rtypedump binary
+// dump, the server on port, and returns how many datagrams it holds,
+// failing t for any invalid one.
+func validDatagrams(t *testing.T, dump, port, path string) int {
+	t.Helper()
+	out, err := exec.Command(dump, "-json", "-port", port, path).Output()
+	if err != nil {
+		t.Fatalf("rtypedump %s: %v", path, err)
+	}
+	n := 0
+	for line := range strings.Lines(string(out)) {
+		var d struct{ Valid bool }
+		if err := json.Unmarshal([]byte(line), &d); err != nil || !d.Valid {
+			t.Errorf("%s: datagram %d: %v %s", path, n+1, err, line)
+		}
+		n++
+	}
+	return n
 }

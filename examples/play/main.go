@@ -32,7 +32,8 @@
 // with the reason on stderr. It exits 0 when the user quit, 2 for bad flags.
 //
 // With -trace DIR it writes a qlog trace of its connection into DIR
-// (docs/trace.md).
+// (docs/trace.md); with -pcap FILE it records every datagram it sends and
+// receives into a capture file that rtypedump and Wireshark read.
 //
 // With -loss, play drops that fraction of the datagrams in each direction,
 // as examples/bot does, to watch what loss does to the game; never the
@@ -44,12 +45,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/rtypeproto/rtype/examples/internal/bot"
+	"github.com/rtypeproto/rtype/pcap"
 	"github.com/rtypeproto/rtype/qlog"
 	"github.com/rtypeproto/rtype/session"
 )
@@ -67,6 +70,7 @@ func run(args []string, stderr io.Writer) int {
 	delay := fs.Duration("repeat-delay", DefaultRepeatDelay,
 		"without key releases: how long a first press holds a key, the system's delay before auto-repeat")
 	traceDir := fs.String("trace", "", "write a qlog trace of the connection into `DIR` (docs/trace.md)")
+	pcapFile := fs.String("pcap", "", "record every datagram sent and received into the capture `FILE`")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -88,12 +92,23 @@ func run(args []string, stderr io.Writer) int {
 		}
 		cfg.Tracer = traces
 	}
+	var capture *pcap.Writer
+	if *pcapFile != "" {
+		if capture, err = pcap.Create(*pcapFile); err != nil {
+			fmt.Fprintln(stderr, "play: -pcap:", err)
+			return 2
+		}
+	}
 	l, err := listen(addr)
 	if err != nil {
 		fmt.Fprintln(stderr, "play:", err)
 		return 1
 	}
-	p := newPlayer(addr, cfg, l.send, lossHooks(*loss, *seed))
+	hooks := lossHooks(*loss, *seed)
+	if capture != nil {
+		hooks = capture.Hooks(l.conn.LocalAddr().(*net.UDPAddr).AddrPort(), hooks)
+	}
+	p := newPlayer(addr, cfg, l.send, hooks)
 	prog := tea.NewProgram(newModel(p, NewControls(*delay), time.Now))
 	go l.read(prog.Send)
 	stop := make(chan struct{})
@@ -107,6 +122,12 @@ func run(args []string, stderr io.Writer) int {
 	if traces != nil {
 		if err := traces.Close(); err != nil {
 			fmt.Fprintln(stderr, "play: -trace:", err)
+			return 1
+		}
+	}
+	if capture != nil {
+		if err := capture.Close(); err != nil {
+			fmt.Fprintln(stderr, "play: -pcap:", err)
 			return 1
 		}
 	}

@@ -18,8 +18,9 @@ import (
 // The play client in a real pseudo-terminal, under tmux, against the
 // example server: the ship is drawn, holding Right (repeated key presses,
 // as tmux reports no releases) moves it right, and q quits with status 0
-// after a Disconnect reason 1 (§7.3). A second client, whose terminal is
-// then closed (SIGHUP), sends Disconnect reason 1 too.
+// after a Disconnect reason 1 (§7.3), its -trace and -pcap written. A
+// second client, whose terminal is then closed (SIGHUP), sends Disconnect
+// reason 1 too.
 func TestTerminal(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: no terminal test")
@@ -35,8 +36,8 @@ func TestTerminal(t *testing.T) {
 	tm := &tmux{t: t, path: tmuxPath, socket: fmt.Sprintf("rtype-play-test-%d-%d", os.Getpid(), time.Now().UnixNano())}
 	t.Cleanup(func() { _, _ = tm.run("kill-server") })
 	status := filepath.Join(dir, "status")
-	traces := filepath.Join(dir, "trace")
-	tm.start("keys", fmt.Sprintf("'%s' -server %s -trace '%s'; echo $? > '%s'", playBin, srv.Addr, traces, status))
+	traces, capture := filepath.Join(dir, "trace"), filepath.Join(dir, "play.pcap")
+	tm.start("keys", fmt.Sprintf("'%s' -server %s -trace '%s' -pcap '%s'; echo $? > '%s'", playBin, srv.Addr, traces, capture, status))
 
 	start := tm.waitScreen("keys", "the ship drawn", func(s string) bool { _, ok := shipColumn(s); return ok })
 	col0, _ := shipColumn(start)
@@ -59,6 +60,7 @@ func TestTerminal(t *testing.T) {
 	}
 	srv.WaitLog(t, "the server seeing Disconnect reason 1", "reason=ClientQuit", 1)
 	checkTrace(t, filepath.Join(traces, qlog.Name(qlog.Client, netip.MustParseAddrPort(srv.Addr))))
+	checkCapture(t, exampletest.Build(t, "./cmd/rtypedump"), srv.Addr, capture)
 
 	tm.start("hangup", fmt.Sprintf("exec '%s' -server %s", playBin, srv.Addr))
 	tm.waitScreen("hangup", "the second ship drawn", func(s string) bool { _, ok := shipColumn(s); return ok })
@@ -82,6 +84,23 @@ func checkTrace(t *testing.T, path string) {
 	}
 	if n := len(states); n < 2 || !strings.Contains(states[n-2], `"playing"`) || !strings.Contains(states[n-1], `"reason":"disconnect"`) {
 		t.Errorf("-trace: the states %q, want playing, then closed for the quit", states)
+	}
+}
+
+// checkCapture decodes the capture of -pcap with the rtypedump binary
+// dump and fails t unless it holds the session: the Welcome, Snapshots and
+// the Disconnect (§4.3, §8.1, §7.3).
+func checkCapture(t *testing.T, dump, server, path string) {
+	t.Helper()
+	_, port, _ := strings.Cut(server, ":")
+	out, err := exec.Command(dump, "-stats", "-port", port, path).CombinedOutput()
+	if err != nil {
+		t.Fatalf("rtypedump -stats %s: %v\n%s", path, err, out)
+	}
+	for _, want := range []string{"Welcome 1", "Snapshot ", "Disconnect 1"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("-pcap: rtypedump -stats does not count %q:\n%s", want, out)
+		}
 	}
 }
 

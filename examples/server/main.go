@@ -17,7 +17,8 @@
 //	go run ./examples/bot -n 2 -loss 0.2 -duration 20s
 //
 // With -trace DIR it writes a qlog trace of each client address into DIR
-// (docs/trace.md).
+// (docs/trace.md); with -pcap FILE it records every datagram it sends and
+// receives into a capture file that rtypedump and Wireshark read.
 package main
 
 import (
@@ -32,6 +33,7 @@ import (
 
 	"github.com/rtypeproto/rtype/examples/internal/gameserver"
 	"github.com/rtypeproto/rtype/examples/server/game"
+	"github.com/rtypeproto/rtype/pcap"
 	"github.com/rtypeproto/rtype/qlog"
 )
 
@@ -42,6 +44,7 @@ func main() {
 	round := flag.Duration("round", 0, "length of a round, 0 to play until every player left")
 	v1 := flag.Bool("v1", false, "behave as a v1 server: no resent entity events, no Rejected (§13.1, §13.4)")
 	traceDir := flag.String("trace", "", "write a qlog trace per client address into `DIR` (docs/trace.md)")
+	pcapFile := flag.String("pcap", "", "record every datagram sent and received into the capture `FILE`")
 	flag.Parse()
 
 	var lvl slog.Level
@@ -70,8 +73,18 @@ func main() {
 		}
 		cfg.Session.Tracer = traces
 	}
+	if *pcapFile != "" {
+		var err error
+		if cfg.Pcap, err = pcap.Create(*pcapFile); err != nil {
+			fmt.Fprintln(os.Stderr, "server: -pcap:", err)
+			os.Exit(2)
+		}
+	}
 	g := gameserver.New(cfg)
 	err := g.ListenAndServe(ctx, *addr)
+	if cfg.Pcap != nil {
+		err = errors.Join(err, cfg.Pcap.Close())
+	}
 	if traces != nil {
 		if terr := traces.Close(); terr != nil {
 			log.Error("trace", "err", terr)

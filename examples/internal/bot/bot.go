@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/rtypeproto/rtype"
+	"github.com/rtypeproto/rtype/pcap"
 	"github.com/rtypeproto/rtype/session"
 )
 
@@ -46,6 +47,9 @@ type Config struct {
 	// rtypetest.Network; nil opens a UDP socket of the system. Run closes
 	// it.
 	Conn session.PacketConn
+	// Pcap, when not nil, records what the bot's session sends and
+	// receives, past the simulated Loss; bots may share one.
+	Pcap *pcap.Writer
 }
 
 // Bot is one scripted player. Run plays; Live may be called meanwhile from
@@ -112,6 +116,9 @@ func (b *Bot) Run(ctx context.Context) Result {
 	}
 	cfg := SessionConfig(b.cfg.Session)
 	opts := session.RunOptions{Hooks: &session.Hooks{OnReceive: r.receiving, OnSend: r.sending}}
+	if b.cfg.Pcap != nil {
+		opts.Hooks = b.cfg.Pcap.Hooks(localAddr(conn), opts.Hooks)
+	}
 	var last *session.Client
 	err = session.RunClientConn(ctx, conn, b.cfg.Server, cfg, opts, func(c *session.Client, now time.Time) bool {
 		last = c
@@ -153,6 +160,18 @@ func (b *Bot) socket() (session.PacketConn, error) {
 		network = "udp6"
 	}
 	return net.ListenUDP(network, nil)
+}
+
+// localAddr is conn's own address, when it tells it.
+func localAddr(conn session.PacketConn) netip.AddrPort {
+	if c, ok := conn.(interface{ LocalAddr() net.Addr }); ok {
+		if ua, ok := c.LocalAddr().(*net.UDPAddr); ok {
+			return ua.AddrPort()
+		}
+		a, _ := netip.ParseAddrPort(c.LocalAddr().String())
+		return a
+	}
+	return netip.AddrPort{}
 }
 
 // play is one frame: read the events, send the frame's Input (§7.1), and

@@ -14,6 +14,7 @@ import (
 
 	"github.com/rtypeproto/rtype"
 	"github.com/rtypeproto/rtype/examples/server/game"
+	"github.com/rtypeproto/rtype/pcap"
 	"github.com/rtypeproto/rtype/session"
 )
 
@@ -31,6 +32,8 @@ type Config struct {
 	Log *slog.Logger
 	// DropLogEvery is how often the drop counters are logged; 0 means 1 s.
 	DropLogEvery time.Duration
+	// Pcap, when not nil, records what Serve's socket receives and sends.
+	Pcap *pcap.Writer
 }
 
 // KeptDepartures is the number of closed connections whose final counters
@@ -96,7 +99,11 @@ func (g *Server) World() *game.World { return g.world }
 // the players to acknowledge it, and closes conn.
 func (g *Server) Serve(ctx context.Context, conn *net.UDPConn) error {
 	g.log.Info("listening", "addr", conn.LocalAddr().String())
-	err := session.RunServerConn(ctx, conn, g.cfg.Session, g.cfg.Run, g.Step)
+	run := g.cfg.Run
+	if g.cfg.Pcap != nil {
+		run.Hooks = g.cfg.Pcap.Hooks(conn.LocalAddr().(*net.UDPAddr).AddrPort(), run.Hooks)
+	}
+	err := session.RunServerConn(ctx, conn, g.cfg.Session, run, g.Step)
 	g.log.Info("stopped")
 	return err
 }
