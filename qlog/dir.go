@@ -7,7 +7,9 @@ import (
 	"net/netip"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/rtypeproto/rtype/session"
 )
@@ -67,37 +69,68 @@ func Name(v Vantage, peer netip.AddrPort) string {
 
 // Trace writes e into its peer's file, opened at the peer's first event.
 func (d *Dir) Trace(e *session.TraceEvent) {
-	f := d.files[e.Peer]
-	if f == nil {
-		if d.closed || d.err != nil || len(d.files) >= MaxFiles {
-			d.Skipped++
-			return
-		}
-		if f = d.open(e); f == nil {
-			d.Skipped++
-			return
-		}
-	}
-	if d.err != nil {
+	f := d.fileFor(e.Peer, e.Time)
+	if f == nil || d.err != nil {
 		d.Skipped++
 		return
 	}
-	if err := f.event(e); err != nil {
-		d.err = err
-	}
+	d.err = f.event(e)
 }
 
-func (d *Dir) open(e *session.TraceEvent) *file {
-	osf, err := os.Create(filepath.Join(d.path, Name(d.vantage, e.Peer)))
+// Datagram writes a datagram seen on the network between the server and
+// client, the view of a Network Dir (rtypedump -qlog): the trace of client
+// is as the client saw the network, so a datagram toServer is
+// rtype:packet_sent and one from the server rtype:packet_received, unless
+// its receiver drops it (dropKey not empty, rtypedump's key of the rule):
+// then rtype:packet_dropped, with the receiver named.
+func (d *Dir) Datagram(at time.Time, client netip.AddrPort, toServer bool, b []byte, dropKey string) {
+	f := d.fileFor(client, at)
+	if f == nil || d.err != nil {
+		d.Skipped++
+		return
+	}
+	kind := session.TracePacketReceived
+	if toServer {
+		kind = session.TracePacketSent
+	}
+	if dropKey == "" {
+		d.err = f.event(&session.TraceEvent{Kind: kind, Time: at, Peer: client, Datagram: b})
+		return
+	}
+	receiver := "client"
+	if toServer {
+		receiver = "server"
+	}
+	d.err = f.write(at, session.TracePacketDropped, func(w []byte) []byte {
+		w = append(w, `{"reason":`...)
+		w = strconv.AppendQuote(w, dropKey)
+		w = append(w, `,"receiver":`...)
+		w = strconv.AppendQuote(w, receiver)
+		w = append(w, `,"length":`...)
+		w = strconv.AppendInt(w, int64(len(b)), 10)
+		return append(w, '}')
+	})
+}
+
+// fileFor returns peer's file, opened at its first event at at; nil when
+// no file may be opened.
+func (d *Dir) fileFor(peer netip.AddrPort, at time.Time) *file {
+	if f := d.files[peer]; f != nil {
+		return f
+	}
+	if d.closed || d.err != nil || len(d.files) >= MaxFiles {
+		return nil
+	}
+	osf, err := os.Create(filepath.Join(d.path, Name(d.vantage, peer)))
 	if err != nil {
 		d.err = err
 		return nil
 	}
-	f := &file{f: osf, w: bufio.NewWriterSize(osf, 32<<10), start: e.Time}
-	if err := f.header(d.vantage, e.Peer); err != nil {
+	f := &file{f: osf, w: bufio.NewWriterSize(osf, 32<<10), start: at}
+	if err := f.header(d.vantage, peer); err != nil {
 		d.err = err
 	}
-	d.files[e.Peer] = f
+	d.files[peer] = f
 	return f
 }
 

@@ -33,6 +33,9 @@ func (f *file) header(v Vantage, peer netip.AddrPort) error {
 	b := append(f.buf[:0], rs)
 	b = append(b, `{"file_schema":"urn:ietf:params:qlog:file:sequential","serialization_format":"application/qlog+json-seq","title":"rtype protocol v1","trace":{"vantage_point":{"type":`...)
 	b = strconv.AppendQuote(b, string(v))
+	if v == Network {
+		b = append(b, `,"flow":"client"`...) // events as the client saw the network
+	}
 	b = append(b, `},"common_fields":{"time_format":"relative_to_epoch","reference_time":{"clock_type":"system","epoch":`...)
 	b = strconv.AppendQuote(b, f.start.UTC().Format(time.RFC3339Nano))
 	b = append(b, `},"group_id":`...)
@@ -45,15 +48,21 @@ func (f *file) header(v Vantage, peer netip.AddrPort) error {
 
 // event writes e as one record.
 func (f *file) event(e *session.TraceEvent) error {
-	ms := max(float64(e.Time.Sub(f.start).Microseconds())/1000, f.last)
+	return f.write(e.Time, e.Kind, func(b []byte) []byte { return appendData(b, e) })
+}
+
+// write writes the record of an event of kind k at at, its data appended
+// by data.
+func (f *file) write(at time.Time, k session.TraceKind, data func([]byte) []byte) error {
+	ms := max(float64(at.Sub(f.start).Microseconds())/1000, f.last)
 	f.last = ms
 	b := append(f.buf[:0], rs)
 	b = append(b, `{"time":`...)
 	b = strconv.AppendFloat(b, ms, 'f', -1, 64)
 	b = append(b, `,"name":"rtype:`...)
-	b = append(b, eventName(e.Kind)...)
+	b = append(b, eventName(k)...)
 	b = append(b, `","data":`...)
-	b = appendData(b, e)
+	b = data(b)
 	b = append(b, "}\n"...)
 	f.buf = b
 	_, err := f.w.Write(b)

@@ -3,7 +3,7 @@
 //
 // Usage:
 //
-//	rtypedump [-json] [-stats] [-port 4242] capture.pcap
+//	rtypedump [-json] [-stats] [-qlog DIR] [-port 4242] capture.pcap
 //	rtypedump -hex [-kind packet|handshake] [-json] [-stats] [file.hex]
 //
 // A capture is a pcap or pcapng file; its format is detected from its magic
@@ -45,6 +45,9 @@
 // message, and its payload fields. Positions are in pixels (§9.1), rotations
 // in radians (§9.2), and a CreateEntity whose entityType is a known
 // blueprint has its name in archetype (§9.3).
+//
+// -qlog DIR writes, instead of the datagrams, one qlog trace per client
+// address into DIR (docs/trace.md), from the vantage point network.
 //
 // -stats prints, after the datagrams, the totals of each connection: datagrams
 // and bytes in each direction, messages by type, drops by reason under a

@@ -11,6 +11,7 @@ import (
 	"github.com/rtypeproto/rtype"
 	"github.com/rtypeproto/rtype/internal/termwidth"
 	"github.com/rtypeproto/rtype/internal/wiredump"
+	"github.com/rtypeproto/rtype/qlog"
 )
 
 // Exit statuses, as the package documentation lists them.
@@ -27,6 +28,7 @@ func main() {
 // options are the command-line flags.
 type options struct {
 	hex, json, stats bool
+	qlog             string // -qlog's directory
 	kind             wiredump.Kind
 	port             uint16
 	name             string // input file, "" or "-" for standard input
@@ -45,7 +47,7 @@ func parseFlags(args []string, stdout, stderr io.Writer) (options, error) {
 	fs.Usage = func() {} // printed below, on the stream the case calls for
 	usage := func(w io.Writer) {
 		fs.SetOutput(w)
-		fmt.Fprintln(w, "usage: rtypedump [-json] [-stats] [-port N] capture.pcap|capture.pcapng|-")
+		fmt.Fprintln(w, "usage: rtypedump [-json] [-stats] [-qlog DIR] [-port N] capture.pcap|capture.pcapng|-")
 		fmt.Fprintln(w, "       rtypedump -hex [-kind packet|handshake] [-json] [-stats] [file.hex]")
 		fs.PrintDefaults()
 	}
@@ -53,6 +55,7 @@ func parseFlags(args []string, stdout, stderr io.Writer) (options, error) {
 	kindName := fs.String("kind", "packet", "with -hex, the parser for every line: packet or handshake")
 	fs.BoolVar(&o.json, "json", false, "print one JSON object per datagram")
 	fs.BoolVar(&o.stats, "stats", false, "print per-connection totals instead of the datagrams")
+	fs.StringVar(&o.qlog, "qlog", "", "write a qlog trace per client address into `DIR` instead of printing the datagrams")
 	port := fs.Uint("port", rtype.DefaultPort, "UDP port of the server in a capture")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -64,6 +67,9 @@ func parseFlags(args []string, stdout, stderr io.Writer) (options, error) {
 	}
 	kindSet := false
 	fs.Visit(func(f *flag.Flag) { kindSet = kindSet || f.Name == "kind" })
+	if o.qlog != "" && o.hex {
+		return o, errors.New("-qlog applies to captures only: hex datagrams have no addresses nor times")
+	}
 	if kindSet && !o.hex {
 		// A capture's datagrams take their kind from §3, not from a flag.
 		return o, errors.New("-kind applies to -hex input only: a capture's datagrams are told apart by address (§3)")
@@ -116,6 +122,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		in, label = f, o.name
 	}
 	d := newDumper(o, stdout)
+	if o.qlog != "" {
+		if d.qlog, err = qlog.NewDir(o.qlog, qlog.Network); err != nil {
+			fmt.Fprintln(stderr, "rtypedump: -qlog:", err)
+			return exitUsage
+		}
+	}
 	report := func(err error) {
 		var pe *posError
 		if errors.As(err, &pe) {
@@ -129,6 +141,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = d.hexInput(in, func(err error) { badLines++; report(err) })
 	} else {
 		err = d.captureInput(in)
+	}
+	if d.qlog != nil {
+		if qerr := d.qlog.Close(); err == nil && qerr != nil {
+			err = fmt.Errorf("-qlog: %w", qerr)
+		}
 	}
 	if h := d.ports.hint(o.port); h != "" {
 		writeNote(stderr, h)
@@ -168,6 +185,8 @@ type dumper struct {
 	// kinds counts hex datagrams read as packets that look like
 	// handshakes, for a hint at -kind handshake.
 	kinds kindTally
+	// qlog writes -qlog's traces, nil without it.
+	qlog *qlog.Dir
 }
 
 func newDumper(o options, w io.Writer) *dumper {
@@ -185,7 +204,7 @@ func newDumper(o options, w io.Writer) *dumper {
 // datagram prints datagram number n, seen at at (nil for hex input);
 // -stats prints the totals instead.
 func (d *dumper) datagram(n int, at *wiredump.Origin, dec *wiredump.Decoded) error {
-	if d.o.stats {
+	if d.o.stats || d.qlog != nil {
 		return nil
 	}
 	if d.o.json {
@@ -279,6 +298,13 @@ func (d *dumper) captureInput(in io.Reader) error {
 		}
 		if d.stats != nil {
 			d.stats.add(d.stats.conn(client.String()), dir, true, &dec)
+		}
+		if d.qlog != nil {
+			key := ""
+			if dec.Err != nil {
+				key = wiredump.DropKey(dec.Err)
+			}
+			d.qlog.Datagram(f.info.Timestamp, client, toServer, u.payload, key)
 		}
 		at := &wiredump.Origin{Time: f.info.Timestamp, Src: u.src, Dst: u.dst}
 		if err := d.datagram(f.n, at, &dec); err != nil {
