@@ -29,6 +29,7 @@ func main() {
 type options struct {
 	hex, json, stats bool
 	qlog             string // -qlog's directory
+	report           string // -report's file
 	kind             wiredump.Kind
 	port             uint16
 	name             string // input file, "" or "-" for standard input
@@ -49,6 +50,7 @@ func parseFlags(args []string, stdout, stderr io.Writer) (options, error) {
 		fs.SetOutput(w)
 		fmt.Fprintln(w, "usage: rtypedump [-json] [-stats] [-qlog DIR] [-port N] capture.pcap|capture.pcapng|-")
 		fmt.Fprintln(w, "       rtypedump -hex [-kind packet|handshake] [-json] [-stats] [file.hex]")
+		fmt.Fprintln(w, "       rtypedump -report FILE.html [-port N] capture|trace.sqlog|DIR")
 		fs.PrintDefaults()
 	}
 	fs.BoolVar(&o.hex, "hex", false, "read datagrams as hex, one per line ('#' starts a comment)")
@@ -56,6 +58,7 @@ func parseFlags(args []string, stdout, stderr io.Writer) (options, error) {
 	fs.BoolVar(&o.json, "json", false, "print one JSON object per datagram")
 	fs.BoolVar(&o.stats, "stats", false, "print per-connection totals instead of the datagrams")
 	fs.StringVar(&o.qlog, "qlog", "", "write a qlog trace per client address into `DIR` instead of printing the datagrams")
+	fs.StringVar(&o.report, "report", "", "write an HTML report of each client into `FILE` instead of printing the datagrams; the input may be .sqlog traces (a file or a directory)")
 	port := fs.Uint("port", rtype.DefaultPort, "UDP port of the server in a capture")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -67,6 +70,9 @@ func parseFlags(args []string, stdout, stderr io.Writer) (options, error) {
 	}
 	kindSet := false
 	fs.Visit(func(f *flag.Flag) { kindSet = kindSet || f.Name == "kind" })
+	if o.report != "" && o.hex {
+		return o, errors.New("-report applies to captures and traces only: hex datagrams have no addresses nor times")
+	}
 	if o.qlog != "" && o.hex {
 		return o, errors.New("-qlog applies to captures only: hex datagrams have no addresses nor times")
 	}
@@ -110,6 +116,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case err != nil:
 		fmt.Fprintln(stderr, "rtypedump:", err)
 		return exitUsage
+	}
+	if o.report != "" {
+		return runReport(o, stdin, stderr)
 	}
 	in, label := stdin, "stdin"
 	if o.name != "" && o.name != "-" {
@@ -187,6 +196,8 @@ type dumper struct {
 	kinds kindTally
 	// qlog writes -qlog's traces, nil without it.
 	qlog *qlog.Dir
+	// report collects -report's series, nil without it.
+	report *reportModel
 }
 
 func newDumper(o options, w io.Writer) *dumper {
@@ -204,7 +215,7 @@ func newDumper(o options, w io.Writer) *dumper {
 // datagram prints datagram number n, seen at at (nil for hex input);
 // -stats prints the totals instead.
 func (d *dumper) datagram(n int, at *wiredump.Origin, dec *wiredump.Decoded) error {
-	if d.o.stats || d.qlog != nil {
+	if d.o.stats || d.qlog != nil || d.report != nil {
 		return nil
 	}
 	if d.o.json {
@@ -298,6 +309,10 @@ func (d *dumper) captureInput(in io.Reader) error {
 		}
 		if d.stats != nil {
 			d.stats.add(d.stats.conn(client.String()), dir, true, &dec)
+		}
+		if d.report != nil {
+			sn := seenOf(f.info.Timestamp, client.String(), toServer, &dec)
+			d.report.add(&sn)
 		}
 		if d.qlog != nil {
 			key := ""
