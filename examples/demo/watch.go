@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/rtypeproto/rtype/examples/internal/bot"
-	"github.com/rtypeproto/rtype/examples/internal/playfield"
+	"github.com/rtypeproto/rtype/internal/playfield"
 	"github.com/rtypeproto/rtype/session"
 )
 

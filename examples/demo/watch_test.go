@@ -10,7 +10,7 @@ import (
 
 	"github.com/rtypeproto/rtype"
 	"github.com/rtypeproto/rtype/examples/internal/bot"
-	"github.com/rtypeproto/rtype/examples/internal/playfield"
+	"github.com/rtypeproto/rtype/internal/playfield"
 	"github.com/rtypeproto/rtype/session"
 )
 

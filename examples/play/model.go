@@ -6,7 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/rtypeproto/rtype/examples/internal/playfield"
+	"github.com/rtypeproto/rtype/internal/playfield"
 )
 
 // Messages of the program, besides those of the terminal.

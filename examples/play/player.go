@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/rtypeproto/rtype"
-	"github.com/rtypeproto/rtype/examples/internal/playfield"
+	"github.com/rtypeproto/rtype/internal/playfield"
 	"github.com/rtypeproto/rtype/session"
 )
 

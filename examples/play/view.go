@@ -3,7 +3,7 @@ package main
 import (
 	"unicode/utf8"
 
-	"github.com/rtypeproto/rtype/examples/internal/playfield"
+	"github.com/rtypeproto/rtype/internal/playfield"
 )
 
 // draw renders the view at the terminal size: the playfield with its
