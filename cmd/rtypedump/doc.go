@@ -46,6 +46,10 @@
 // in radians (§9.2), and a CreateEntity whose entityType is a known
 // blueprint has its name in archetype (§9.3).
 //
+// -report FILE.html writes an HTML report of each client of a capture or
+// of .sqlog traces; -watch replays a capture's game in the terminal, as one
+// client saw it (README.md).
+//
 // -qlog DIR writes, instead of the datagrams, one qlog trace per client
 // address into DIR (docs/trace.md), from the vantage point network.
 //

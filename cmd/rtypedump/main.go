@@ -30,6 +30,8 @@ type options struct {
 	hex, json, stats bool
 	qlog             string // -qlog's directory
 	report           string // -report's file
+	watch            bool   // -watch
+	client           string // -client: the address -watch shows first
 	kind             wiredump.Kind
 	port             uint16
 	name             string // input file, "" or "-" for standard input
@@ -51,6 +53,7 @@ func parseFlags(args []string, stdout, stderr io.Writer) (options, error) {
 		fmt.Fprintln(w, "usage: rtypedump [-json] [-stats] [-qlog DIR] [-port N] capture.pcap|capture.pcapng|-")
 		fmt.Fprintln(w, "       rtypedump -hex [-kind packet|handshake] [-json] [-stats] [file.hex]")
 		fmt.Fprintln(w, "       rtypedump -report FILE.html [-port N] capture|trace.sqlog|DIR")
+		fmt.Fprintln(w, "       rtypedump -watch [-client ADDR] [-port N] capture")
 		fs.PrintDefaults()
 	}
 	fs.BoolVar(&o.hex, "hex", false, "read datagrams as hex, one per line ('#' starts a comment)")
@@ -58,6 +61,8 @@ func parseFlags(args []string, stdout, stderr io.Writer) (options, error) {
 	fs.BoolVar(&o.json, "json", false, "print one JSON object per datagram")
 	fs.BoolVar(&o.stats, "stats", false, "print per-connection totals instead of the datagrams")
 	fs.StringVar(&o.qlog, "qlog", "", "write a qlog trace per client address into `DIR` instead of printing the datagrams")
+	fs.BoolVar(&o.watch, "watch", false, "replay the capture's game in the terminal, as a client saw it (space, ←/→, +/-, n/p, q)")
+	fs.StringVar(&o.client, "client", "", "with -watch, the client `ADDR` to show first")
 	fs.StringVar(&o.report, "report", "", "write an HTML report of each client into `FILE` instead of printing the datagrams; the input may be .sqlog traces (a file or a directory)")
 	port := fs.Uint("port", rtype.DefaultPort, "UDP port of the server in a capture")
 	if err := fs.Parse(args); err != nil {
@@ -102,6 +107,12 @@ func parseFlags(args []string, stdout, stderr io.Writer) (options, error) {
 	default:
 		return o, errors.New("at most one input file")
 	}
+	if o.watch && (o.hex || o.name == "" || o.name == "-") {
+		return o, errors.New("-watch replays a capture file: not hex input, not stdin, which it must read again to seek")
+	}
+	if o.client != "" && !o.watch {
+		return o, errors.New("-client applies to -watch only")
+	}
 	return o, nil
 }
 
@@ -119,6 +130,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if o.report != "" {
 		return runReport(o, stdin, stderr)
+	}
+	if o.watch {
+		return runWatch(o, stderr)
 	}
 	in, label := stdin, "stdin"
 	if o.name != "" && o.name != "-" {

@@ -61,7 +61,8 @@ func lossyGame(t *testing.T, dir string, n int, d time.Duration, loss float64, t
 		now := sim.Now()
 		for ev := range s.Events() {
 			if ev.Kind == session.EventPlayerJoined {
-				_, _ = s.SpawnFor(ev.Conn, rtype.ArchetypePlayerBlue, 100, 150+100*float64(ev.Slot), 0)
+				ships := [4]rtype.Archetype{rtype.ArchetypePlayerBlue, rtype.ArchetypePlayerGreen, rtype.ArchetypePlayerPink, rtype.ArchetypePlayerRed}
+				_, _ = s.SpawnFor(ev.Conn, ships[ev.Slot%4], 100, 150+100*float64(ev.Slot), 0)
 			}
 		}
 		if f%30 == 0 {
