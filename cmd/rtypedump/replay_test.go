@@ -77,6 +77,7 @@ func TestWatchTerminal(t *testing.T) {
 	if err != nil {
 		t.Skip("tmux is not installed (apt-get install -y tmux): the terminal test needs it")
 	}
+	t.Parallel()
 	dir := t.TempDir()
 	capture := lossyGame(t, dir, 2, 10*time.Second, 0, false)
 	bin := exampletest.Build(t, "./cmd/rtypedump")

@@ -155,12 +155,11 @@ func TestReportSize(t *testing.T) {
 func TestReportOfTraces(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	lossyGame(t, dir, 2, 10*time.Second, 0.05, true)
+	lossyGame(t, dir, 2, 5*time.Second, 0.05, true)
 	page := reportOf(t, filepath.Join(dir, "traces"), exitOK)
 	if n := strings.Count(page, `class="client-row"`); n != 4 {
 		t.Errorf("%d rows, want 4 (2 clients, 2 vantage points)", n)
 	}
-	renders(t, page, 4)
 }
 
 // A capture cut short is reported as far as it goes: exit 1, the error on

@@ -84,6 +84,7 @@ const expertError = "8388608"
 // (§3), the validity, the header and every message field. It runs where
 // tshark is installed, and must run in CI.
 func TestDissectorMatchesRtypedump(t *testing.T) {
+	t.Parallel()
 	tshark := lookTshark(t)
 	dir := t.TempDir()
 	// Reading the script through the test makes go test's cache depend on
@@ -125,6 +126,7 @@ func TestDissectorMatchesRtypedump(t *testing.T) {
 		{"§13 phases", phases, rtype.DefaultPort},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel() // each runs tshark, a second's start
 			stdout, stderr, code := runTool(t, "", "-json", "-port", strconv.Itoa(int(tc.port)), tc.file)
 			if code != exitOK {
 				t.Fatalf("rtypedump exit %d: %s", code, stderr)
