@@ -49,13 +49,13 @@ func TestGameThroughLossyProxy(t *testing.T) {
 // lossCell is a summary cell of rtypedump -report: loss up or down.
 var lossCell = regexp.MustCompile(`<td class="loss-(up|down)">([0-9.]+)%</td>`)
 
-// Two example bots play 6 s through the proxy losing 5% each way,
+// Two example bots play 4 s through the proxy losing 5% each way,
 // recording what they send and receive (-pcap); rtypedump -report on that
 // capture shows both clients, each with its charts and a loss near 5%
 // both ways.
 func TestReportThroughLossyProxy(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds the example server, bot and rtypedump and plays 6 s")
+		t.Skip("builds the example server, bot and rtypedump and plays 4 s")
 	}
 	t.Parallel()
 	server := exampletest.StartServer(t, exampletest.Build(t, "./examples/server")).Addr
@@ -64,7 +64,7 @@ func TestReportThroughLossyProxy(t *testing.T) {
 	r := startProxy(t, nil, "-server", server, "-loss", "0.05", "-log", "none", "-seed", "5")
 	dir := t.TempDir()
 	capture, report := dir+"/bots.pcap", dir+"/report.html"
-	if out, err := exec.Command(bot, "-server", r.p.addr().String(), "-n", "2", "-duration", "6s", "-pcap", capture).CombinedOutput(); err != nil {
+	if out, err := exec.Command(bot, "-server", r.p.addr().String(), "-n", "2", "-duration", "4s", "-pcap", capture).CombinedOutput(); err != nil {
 		t.Fatalf("bot: %v\n%s", err, out)
 	}
 	r.stop(t)
