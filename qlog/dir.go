@@ -103,9 +103,9 @@ func (d *Dir) Datagram(at time.Time, client netip.AddrPort, toServer bool, b []b
 	}
 	d.err = f.write(at, session.TracePacketDropped, func(w []byte) []byte {
 		w = append(w, `{"reason":`...)
-		w = strconv.AppendQuote(w, dropKey)
+		w = appendString(w, dropKey)
 		w = append(w, `,"receiver":`...)
-		w = strconv.AppendQuote(w, receiver)
+		w = appendString(w, receiver)
 		w = append(w, `,"length":`...)
 		w = strconv.AppendInt(w, int64(len(b)), 10)
 		return append(w, '}')

@@ -162,3 +162,22 @@ func TestNewDir_Unwritable(t *testing.T) {
 		t.Error("NewDir under a regular file: no error")
 	}
 }
+
+// A vantage point named with characters JSON escapes still gives a header
+// that reads back as written.
+func TestDir_VantageQuoted(t *testing.T) {
+	dir := t.TempDir()
+	v := qlog.Vantage("probe \"a\"\x01b")
+	d, err := qlog.NewDir(dir, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Trace(&session.TraceEvent{Kind: session.TracePacketLost, Peer: serverAddr, Time: time.Unix(0, 0), Sequence: 3})
+	if err := d.Close(); err != nil {
+		t.Fatal(err)
+	}
+	h, evs, err := qlog.ReadFile(filepath.Join(dir, qlog.Name(v, serverAddr)))
+	if err != nil || h.Vantage != v || len(evs) != 1 {
+		t.Errorf("read back: vantage %q, %d events, %v; want %q, 1", h.Vantage, len(evs), err, v)
+	}
+}

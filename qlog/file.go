@@ -32,14 +32,14 @@ type file struct {
 func (f *file) header(v Vantage, peer netip.AddrPort) error {
 	b := append(f.buf[:0], rs)
 	b = append(b, `{"file_schema":"urn:ietf:params:qlog:file:sequential","serialization_format":"application/qlog+json-seq","title":"rtype protocol v1","trace":{"vantage_point":{"type":`...)
-	b = strconv.AppendQuote(b, string(v))
+	b = appendString(b, string(v))
 	if v == Network {
 		b = append(b, `,"flow":"client"`...) // events as the client saw the network
 	}
 	b = append(b, `},"common_fields":{"time_format":"relative_to_epoch","reference_time":{"clock_type":"system","epoch":`...)
-	b = strconv.AppendQuote(b, f.start.UTC().Format(time.RFC3339Nano))
+	b = appendString(b, f.start.UTC().Format(time.RFC3339Nano))
 	b = append(b, `},"group_id":`...)
-	b = strconv.AppendQuote(b, peer.String())
+	b = appendString(b, peer.String())
 	b = append(b, "}}}\n"...)
 	f.buf = b
 	_, err := f.w.Write(b)
@@ -73,7 +73,8 @@ func (f *file) close() error {
 	return errors.Join(f.w.Flush(), f.f.Close())
 }
 
-var eventNames = map[session.TraceKind]string{
+// eventNames are the events' names after "rtype:", by kind.
+var eventNames = [...]string{
 	session.TracePacketSent:     "packet_sent",
 	session.TracePacketReceived: "packet_received",
 	session.TracePacketDropped:  "packet_dropped",
@@ -84,10 +85,25 @@ var eventNames = map[session.TraceKind]string{
 }
 
 func eventName(k session.TraceKind) string {
-	if n, ok := eventNames[k]; ok {
-		return n
+	if int(k) < len(eventNames) && eventNames[k] != "" {
+		return eventNames[k]
 	}
 	return "unknown"
+}
+
+// appendString appends s as a JSON string: strconv's quoting where it is
+// JSON's too (printable ASCII), encoding/json's otherwise, as for a
+// Vantage a caller named.
+func appendString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			q, _ := json.Marshal(s)
+			return append(b, q...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
 }
 
 // appendData appends the data object of e.
@@ -97,7 +113,7 @@ func appendData(b []byte, e *session.TraceEvent) []byte {
 		return appendDatagram(b, e.Datagram)
 	case session.TracePacketDropped:
 		b = append(b, `{"reason":`...)
-		b = strconv.AppendQuote(b, e.Drop.Key())
+		b = appendString(b, e.Drop.Key())
 		b = append(b, `,"length":`...)
 		b = strconv.AppendInt(b, int64(len(e.Datagram)), 10)
 		return append(b, '}')
@@ -107,12 +123,12 @@ func appendData(b []byte, e *session.TraceEvent) []byte {
 		return append(b, '}')
 	case session.TraceStateUpdated:
 		b = append(b, `{"new":`...)
-		b = strconv.AppendQuote(b, strings.ToLower(e.State.String()))
+		b = appendString(b, strings.ToLower(e.State.String()))
 		b = append(b, `,"connection_id":`...)
 		b = strconv.AppendUint(b, uint64(e.Conn), 10)
 		if e.State == session.Closed {
 			b = append(b, `,"reason":`...)
-			b = strconv.AppendQuote(b, strings.ToLower(e.Close.String()))
+			b = appendString(b, strings.ToLower(e.Close.String()))
 		}
 		return append(b, '}')
 	case session.TraceRTTUpdated:
@@ -125,7 +141,7 @@ func appendData(b []byte, e *session.TraceEvent) []byte {
 		b = append(b, `{"entity_id":`...)
 		b = strconv.AppendUint(b, uint64(e.Entity), 10)
 		b = append(b, `,"message":`...)
-		b = strconv.AppendQuote(b, e.Message.String())
+		b = appendString(b, e.Message.String())
 		return append(b, '}')
 	}
 	return append(b, "{}"...)
@@ -142,7 +158,7 @@ func appendDatagram(b []byte, dg []byte) []byte {
 	b = append(b, '{')
 	if t, id, err := rtype.ParseHandshake(dg); err == nil {
 		b = append(b, `"handshake":{"type":`...)
-		b = strconv.AppendQuote(b, strings.ToLower(t.String()))
+		b = appendString(b, strings.ToLower(t.String()))
 		b = append(b, `,"connection_id":`...)
 		b = strconv.AppendUint(b, uint64(id), 10)
 		b = append(b, "},"...)

@@ -56,7 +56,8 @@ func (c *Capture) add(at time.Time, from, to netip.AddrPort, b []byte) {
 		c.missed++
 		return
 	}
-	c.records.Write(pcap.AppendRecord(make([]byte, 0, pcap.RecordHeaderLen+frame), at, from, to, b))
+	c.records.Grow(pcap.RecordHeaderLen + frame)
+	c.records.Write(pcap.AppendRecord(c.records.AvailableBuffer(), at, from, to, b))
 	c.n++
 }
 

@@ -58,6 +58,7 @@ func (k TraceKind) String() string {
 
 // TraceEvent is one event of a trace. Only the fields of its Kind are set.
 type TraceEvent struct {
+	// Kind says what happened, and which of the fields below are set.
 	Kind TraceKind
 	// Time is when it happened, the now of the call that caused it.
 	Time time.Time

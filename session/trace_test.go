@@ -197,3 +197,62 @@ func TestTrace_5_2_LostAsCounted(t *testing.T) {
 		t.Errorf("%d resends traced, %d counted", srv.resent, s.Stats().Resends)
 	}
 }
+
+// orderTracer keeps the kinds of the events, in order, and the drops.
+type orderTracer struct {
+	kinds []session.TraceKind
+	drops []session.DropReason
+}
+
+func (o *orderTracer) Trace(e *session.TraceEvent) {
+	o.kinds = append(o.kinds, e.Kind)
+	if e.Kind == session.TracePacketDropped {
+		o.drops = append(o.drops, e.Drop)
+	}
+}
+
+// A packet is traced received before the packet it causes (the Pong of
+// its Ping, §7.2), and one whose only fault is a message the server drops
+// (a 10-byte Input, §7.1) is received, not dropped; a duplicate is
+// dropped whole (§5.2).
+func TestTrace_7_2_ReceivedBeforeItsAnswer(t *testing.T) {
+	tr := &orderTracer{}
+	client := netip.MustParseAddrPort("203.0.113.41:6201")
+	now := time.Unix(1000, 0)
+	s := session.NewServer(session.ServerConfig{ValidationKey: simKey(3), Tracer: tr}, func(netip.AddrPort, []byte) {})
+	var welcome []byte
+	s2 := session.NewServer(session.ServerConfig{ValidationKey: simKey(3)}, func(_ netip.AddrPort, b []byte) { welcome = append([]byte(nil), b...) })
+	s2.Receive(rtype.AppendHello(nil), client, now)
+	_, id, err := rtype.ParseHandshake(welcome)
+	if err != nil {
+		t.Fatal(err)
+	}
+	packet := func(seq uint32, msgs ...rtype.Message) []byte {
+		var b rtype.Builder
+		_ = b.Reset(rtype.PacketHeader{ConnectionID: id, Sequence: seq})
+		for _, m := range msgs {
+			_ = rtype.Add(&b, m)
+		}
+		return append([]byte(nil), b.Bytes()...)
+	}
+	s.Receive(packet(1, rtype.Ping{Timestamp: 5}), client, now)
+	long := packet(2)
+	long = append(long, 0x00, 0x02, 0x00, 0x0a) // an Input of 10 bytes (§6, §7.1)
+	long = append(long, make([]byte, 10)...)
+	s.Receive(long, client, now)
+	s.Receive(packet(2), client, now)
+	want := []session.TraceKind{
+		session.TracePacketReceived, session.TraceStateUpdated, session.TracePacketSent, // packet 1 joins, then its Pong
+		session.TracePacketReceived, // packet 2, its Input dropped alone
+		session.TracePacketDropped,  // packet 2 again
+	}
+	if diff := cmp.Diff(want, tr.kinds); diff != "" {
+		t.Errorf("events (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]session.DropReason{session.DropDuplicate}, tr.drops); diff != "" {
+		t.Errorf("drops traced (-want +got):\n%s", diff)
+	}
+	if n := s.Stats().Drops[session.DropInput]; n != 1 {
+		t.Errorf("%d Inputs dropped, want the 10-byte one", n)
+	}
+}

@@ -9,9 +9,10 @@ import (
 
 // tracing turns a side's work into [TraceEvent]s for its [Tracer]. A
 // datagram being received is traced once: dropped at its first drop of
-// the whole datagram, or else received before the first datagram sent in
-// answer, or at the end of Receive; so a trace shows a packet received
-// before what it caused.
+// the whole datagram, or else received before the first other event it
+// causes (a datagram sent in answer, a state, a loss, an RTT sample), or
+// at the end of Receive; so a trace shows a packet received before what
+// it caused.
 type tracing struct {
 	t   Tracer
 	ev  TraceEvent
@@ -65,24 +66,28 @@ func (tr *tracing) sent(to netip.AddrPort, b []byte) {
 }
 
 func (tr *tracing) lost(peer netip.AddrPort, seq uint32) {
+	tr.received()
 	e := tr.emit(TracePacketLost, peer)
 	e.Sequence = seq
 	tr.t.Trace(e)
 }
 
 func (tr *tracing) state(peer netip.AddrPort, id uint32, st State, why CloseReason) {
+	tr.received()
 	e := tr.emit(TraceStateUpdated, peer)
 	e.Conn, e.State, e.Close = id, st, why
 	tr.t.Trace(e)
 }
 
 func (tr *tracing) rtt(peer netip.AddrPort, sample, srtt time.Duration) {
+	tr.received()
 	e := tr.emit(TraceRTTUpdated, peer)
 	e.RTT, e.SRTT = sample, srtt
 	tr.t.Trace(e)
 }
 
 func (tr *tracing) resent(peer netip.AddrPort, id uint32, m rtype.MessageType) {
+	tr.received()
 	e := tr.emit(TraceEntityResent, peer)
 	e.Entity, e.Message = id, m
 	tr.t.Trace(e)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"slices"
 	"time"
 
 	"github.com/rtypeproto/rtype"
@@ -47,13 +46,12 @@ type bin struct {
 	snapSum, snapSq float64
 	entities        int // held at the bin's end
 	drops, resends  int
-	rttMax, snapMax float64
+	rttMax          float64
 }
 
 // clientSeries is one client's report.
 type clientSeries struct {
 	client   string
-	first    time.Time
 	bins     []bin
 	width    time.Duration // of a bin
 	dirs     [2]dirStats   // the §5.1 ack rings, for loss each way
@@ -94,7 +92,7 @@ func (m *reportModel) series(client string, at time.Time) *clientSeries {
 	if len(m.clients) >= maxReportClients {
 		return nil
 	}
-	c := &clientSeries{client: client, first: at, width: time.Second, drops: map[string]int{}, held: map[uint32]bool{}}
+	c := &clientSeries{client: client, width: time.Second, drops: map[string]int{}, held: map[uint32]bool{}}
 	m.clients = append(m.clients, c)
 	m.byAddr[client] = c
 	return c
@@ -170,7 +168,6 @@ func (c *clientSeries) entityMessages(s *seen, b *bin) {
 			b.snapN++
 			b.snapSum += ms
 			b.snapSq += ms * ms
-			b.snapMax = max(b.snapMax, ms)
 			c.snaps = keepSample(c.snaps, ms)
 		}
 		c.lastSnap = s.at
@@ -253,7 +250,7 @@ func (c *clientSeries) merge() {
 				a.missing[d] += b.missing[d]
 			}
 			a.rttSum, a.rttN, a.rttMax = a.rttSum+b.rttSum, a.rttN+b.rttN, max(a.rttMax, b.rttMax)
-			a.snapN, a.snapSum, a.snapSq, a.snapMax = a.snapN+b.snapN, a.snapSum+b.snapSum, a.snapSq+b.snapSq, max(a.snapMax, b.snapMax)
+			a.snapN, a.snapSum, a.snapSq = a.snapN+b.snapN, a.snapSum+b.snapSum, a.snapSq+b.snapSq
 			a.entities, a.drops, a.resends = b.entities, a.drops+b.drops, a.resends+b.resends
 		}
 		c.bins[i] = a
@@ -262,14 +259,13 @@ func (c *clientSeries) merge() {
 	c.width *= 2
 }
 
-// percentile returns the p-th percentile of s (0 ≤ p ≤ 1), 0 when empty.
+// percentile returns the p-th percentile (0 ≤ p ≤ 1) of s, sorted; 0
+// when empty.
 func percentile(s []float64, p float64) float64 {
 	if len(s) == 0 {
 		return 0
 	}
-	t := slices.Clone(s)
-	slices.Sort(t)
-	return t[min(len(t)-1, int(p*float64(len(t))))]
+	return s[min(len(s)-1, int(p*float64(len(s))))]
 }
 
 // seqGaps follows the sequences seen in one direction (§5.2): a capture

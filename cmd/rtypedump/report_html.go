@@ -7,6 +7,7 @@ import (
 	"html/template"
 	"io"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -197,6 +198,8 @@ func row(c *clientSeries, span time.Duration) summaryRow {
 		return trim(total.lossPct(d)) + "%"
 	}
 	r.LossUp, r.LossDown = pct(0), pct(1)
+	slices.Sort(c.rtts) // the samples are read no more
+	slices.Sort(c.snaps)
 	r.RTT50, r.RTT99, r.RTTMax = ms(percentile(c.rtts, 0.5)), ms(percentile(c.rtts, 0.99)), ms(percentile(c.rtts, 1))
 	r.Snap50, r.Snap99 = ms(percentile(c.snaps, 0.5)), ms(percentile(c.snaps, 0.99))
 	var sum, sq float64
