@@ -1,0 +1,163 @@
+package mmsg
+
+import (
+	"errors"
+	"net"
+	"net/netip"
+	"testing"
+	"time"
+)
+
+func listen(t *testing.T) (*net.UDPConn, *Conn) {
+	t.Helper()
+	u, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { u.Close() })
+	c, err := NewConn(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u, c
+}
+
+// readAll reads until want datagrams came or the deadline passed: a
+// datagram sent on loopback is queued by the time the send returns, but
+// the test does not rely on it.
+func readAll(t *testing.T, b *Batch, c *Conn, want int) []Msg {
+	t.Helper()
+	var got []Msg
+	deadline := time.Now().Add(5 * time.Second)
+	for len(got) < want && time.Now().Before(deadline) {
+		n, err := b.Read(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range b.Msgs[:n] {
+			m.Buf = append([]byte(nil), m.Buf[:m.N]...)
+			got = append(got, m)
+		}
+	}
+	return got
+}
+
+func TestWriteThenRead(t *testing.T) {
+	_, rc := listen(t)
+	su, sc := listen(t)
+	to := rc.UDP().LocalAddr().(*net.UDPAddr).AddrPort()
+	from := su.LocalAddr().(*net.UDPAddr).AddrPort()
+	if err := rc.Timestamps(); err != nil {
+		t.Fatal(err)
+	}
+	w := NewBatch(8)
+	for i := range 5 {
+		w.Msgs[i].N = copy(w.Msgs[i].Buf, []byte{byte(i), 1, 2, 3, 4}[:i+1])
+		w.Msgs[i].Addr = to
+	}
+	before := time.Now()
+	if n, err := w.Write(sc, 5); n != 5 || err != nil {
+		t.Fatalf("Write = %d, %v; want 5, nil", n, err)
+	}
+	got := readAll(t, NewBatch(3), rc, 5)
+	if len(got) != 5 {
+		t.Fatalf("read %d datagrams, want 5", len(got))
+	}
+	for i, m := range got {
+		if m.N != i+1 || m.Buf[0] != byte(i) || m.Addr != from {
+			t.Errorf("datagram %d: %d bytes %v from %v; want %d bytes from %v", i, m.N, m.Buf, m.Addr, i+1, from)
+		}
+		if m.Time.Before(before.Add(-time.Second)) || m.Time.After(time.Now().Add(time.Second)) {
+			t.Errorf("datagram %d: arrival %v, not around %v", i, m.Time, before)
+		}
+	}
+}
+
+func TestReadEmptyDoesNotWait(t *testing.T) {
+	_, c := listen(t)
+	if n, err := NewBatch(4).Read(c); n != 0 || err != nil {
+		t.Fatalf("Read on an empty socket = %d, %v; want 0, nil", n, err)
+	}
+}
+
+// §2.2: a datagram over 548 bytes must be seen as too large, not cut.
+func TestOversizeReadsAsMaxDatagram(t *testing.T) {
+	ru, rc := listen(t)
+	su, _ := listen(t)
+	if _, err := su.WriteToUDPAddrPort(make([]byte, 1200), ru.LocalAddr().(*net.UDPAddr).AddrPort()); err != nil {
+		t.Fatal(err)
+	}
+	got := readAll(t, NewBatch(2), rc, 1)
+	if len(got) != 1 || got[0].N != MaxDatagram {
+		t.Fatalf("read %+v, want one datagram of %d bytes", got, MaxDatagram)
+	}
+}
+
+func TestClosed(t *testing.T) {
+	u, c := listen(t)
+	u.Close()
+	if _, err := NewBatch(1).Read(c); !errors.Is(err, net.ErrClosed) {
+		t.Fatalf("Read after Close: %v, want net.ErrClosed", err)
+	}
+	b := NewBatch(1)
+	b.Msgs[0].N, b.Msgs[0].Addr = 1, netip.MustParseAddrPort("127.0.0.1:9")
+	if _, err := b.Write(c, 1); !errors.Is(err, net.ErrClosed) {
+		t.Fatalf("Write after Close: %v, want net.ErrClosed", err)
+	}
+}
+
+// A dual-stack socket takes IPv4 peers mapped and reports them unmapped,
+// so that an address reads the same whichever socket it came through.
+func TestDualStackUnmaps(t *testing.T) {
+	u, err := net.ListenUDP("udp", &net.UDPAddr{})
+	if err != nil {
+		t.Skip("no dual-stack socket:", err)
+	}
+	defer u.Close()
+	rc, err := NewConn(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	su, sc := listen(t)
+	port := u.LocalAddr().(*net.UDPAddr).Port
+	w := NewBatch(1)
+	w.Msgs[0].N, w.Msgs[0].Addr = 1, netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), uint16(port))
+	if n, err := w.Write(sc, 1); n != 1 || err != nil {
+		t.Fatalf("Write = %d, %v", n, err)
+	}
+	got := readAll(t, NewBatch(1), rc, 1)
+	if len(got) != 1 || got[0].Addr != su.LocalAddr().(*net.UDPAddr).AddrPort() {
+		t.Fatalf("read %+v, want one from %v", got, su.LocalAddr())
+	}
+	// And the answer goes back through the dual-stack socket, mapped.
+	w.Msgs[0].Addr = got[0].Addr
+	if n, err := w.Write(rc, 1); n != 1 || err != nil {
+		t.Fatalf("answer: Write = %d, %v", n, err)
+	}
+	if back := readAll(t, NewBatch(1), sc, 1); len(back) != 1 {
+		t.Fatal("the answer through the dual-stack socket did not arrive")
+	}
+}
+
+func TestAllocs(t *testing.T) {
+	ru, rc := listen(t)
+	_, sc := listen(t)
+	if err := rc.Timestamps(); err != nil {
+		t.Fatal(err)
+	}
+	to := ru.LocalAddr().(*net.UDPAddr).AddrPort()
+	w, r := NewBatch(16), NewBatch(16)
+	for i := range w.Msgs {
+		w.Msgs[i].N, w.Msgs[i].Addr = 40, to
+	}
+	allocs := testing.AllocsPerRun(100, func() {
+		w.Write(sc, 16)
+		for n := 0; n < 16; {
+			k, _ := r.Read(rc)
+			n += k
+		}
+	})
+	if allocs != 0 {
+		t.Fatalf("%v allocations per 16 datagrams written and read, want 0", allocs)
+	}
+}
