@@ -362,7 +362,7 @@ func TestReliable_5_2_13_4_OvertakingCreationWithAcksLost(t *testing.T) {
 	}
 	_, inWorld := s.world.find(id)
 	if cl.ents[id] {
-		t.Fatalf("ghost: spec client still holds destroyed entity %d (server still tracks it: %v, pending %d)", id, inWorld, s.pending())
+		t.Fatalf("ghost: spec client still holds destroyed entity %d (server still tracks it: %v, pending %d)", id, inWorld, s.Pending())
 	}
 }
 
@@ -564,7 +564,7 @@ func TestReliable_7_4_QueryWhileNoRoomLeavesNoGhost(t *testing.T) {
 		s.Receive(packet(t, rtype.PacketHeader{ConnectionID: id, Sequence: cseq, Ack: ack, AckBits: bits}), addrA, now)
 		deliver()
 	}
-	if p := s.pending(); p != 0 {
+	if p := s.Pending(); p != 0 {
 		t.Fatalf("%d pending", p)
 	}
 	_, inWorld := s.world.get(last)

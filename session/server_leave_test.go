@@ -152,8 +152,8 @@ func TestServer_8_3_ShutdownEndsTheGame(t *testing.T) {
 			s.Receive(packet(t, rtype.PacketHeader{ConnectionID: b, Sequence: 3, Ack: s.conns[1].seq, AckBits: 0b11}), addrB, now)
 			// Done when every player acknowledged the end (what RunServerConn
 			// waits for), or at once without reliable events.
-			if done := s.pending() == 0; done != (!tt.resentToA) {
-				t.Errorf("%d entity events pending after the acks", s.pending())
+			if done := s.Pending() == 0; done != (!tt.resentToA) {
+				t.Errorf("%d entity events pending after the acks", s.Pending())
 			}
 			cp.take()
 			s.Tick(now)

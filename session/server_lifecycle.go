@@ -74,9 +74,10 @@ func (s *Server) Close(now time.Time) {
 	s.state = serverClosed
 }
 
-// pending counts the entity events owed or in flight: 0 after Shutdown
-// means every player has its reason-4 DestroyEntity messages (§8.3, §13.4).
-func (s *Server) pending() int {
+// Pending counts the entity events owed or in flight to the players: 0
+// after Shutdown means every player has its reason-4 DestroyEntity messages
+// (§8.3, §13.4), so a binding may Close without waiting out its grace.
+func (s *Server) Pending() int {
 	n := 0
 	for c := range s.open() {
 		n += c.pending(&s.world)

@@ -180,7 +180,7 @@ func shutdown(s *Server, l *udpLoop, t *time.Ticker, grace time.Duration, tick f
 	defer timer.Stop()
 	var err error
 drain:
-	for s.pending() > 0 {
+	for s.Pending() > 0 {
 		select {
 		case <-timer.C:
 			break drain

@@ -53,7 +53,7 @@ import (
 
 	"github.com/rtypeproto/rtype/examples/internal/bot"
 	"github.com/rtypeproto/rtype/examples/internal/gameserver"
-	"github.com/rtypeproto/rtype/examples/server/game"
+	"github.com/rtypeproto/rtype/examples/game"
 	"github.com/rtypeproto/rtype/internal/termwidth"
 )
 

@@ -32,7 +32,7 @@ import (
 	"syscall"
 
 	"github.com/rtypeproto/rtype/examples/internal/gameserver"
-	"github.com/rtypeproto/rtype/examples/server/game"
+	"github.com/rtypeproto/rtype/examples/game"
 	"github.com/rtypeproto/rtype/pcap"
 	"github.com/rtypeproto/rtype/qlog"
 )

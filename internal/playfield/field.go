@@ -6,7 +6,7 @@ import "math"
 // y down).
 type Field struct{ Width, Height float64 }
 
-// Example is the example game's screen (examples/server/game: 1920×1080).
+// Example is the example game's screen (examples/game: 1920×1080).
 var Example = Field{1920, 1080}
 
 // valid reports whether f can scale positions: both sides finite and

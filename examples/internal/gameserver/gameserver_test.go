@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/rtypeproto/rtype"
-	"github.com/rtypeproto/rtype/examples/server/game"
+	"github.com/rtypeproto/rtype/examples/game"
 	"github.com/rtypeproto/rtype/session"
 )
 

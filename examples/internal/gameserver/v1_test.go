@@ -7,7 +7,7 @@ import (
 
 	"github.com/rtypeproto/rtype"
 	"github.com/rtypeproto/rtype/examples/internal/bot"
-	"github.com/rtypeproto/rtype/examples/server/game"
+	"github.com/rtypeproto/rtype/examples/game"
 	"github.com/rtypeproto/rtype/session"
 )
 

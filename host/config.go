@@ -1,0 +1,88 @@
+package host
+
+import (
+	"log/slog"
+	"time"
+
+	"github.com/rtypeproto/rtype/session"
+)
+
+// Defaults of [Config].
+const (
+	// DefaultBatch is how many datagrams one system call moves.
+	DefaultBatch = 64
+	// DefaultReadsPerTick bounds the batches a match reads per tick:
+	// 8 × 64 datagrams is 30 times what four players send in a tick.
+	DefaultReadsPerTick = 8
+	// MaxMatches bounds a host: as many ports as a port range holds.
+	MaxMatches = 1 << 15
+)
+
+// Match is one match's game, as [Config.New] returns it.
+type Match struct {
+	// Session configures the match's session server; a Tracer set here
+	// sees the match's events as well as the host's metrics.
+	Session session.ServerConfig
+	// Tick is the game's tick, run before the session server's Tick sends
+	// what changed, as in [session.RunServerConn]; nil runs none.
+	Tick func(s *session.Server, now time.Time)
+	// Hooks, if not nil, see and may drop the match's datagrams, as
+	// [session.RunOptions] Hooks do. They run on the match's loop.
+	Hooks *session.Hooks
+}
+
+// Config tunes a Host; 0 means the default.
+type Config struct {
+	// Addr is the first match's UDP address, such as ":4242" (§1); match i
+	// listens on its port + i. Port 0 picks a free run of ports.
+	Addr string
+	// Matches is the number of matches, 1 to MaxMatches; 0 means 1.
+	Matches int
+	// New returns match i's game, for i from 0 to Matches−1, called once
+	// each, by Listen. It is required.
+	New func(i int) Match
+	// Loops is the number of tick loops; 0 means runtime.GOMAXPROCS(0),
+	// and never more than Matches.
+	Loops int
+	// Interval is the tick time; 0 means 1/60 s (§10).
+	Interval time.Duration
+	// ShutdownGrace is how long matches keep running once Run's context
+	// is done, as in [session.RunOptions]: 0 means 500 ms; negative skips
+	// the shutdown.
+	ShutdownGrace time.Duration
+	// Batch is how many datagrams one system call moves; 0 means
+	// DefaultBatch.
+	Batch int
+	// ReadsPerTick bounds the batches read from a match's socket per tick;
+	// 0 means DefaultReadsPerTick.
+	ReadsPerTick int
+	// Log receives the host's own records: listening, a match that failed;
+	// nil discards them.
+	Log *slog.Logger
+}
+
+func (c Config) withDefaults(cores int) Config {
+	if c.Matches == 0 {
+		c.Matches = 1
+	}
+	if c.Loops <= 0 {
+		c.Loops = cores
+	}
+	c.Loops = min(c.Loops, c.Matches)
+	if c.Interval <= 0 {
+		c.Interval = session.DefaultInterval
+	}
+	if c.ShutdownGrace == 0 {
+		c.ShutdownGrace = session.DefaultShutdownGrace
+	}
+	if c.Batch <= 0 {
+		c.Batch = DefaultBatch
+	}
+	if c.ReadsPerTick <= 0 {
+		c.ReadsPerTick = DefaultReadsPerTick
+	}
+	if c.Log == nil {
+		c.Log = slog.New(slog.DiscardHandler)
+	}
+	return c
+}

@@ -1,0 +1,27 @@
+// Package host runs many matches in one process: each match is its own
+// game and [session.Server] on its own UDP port, the first at
+// [Config.Addr]'s port and the next ones on the ports that follow, which is
+// how fleets such as Agones place game servers (docs/hosting.md).
+//
+// A version 1 match is one server of up to four players (§10); a machine
+// holds hundreds. The host keeps their cost near what the kernel charges
+// for the datagrams themselves:
+//
+//   - as few tick loops as there are cores ([Config.Loops]), each ticking
+//     its share of the matches every [Config.Interval], not a timer or a
+//     goroutine per match;
+//   - each match's socket drained once per tick, before its game tick,
+//     with one system call per batch of datagrams (recvmmsg and sendmmsg on
+//     Linux; a call per datagram elsewhere on Unix), allocating nothing per
+//     datagram. Inputs are only used at the tick anyway (§7.1); the price is
+//     that a Pong waits for the next tick, up to one Interval (16.7 ms at
+//     §10's 60 ticks a second) added to the RTT a client measures (§7.2);
+//   - everything bounded: a match reads at most [Config.ReadsPerTick]
+//     batches a tick, the rest waiting in (or dropped by) the kernel's
+//     buffer, and a loop's buffers serve all its matches.
+//
+// A match whose game panics is closed, its socket too, and logged; the
+// other matches play on. [Host.ReadMetrics] reads aggregate counters and
+// histograms for an exporter such as Prometheus's without slowing the
+// loops down.
+package host

@@ -1,0 +1,99 @@
+package host
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/netip"
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// ErrRun: Run was called twice, or after Close.
+var ErrRun = errors.New("host: already run or closed")
+
+// Host is a set of matches on consecutive ports, ticked by a few loops.
+type Host struct {
+	cfg   Config
+	loops []*loop
+	addrs []netip.AddrPort
+	used  atomic.Bool
+}
+
+// Listen opens every match's socket and makes its game with cfg.New, ready
+// for Run; on an error no socket stays open.
+func Listen(cfg Config) (*Host, error) {
+	cfg = cfg.withDefaults(runtime.GOMAXPROCS(0))
+	if cfg.New == nil || cfg.Matches < 1 || cfg.Matches > MaxMatches {
+		return nil, fmt.Errorf("%w: %d matches, New set: %t", ErrConfig, cfg.Matches, cfg.New != nil)
+	}
+	conns, err := listenRun(cfg.Addr, cfg.Matches)
+	if err != nil {
+		return nil, err
+	}
+	h := &Host{cfg: cfg, addrs: make([]netip.AddrPort, len(conns))}
+	for range cfg.Loops {
+		h.loops = append(h.loops, newLoop(&h.cfg))
+	}
+	for i, c := range conns {
+		l := h.loops[i%len(h.loops)]
+		m := newMatch(i, c, cfg.New(i), l)
+		l.matches = append(l.matches, m)
+		l.metrics.matches.Add(1)
+		h.addrs[i] = m.addr
+	}
+	cfg.Log.Info("listening", "addr", h.addrs[0].String(), "matches", len(conns), "loops", len(h.loops),
+		"ports", fmt.Sprintf("%d-%d", h.addrs[0].Port(), h.addrs[len(conns)-1].Port()))
+	return h, nil
+}
+
+// Addr returns match i's address; i must be below Matches.
+func (h *Host) Addr(i int) netip.AddrPort { return h.addrs[i] }
+
+// Matches returns the number of matches the host was opened with.
+func (h *Host) Matches() int { return len(h.addrs) }
+
+// Run ticks every match until ctx is done, then shuts each down as
+// [session.RunServerConn] does and closes the sockets. It returns nil, or
+// the errors, each wrapping [ErrMatch], of the matches closed on the way.
+func (h *Host) Run(ctx context.Context) error {
+	if !h.used.CompareAndSwap(false, true) {
+		return ErrRun
+	}
+	var wg sync.WaitGroup
+	for _, l := range h.loops {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			l.run(ctx)
+		}()
+	}
+	wg.Wait()
+	var errs []error
+	for _, l := range h.loops {
+		errs = append(errs, l.errs...)
+	}
+	return errors.Join(errs...)
+}
+
+// Close closes the sockets of a Host that was never Run; Run closes its own.
+func (h *Host) Close() {
+	if h.used.CompareAndSwap(false, true) {
+		for _, l := range h.loops {
+			for _, m := range l.matches {
+				m.conn.UDP().Close()
+			}
+			l.metrics.matches.Add(int64(-len(l.matches)))
+		}
+	}
+}
+
+// ReadMetrics sets m to the host's counters now, summed over its loops,
+// without allocating or stopping them. It may run on any goroutine.
+func (h *Host) ReadMetrics(m *Metrics) {
+	*m = Metrics{}
+	for _, l := range h.loops {
+		l.metrics.addTo(m)
+	}
+}

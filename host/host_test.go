@@ -1,0 +1,203 @@
+package host
+
+import (
+	"context"
+	"errors"
+	"net"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/rtypeproto/rtype"
+	"github.com/rtypeproto/rtype/session"
+)
+
+// running is a Host under Run, stopped at the test's end.
+type running struct {
+	*Host
+	stop context.CancelFunc
+	done chan error
+}
+
+func start(t *testing.T, cfg Config) *running {
+	t.Helper()
+	if cfg.Addr == "" {
+		cfg.Addr = "127.0.0.1:0"
+	}
+	h, err := Listen(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	r := &running{Host: h, stop: stop, done: make(chan error, 1)}
+	go func() { r.done <- h.Run(ctx) }()
+	t.Cleanup(func() { r.end(t) })
+	return r
+}
+
+// end stops the host and returns what Run returned.
+func (r *running) end(t *testing.T) error {
+	r.stop()
+	select {
+	case err := <-r.done:
+		r.done <- err
+		return err
+	case <-time.After(10 * time.Second):
+		t.Fatal("Run did not return 10 s after its context ended")
+		return nil
+	}
+}
+
+// player runs a session client of addr that sends an Input every frame
+// and counts the Snapshots it is sent (§7.1, §8.1), until the test ends.
+type player struct {
+	snapshots atomic.Int64
+	playing   atomic.Bool
+}
+
+func play(t *testing.T, addr string) *player {
+	p := &player{}
+	ctx, stop := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = session.RunClient(ctx, addr, session.ClientConfig{}, session.RunOptions{}, func(c *session.Client, now time.Time) bool {
+			p.playing.Store(c.State() == session.Playing)
+			p.snapshots.Store(int64(c.Stats().Snapshots))
+			_ = c.SendInput(rtype.ActionUp, now)
+			return true
+		})
+	}()
+	t.Cleanup(func() { stop(); <-done })
+	return p
+}
+
+// waitFor polls cond until it holds or 10 s passed.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); !cond(); {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func noGame(int) Match { return Match{} }
+
+func TestListenConsecutivePorts(t *testing.T) {
+	h, err := Listen(Config{Addr: "127.0.0.1:0", Matches: 5, New: noGame})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	for i := range h.Matches() {
+		if got, want := h.Addr(i).Port(), h.Addr(0).Port()+uint16(i); got != want {
+			t.Errorf("match %d on port %d, want %d", i, got, want)
+		}
+	}
+}
+
+// A port of the run already taken fails Listen, and leaves none open.
+func TestListenTakenPort(t *testing.T) {
+	taken, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	port := taken.LocalAddr().(*net.UDPAddr).Port
+	first := net.UDPAddr{IP: net.IPv4(127, 0, 0, 1), Port: port - 2}
+	_, err = Listen(Config{Addr: first.String(), Matches: 4, New: noGame})
+	if !errors.Is(err, ErrListen) {
+		t.Fatalf("Listen over a taken port: %v, want ErrListen", err)
+	}
+	for _, p := range []int{port - 2, port - 1} {
+		c, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1), Port: p})
+		if err != nil {
+			t.Errorf("port %d still open after the failed Listen: %v", p, err)
+			continue
+		}
+		c.Close()
+	}
+}
+
+func TestListenConfig(t *testing.T) {
+	for _, cfg := range []Config{{Matches: 1}, {Matches: -1, New: noGame}, {Matches: MaxMatches + 1, New: noGame}} {
+		if _, err := Listen(cfg); !errors.Is(err, ErrConfig) {
+			t.Errorf("Listen(%+v): %v, want ErrConfig", cfg, err)
+		}
+	}
+}
+
+// Every match of a host plays on its own port, each client getting its
+// Snapshots (§10), and the metrics add them up.
+func TestMatchesPlay(t *testing.T) {
+	const n = 3
+	ticks := make([]atomic.Int64, n)
+	r := start(t, Config{Matches: n, Loops: 2, New: func(i int) Match {
+		return Match{Tick: func(*session.Server, time.Time) { ticks[i].Add(1) }}
+	}})
+	players := make([]*player, n)
+	for i := range n {
+		players[i] = play(t, r.Addr(i).String())
+	}
+	waitFor(t, "every client to get 20 Snapshots", func() bool {
+		for _, p := range players {
+			if p.snapshots.Load() < 20 {
+				return false
+			}
+		}
+		return true
+	})
+	var m Metrics
+	r.ReadMetrics(&m)
+	if m.Matches != n || m.Players != n || m.Failed != 0 {
+		t.Errorf("metrics: %d matches, %d players, %d failed; want %d, %d, 0", m.Matches, m.Players, m.Failed, n, n)
+	}
+	if m.DatagramsIn < 60 || m.DatagramsOut < 60 || m.BytesIn < 16*m.DatagramsIn || m.BytesOut < 16*m.DatagramsOut {
+		t.Errorf("datagram counters %d in (%d B), %d out (%d B): too few", m.DatagramsIn, m.BytesIn, m.DatagramsOut, m.BytesOut)
+	}
+	if m.RTT.Count == 0 || m.Tick.Count == 0 || m.Snapshot.Count < 60 {
+		t.Errorf("histograms: %d RTT, %d tick, %d Snapshot observations", m.RTT.Count, m.Tick.Count, m.Snapshot.Count)
+	}
+	for i := range ticks {
+		if ticks[i].Load() == 0 {
+			t.Errorf("match %d's game never ticked", i)
+		}
+	}
+	r.ReadMetrics(&m)
+	before := m.DatagramsIn
+	waitFor(t, "the datagram counter to rise", func() bool { r.ReadMetrics(&m); return m.DatagramsIn > before })
+	if err := r.end(t); err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	r.ReadMetrics(&m)
+	if m.Matches != 0 || m.Players != 0 {
+		t.Errorf("after Run: %d matches, %d players, want 0", m.Matches, m.Players)
+	}
+}
+
+// A game that panics closes its match only: the others play on.
+func TestPanicClosesOneMatch(t *testing.T) {
+	r := start(t, Config{Matches: 3, Loops: 1, New: func(i int) Match {
+		return Match{Tick: func(s *session.Server, _ time.Time) {
+			if i == 1 && s.NumPlayers() > 0 {
+				panic("game bug")
+			}
+		}}
+	}})
+	players := []*player{play(t, r.Addr(0).String()), play(t, r.Addr(1).String()), play(t, r.Addr(2).String())}
+	var m Metrics
+	waitFor(t, "match 1 to fail", func() bool { r.ReadMetrics(&m); return m.Failed == 1 })
+	at := []int64{players[0].snapshots.Load(), players[2].snapshots.Load()}
+	waitFor(t, "matches 0 and 2 to send 10 more Snapshots", func() bool {
+		return players[0].snapshots.Load() > at[0]+10 && players[2].snapshots.Load() > at[1]+10
+	})
+	r.ReadMetrics(&m)
+	if m.Matches != 2 || m.Players != 2 {
+		t.Errorf("after the panic: %d matches, %d players; want 2, 2", m.Matches, m.Players)
+	}
+	if err := r.end(t); !errors.Is(err, ErrMatch) {
+		t.Fatalf("Run: %v, want ErrMatch", err)
+	}
+}

@@ -1,0 +1,191 @@
+package host
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/netip"
+	"runtime/debug"
+	"time"
+
+	"github.com/rtypeproto/rtype/internal/mmsg"
+)
+
+// loop ticks its matches, one after another, every interval.
+type loop struct {
+	cfg     *Config
+	matches []*match
+	in, out *mmsg.Batch
+	// pending is how many datagrams wait in out, all of one match.
+	pending int
+	metrics *loopMetrics
+	errs    []error
+}
+
+func newLoop(cfg *Config) *loop {
+	return &loop{cfg: cfg, in: mmsg.NewBatch(cfg.Batch), out: mmsg.NewBatch(cfg.Batch), metrics: newLoopMetrics()}
+}
+
+// send queues a datagram the match's server sent; a full batch goes out.
+func (l *loop) send(m *match, to netip.AddrPort, b []byte) {
+	if m.hooks != nil && m.hooks.OnSend != nil && !m.hooks.OnSend(to, b) {
+		return
+	}
+	d := &l.out.Msgs[l.pending]
+	d.N, d.Addr = copy(d.Buf, b), to
+	if l.pending++; l.pending == len(l.out.Msgs) {
+		l.flush(m)
+	}
+}
+
+// flush sends the datagrams queued; a failed send is a lost datagram,
+// which the protocol copes with (§5.2, §13).
+func (l *loop) flush(m *match) {
+	if l.pending > 0 {
+		_, _ = l.out.Write(m.conn, l.pending)
+		l.pending = 0
+	}
+}
+
+// run ticks until ctx is done, then shuts its matches down.
+func (l *loop) run(ctx context.Context) {
+	t := time.NewTicker(l.cfg.Interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			l.shutdown(t)
+			return
+		case now := <-t.C:
+			l.each(now, true)
+		}
+	}
+}
+
+// each runs one tick of every match; game false skips the games' ticks, as
+// during the shutdown.
+func (l *loop) each(now time.Time, game bool) {
+	for i := 0; i < len(l.matches); {
+		m := l.matches[i]
+		start := time.Now()
+		if err := l.step(m, now, game); err != nil {
+			l.remove(i, err)
+			continue
+		}
+		l.metrics.tick.observe(uint64(time.Since(start)))
+		i++
+	}
+}
+
+// step is one tick of one match: its datagrams in, the game, the session
+// server's Tick, its datagrams out. A panic in it closes the match only.
+func (l *loop) step(m *match, now time.Time, game bool) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			l.pending = 0
+			err = fmt.Errorf("%w: match %d (%v) panicked: %v\n%s", ErrMatch, m.index, m.addr, r, debug.Stack())
+		}
+	}()
+	if err := m.receive(l.in, l.cfg.ReadsPerTick, now); err != nil {
+		l.flush(m)
+		l.end(m, now)
+		return fmt.Errorf("%w: match %d (%v): %w", ErrMatch, m.index, m.addr, err)
+	}
+	if game && m.tick != nil {
+		m.tick(m.srv, now)
+	}
+	m.srv.Tick(now)
+	l.flush(m)
+	st := m.srv.Stats()
+	l.metrics.account(&m.last, &st)
+	m.gauges(l.metrics)
+	return nil
+}
+
+// end closes the match's session server and lets its game read the last
+// events, such as each EventPlayerLeft, as [session.RunServerConn] does.
+func (l *loop) end(m *match, now time.Time) {
+	m.srv.Close(now)
+	if m.tick != nil {
+		m.tick(m.srv, now)
+	}
+	l.pending = 0
+}
+
+// remove takes match i off the loop after err, closing its socket.
+func (l *loop) remove(i int, err error) {
+	m := l.matches[i]
+	m.conn.UDP().Close()
+	l.cfg.Log.Error("match closed", "match", m.index, "addr", m.addr.String(), "err", err)
+	l.errs = append(l.errs, err)
+	l.metrics.failed.Add(1)
+	l.forget(m)
+	last := len(l.matches) - 1
+	l.matches[i] = l.matches[last]
+	l.matches[last] = nil
+	l.matches = l.matches[:last]
+}
+
+// shutdown ends every match's game as [session.RunServerConn] does: the
+// reason-4 DestroyEntity to every player (§8.3), resent for the grace until
+// all are acknowledged (§13.4), then Close, a last game tick, the sockets
+// closed.
+func (l *loop) shutdown(t *time.Ticker) {
+	now := time.Now()
+	if l.cfg.ShutdownGrace > 0 {
+		for _, m := range l.matches {
+			l.safely(m, func() { m.srv.Shutdown(now) })
+		}
+		deadline := time.NewTimer(l.cfg.ShutdownGrace)
+		defer deadline.Stop()
+	wait:
+		for l.pendingEvents() > 0 {
+			select {
+			case <-deadline.C:
+				break wait
+			case now = <-t.C:
+				l.each(now, false)
+			}
+		}
+	}
+	now = time.Now()
+	for _, m := range l.matches {
+		l.safely(m, func() { l.end(m, now) })
+		m.conn.UDP().Close()
+		l.forget(m)
+	}
+	l.matches = nil
+}
+
+// forget takes a closed match out of the gauges.
+func (l *loop) forget(m *match) {
+	l.metrics.matches.Add(-1)
+	l.metrics.players.Add(int64(-m.players))
+	l.metrics.waiting.Add(int64(-m.waiting))
+}
+
+// pendingEvents counts the entity events owed over the loop's matches.
+func (l *loop) pendingEvents() int {
+	n := 0
+	for _, m := range l.matches {
+		n += m.srv.Pending()
+	}
+	return n
+}
+
+// safely runs f for m, flushing what it sent; a panic is logged, and the
+// shutdown goes on with the other matches.
+func (l *loop) safely(m *match, f func()) {
+	defer func() {
+		if r := recover(); r != nil {
+			l.pending = 0
+			l.cfg.Log.Error("match panicked in its shutdown", "match", m.index, "panic", fmt.Sprint(r))
+		}
+	}()
+	f()
+	l.flush(m)
+}
+
+// ErrMatch: a match was closed, by a panic of its game or its socket
+// failing; the error says which match and why.
+var ErrMatch = errors.New("host: match closed")

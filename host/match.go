@@ -1,0 +1,64 @@
+package host
+
+import (
+	"net/netip"
+	"time"
+
+	"github.com/rtypeproto/rtype/internal/mmsg"
+	"github.com/rtypeproto/rtype/session"
+)
+
+// match is one match on its loop: its socket, session server and game.
+type match struct {
+	index int
+	conn  *mmsg.Conn
+	addr  netip.AddrPort
+	srv   *session.Server
+	tick  func(s *session.Server, now time.Time)
+	hooks *session.Hooks
+	// last is the session server's counters at the previous tick, for
+	// the loop's metrics to grow by the difference.
+	last session.Stats
+	// players and waiting are what the loop's gauges hold for it.
+	players, waiting int
+}
+
+func newMatch(i int, conn *mmsg.Conn, m Match, l *loop) *match {
+	mt := &match{index: i, conn: conn, addr: localAddr(conn), tick: m.Tick, hooks: m.Hooks}
+	cfg := m.Session
+	cfg.Tracer = &tracer{lm: l.metrics, next: cfg.Tracer}
+	mt.srv = session.NewServer(cfg, func(to netip.AddrPort, b []byte) { l.send(mt, to, b) })
+	return mt
+}
+
+// receive hands the match's waiting datagrams to its server, at most
+// reads batches of them; false means the socket failed.
+func (m *match) receive(b *mmsg.Batch, reads int, now time.Time) error {
+	for range reads {
+		n, err := b.Read(m.conn)
+		if err != nil {
+			return err
+		}
+		for _, d := range b.Msgs[:n] {
+			if m.hooks == nil || m.hooks.OnReceive == nil || m.hooks.OnReceive(d.Addr, d.Buf[:d.N]) {
+				m.srv.Receive(d.Buf[:d.N], d.Addr, now)
+			}
+		}
+		if n < len(b.Msgs) {
+			return nil
+		}
+	}
+	return nil
+}
+
+// gauges updates the loop's player gauges by what changed in this match.
+func (m *match) gauges(lm *loopMetrics) {
+	if p := m.srv.NumPlayers(); p != m.players {
+		lm.players.Add(int64(p - m.players))
+		m.players = p
+	}
+	if w := m.srv.NumWaiting(); w != m.waiting {
+		lm.waiting.Add(int64(w - m.waiting))
+		m.waiting = w
+	}
+}
