@@ -2,6 +2,7 @@ package host
 
 import (
 	"log/slog"
+	"net/netip"
 	"time"
 
 	"github.com/rtypeproto/rtype/session"
@@ -38,9 +39,9 @@ type Config struct {
 	Addr string
 	// Matches is the number of matches, 1 to MaxMatches; 0 means 1.
 	Matches int
-	// New returns match i's game, for i from 0 to Matches−1, called once
-	// each, by Listen. It is required.
-	New func(i int) Match
+	// New returns match i's game, listening on addr, for i from 0 to
+	// Matches−1, called once each by Listen. It is required.
+	New func(i int, addr netip.AddrPort) Match
 	// Loops is the number of tick loops; 0 means runtime.GOMAXPROCS(0),
 	// and never more than Matches.
 	Loops int

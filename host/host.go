@@ -38,7 +38,7 @@ func Listen(cfg Config) (*Host, error) {
 	}
 	for i, c := range conns {
 		l := h.loops[i%len(h.loops)]
-		m := newMatch(i, c, cfg.New(i), l)
+		m := newMatch(i, c, cfg.New(i, localAddr(c)), l)
 		l.matches = append(l.matches, m)
 		l.metrics.matches.Add(1)
 		h.addrs[i] = m.addr

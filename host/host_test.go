@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net"
+	"net/netip"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -83,7 +84,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	}
 }
 
-func noGame(int) Match { return Match{} }
+func noGame(int, netip.AddrPort) Match { return Match{} }
 
 func TestListenConsecutivePorts(t *testing.T) {
 	h, err := Listen(Config{Addr: "127.0.0.1:0", Matches: 5, New: noGame})
@@ -134,7 +135,7 @@ func TestListenConfig(t *testing.T) {
 func TestMatchesPlay(t *testing.T) {
 	const n = 3
 	ticks := make([]atomic.Int64, n)
-	r := start(t, Config{Matches: n, Loops: 2, New: func(i int) Match {
+	r := start(t, Config{Matches: n, Loops: 2, New: func(i int, _ netip.AddrPort) Match {
 		return Match{Tick: func(*session.Server, time.Time) { ticks[i].Add(1) }}
 	}})
 	players := make([]*player, n)
@@ -179,7 +180,7 @@ func TestMatchesPlay(t *testing.T) {
 
 // A game that panics closes its match only: the others play on.
 func TestPanicClosesOneMatch(t *testing.T) {
-	r := start(t, Config{Matches: 3, Loops: 1, New: func(i int) Match {
+	r := start(t, Config{Matches: 3, Loops: 1, New: func(i int, _ netip.AddrPort) Match {
 		return Match{Tick: func(s *session.Server, _ time.Time) {
 			if i == 1 && s.NumPlayers() > 0 {
 				panic("game bug")

@@ -64,6 +64,8 @@ func listenPorts(first *net.UDPAddr, n int) ([]*mmsg.Conn, error) {
 			u.Close()
 			return fail(fmt.Errorf("%w: %w", ErrListen, err))
 		}
+		// Arrival times for the RTT samples; without them, the tick's.
+		_ = c.Timestamps()
 		conns = append(conns, c)
 	}
 	return conns, nil

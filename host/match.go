@@ -21,6 +21,8 @@ type match struct {
 	last session.Stats
 	// players and waiting are what the loop's gauges hold for it.
 	players, waiting int
+	// prev is the previous tick's time: no datagram is older.
+	prev time.Time
 }
 
 func newMatch(i int, conn *mmsg.Conn, m Match, l *loop) *match {
@@ -32,8 +34,11 @@ func newMatch(i int, conn *mmsg.Conn, m Match, l *loop) *match {
 }
 
 // receive hands the match's waiting datagrams to its server, at most
-// reads batches of them; false means the socket failed.
+// reads batches of them, each at its arrival time: the server's RTT
+// samples from acks (§5.1) then do not count the wait for the tick. The
+// error is the socket's.
 func (m *match) receive(b *mmsg.Batch, reads int, now time.Time) error {
+	defer func() { m.prev = now }()
 	for range reads {
 		n, err := b.Read(m.conn)
 		if err != nil {
@@ -41,7 +46,7 @@ func (m *match) receive(b *mmsg.Batch, reads int, now time.Time) error {
 		}
 		for _, d := range b.Msgs[:n] {
 			if m.hooks == nil || m.hooks.OnReceive == nil || m.hooks.OnReceive(d.Addr, d.Buf[:d.N]) {
-				m.srv.Receive(d.Buf[:d.N], d.Addr, now)
+				m.srv.Receive(d.Buf[:d.N], d.Addr, m.arrival(d.Time, now))
 			}
 		}
 		if n < len(b.Msgs) {
@@ -61,4 +66,15 @@ func (m *match) gauges(lm *loopMetrics) {
 		lm.waiting.Add(int64(w - m.waiting))
 		m.waiting = w
 	}
+}
+
+// arrival is t within [prev, now]: the times a server sees never go back.
+func (m *match) arrival(t, now time.Time) time.Time {
+	switch {
+	case t.After(now):
+		return now
+	case t.Before(m.prev):
+		return m.prev
+	}
+	return t
 }
