@@ -1,0 +1,9 @@
+#!/bin/sh
+# Capacity of the multi-match host on one core, side by side with the
+# floor of its system calls (docs/performance.md). Linux, two cores, taskset.
+#   scripts/capacity.sh                            N = 50 … 1000, 20 s each
+#   scripts/capacity.sh -matches 10 -duration 5s   a quick check
+#   scripts/capacity.sh -markdown                  the table for the docs
+set -eu
+cd "$(dirname "$0")/.."
+exec go run ./scripts/capacity "$@"

@@ -1,0 +1,177 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"net"
+	"net/netip"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/rtypeproto/rtype/internal/mmsg"
+)
+
+// floorArgs are what a floor run repeats of a host run: its sockets, and
+// per second the datagrams it sends out, their size, and where to.
+type floorArgs struct {
+	matches  int
+	out      float64
+	size     int
+	sink     string
+	batch    int
+	duration time.Duration
+}
+
+// runFloor is the floor process: only the system calls of a host with as
+// many sockets, each drained once per tick and sent its share of the
+// datagrams out, no protocol and no game. It prints its ports, then, at the
+// end, the CPU time it used.
+func runFloor(a floorArgs, stdout io.Writer) error {
+	sink, err := net.ResolveUDPAddr("udp4", a.sink)
+	if err != nil {
+		return err
+	}
+	conns := make([]*mmsg.Conn, a.matches)
+	ports := make([]string, a.matches)
+	for i := range conns {
+		u, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+		if err != nil {
+			return fmt.Errorf("socket %d: %w", i, err)
+		}
+		defer u.Close()
+		if conns[i], err = mmsg.NewConn(u); err != nil {
+			return err
+		}
+		ports[i] = strconv.Itoa(u.LocalAddr().(*net.UDPAddr).Port)
+	}
+	fmt.Fprintln(stdout, "ports", strings.Join(ports, ","))
+	in, out := mmsg.NewBatch(a.batch), mmsg.NewBatch(a.batch)
+	for i := range out.Msgs {
+		out.Msgs[i].N, out.Msgs[i].Addr = a.size, sink.AddrPort()
+	}
+	// owed is each socket's datagrams due and not sent yet, fractional.
+	perTick := a.out / float64(a.matches) / 60
+	owed := make([]float64, a.matches)
+	t := time.NewTicker(time.Second / 60)
+	defer t.Stop()
+	start := cpuTime()
+	for end := time.Now().Add(a.duration); time.Now().Before(end); {
+		<-t.C
+		for i, c := range conns {
+			for {
+				n, err := in.Read(c)
+				if err != nil {
+					return err
+				}
+				if n < len(in.Msgs) {
+					break
+				}
+			}
+			owed[i] += perTick
+			for owed[i] >= 1 {
+				n := min(int(owed[i]), len(out.Msgs))
+				_, _ = out.Write(c, n)
+				owed[i] -= float64(n)
+			}
+		}
+	}
+	fmt.Fprintln(stdout, "cpu", (cpuTime() - start).Seconds())
+	return nil
+}
+
+// cpuTime is the process's user and system time so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// floorPorts reads the floor's first line: its sockets' ports.
+func floorPorts(r *bufio.Reader) ([]int, error) {
+	line, err := r.ReadString('\n')
+	if err != nil {
+		return nil, fmt.Errorf("floor: %w", err)
+	}
+	f, ok := strings.CutPrefix(strings.TrimSpace(line), "ports ")
+	if !ok {
+		return nil, fmt.Errorf("floor: %q", line)
+	}
+	var ports []int
+	for _, p := range strings.Split(f, ",") {
+		n, err := strconv.Atoi(p)
+		if err != nil {
+			return nil, err
+		}
+		ports = append(ports, n)
+	}
+	return ports, nil
+}
+
+// readCPU reads the floor's last line: its CPU seconds.
+func readCPU(r *bufio.Reader) (float64, error) {
+	line, err := r.ReadString('\n')
+	if err != nil {
+		return 0, fmt.Errorf("floor: %w", err)
+	}
+	f, ok := strings.CutPrefix(strings.TrimSpace(line), "cpu ")
+	if !ok {
+		return 0, fmt.Errorf("floor: %q", line)
+	}
+	return strconv.ParseFloat(f, 64)
+}
+
+// feed sends rate datagrams a second of size bytes, spread over ports,
+// until stop is closed: the floor's incoming load, from this process.
+func feed(ports []int, rate float64, size int, stop <-chan struct{}) error {
+	u, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		return err
+	}
+	defer u.Close()
+	c, err := mmsg.NewConn(u)
+	if err != nil {
+		return err
+	}
+	b := mmsg.NewBatch(64)
+	t := time.NewTicker(time.Second / 60)
+	defer t.Stop()
+	owed, next := 0.0, 0
+	for {
+		select {
+		case <-stop:
+			return nil
+		case <-t.C:
+		}
+		for owed += rate / 60; owed >= 1; {
+			n := min(int(owed), len(b.Msgs))
+			for i := range n {
+				b.Msgs[i].N = size
+				b.Msgs[i].Addr = netip.AddrPortFrom(netip.AddrFrom4([4]byte{127, 0, 0, 1}), uint16(ports[next]))
+				next = (next + 1) % len(ports)
+			}
+			_, _ = b.Write(c, n)
+			owed -= float64(n)
+		}
+	}
+}
+
+// sinkConn is where the floor sends: drained on this process's core.
+func sinkConn() (*net.UDPConn, func(), error) {
+	u, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		return nil, nil, err
+	}
+	_ = u.SetReadBuffer(8 << 20)
+	go func() {
+		buf := make([]byte, 2048)
+		for {
+			if _, _, err := u.ReadFromUDPAddrPort(buf); err != nil {
+				return
+			}
+		}
+	}()
+	return u, func() { u.Close() }, nil
+}

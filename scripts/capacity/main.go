@@ -1,0 +1,58 @@
+// Command capacity measures how many matches one core hosts: for each
+// match count it runs the example server (package host) pinned to CPU 0
+// and rtypeload pinned to CPU 1, reads the server's CPU time from /proc and
+// its datagram counters from its Prometheus metrics over a steady window,
+// and then, in the same run, the floor: a program on CPU 0 doing only the
+// system calls for the same datagram counts, one datagram per call and in
+// batches. It prints one row per match count, host CPU per datagram next
+// to the floor's.
+//
+//	scripts/capacity.sh                           # N = 50 … 1000, 20 s each
+//	scripts/capacity.sh -matches 10 -duration 5s  # a quick check
+//
+// It needs Linux, taskset and two cores.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+)
+
+func main() {
+	matches := flag.String("matches", "50,100,250,500,1000", "comma-separated match counts")
+	duration := flag.Duration("duration", 20*time.Second, "measured window of each run")
+	markdown := flag.Bool("markdown", false, "print the table as Markdown, for docs/performance.md")
+	floorMode := flag.Bool("floor", false, "internal: be the floor process")
+	var fa floorArgs
+	flag.IntVar(&fa.matches, "floor-sockets", 1, "internal: the floor's sockets")
+	flag.Float64Var(&fa.out, "floor-out", 0, "internal: datagrams a second out")
+	flag.IntVar(&fa.size, "floor-size", 100, "internal: size of a datagram out")
+	flag.StringVar(&fa.sink, "floor-sink", "", "internal: where to send")
+	flag.IntVar(&fa.batch, "floor-batch", 1, "internal: datagrams per system call")
+	flag.Parse()
+	if *floorMode {
+		fa.duration = *duration
+		if err := runFloor(fa, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, "floor:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	var ns []int
+	for _, f := range strings.Split(*matches, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 {
+			fmt.Fprintf(os.Stderr, "capacity: -matches: %q\n", f)
+			os.Exit(2)
+		}
+		ns = append(ns, n)
+	}
+	if err := run(ns, *duration, *markdown); err != nil {
+		fmt.Fprintln(os.Stderr, "capacity:", err)
+		os.Exit(1)
+	}
+}
