@@ -36,12 +36,11 @@ func newBench(t testing.TB, players int) *bench {
 	t.Cleanup(h.Close)
 	b := &bench{h: h, now: time.Now(), in: mmsg.NewBatch(16)}
 	for range players {
-		u, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+		conn, err := mmsg.Listen("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Cleanup(func() { u.Close() })
-		conn, _ := mmsg.NewConn(u)
+		t.Cleanup(func() { conn.Close() })
 		bc := &benchClient{conn: conn, out: mmsg.NewBatch(8)}
 		bc.c = session.NewClient(h.Addr(0), session.ClientConfig{}, func(to netip.AddrPort, d []byte) {
 			if bc.n < len(bc.out.Msgs) {
@@ -81,7 +80,9 @@ func (b *bench) tick() {
 		bc.out.Write(bc.conn, bc.n)
 		bc.n = 0
 	}
-	b.h.loops[0].each(b.now, true)
+	for range phases {
+		b.h.loops[0].each(b.now, true)
+	}
 	for _, bc := range b.clients {
 		n, _ := b.in.Read(bc.conn)
 		for _, m := range b.in.Msgs[:n] {

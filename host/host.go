@@ -39,8 +39,7 @@ func Listen(cfg Config) (*Host, error) {
 	for i, c := range conns {
 		l := h.loops[i%len(h.loops)]
 		m := newMatch(i, c, cfg.New(i, localAddr(c)), l)
-		l.matches = append(l.matches, m)
-		l.metrics.matches.Add(1)
+		l.add(m)
 		h.addrs[i] = m.addr
 	}
 	cfg.Log.Info("listening", "addr", h.addrs[0].String(), "matches", len(conns), "loops", len(h.loops),
@@ -82,7 +81,7 @@ func (h *Host) Close() {
 	if h.used.CompareAndSwap(false, true) {
 		for _, l := range h.loops {
 			for _, m := range l.matches {
-				m.conn.UDP().Close()
+				m.conn.Close()
 			}
 			l.metrics.matches.Add(int64(-len(l.matches)))
 		}

@@ -46,23 +46,18 @@ func listenPorts(first *net.UDPAddr, n int) ([]*mmsg.Conn, error) {
 	conns := make([]*mmsg.Conn, 0, n)
 	fail := func(err error) ([]*mmsg.Conn, error) {
 		for _, c := range conns {
-			c.UDP().Close()
+			c.Close()
 		}
 		return nil, err
 	}
 	for i := range n {
 		a := *first
 		if i > 0 {
-			a.Port = conns[0].UDP().LocalAddr().(*net.UDPAddr).Port + i
+			a.Port = int(conns[0].LocalAddr().Port()) + i
 		}
-		u, err := net.ListenUDP("udp", &a)
+		c, err := mmsg.Listen("udp", &a)
 		if err != nil {
 			return fail(fmt.Errorf("%w: match %d on port %d: %w", ErrListen, i, a.Port, err))
-		}
-		c, err := mmsg.NewConn(u)
-		if err != nil {
-			u.Close()
-			return fail(fmt.Errorf("%w: %w", ErrListen, err))
 		}
 		// Arrival times for the RTT samples; without them, the tick's.
 		_ = c.Timestamps()
@@ -71,6 +66,4 @@ func listenPorts(first *net.UDPAddr, n int) ([]*mmsg.Conn, error) {
 	return conns, nil
 }
 
-func localAddr(c *mmsg.Conn) netip.AddrPort {
-	return c.UDP().LocalAddr().(*net.UDPAddr).AddrPort()
-}
+func localAddr(c *mmsg.Conn) netip.AddrPort { return c.LocalAddr() }

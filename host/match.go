@@ -23,6 +23,8 @@ type match struct {
 	players, waiting int
 	// prev is the previous tick's time: no datagram is older.
 	prev time.Time
+	// phase is the group of its loop's matches it ticks with.
+	phase int
 }
 
 func newMatch(i int, conn *mmsg.Conn, m Match, l *loop) *match {
@@ -30,6 +32,18 @@ func newMatch(i int, conn *mmsg.Conn, m Match, l *loop) *match {
 	cfg := m.Session
 	cfg.Tracer = &tracer{lm: l.metrics, next: cfg.Tracer}
 	mt.srv = session.NewServer(cfg, func(to netip.AddrPort, b []byte) { l.send(mt, to, b) })
+	// Matches started together would all send their Snapshots on the same
+	// ticks, one loop pass in SnapshotInterval three times the others:
+	// ticking an empty server first puts match i's Snapshots i ticks later,
+	// so that every pass carries the same share. A serverTick is only a
+	// counter (§8.1); nothing is sent without a client.
+	every := cfg.SnapshotInterval
+	if every == 0 {
+		every = session.DefaultSnapshotInterval
+	}
+	for range i % max(every, 1) {
+		mt.srv.Tick(time.Now())
+	}
 	return mt
 }
 

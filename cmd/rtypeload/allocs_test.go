@@ -32,17 +32,20 @@ func newHarness(t testing.TB, matches int) *harness {
 	t.Helper()
 	h := &harness{}
 	conns := consecutivePorts(t, matches)
+	base := conns[0].LocalAddr().(*net.UDPAddr).AddrPort()
 	for _, c := range conns {
-		t.Cleanup(func() { c.Close() })
-		mc, err := mmsg.NewConn(c)
+		// The run of free ports found, taken again by the batched sockets.
+		a := *c.LocalAddr().(*net.UDPAddr)
+		c.Close()
+		mc, err := mmsg.Listen("udp4", &a)
 		if err != nil {
 			t.Fatal(err)
 		}
+		t.Cleanup(func() { mc.Close() })
 		s := &syncServer{conn: mc, in: mmsg.NewBatch(64), out: newOutbox(64)}
 		s.srv = session.NewServer(session.ServerConfig{}, s.out.put)
 		h.servers = append(h.servers, s)
 	}
-	base := conns[0].LocalAddr().(*net.UDPAddr).AddrPort()
 	g, err := newGenerator(config{server: base, matches: matches, maxP99: time.Second}, 1)
 	if err != nil {
 		t.Fatal(err)

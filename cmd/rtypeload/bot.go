@@ -2,7 +2,6 @@ package main
 
 import (
 	"math/rand/v2"
-	"net"
 	"net/netip"
 	"time"
 
@@ -27,7 +26,6 @@ const stallAt = 100 * time.Millisecond
 type bot struct {
 	m      *match
 	k      int // its number in the match, 0 to 3
-	udp    *net.UDPConn
 	conn   *mmsg.Conn
 	client *session.Client
 	out    *outbox // its loop's
@@ -53,10 +51,10 @@ type bot struct {
 	reason session.CloseReason
 }
 
-// newBot returns bot k of m on socket udp, sending through out.
-func newBot(m *match, k int, udp *net.UDPConn, conn *mmsg.Conn, out *outbox, loss float64) *bot {
+// newBot returns bot k of m on socket conn, sending through out.
+func newBot(m *match, k int, conn *mmsg.Conn, out *outbox, loss float64) *bot {
 	b := &bot{
-		m: m, k: k, udp: udp, conn: conn, out: out, loss: loss, measuring: true,
+		m: m, k: k, conn: conn, out: out, loss: loss, measuring: true,
 		rng: rand.New(rand.NewPCG(uint64(m.index), uint64(k))),
 	}
 	b.client = session.NewClient(m.server, clientConfig, b.send)
@@ -99,8 +97,12 @@ func (b *bot) receive(datagram []byte, from netip.AddrPort, at time.Time) {
 	if b.lose() {
 		return
 	}
-	b.client.Receive(datagram, from, b.clock(at))
-	b.events()
+	now := b.clock(at)
+	b.client.Receive(datagram, from, now)
+	// A datagram read a frame late may have arrived before the time the
+	// client was last given; it gets that time, but is measured at its
+	// arrival, or a busy loop would stretch the intervals it reports.
+	b.events(now.Sub(at))
 }
 
 // play is the bot's frame once its datagrams are read: the client's
@@ -109,21 +111,22 @@ func (b *bot) receive(datagram []byte, from netip.AddrPort, at time.Time) {
 func (b *bot) play(now time.Time) {
 	now = b.clock(now)
 	b.client.Update(now)
-	b.events()
-	if b.client.State().Connected() && b.client.SendInput(script(b.k, b.frame), now) == nil {
+	b.events(0)
+	if b.client.State().Connected() && b.client.SendInput(script(b.m.index, b.k, b.frame), now) == nil {
 		b.frame++
 	}
 }
 
-// events reads the client's events: Snapshots and Pongs are measured.
-func (b *bot) events() {
+// events reads the client's events: Snapshots and Pongs are measured,
+// skew earlier than the client saw them: when their datagram arrived.
+func (b *bot) events(skew time.Duration) {
 	for ev := range b.client.Events() {
 		switch ev.Kind {
 		case session.EventSnapshot:
-			b.snapshot(ev.Tick, ev.At)
+			b.snapshot(ev.Tick, ev.At.Add(-skew))
 		case session.EventPong:
 			if b.measuring {
-				b.m.rtt.add(ev.RTT)
+				b.m.rtt.add(ev.RTT - skew)
 			}
 		}
 	}

@@ -36,15 +36,15 @@ func newGenerator(cfg config, n int) (*generator, error) {
 		l := g.loops[i%len(g.loops)]
 		m := &match{index: i, server: cfg.port(i)}
 		for k := range m.bots {
-			udp, conn, err := openSocket(network, i*botsPerMatch+k, total)
+			conn, err := openSocket(network, i*botsPerMatch+k, total)
 			if err != nil {
 				for _, b := range m.bots[:k] {
-					b.udp.Close()
+					b.conn.Close()
 				}
 				g.close()
 				return nil, err
 			}
-			m.bots[k] = newBot(m, k, udp, conn, l.out, cfg.loss)
+			m.bots[k] = newBot(m, k, conn, l.out, cfg.loss)
 		}
 		g.matches = append(g.matches, m)
 		l.add(m)

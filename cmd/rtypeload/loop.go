@@ -56,7 +56,7 @@ func newLoop() *loop {
 func (l *loop) add(m *match) {
 	l.matches = append(l.matches, m)
 	for _, b := range m.bots {
-		if l.ready != nil && l.ready.add(b.udp, len(l.bots)) != nil {
+		if l.ready != nil && l.ready.add(b.conn, len(l.bots)) != nil {
 			l.ready.close()
 			l.ready = nil // read every bot, as without epoll
 		}
@@ -181,10 +181,11 @@ func (l *loop) finish() {
 // close closes the bots' sockets and the readiness, once.
 func (l *loop) close() {
 	for _, b := range l.bots {
-		b.udp.Close()
+		b.conn.Close()
 	}
 	if l.ready != nil {
 		l.ready.close()
 		l.ready = nil
 	}
 }
+

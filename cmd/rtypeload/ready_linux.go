@@ -2,7 +2,8 @@ package main
 
 import (
 	"errors"
-	"net"
+
+	"github.com/rtypeproto/rtype/internal/mmsg"
 	"syscall"
 )
 
@@ -27,14 +28,10 @@ func newReadiness() *readiness {
 }
 
 // add watches udp as the socket of bot i.
-func (r *readiness) add(udp *net.UDPConn, i int) error {
-	rc, err := udp.SyscallConn()
-	if err != nil {
-		return err
-	}
+func (r *readiness) add(conn *mmsg.Conn, i int) error {
 	ev := syscall.EpollEvent{Events: syscall.EPOLLIN, Fd: int32(i)}
 	var cerr error
-	if err := rc.Control(func(fd uintptr) {
+	if err := conn.Control(func(fd uintptr) {
 		cerr = syscall.EpollCtl(r.epfd, syscall.EPOLL_CTL_ADD, int(fd), &ev)
 	}); err != nil {
 		return err

@@ -2,14 +2,14 @@
 
 package main
 
-import "net"
+import "github.com/rtypeproto/rtype/internal/mmsg"
 
 // readiness has no epoll here: every bot is read every frame.
 type readiness struct{}
 
 func newReadiness() *readiness { return nil }
 
-func (r *readiness) add(*net.UDPConn, int) error { return nil }
+func (r *readiness) add(*mmsg.Conn, int) error { return nil }
 
 func (r *readiness) poll([]bool) {}
 

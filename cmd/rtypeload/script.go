@@ -12,12 +12,14 @@ const (
 
 var legs = [4]rtype.Actions{rtype.ActionRight, rtype.ActionDown, rtype.ActionLeft, rtype.ActionUp}
 
-// script returns what bot k holds at its frame f, bots shifted so that
-// they do not move in step.
-func script(k int, f uint32) rtype.Actions {
+// script returns what bot k of match m holds at its frame f, bots shifted
+// so that they do not move in step, and matches so that they do not shoot
+// in step: players of a real fleet are not in phase, and bots that were
+// would load the server's ticks unevenly.
+func script(m, k int, f uint32) rtype.Actions {
 	t := f + uint32(k)*legFrames/2
 	a := legs[(t/legFrames)%uint32(len(legs))]
-	if (f+uint32(k)*3)%shootPeriod < shootPeriod/2 {
+	if (f+uint32(k)*3+uint32(m))%shootPeriod < shootPeriod/2 {
 		a |= rtype.ActionShoot
 	}
 	return a

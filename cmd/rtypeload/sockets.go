@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"net"
 	"syscall"
 
 	"github.com/rtypeproto/rtype/internal/mmsg"
@@ -14,23 +13,19 @@ var errFileLimit = errors.New("too many open files")
 
 // openSocket opens a bot's UDP socket of network ("udp4" or "udp6") with
 // kernel arrival stamps; i and total say which it is, for the error.
-func openSocket(network string, i, total int) (*net.UDPConn, *mmsg.Conn, error) {
-	udp, err := net.ListenUDP(network, nil)
+func openSocket(network string, i, total int) (*mmsg.Conn, error) {
+	conn, err := mmsg.Listen(network, nil)
 	if err != nil {
 		if errors.Is(err, syscall.EMFILE) || errors.Is(err, syscall.ENFILE) {
-			return nil, nil, fileLimitError(i, total, err)
+			return nil, fileLimitError(i, total, err)
 		}
-		return nil, nil, fmt.Errorf("socket %d of %d: %w", i+1, total, err)
+		return nil, fmt.Errorf("socket %d of %d: %w", i+1, total, err)
 	}
-	conn, err := mmsg.NewConn(udp)
-	if err == nil {
-		err = conn.Timestamps()
+	if err := conn.Timestamps(); err != nil {
+		conn.Close()
+		return nil, fmt.Errorf("socket %d of %d: %w", i+1, total, err)
 	}
-	if err != nil {
-		udp.Close()
-		return nil, nil, fmt.Errorf("socket %d of %d: %w", i+1, total, err)
-	}
-	return udp, conn, nil
+	return conn, nil
 }
 
 // fileLimitError names RLIMIT_NOFILE, which Go raised to its hard limit at

@@ -3,7 +3,9 @@
 package mmsg
 
 import (
+	"net"
 	"net/netip"
+	"os"
 	"syscall"
 	"time"
 	"unsafe"
@@ -12,15 +14,86 @@ import (
 // ctlSpace is the control room of a message: one SCM_TIMESTAMPNS.
 var ctlSpace = syscall.CmsgSpace(int(unsafe.Sizeof(syscall.Timespec{})))
 
-func timestamps(c *Conn) error {
-	var serr error
-	err := c.rc.Control(func(fd uintptr) {
-		serr = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_TIMESTAMPNS, 1)
-	})
-	if err != nil {
-		return err
+// sock is a socket Go's runtime does not poll: fd is -1 once closed.
+type sock struct{ fd int }
+
+func listen(network string, laddr *net.UDPAddr) (*Conn, error) {
+	family, v6only := syscall.AF_INET6, network == "udp6"
+	ip4 := laddr.IP.To4()
+	if network == "udp4" || (ip4 != nil && network != "udp6") {
+		family = syscall.AF_INET
 	}
-	return serr
+	fd, err := syscall.Socket(family, syscall.SOCK_DGRAM|syscall.SOCK_NONBLOCK|syscall.SOCK_CLOEXEC, syscall.IPPROTO_UDP)
+	if err != nil {
+		return nil, os.NewSyscallError("socket", err)
+	}
+	c := &Conn{sock: sock{fd: fd}, v6: family == syscall.AF_INET6}
+	if err := c.bind(laddr, ip4, v6only); err != nil {
+		syscall.Close(fd)
+		return nil, err
+	}
+	return c, nil
+}
+
+func (c *Conn) bind(laddr *net.UDPAddr, ip4 net.IP, v6only bool) error {
+	var sa syscall.Sockaddr
+	if !c.v6 {
+		a := &syscall.SockaddrInet4{Port: laddr.Port}
+		copy(a.Addr[:], ip4)
+		sa = a
+	} else {
+		if err := syscall.SetsockoptInt(c.fd, syscall.IPPROTO_IPV6, syscall.IPV6_V6ONLY, b2i(v6only)); err != nil {
+			return os.NewSyscallError("setsockopt", err)
+		}
+		a := &syscall.SockaddrInet6{Port: laddr.Port}
+		copy(a.Addr[:], laddr.IP.To16())
+		sa = a
+	}
+	if err := syscall.Bind(c.fd, sa); err != nil {
+		return os.NewSyscallError("bind", err)
+	}
+	got, err := syscall.Getsockname(c.fd)
+	if err != nil {
+		return os.NewSyscallError("getsockname", err)
+	}
+	switch a := got.(type) {
+	case *syscall.SockaddrInet4:
+		c.local = netip.AddrPortFrom(netip.AddrFrom4(a.Addr), uint16(a.Port))
+	case *syscall.SockaddrInet6:
+		c.local = netip.AddrPortFrom(netip.AddrFrom16(a.Addr).Unmap(), uint16(a.Port))
+	}
+	return nil
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func (s *sock) close() error {
+	if s.fd < 0 {
+		return net.ErrClosed
+	}
+	err := syscall.Close(s.fd)
+	s.fd = -1
+	return err
+}
+
+func (s *sock) control(f func(fd uintptr)) error {
+	if s.fd < 0 {
+		return net.ErrClosed
+	}
+	f(uintptr(s.fd))
+	return nil
+}
+
+func (s *sock) timestamps() error {
+	if s.fd < 0 {
+		return net.ErrClosed
+	}
+	return syscall.SetsockoptInt(s.fd, syscall.SOL_SOCKET, syscall.SO_TIMESTAMPNS, 1)
 }
 
 // stamp reads the SCM_TIMESTAMPNS of one message's control data.
@@ -57,8 +130,6 @@ type sysBatch struct {
 	want  int
 	n     int
 	errno syscall.Errno
-	recv  func(fd uintptr) bool
-	send  func(fd uintptr) bool
 }
 
 func (s *sysBatch) init(size int) {
@@ -71,14 +142,15 @@ func (s *sysBatch) init(size int) {
 		s.hdrs[i].hdr.Iovlen = 1
 		s.hdrs[i].hdr.Name = (*byte)(unsafe.Pointer(&s.names[i]))
 	}
-	s.recv = func(fd uintptr) bool { return s.call(fd, sysRecvmmsg) }
-	s.send = func(fd uintptr) bool { return s.call(fd, sysSendmmsg) }
 }
 
-// call runs one recvmmsg or sendmmsg on records from..want, never waiting:
-// returning true tells RawConn not to wait for readiness either.
-func (s *sysBatch) call(fd uintptr, trap uintptr) bool {
-	r, _, e := syscall.Syscall6(trap, fd, uintptr(unsafe.Pointer(&s.hdrs[s.from])),
+// call runs one recvmmsg or sendmmsg on records from..want, never waiting.
+func (s *sysBatch) call(c *Conn, trap uintptr) {
+	if c.fd < 0 {
+		s.n, s.errno = 0, syscall.EBADF
+		return
+	}
+	r, _, e := syscall.Syscall6(trap, uintptr(c.fd), uintptr(unsafe.Pointer(&s.hdrs[s.from])),
 		uintptr(s.want-s.from), syscall.MSG_DONTWAIT, 0, 0)
 	s.errno = e
 	if e == 0 {
@@ -86,7 +158,6 @@ func (s *sysBatch) call(fd uintptr, trap uintptr) bool {
 	} else {
 		s.n = 0
 	}
-	return true
 }
 
 func (s *sysBatch) read(c *Conn, msgs []Msg) (int, error) {
@@ -103,9 +174,7 @@ func (s *sysBatch) read(c *Conn, msgs []Msg) (int, error) {
 	// An ICMP report of an earlier send comes back as one failed call;
 	// the datagrams behind it are read by the next.
 	for try := 0; try < 4; try++ {
-		if err := c.rc.Read(s.recv); err != nil {
-			return 0, closedOr(err)
-		}
+		s.call(c, sysRecvmmsg)
 		switch s.errno {
 		case 0:
 			var now time.Time
@@ -149,9 +218,7 @@ func (s *sysBatch) write(c *Conn, msgs []Msg) (int, error) {
 	done, lost := 0, 0
 	for done+lost < n {
 		s.from = done + lost
-		if err := c.rc.Write(s.send); err != nil {
-			return done, closedOr(err)
-		}
+		s.call(c, sysSendmmsg)
 		switch s.errno {
 		case 0:
 			done += s.n

@@ -3,12 +3,35 @@
 package mmsg
 
 import (
+	"net"
 	"net/netip"
 	"syscall"
 	"time"
 )
 
-func timestamps(*Conn) error { return nil }
+// sock is a *net.UDPConn, with its RawConn taken once.
+type sock struct {
+	udp *net.UDPConn
+	rc  syscall.RawConn
+}
+
+func listen(network string, laddr *net.UDPAddr) (*Conn, error) {
+	u, err := net.ListenUDP(network, laddr)
+	if err != nil {
+		return nil, err
+	}
+	rc, err := u.SyscallConn()
+	if err != nil {
+		u.Close()
+		return nil, err
+	}
+	la := u.LocalAddr().(*net.UDPAddr)
+	return &Conn{sock: sock{udp: u, rc: rc}, local: la.AddrPort(), v6: la.IP.To4() == nil}, nil
+}
+
+func (s *sock) close() error                     { return s.udp.Close() }
+func (s *sock) control(f func(fd uintptr)) error { return s.rc.Control(f) }
+func (s *sock) timestamps() error                { return nil }
 
 // sysBatch makes one call per datagram where recvmmsg and sendmmsg are not
 // wired up: the same API, a system call each.

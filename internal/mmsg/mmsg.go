@@ -31,37 +31,45 @@ type Msg struct {
 	Time time.Time
 }
 
-// Conn is a UDP socket read and written in batches. Its system-call
-// handle is taken once, so a Read or Write allocates nothing.
+// Conn is a UDP socket read and written in batches, never waited on: its
+// owner polls it. On Linux it is opened outside Go's network poller, so a
+// datagram arriving wakes no thread of the process (on a busy host, a
+// wake-up per datagram costs more than the datagram); elsewhere it is a
+// *net.UDPConn. A Conn belongs to one goroutine at a time.
 type Conn struct {
-	udp *net.UDPConn
-	rc  syscall.RawConn
+	sock
+	local netip.AddrPort
 	// v6 is true for an AF_INET6 socket, which takes IPv4 peers as
 	// IPv4-mapped addresses.
 	v6 bool
 }
 
-// NewConn wraps c, which must stay open while the Conn is used.
-func NewConn(c *net.UDPConn) (*Conn, error) {
+// Listen opens a UDP socket on laddr as [net.ListenUDP] does: network
+// "udp4", "udp6" or "udp" (dual-stack on an unspecified address), port 0
+// for a free one.
+func Listen(network string, laddr *net.UDPAddr) (*Conn, error) {
 	if !supported {
 		return nil, ErrUnsupported
 	}
-	rc, err := c.SyscallConn()
-	if err != nil {
-		return nil, err
+	if laddr == nil {
+		laddr = &net.UDPAddr{}
 	}
-	la, _ := c.LocalAddr().(*net.UDPAddr)
-	v6 := la != nil && la.IP.To4() == nil
-	return &Conn{udp: c, rc: rc, v6: v6}, nil
+	return listen(network, laddr)
 }
+
+// LocalAddr returns the socket's address.
+func (c *Conn) LocalAddr() netip.AddrPort { return c.local }
+
+// Close closes the socket; a Read or Write after returns net.ErrClosed.
+func (c *Conn) Close() error { return c.close() }
 
 // Timestamps asks the kernel to stamp each datagram with its arrival, so
 // that a reader polling once per frame still knows when each came; where
 // it cannot, Read stamps them itself.
-func (c *Conn) Timestamps() error { return timestamps(c) }
+func (c *Conn) Timestamps() error { return c.timestamps() }
 
-// UDP returns the socket.
-func (c *Conn) UDP() *net.UDPConn { return c.udp }
+// Control runs f with the socket's descriptor, as [syscall.RawConn] does.
+func (c *Conn) Control(f func(fd uintptr)) error { return c.control(f) }
 
 // Batch holds the messages and system-call records of one batch. Use one
 // Batch per goroutine, for as many Conns as it serves: its memory is

@@ -8,19 +8,17 @@ import (
 	"time"
 )
 
-func listen(t *testing.T) (*net.UDPConn, *Conn) {
+func open(t *testing.T, network string, laddr *net.UDPAddr) *Conn {
 	t.Helper()
-	u, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	c, err := Listen(network, laddr)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { u.Close() })
-	c, err := NewConn(u)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return u, c
+	t.Cleanup(func() { c.Close() })
+	return c
 }
+
+func loopback(t *testing.T) *Conn { return open(t, "udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)}) }
 
 // readAll reads until want datagrams came or the deadline passed: a
 // datagram sent on loopback is queued by the time the send returns, but
@@ -43,10 +41,8 @@ func readAll(t *testing.T, b *Batch, c *Conn, want int) []Msg {
 }
 
 func TestWriteThenRead(t *testing.T) {
-	_, rc := listen(t)
-	su, sc := listen(t)
-	to := rc.UDP().LocalAddr().(*net.UDPAddr).AddrPort()
-	from := su.LocalAddr().(*net.UDPAddr).AddrPort()
+	rc, sc := loopback(t), loopback(t)
+	to, from := rc.LocalAddr(), sc.LocalAddr()
 	if err := rc.Timestamps(); err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +70,7 @@ func TestWriteThenRead(t *testing.T) {
 }
 
 func TestReadEmptyDoesNotWait(t *testing.T) {
-	_, c := listen(t)
+	c := loopback(t)
 	if n, err := NewBatch(4).Read(c); n != 0 || err != nil {
 		t.Fatalf("Read on an empty socket = %d, %v; want 0, nil", n, err)
 	}
@@ -82,9 +78,13 @@ func TestReadEmptyDoesNotWait(t *testing.T) {
 
 // §2.2: a datagram over 548 bytes must be seen as too large, not cut.
 func TestOversizeReadsAsMaxDatagram(t *testing.T) {
-	ru, rc := listen(t)
-	su, _ := listen(t)
-	if _, err := su.WriteToUDPAddrPort(make([]byte, 1200), ru.LocalAddr().(*net.UDPAddr).AddrPort()); err != nil {
+	rc := loopback(t)
+	su, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer su.Close()
+	if _, err := su.WriteToUDPAddrPort(make([]byte, 1200), rc.LocalAddr()); err != nil {
 		t.Fatal(err)
 	}
 	got := readAll(t, NewBatch(2), rc, 1)
@@ -94,8 +94,8 @@ func TestOversizeReadsAsMaxDatagram(t *testing.T) {
 }
 
 func TestClosed(t *testing.T) {
-	u, c := listen(t)
-	u.Close()
+	c := loopback(t)
+	c.Close()
 	if _, err := NewBatch(1).Read(c); !errors.Is(err, net.ErrClosed) {
 		t.Fatalf("Read after Close: %v, want net.ErrClosed", err)
 	}
@@ -109,25 +109,21 @@ func TestClosed(t *testing.T) {
 // A dual-stack socket takes IPv4 peers mapped and reports them unmapped,
 // so that an address reads the same whichever socket it came through.
 func TestDualStackUnmaps(t *testing.T) {
-	u, err := net.ListenUDP("udp", &net.UDPAddr{})
+	rc, err := Listen("udp", nil)
 	if err != nil {
 		t.Skip("no dual-stack socket:", err)
 	}
-	defer u.Close()
-	rc, err := NewConn(u)
-	if err != nil {
-		t.Fatal(err)
-	}
-	su, sc := listen(t)
-	port := u.LocalAddr().(*net.UDPAddr).Port
+	defer rc.Close()
+	sc := loopback(t)
+	port := rc.LocalAddr().Port()
 	w := NewBatch(1)
 	w.Msgs[0].N, w.Msgs[0].Addr = 1, netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), uint16(port))
 	if n, err := w.Write(sc, 1); n != 1 || err != nil {
 		t.Fatalf("Write = %d, %v", n, err)
 	}
 	got := readAll(t, NewBatch(1), rc, 1)
-	if len(got) != 1 || got[0].Addr != su.LocalAddr().(*net.UDPAddr).AddrPort() {
-		t.Fatalf("read %+v, want one from %v", got, su.LocalAddr())
+	if len(got) != 1 || got[0].Addr != sc.LocalAddr() {
+		t.Fatalf("read %+v, want one from %v", got, sc.LocalAddr())
 	}
 	// And the answer goes back through the dual-stack socket, mapped.
 	w.Msgs[0].Addr = got[0].Addr
@@ -140,12 +136,11 @@ func TestDualStackUnmaps(t *testing.T) {
 }
 
 func TestAllocs(t *testing.T) {
-	ru, rc := listen(t)
-	_, sc := listen(t)
+	rc, sc := loopback(t), loopback(t)
 	if err := rc.Timestamps(); err != nil {
 		t.Fatal(err)
 	}
-	to := ru.LocalAddr().(*net.UDPAddr).AddrPort()
+	to := rc.LocalAddr()
 	w, r := NewBatch(16), NewBatch(16)
 	for i := range w.Msgs {
 		w.Msgs[i].N, w.Msgs[i].Addr = 40, to
@@ -159,5 +154,16 @@ func TestAllocs(t *testing.T) {
 	})
 	if allocs != 0 {
 		t.Fatalf("%v allocations per 16 datagrams written and read, want 0", allocs)
+	}
+}
+
+// Listen's address is the one bound: a free port when asked for 0.
+func TestListenAddr(t *testing.T) {
+	c := loopback(t)
+	if a := c.LocalAddr(); a.Addr() != netip.MustParseAddr("127.0.0.1") || a.Port() == 0 {
+		t.Fatalf("LocalAddr = %v", a)
+	}
+	if _, err := Listen("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1), Port: int(c.LocalAddr().Port())}); err == nil {
+		t.Fatal("a second Listen on a bound port succeeded")
 	}
 }

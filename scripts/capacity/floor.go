@@ -37,15 +37,13 @@ func runFloor(a floorArgs, stdout io.Writer) error {
 	conns := make([]*mmsg.Conn, a.matches)
 	ports := make([]string, a.matches)
 	for i := range conns {
-		u, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+		c, err := mmsg.Listen("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
 		if err != nil {
 			return fmt.Errorf("socket %d: %w", i, err)
 		}
-		defer u.Close()
-		if conns[i], err = mmsg.NewConn(u); err != nil {
-			return err
-		}
-		ports[i] = strconv.Itoa(u.LocalAddr().(*net.UDPAddr).Port)
+		defer c.Close()
+		conns[i] = c
+		ports[i] = strconv.Itoa(int(c.LocalAddr().Port()))
 	}
 	fmt.Fprintln(stdout, "ports", strings.Join(ports, ","))
 	in, out := mmsg.NewBatch(a.batch), mmsg.NewBatch(a.batch)
@@ -126,15 +124,11 @@ func readCPU(r *bufio.Reader) (float64, error) {
 // feed sends rate datagrams a second of size bytes, spread over ports,
 // until stop is closed: the floor's incoming load, from this process.
 func feed(ports []int, rate float64, size int, stop <-chan struct{}) error {
-	u, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	c, err := mmsg.Listen("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
 	if err != nil {
 		return err
 	}
-	defer u.Close()
-	c, err := mmsg.NewConn(u)
-	if err != nil {
-		return err
-	}
+	defer c.Close()
 	b := mmsg.NewBatch(64)
 	t := time.NewTicker(time.Second / 60)
 	defer t.Stop()
