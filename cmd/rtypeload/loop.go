@@ -188,4 +188,3 @@ func (l *loop) close() {
 		l.ready = nil
 	}
 }
-
