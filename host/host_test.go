@@ -202,3 +202,52 @@ func TestPanicClosesOneMatch(t *testing.T) {
 		t.Fatalf("Run: %v, want ErrMatch", err)
 	}
 }
+
+// Once Run's context ends, every player is sent the end of the game, its
+// entities destroyed with reason 4 (§8.3), before the sockets close; and
+// the game's last tick reads each player's departure.
+func TestShutdownEndsTheGame(t *testing.T) {
+	var left atomic.Int64
+	r := start(t, Config{Matches: 2, New: func(int, netip.AddrPort) Match {
+		spawned := false
+		return Match{Tick: func(s *session.Server, _ time.Time) {
+			for ev := range s.Events() {
+				if ev.Kind == session.EventPlayerLeft {
+					left.Add(1)
+				}
+			}
+			if !spawned {
+				s.Spawn(rtype.ArchetypeReactor, 100, 100, 0)
+				spawned = true
+			}
+		}}
+	}})
+	ended := make([]atomic.Bool, 2)
+	for i := range 2 {
+		ctx, stop := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			_ = session.RunClient(ctx, r.Addr(i).String(), session.ClientConfig{}, session.RunOptions{}, func(c *session.Client, now time.Time) bool {
+				for ev := range c.Events() {
+					if ev.Kind == session.EventEntityDestroyed && ev.Destroy == rtype.DestroyGameEnded {
+						ended[i].Store(true)
+					}
+				}
+				_ = c.SendInput(0, now)
+				return true
+			})
+		}()
+		t.Cleanup(func() { stop(); <-done })
+	}
+	var m Metrics
+	waitFor(t, "both players", func() bool { r.ReadMetrics(&m); return m.Players == 2 })
+	waitFor(t, "a Snapshot to each", func() bool { r.ReadMetrics(&m); return m.Snapshot.Count >= 2 })
+	if err := r.end(t); err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	waitFor(t, "both clients to see the game end", func() bool { return ended[0].Load() && ended[1].Load() })
+	if got := left.Load(); got != 2 {
+		t.Errorf("the games read %d departures at the end, want 2", got)
+	}
+}
