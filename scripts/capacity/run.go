@@ -51,48 +51,86 @@ type loadReport struct {
 		} `json:"rttMs"`
 	} `json:"overall"`
 	CPU struct {
-		PercentOfOneCore float64 `json:"percentOfOneCore"`
+		FramesPercent float64 `json:"framesPercent"`
 	} `json:"cpu"`
 }
 
-func run(ns []int, d time.Duration, markdown bool) error {
+func run(ns []int, d time.Duration, markdown, update bool) (ok bool, err error) {
 	if runtime.GOOS != "linux" {
-		return fmt.Errorf("needs Linux (taskset, /proc)")
+		return false, fmt.Errorf("needs Linux (taskset, /proc)")
 	}
 	// This process feeds the floor and drains its sink: CPU 1, with rtypeload.
 	if out, err := exec.Command("taskset", "-a", "-p", "-c", "1", strconv.Itoa(os.Getpid())).CombinedOutput(); err != nil {
-		return fmt.Errorf("taskset: %v: %s", err, out)
+		return false, fmt.Errorf("taskset: %v: %s", err, out)
 	}
 	dir, err := os.MkdirTemp("", "capacity")
 	if err != nil {
-		return err
+		return false, err
 	}
 	defer os.RemoveAll(dir)
 	for _, pkg := range []string{"./examples/server", "./cmd/rtypeload"} {
 		if out, err := exec.Command("go", "build", "-o", dir, pkg).CombinedOutput(); err != nil {
-			return fmt.Errorf("go build %s: %v\n%s", pkg, err, out)
+			return false, fmt.Errorf("go build %s: %v\n%s", pkg, err, out)
 		}
 	}
 	self, err := os.Executable()
 	if err != nil {
-		return err
+		return false, err
 	}
-	t := newTable(os.Stdout, markdown, d)
+	var md bytes.Buffer
+	out := io.Writer(os.Stdout)
+	if update {
+		out = io.MultiWriter(os.Stdout, &md)
+	}
+	t := newTable(out, markdown, d)
+	ok = true
 	for _, n := range ns {
 		r, err := measure(dir, n, d)
 		if err != nil {
-			return fmt.Errorf("%d matches: %w", n, err)
+			return false, fmt.Errorf("%d matches: %w", n, err)
 		}
 		if r.floor1, err = floor(self, r, d, 1); err != nil {
-			return fmt.Errorf("%d matches, floor: %w", n, err)
+			return false, fmt.Errorf("%d matches, floor: %w", n, err)
 		}
 		if r.floorB, err = floor(self, r, d, 64); err != nil {
-			return fmt.Errorf("%d matches, batched floor: %w", n, err)
+			return false, fmt.Errorf("%d matches, batched floor: %w", n, err)
 		}
 		t.row(r)
+		if !r.load.OK {
+			ok = false
+			fmt.Fprintf(os.Stderr, "capacity: %d matches not held: %s\n", n, strings.Join(r.load.Failures, "; "))
+		}
 	}
 	t.end()
-	return nil
+	if update {
+		for _, f := range []string{"README.md", "docs/performance.md"} {
+			if err := writeTable(f, md.String()); err != nil {
+				return false, err
+			}
+		}
+	}
+	return ok, nil
+}
+
+// The markers around the table in the docs.
+const (
+	tableBegin = "<!-- capacity table: scripts/capacity.sh -update -->"
+	tableEnd   = "<!-- end of capacity table -->"
+)
+
+// writeTable replaces what is between the markers of file with table.
+func writeTable(file, table string) error {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return err
+	}
+	s := string(b)
+	i, j := strings.Index(s, tableBegin), strings.Index(s, tableEnd)
+	if i < 0 || j < i {
+		return fmt.Errorf("%s: no %q … %q", file, tableBegin, tableEnd)
+	}
+	s = s[:i+len(tableBegin)] + "\n" + table + s[j:]
+	return os.WriteFile(file, []byte(s), 0o644)
 }
 
 var (

@@ -21,11 +21,11 @@ func newTable(w io.Writer, markdown bool, d time.Duration) *table {
 	fmt.Fprintf(w, "%s; %s; %s, %v windows\n", cpuModel(), kernel(), runtime.Version(), d)
 	if markdown {
 		fmt.Fprintln(w)
-		fmt.Fprintln(w, "| matches | host CPU | datagrams/s | Snapshot p99 | RTT p99 | failed | host µs/datagram | floor µs/datagram, 1 per call | floor, batched | host ÷ batched floor |")
-		fmt.Fprintln(w, "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+		fmt.Fprintln(w, "| matches | host CPU | datagrams/s | Snapshot p99 | RTT p99 | bots failed | frames rtypeload ran | host µs/datagram | floor µs/datagram, 1 per call | floor, batched | host ÷ batched floor |")
+		fmt.Fprintln(w, "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 		return t
 	}
-	fmt.Fprintln(w, "matches  host CPU  datagrams/s  snap p99  rtt p99  failed  µs/dgram  floor 1  batched  ÷")
+	fmt.Fprintln(w, "    N   cpu  dgram/s  snap99  rtt99  fail  load  µs/dg  fl.1  fl.B   ×B")
 	return t
 }
 
@@ -39,6 +39,7 @@ func (t *table) row(r result) {
 		ms(r.load.Overall.SnapshotIntervalMs.P99),
 		ms(r.load.Overall.RTTMs.P99),
 		fmt.Sprint(r.load.Overall.Players - r.load.Overall.PlayersOK),
+		fmt.Sprintf("%.0f%%", r.load.CPU.FramesPercent),
 		perDgram(r.hostCPU),
 		perDgram(r.floor1),
 		perDgram(r.floorB),
@@ -48,21 +49,27 @@ func (t *table) row(r result) {
 		fmt.Fprintf(t.w, "| %s |\n", strings.Join(cells, " | "))
 		return
 	}
-	fmt.Fprintf(t.w, "%7s  %8s  %11s  %8s  %7s  %6s  %8s  %7s  %7s  %s\n", anys(cells)...)
+	fmt.Fprintf(t.w, "%5s  %4s  %7s  %6s  %5s  %4s  %4s  %5s  %4s  %4s  %3s\n", anys(cells)...)
 }
 
 func (t *table) end() {
-	if !t.markdown {
+	if t.markdown {
+		fmt.Fprintln(t.w)
 		return
 	}
-	fmt.Fprintln(t.w)
+	fmt.Fprint(t.w, `N matches of 4 bots; cpu: the host's core, from /proc; dgram/s: in and out;
+snap99, rtt99: rtypeload's Snapshot interval and RTT p99, in ms; fail: bots
+that failed; load: the frames rtypeload ran (under 90%, the generator was the
+limit); µs/dg: host CPU per datagram; fl.1, fl.B: the floor's, one datagram
+per system call and batched; ×B: host ÷ batched floor.
+`)
 }
 
 func ms(v *float64) string {
 	if v == nil {
 		return "-"
 	}
-	return fmt.Sprintf("%.1fms", *v)
+	return fmt.Sprintf("%.1f", *v)
 }
 
 func ratio(a, b float64) string {
