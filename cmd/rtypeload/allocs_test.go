@@ -2,6 +2,7 @@ package main
 
 import (
 	"net"
+	"net/netip"
 	"testing"
 	"time"
 
@@ -42,7 +43,7 @@ func newHarness(t testing.TB, matches int) *harness {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { mc.Close() })
-		s := &syncServer{conn: mc, in: mmsg.NewBatch(64), out: newOutbox(64)}
+		s := &syncServer{conn: mc, in: mmsg.NewBatch(64), out: newOutbox(64, false)}
 		s.srv = session.NewServer(session.ServerConfig{}, s.out.put)
 		h.servers = append(h.servers, s)
 	}
@@ -64,7 +65,7 @@ func (h *harness) step() {
 }
 
 func (s *syncServer) step() {
-	s.out.begin(s.conn)
+	s.out.begin(s.conn, netip.Addr{})
 	for {
 		n, err := s.in.Read(s.conn)
 		if err != nil {

@@ -27,6 +27,7 @@ type bot struct {
 	m      *match
 	k      int // its number in the match, 0 to 3
 	conn   *mmsg.Conn
+	src    netip.Addr // its address on a loop's shared socket, else zero
 	client *session.Client
 	out    *outbox // its loop's
 	rng    *rand.Rand

@@ -25,6 +25,8 @@ type config struct {
 	loss     float64
 	json     bool
 	maxP99   time.Duration
+	// perBot gives each bot a socket even against a loopback server.
+	perBot bool
 }
 
 // errUsage marks a command line that cannot run (exit status 2).
@@ -56,6 +58,7 @@ func parse(args []string, help io.Writer) (config, error) {
 	loss := fs.Float64("loss", 0, "fraction of datagrams each bot drops, each way")
 	jsonOut := fs.Bool("json", false, "write one JSON object instead of the text report")
 	maxP99 := fs.Duration("max-snapshot-p99", 60*time.Millisecond, "fail above this Snapshot interval p99")
+	perBot := fs.Bool("socket-per-bot", false, "a socket per bot even against a loopback server")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			printUsage(help, fs)
@@ -63,7 +66,7 @@ func parse(args []string, help io.Writer) (config, error) {
 		}
 		return config{}, fmt.Errorf("%w: %v", errUsage, err)
 	}
-	cfg := config{given: *server, matches: *matches, duration: *duration, loss: *loss, json: *jsonOut, maxP99: *maxP99}
+	cfg := config{given: *server, matches: *matches, duration: *duration, loss: *loss, json: *jsonOut, maxP99: *maxP99, perBot: *perBot}
 	if fs.NArg() > 0 {
 		return cfg, fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
 	}

@@ -2,6 +2,8 @@ package main
 
 import (
 	"runtime"
+
+	"github.com/rtypeproto/rtype/internal/mmsg"
 	"sync"
 	"time"
 )
@@ -24,27 +26,37 @@ func loopCount(matches int) int { return max(1, min(runtime.GOMAXPROCS(0), match
 // loops, each match whole in one; on error it closes what it opened.
 func newGenerator(cfg config, n int) (*generator, error) {
 	g := &generator{cfg: cfg, stop: make(chan struct{})}
+	total := cfg.matches * botsPerMatch
 	for range max(n, 1) {
-		g.loops = append(g.loops, newLoop())
+		var shared *mmsg.Conn
+		if !cfg.perBot {
+			shared = sharedSocket(cfg.server)
+		}
+		g.loops = append(g.loops, newLoop(shared, total))
 	}
 	network := "udp4"
 	if !cfg.server.Addr().Is4() {
 		network = "udp6"
 	}
-	total := cfg.matches * botsPerMatch
 	for i := range cfg.matches {
 		l := g.loops[i%len(g.loops)]
 		m := &match{index: i, server: cfg.port(i)}
 		for k := range m.bots {
-			conn, err := openSocket(network, i*botsPerMatch+k, total)
+			conn, err := l.shared, error(nil)
+			if conn == nil {
+				conn, err = openSocket(network, i*botsPerMatch+k, total)
+			}
 			if err != nil {
 				for _, b := range m.bots[:k] {
-					b.conn.Close()
+					b.conn.Close() // a shared socket is closed once, the rest say so
 				}
 				g.close()
 				return nil, err
 			}
 			m.bots[k] = newBot(m, k, conn, l.out, cfg.loss)
+			if l.shared != nil {
+				m.bots[k].src = botAddr(i*botsPerMatch + k)
+			}
 		}
 		g.matches = append(g.matches, m)
 		l.add(m)

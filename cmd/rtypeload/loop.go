@@ -19,6 +19,8 @@ const (
 	// times still exact.
 	maxReads   = 8
 	writeBatch = 8
+	// sharedBatch is the batch of a shared socket, many bots' datagrams.
+	sharedBatch = 64
 )
 
 // loop drives a share of the bots from one goroutine: once per frame, for
@@ -35,6 +37,10 @@ type loop struct {
 	queued  []bool     // per bot: datagrams queued, this frame
 	in      *mmsg.Batch
 	out     *outbox
+	// shared, if not nil, is the socket of all the loop's bots, byIndex
+	// its bots by their index in the run (shared.go).
+	shared  *mmsg.Conn
+	byIndex []*bot
 	busy    time.Duration // spent in frames
 	frames  int           // frames run: 60 a second while the loop keeps up
 	stopped time.Time     // when the loop stopped playing
@@ -48,14 +54,23 @@ type liveCounts struct {
 	worst     atomic.Int64 // the longest Snapshot interval, in ns
 }
 
-func newLoop() *loop {
-	return &loop{ready: newReadiness(), in: mmsg.NewBatch(readBatch), out: newOutbox(writeBatch)}
+// newLoop returns a loop for bots on a socket each, or all on shared, of
+// a run of total bots.
+func newLoop(shared *mmsg.Conn, total int) *loop {
+	if shared != nil {
+		return &loop{shared: shared, byIndex: make([]*bot, total),
+			in: mmsg.NewBatch(sharedBatch), out: newOutbox(sharedBatch, true)}
+	}
+	return &loop{ready: newReadiness(), in: mmsg.NewBatch(readBatch), out: newOutbox(writeBatch, false)}
 }
 
 // add gives the loop match m, whose bots use the loop's outbox.
 func (l *loop) add(m *match) {
 	l.matches = append(l.matches, m)
-	for _, b := range m.bots {
+	for k, b := range m.bots {
+		if l.shared != nil {
+			l.byIndex[m.index*botsPerMatch+k] = b
+		}
 		if l.ready != nil && l.ready.add(b.conn, len(l.bots)) != nil {
 			l.ready.close()
 			l.ready = nil // read every bot, as without epoll
@@ -86,15 +101,20 @@ func (l *loop) run(stop <-chan struct{}) {
 
 // frame is one frame of every bot of the loop.
 func (l *loop) frame() {
-	if l.ready != nil {
+	switch {
+	case l.shared != nil:
+		l.drainShared()
+		clear(l.queued)
+	case l.ready != nil:
 		clear(l.queued)
 		l.ready.poll(l.queued)
-	} else {
+	default:
 		all(l.queued)
 	}
 	for i, b := range l.bots {
 		l.turn(b, l.queued[i])
 	}
+	l.out.flush()
 	l.publish()
 }
 
@@ -103,7 +123,7 @@ func (l *loop) turn(b *bot, queued bool) {
 	if !b.active() {
 		return
 	}
-	l.out.begin(b.conn)
+	l.out.begin(b.conn, b.src)
 	if queued {
 		l.drain(b)
 	}
@@ -163,9 +183,12 @@ func (l *loop) publish() {
 // finish ends the run of every bot: what is queued is read, the measure
 // stops, then the bot sends its Disconnect (§7.3) and its socket closes.
 func (l *loop) finish() {
+	if l.shared != nil {
+		l.drainShared()
+	}
 	for _, b := range l.bots {
-		l.out.begin(b.conn)
-		if b.active() {
+		l.out.begin(b.conn, b.src)
+		if b.active() && l.shared == nil {
 			l.drain(b)
 		}
 		b.freeze(b.clock(time.Now()))
@@ -175,6 +198,7 @@ func (l *loop) finish() {
 		}
 		l.out.end() // a Disconnect lost leaves the server to time out (§13.3)
 	}
+	l.out.flush()
 	l.close()
 }
 
@@ -186,5 +210,31 @@ func (l *loop) close() {
 	if l.ready != nil {
 		l.ready.close()
 		l.ready = nil
+	}
+}
+
+// drainShared gives each bot of the loop the datagrams its address was
+// sent, read from the shared socket in batches: as many as a frame brings
+// every bot twice over, the rest left for the next frame.
+func (l *loop) drainShared() {
+	for range maxReads + 2*len(l.bots)/len(l.in.Msgs) {
+		n, err := l.in.Read(l.shared)
+		if err != nil {
+			for _, b := range l.bots {
+				b.fail(err)
+			}
+			return
+		}
+		for i := range n {
+			m := &l.in.Msgs[i]
+			if g := botIndex(m.Local, len(l.byIndex)); g >= 0 {
+				if b := l.byIndex[g]; b != nil && b.active() {
+					b.receive(m.Buf[:m.N], m.Addr, m.Time)
+				}
+			}
+		}
+		if n < len(l.in.Msgs) {
+			return
+		}
 	}
 }

@@ -62,3 +62,8 @@ func (r *readiness) poll(ready []bool) {
 }
 
 func (r *readiness) close() { syscall.Close(r.epfd) }
+
+// setReadBuffer asks for a receive buffer of n bytes; the kernel caps it.
+func setReadBuffer(fd uintptr, n int) {
+	_ = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, n)
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"net"
+	"net/netip"
 	"strconv"
 	"strings"
 	"sync"
@@ -78,10 +79,18 @@ func portOf(t *testing.T, addr string, i int) string {
 // TestHealthyRun: 3 matches against healthy servers for 2 s pass, every
 // match 4/4 with Snapshots every 50 ms (§10) and loopback round trips, and
 // every bot's Disconnect reaches its server (§7.3).
+// TestHealthyRun, with the bots of a loop on one socket (the default on
+// loopback) and with a socket each.
 func TestHealthyRun(t *testing.T) {
+	for _, mode := range []string{"-socket-per-bot=false", "-socket-per-bot"} {
+		t.Run(mode, func(t *testing.T) { healthyRun(t, mode) })
+	}
+}
+
+func healthyRun(t *testing.T, mode string) {
 	t.Parallel()
 	addr, games := testServers(t, 3)
-	code, stdout, stderr := runCLI(t, "-server", addr, "-matches", "3", "-duration", "2s", "-max-snapshot-p99", loose)
+	code, stdout, stderr := runCLI(t, "-server", addr, "-matches", "3", "-duration", "2s", "-max-snapshot-p99", loose, mode)
 	t.Logf("stdout:\n%s\nstderr:\n%s", stdout, stderr)
 	if code != 0 {
 		t.Fatalf("exit status %d, want 0", code)
@@ -115,6 +124,18 @@ func TestHealthyRun(t *testing.T) {
 	}
 	if !strings.Contains(stderr, "playing") {
 		t.Error("no progress line on stderr")
+	}
+	// On one socket, each bot of the run has an address of its own in
+	// 127.64.0.0/16; with a socket each, the loopback's.
+	seen := map[netip.Addr]bool{}
+	for _, g := range games {
+		for _, a := range g.players() {
+			shared := netip.MustParsePrefix("127.64.0.0/16").Contains(a)
+			if shared != (mode == "-socket-per-bot=false") || (shared && seen[a]) {
+				t.Errorf("%s: a player from %v (seen before: %v)", mode, a, seen[a])
+			}
+			seen[a] = true
+		}
 	}
 	for i, g := range games {
 		waitFor(t, fmt.Sprintf("match %d's 4 Disconnects", i), func() bool { return g.disconnects() == 4 })

@@ -4,6 +4,8 @@ import (
 	"context"
 	"math/rand/v2"
 	"net"
+	"net/netip"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -23,6 +25,7 @@ type testGame struct {
 	ships [botsPerMatch]testShip
 
 	mu         sync.Mutex
+	addrs      []netip.Addr // the players' addresses, as they joined
 	joined     int
 	disconnect int // players that left with their Disconnect (§7.3)
 }
@@ -65,7 +68,9 @@ func (g *testGame) join(s *session.Server, conn uint32, slot int) {
 		return
 	}
 	g.ships[slot] = testShip{conn: conn, id: id, x: x, y: y}
+	cs, _ := s.ConnStats(conn)
 	g.mu.Lock()
+	g.addrs = append(g.addrs, cs.Addr.Addr())
 	g.joined++
 	g.mu.Unlock()
 }
@@ -195,4 +200,11 @@ func waitFor(t testing.TB, what string, cond func() bool) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
+}
+
+// players returns the players' addresses, as they joined.
+func (g *testGame) players() []netip.Addr {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return slices.Clone(g.addrs)
 }

@@ -11,7 +11,8 @@ import (
 
 // TestFileLimit: with too few file descriptors for a socket per bot, the
 // run fails at once, naming RLIMIT_NOFILE, and closes what it opened.
-// Not parallel: it lowers the limit of the whole test process.
+// Not parallel: it lowers the limit of the whole test process. The server
+// is not on loopback (192.0.2.1, TEST-NET-1), where bots share sockets.
 func TestFileLimit(t *testing.T) {
 	fds, err := os.ReadDir("/proc/self/fd")
 	if err != nil {
@@ -26,7 +27,7 @@ func TestFileLimit(t *testing.T) {
 	if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &low); err != nil {
 		t.Skip("cannot lower RLIMIT_NOFILE:", err)
 	}
-	code, stdout, stderr := runCLI(t, "-server", "127.0.0.1:4242", "-matches", "10", "-duration", "1s")
+	code, stdout, stderr := runCLI(t, "-server", "192.0.2.1:4242", "-matches", "10", "-duration", "1s")
 	if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &old); err != nil {
 		t.Fatal(err)
 	}

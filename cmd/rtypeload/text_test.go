@@ -64,7 +64,7 @@ func TestTextWidth(t *testing.T) {
 
 // TestProgressWidth: the progress line fits 80 columns, whatever it says.
 func TestProgressWidth(t *testing.T) {
-	l := newLoop()
+	l := newLoop(nil, 0)
 	l.live.playing.Store(65536)
 	l.live.snapshots.Store(math.MaxUint64 / 2)
 	l.live.worst.Store(int64(30 * time.Hour))

@@ -11,8 +11,12 @@ import (
 	"unsafe"
 )
 
-// ctlSpace is the control room of a message: one SCM_TIMESTAMPNS.
-var ctlSpace = syscall.CmsgSpace(int(unsafe.Sizeof(syscall.Timespec{})))
+// ctlSpace is the control room of a message: an SCM_TIMESTAMPNS and an
+// IP_PKTINFO.
+var (
+	pktinfoSpace = syscall.CmsgSpace(syscall.SizeofInet4Pktinfo)
+	ctlSpace     = syscall.CmsgSpace(int(unsafe.Sizeof(syscall.Timespec{}))) + pktinfoSpace
+)
 
 // sock is a socket Go's runtime does not poll: fd is -1 once closed.
 type sock struct{ fd int }
@@ -96,17 +100,50 @@ func (s *sock) timestamps() error {
 	return syscall.SetsockoptInt(s.fd, syscall.SOL_SOCKET, syscall.SO_TIMESTAMPNS, 1)
 }
 
-// stamp reads the SCM_TIMESTAMPNS of one message's control data.
-func stamp(ctl []byte) (time.Time, bool) {
-	if len(ctl) < ctlSpace {
-		return time.Time{}, false
+func (s *sock) packetInfo() error {
+	if s.fd < 0 {
+		return net.ErrClosed
 	}
+	return syscall.SetsockoptInt(s.fd, syscall.IPPROTO_IP, syscall.IP_PKTINFO, 1)
+}
+
+// control reads one message's control data: its SCM_TIMESTAMPNS and
+// IP_PKTINFO, each false when absent. Every length is checked against the
+// room the kernel filled, so a short or odd record is skipped, not read past.
+func control(ctl []byte) (t time.Time, stamped bool, dst netip.Addr) {
+	hdr := syscall.CmsgLen(0)
+	for len(ctl) >= hdr {
+		c := (*syscall.Cmsghdr)(unsafe.Pointer(&ctl[0]))
+		n, space := int(c.Len), syscall.CmsgSpace(int(c.Len)-hdr)
+		if n < hdr || n > len(ctl) {
+			break
+		}
+		data := ctl[hdr:n]
+		switch {
+		case c.Level == syscall.SOL_SOCKET && c.Type == syscall.SCM_TIMESTAMPNS && len(data) >= int(unsafe.Sizeof(syscall.Timespec{})):
+			ts := (*syscall.Timespec)(unsafe.Pointer(&data[0]))
+			t, stamped = time.Unix(int64(ts.Sec), int64(ts.Nsec)), true
+		case c.Level == syscall.IPPROTO_IP && c.Type == syscall.IP_PKTINFO && len(data) >= syscall.SizeofInet4Pktinfo:
+			pi := (*syscall.Inet4Pktinfo)(unsafe.Pointer(&data[0]))
+			dst = netip.AddrFrom4(pi.Addr)
+		}
+		if space > len(ctl) {
+			break
+		}
+		ctl = ctl[space:]
+	}
+	return t, stamped, dst
+}
+
+// putSource writes an IP_PKTINFO asking for src as the source address into
+// ctl, and returns its length.
+func putSource(ctl []byte, src netip.Addr) int {
 	c := (*syscall.Cmsghdr)(unsafe.Pointer(&ctl[0]))
-	if c.Level != syscall.SOL_SOCKET || c.Type != syscall.SCM_TIMESTAMPNS {
-		return time.Time{}, false
-	}
-	ts := (*syscall.Timespec)(unsafe.Pointer(&ctl[syscall.CmsgLen(0)]))
-	return time.Unix(int64(ts.Sec), int64(ts.Nsec)), true
+	c.Level, c.Type = syscall.IPPROTO_IP, syscall.IP_PKTINFO
+	c.SetLen(syscall.CmsgLen(syscall.SizeofInet4Pktinfo))
+	pi := (*syscall.Inet4Pktinfo)(unsafe.Pointer(&ctl[syscall.CmsgLen(0)]))
+	*pi = syscall.Inet4Pktinfo{Spec_dst: src.As4()}
+	return pktinfoSpace
 }
 
 // mmsghdr is struct mmsghdr of recvmmsg(2) and sendmmsg(2).
@@ -181,7 +218,8 @@ func (s *sysBatch) read(c *Conn, msgs []Msg) (int, error) {
 			for i := range s.n {
 				msgs[i].N = int(s.hdrs[i].len)
 				msgs[i].Addr = addrOf(&s.names[i])
-				t, ok := stamp(s.ctl[i*ctlSpace:][:s.hdrs[i].hdr.Controllen])
+				t, ok, dst := control(s.ctl[i*ctlSpace:][:s.hdrs[i].hdr.Controllen])
+				msgs[i].Local = dst
 				if !ok {
 					if now.IsZero() {
 						now = time.Now()
@@ -206,6 +244,11 @@ func (s *sysBatch) write(c *Conn, msgs []Msg) (int, error) {
 	n := 0
 	for i := range msgs {
 		s.hdrs[n].hdr.Control, s.hdrs[n].hdr.Controllen = nil, 0
+		if src := msgs[i].Local; src.Is4() && !c.v6 {
+			k := putSource(s.ctl[n*ctlSpace:], src)
+			s.hdrs[n].hdr.Control = &s.ctl[n*ctlSpace]
+			s.hdrs[n].hdr.SetControllen(k)
+		}
 		if msgs[i].N <= 0 || msgs[i].N > len(msgs[i].Buf) {
 			continue
 		}

@@ -19,5 +19,6 @@ func listen(string, *net.UDPAddr) (*Conn, error) { return nil, ErrUnsupported }
 func (s *sock) close() error                   { return ErrUnsupported }
 func (s *sock) control(func(fd uintptr)) error { return ErrUnsupported }
 func (s *sock) timestamps() error              { return ErrUnsupported }
+func (s *sock) packetInfo() error              { return ErrUnsupported }
 
 const supported = false

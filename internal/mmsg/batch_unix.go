@@ -32,6 +32,7 @@ func listen(network string, laddr *net.UDPAddr) (*Conn, error) {
 func (s *sock) close() error                     { return s.udp.Close() }
 func (s *sock) control(f func(fd uintptr)) error { return s.rc.Control(f) }
 func (s *sock) timestamps() error                { return nil }
+func (s *sock) packetInfo() error                { return ErrUnsupported }
 
 // sysBatch makes one call per datagram where recvmmsg and sendmmsg are not
 // wired up: the same API, a system call each.

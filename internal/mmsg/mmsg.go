@@ -23,12 +23,15 @@ const MaxDatagram = 549
 
 // Msg is one datagram of a batch: Buf[:N] from or to Addr. Time is when
 // a read datagram arrived: the kernel's receive time on Linux once
-// [Conn.Timestamps] is on, else the time of the Read.
+// [Conn.Timestamps] is on, else the time of the Read. With
+// [Conn.PacketInfo] on, Local is the address a read datagram was sent to,
+// and the IPv4 address a written one goes from; zero, the socket's own.
 type Msg struct {
-	Buf  []byte
-	N    int
-	Addr netip.AddrPort
-	Time time.Time
+	Buf   []byte
+	N     int
+	Addr  netip.AddrPort
+	Time  time.Time
+	Local netip.Addr
 }
 
 // Conn is a UDP socket read and written in batches, never waited on: its
@@ -67,6 +70,12 @@ func (c *Conn) Close() error { return c.close() }
 // that a reader polling once per frame still knows when each came; where
 // it cannot, Read stamps them itself.
 func (c *Conn) Timestamps() error { return c.timestamps() }
+
+// PacketInfo lets an IPv4 socket bound to the unspecified address tell
+// and choose, per datagram, which of the machine's addresses is its end
+// (Msg.Local): one socket then speaks for many addresses, such as many
+// clients on 127.0.0.0/8. Linux only: elsewhere it returns ErrUnsupported.
+func (c *Conn) PacketInfo() error { return c.packetInfo() }
 
 // Control runs f with the socket's descriptor, as [syscall.RawConn] does.
 func (c *Conn) Control(f func(fd uintptr)) error { return c.control(f) }

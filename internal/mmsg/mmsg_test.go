@@ -167,3 +167,43 @@ func TestListenAddr(t *testing.T) {
 		t.Fatal("a second Listen on a bound port succeeded")
 	}
 }
+
+// With PacketInfo, one socket on the unspecified address sends from and
+// is answered at any of 127.0.0.0/8: the datagram arrives from the address
+// chosen, and its answer reads as sent to it.
+func TestPacketInfo(t *testing.T) {
+	shared := open(t, "udp4", &net.UDPAddr{IP: net.IPv4zero})
+	if err := shared.PacketInfo(); err != nil {
+		t.Skip(err)
+	}
+	if err := shared.Timestamps(); err != nil {
+		t.Fatal(err)
+	}
+	peer := loopback(t)
+	w := NewBatch(4)
+	srcs := []netip.Addr{netip.MustParseAddr("127.16.0.1"), netip.MustParseAddr("127.16.3.7")}
+	for i, src := range srcs {
+		w.Msgs[i].N, w.Msgs[i].Addr, w.Msgs[i].Local = 1, peer.LocalAddr(), src
+	}
+	if n, err := w.Write(shared, len(srcs)); n != len(srcs) || err != nil {
+		t.Fatalf("Write = %d, %v", n, err)
+	}
+	got := readAll(t, NewBatch(4), peer, len(srcs))
+	if len(got) != len(srcs) {
+		t.Fatalf("the peer read %d datagrams, want %d", len(got), len(srcs))
+	}
+	for i, m := range got {
+		if m.Addr.Addr() != srcs[i] || m.Addr.Port() != shared.LocalAddr().Port() {
+			t.Errorf("datagram %d from %v, want %v port %d", i, m.Addr, srcs[i], shared.LocalAddr().Port())
+		}
+		// The answer goes to the address the datagram came from.
+		w.Msgs[i].N, w.Msgs[i].Addr, w.Msgs[i].Local = 1, m.Addr, netip.Addr{}
+	}
+	if n, err := w.Write(peer, len(got)); n != len(got) || err != nil {
+		t.Fatalf("answers: Write = %d, %v", n, err)
+	}
+	back := readAll(t, NewBatch(4), shared, len(got))
+	if len(back) != 2 || back[0].Local != srcs[0] || back[1].Local != srcs[1] || back[0].Time.IsZero() {
+		t.Fatalf("answers read %+v, want them sent to %v and %v", back, srcs[0], srcs[1])
+	}
+}
