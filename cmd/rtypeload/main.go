@@ -6,12 +6,11 @@
 //	rtypeload -server 127.0.0.1:41000 -matches 250 -duration 30s
 //
 // Each bot is a session client with an address of its own, as the server
-// tells clients apart by address (§3): against a loopback server, an
-// address of 127.64.0.0/16 on a socket its loop's bots share (Linux's
-// IP_PKTINFO chooses it per datagram, so one system call carries many
-// bots' datagrams); otherwise, or with -socket-per-bot, a socket each. It
-// plays like examples/bot: one Input
-// per frame at 60 frames/s (§7.1), a Ping every second (§7.2), a
+// tells clients apart by address (§3): against a loopback server, one of
+// 127.64.0.1 and up, on a socket its loop's bots share (Linux's IP_PKTINFO
+// chooses it per datagram, so one system call carries many bots'
+// datagrams); otherwise, or with -socket-per-bot, a socket each. It plays
+// like examples/bot: one Input per frame at 60 frames/s (§7.1), a Ping every second (§7.2), a
 // QueryEntity for each unknown entity a Snapshot lists (§7.4); -loss P
 // drops each datagram with probability P each way at the bot. It is
 // cheap: no goroutine per bot but one loop per GOMAXPROCS, each driving
