@@ -21,7 +21,7 @@ func newTable(w io.Writer, markdown bool, d time.Duration) *table {
 	fmt.Fprintf(w, "%s; %s; %s, %v windows\n", cpuModel(), kernel(), runtime.Version(), d)
 	if markdown {
 		fmt.Fprintln(w)
-		fmt.Fprintln(w, "| matches | host CPU | datagrams/s | Snapshot p99 | RTT p99 | bots failed | frames rtypeload ran | host µs/datagram | floor µs/datagram, 1 per call | floor, batched | host ÷ batched floor |")
+		fmt.Fprintln(w, "| matches | host CPU | datagrams/s | Snapshot p99 (ms) | RTT p99 (ms) | bots failed | frames rtypeload ran | host µs/datagram | floor µs/datagram, 1 per call | floor, batched | host ÷ batched floor |")
 		fmt.Fprintln(w, "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 		return t
 	}
