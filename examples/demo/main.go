@@ -51,9 +51,9 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/rtypeproto/rtype/examples/game"
 	"github.com/rtypeproto/rtype/examples/internal/bot"
 	"github.com/rtypeproto/rtype/examples/internal/gameserver"
-	"github.com/rtypeproto/rtype/examples/game"
 	"github.com/rtypeproto/rtype/internal/termwidth"
 )
 

@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/rtypeproto/rtype"
-	"github.com/rtypeproto/rtype/examples/internal/bot"
 	"github.com/rtypeproto/rtype/examples/game"
+	"github.com/rtypeproto/rtype/examples/internal/bot"
 	"github.com/rtypeproto/rtype/session"
 )
 
