@@ -13,7 +13,7 @@ const (
 	// DefaultBatch is how many datagrams one system call moves.
 	DefaultBatch = 64
 	// DefaultReadsPerTick bounds the batches a match reads per tick:
-	// 8 × 64 datagrams is 30 times what four players send in a tick.
+	// 8 × 64 datagrams is over 100 times what four players send in one.
 	DefaultReadsPerTick = 8
 	// MaxMatches bounds a host: as many ports as a port range holds.
 	MaxMatches = 1 << 15
@@ -49,7 +49,8 @@ type Config struct {
 	Interval time.Duration
 	// ShutdownGrace is how long matches keep running once Run's context
 	// is done, as in [session.RunOptions]: 0 means 500 ms; negative skips
-	// the shutdown.
+	// the game's end (§8.3): the matches close at once, their games
+	// ticking a last time to read the departures.
 	ShutdownGrace time.Duration
 	// Batch is how many datagrams one system call moves; 0 means
 	// DefaultBatch.

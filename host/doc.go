@@ -12,8 +12,8 @@
 //     goroutine per match;
 //   - each match's socket drained once per tick, before its game tick,
 //     with one system call per batch of datagrams (recvmmsg and sendmmsg on
-//     Linux; a call per datagram elsewhere on Unix), allocating nothing per
-//     datagram. Inputs are only used at the tick anyway (§7.1); the price is
+//     Linux amd64 and arm64; a call per datagram elsewhere on Unix; other
+//     systems are not supported), allocating nothing per datagram. Inputs are only used at the tick anyway (§7.1); the price is
 //     that a Pong waits for the next tick, up to one Interval (16.7 ms at
 //     §10's 60 ticks a second) added to the RTT a client measures (§7.2);
 //   - everything bounded: a match reads at most [Config.ReadsPerTick]

@@ -3,7 +3,8 @@ package host
 import "sync/atomic"
 
 // Bucket bounds of the host's histograms, upper bounds inclusive as
-// Prometheus's "le"; a last implicit bucket takes the rest.
+// Prometheus's "le"; a last implicit bucket takes the rest. They are read
+// by Listen and are not to be changed; at most 15 are used.
 var (
 	// RTTBounds, in seconds: loopback to intercontinental.
 	RTTBounds = []float64{0.001, 0.0025, 0.005, 0.01, 0.02, 0.035, 0.05, 0.075, 0.1, 0.15, 0.25, 0.5, 1}
@@ -16,12 +17,15 @@ var (
 // maxBuckets is the room of a histogram: the most bounds above, plus one.
 const maxBuckets = 16
 
-// Histogram is a read of one of the host's histograms: Counts[i] the
-// observations in bucket i (not cumulative), the last above every bound.
+// Histogram is a read of one of the host's histograms.
 type Histogram struct {
+	// Bounds are the buckets' upper bounds, shared and read-only.
 	Bounds []float64
+	// Counts[i] is the observations in bucket i, not cumulative;
+	// Counts[len(Bounds)] those above every bound.
 	Counts [maxBuckets]uint64
-	Count  uint64
+	// Count is the number of observations.
+	Count uint64
 	// Sum is the sum of the observations, in the bounds' unit.
 	Sum float64
 }
@@ -39,6 +43,7 @@ type histogram struct {
 }
 
 func newHistogram(bounds []float64, unit float64) *histogram {
+	bounds = bounds[:min(len(bounds), maxBuckets-1)]
 	h := &histogram{bounds: bounds, unit: unit}
 	for i, b := range bounds {
 		h.limits[i] = uint64(b / unit)

@@ -38,7 +38,7 @@ func Listen(cfg Config) (*Host, error) {
 	}
 	for i, c := range conns {
 		l := h.loops[i%len(h.loops)]
-		m := newMatch(i, c, cfg.New(i, localAddr(c)), l)
+		m := newMatch(i, len(l.matches), c, cfg.New(i, localAddr(c)), l)
 		l.add(m)
 		h.addrs[i] = m.addr
 	}

@@ -251,3 +251,24 @@ func TestShutdownEndsTheGame(t *testing.T) {
 		t.Errorf("the games read %d departures at the end, want 2", got)
 	}
 }
+
+// The matches of a loop send their Snapshots on different ticks, a third
+// of them on each (§8.1: every 3 ticks), whatever the number of loops.
+func TestSnapshotsStaggered(t *testing.T) {
+	for _, loops := range []int{1, 3} {
+		h, err := Listen(Config{Addr: "127.0.0.1:0", Matches: 9, Loops: loops, New: noGame})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range h.loops {
+			phase := map[uint32]int{}
+			for _, m := range l.matches {
+				phase[m.srv.ServerTick()%session.DefaultSnapshotInterval]++
+			}
+			if len(phase) != session.DefaultSnapshotInterval || phase[0] != phase[1] || phase[1] != phase[2] {
+				t.Errorf("%d loops: a loop's matches by Snapshot phase: %v, want an even spread", loops, phase)
+			}
+		}
+		h.Close()
+	}
+}

@@ -174,8 +174,10 @@ func (l *loop) shutdown(t *time.Ticker) {
 			select {
 			case <-deadline.C:
 				break wait
-			case now = <-t.C:
-				l.each(now, false)
+			case <-t.C:
+				// The tick's own time may be before Shutdown's: a server's
+				// times never go back.
+				l.each(time.Now(), false)
 			}
 		}
 	}
@@ -204,13 +206,16 @@ func (l *loop) pendingEvents() int {
 	return n
 }
 
-// safely runs f for m, flushing what it sent; a panic is logged, and the
-// shutdown goes on with the other matches.
+// safely runs f for m, flushing what it sent; a panic is logged and
+// counted as Run's errors are, and the shutdown goes on with the others.
 func (l *loop) safely(m *match, f func()) {
 	defer func() {
 		if r := recover(); r != nil {
 			l.pending = 0
-			l.cfg.Log.Error("match panicked in its shutdown", "match", m.index, "panic", fmt.Sprint(r))
+			err := fmt.Errorf("%w: match %d (%v) panicked in its shutdown: %v", ErrMatch, m.index, m.addr, r)
+			l.cfg.Log.Error("match panicked in its shutdown", "match", m.index, "err", err)
+			l.errs = append(l.errs, err)
+			l.metrics.failed.Add(1)
 		}
 	}()
 	f()

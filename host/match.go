@@ -27,21 +27,22 @@ type match struct {
 	phase int
 }
 
-func newMatch(i int, conn *mmsg.Conn, m Match, l *loop) *match {
+// newMatch makes match i, the loop's pos-th.
+func newMatch(i, pos int, conn *mmsg.Conn, m Match, l *loop) *match {
 	mt := &match{index: i, conn: conn, addr: localAddr(conn), tick: m.Tick, hooks: m.Hooks}
 	cfg := m.Session
 	cfg.Tracer = &tracer{lm: l.metrics, next: cfg.Tracer}
 	mt.srv = session.NewServer(cfg, func(to netip.AddrPort, b []byte) { l.send(mt, to, b) })
 	// Matches started together would all send their Snapshots on the same
 	// ticks, one loop pass in SnapshotInterval three times the others:
-	// ticking an empty server first puts match i's Snapshots i ticks later,
-	// so that every pass carries the same share. A serverTick is only a
+	// ticking an empty server first puts the loop's pos-th match's
+	// Snapshots pos ticks later, so that every pass carries the same share. A serverTick is only a
 	// counter (§8.1); nothing is sent without a client.
 	every := cfg.SnapshotInterval
 	if every == 0 {
 		every = session.DefaultSnapshotInterval
 	}
-	for range i % max(every, 1) {
+	for range pos % max(every, 1) {
 		mt.srv.Tick(time.Now())
 	}
 	return mt

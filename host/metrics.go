@@ -96,7 +96,9 @@ type tracer struct {
 func (t *tracer) Trace(e *session.TraceEvent) {
 	switch e.Kind {
 	case session.TraceRTTUpdated:
-		t.lm.rtt.observe(uint64(e.RTT))
+		if e.RTT >= 0 {
+			t.lm.rtt.observe(uint64(e.RTT))
+		}
 	case session.TracePacketSent:
 		if hasSnapshot(e.Datagram) {
 			t.lm.snapshot.observe(uint64(len(e.Datagram)))

@@ -21,6 +21,11 @@ var clientConfig = session.ClientConfig{ExpireUnlisted: time.Second, EventQueue:
 // missed. A shorter open interval is just the next one on its way.
 const stallAt = 100 * time.Millisecond
 
+// stalledAt is how long without a Snapshot at the run's end fails a bot:
+// 20 Snapshot periods (§10), as a bot whose server went silent in the
+// last seconds of a run is still Playing, its timeout not yet run out.
+const stalledAt = time.Second
+
 // bot is one player: a session client on its own UDP socket, since the
 // server tells clients apart by address (§3). Only its loop touches it.
 type bot struct {
@@ -36,6 +41,7 @@ type bot struct {
 	last    time.Time // the latest time given to the client
 	frame   uint32
 	closing bool // its Disconnect is being sent
+	stalled bool // no Snapshot for stalledAt at the end
 
 	// What is measured, until freeze.
 	measuring bool
@@ -171,6 +177,9 @@ func (b *bot) fail(err error) {
 func (b *bot) freeze(now time.Time) {
 	if b.err == nil && b.snapshots > 0 && now.Sub(b.lastSnap) >= stallAt {
 		b.m.snap.add(now.Sub(b.lastSnap))
+		// A client keeps Playing for its ServerTimeout after the server
+		// went silent: one that long without a Snapshot lost its world.
+		b.stalled = now.Sub(b.lastSnap) >= stalledAt
 	}
 	b.measuring = false
 	b.end = now

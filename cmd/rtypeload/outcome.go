@@ -29,6 +29,9 @@ func (b *bot) outcome() (outcome, string) {
 		if b.snapshots == 0 {
 			return noWorld, "no Snapshot, only entity messages (§8.1)"
 		}
+		if b.stalled {
+			return lost, "no Snapshot for the last second or more (§10)"
+		}
 		return played, ""
 	case session.Idle, session.Connecting:
 		return noWorld, "no Welcome (§4.2)"

@@ -357,6 +357,10 @@ func TestServerStops(t *testing.T) {
 	if !strings.Contains(errOut.String(), "is over -max-snapshot-p99") {
 		t.Error("stderr does not name the p99")
 	}
+	// Still Playing (their timeout is 10 s), the bots lost their world.
+	if !strings.Contains(errOut.String(), "bots 1, 2, 3, 4 lost the connection") {
+		t.Error("stderr does not fail the bots whose server went silent")
+	}
 	if r := rows(t, out.String())["all"]; r == nil || cell(t, r, 4) < 500 {
 		t.Errorf("overall row %q, want a Snapshot interval max over 500 ms", r)
 	}

@@ -22,14 +22,38 @@ var (
 type sock struct{ fd int }
 
 func listen(network string, laddr *net.UDPAddr) (*Conn, error) {
-	family, v6only := syscall.AF_INET6, network == "udp6"
 	ip4 := laddr.IP.To4()
-	if network == "udp4" || (ip4 != nil && network != "udp6") {
+	wildcard := laddr.IP == nil || laddr.IP.IsUnspecified()
+	var family int
+	switch {
+	case network == "udp4" && (ip4 != nil || laddr.IP == nil):
 		family = syscall.AF_INET
+	case network == "udp6" && (ip4 == nil || laddr.IP == nil):
+		family = syscall.AF_INET6
+	case network == "udp" && wildcard:
+		// Dual-stack, as net.ListenUDP; IPv4 alone without IPv6.
+		family = syscall.AF_INET6
+	case network == "udp" && ip4 != nil:
+		family = syscall.AF_INET
+	case network == "udp":
+		family = syscall.AF_INET6
+	default:
+		return nil, &net.OpError{Op: "listen", Net: network, Addr: laddr, Err: net.UnknownNetworkError(network)}
 	}
+	c, err := listenFamily(family, laddr, ip4, network == "udp6")
+	if err == syscall.EAFNOSUPPORT && network == "udp" && wildcard && family == syscall.AF_INET6 {
+		c, err = listenFamily(syscall.AF_INET, laddr, net.IPv4zero.To4(), false)
+	}
+	if errno, ok := err.(syscall.Errno); ok {
+		err = os.NewSyscallError("socket", errno)
+	}
+	return c, err
+}
+
+func listenFamily(family int, laddr *net.UDPAddr, ip4 net.IP, v6only bool) (*Conn, error) {
 	fd, err := syscall.Socket(family, syscall.SOCK_DGRAM|syscall.SOCK_NONBLOCK|syscall.SOCK_CLOEXEC, syscall.IPPROTO_UDP)
 	if err != nil {
-		return nil, os.NewSyscallError("socket", err)
+		return nil, err
 	}
 	c := &Conn{sock: sock{fd: fd}, v6: family == syscall.AF_INET6}
 	if err := c.bind(laddr, ip4, v6only); err != nil {
@@ -51,6 +75,13 @@ func (c *Conn) bind(laddr *net.UDPAddr, ip4 net.IP, v6only bool) error {
 		}
 		a := &syscall.SockaddrInet6{Port: laddr.Port}
 		copy(a.Addr[:], laddr.IP.To16())
+		if laddr.Zone != "" {
+			ifi, err := net.InterfaceByName(laddr.Zone)
+			if err != nil {
+				return err
+			}
+			a.ZoneId = uint32(ifi.Index)
+		}
 		sa = a
 	}
 	if err := syscall.Bind(c.fd, sa); err != nil {
@@ -220,11 +251,15 @@ func (s *sysBatch) read(c *Conn, msgs []Msg) (int, error) {
 				msgs[i].Addr = addrOf(&s.names[i])
 				t, ok, dst := control(s.ctl[i*ctlSpace:][:s.hdrs[i].hdr.Controllen])
 				msgs[i].Local = dst
+				if now.IsZero() {
+					now = time.Now()
+				}
 				if !ok {
-					if now.IsZero() {
-						now = time.Now()
-					}
 					t = now
+				} else {
+					// The kernel's wall time, carried onto the monotonic
+					// clock: a step of the wall clock moves no interval.
+					t = now.Add(t.Sub(now))
 				}
 				msgs[i].Time = t
 			}

@@ -1,7 +1,7 @@
-// Package mmsg moves UDP datagrams in batches: on Linux one recvmmsg or
-// sendmmsg system call carries up to a batch's size of them, without
-// blocking and without allocating; elsewhere on Unix it makes one call per
-// datagram behind the same API. The multi-match host, the load generator
+// Package mmsg moves UDP datagrams in batches: on Linux (amd64 and arm64)
+// one recvmmsg or sendmmsg system call carries up to a batch's size of
+// them, without blocking and without allocating; elsewhere on Unix it
+// makes one call per datagram behind the same API. The multi-match host, the load generator
 // and the capacity floor all move their datagrams through it.
 package mmsg
 
@@ -35,7 +35,7 @@ type Msg struct {
 }
 
 // Conn is a UDP socket read and written in batches, never waited on: its
-// owner polls it. On Linux it is opened outside Go's network poller, so a
+// owner polls it. On Linux (amd64, arm64) it is opened outside Go's network poller, so a
 // datagram arriving wakes no thread of the process (on a busy host, a
 // wake-up per datagram costs more than the datagram); elsewhere it is a
 // *net.UDPConn. A Conn belongs to one goroutine at a time.
@@ -48,8 +48,8 @@ type Conn struct {
 }
 
 // Listen opens a UDP socket on laddr as [net.ListenUDP] does: network
-// "udp4", "udp6" or "udp" (dual-stack on an unspecified address), port 0
-// for a free one.
+// "udp4", "udp6" or "udp" (dual-stack on an unspecified address, IPv4
+// where the kernel has no IPv6), port 0 for a free one.
 func Listen(network string, laddr *net.UDPAddr) (*Conn, error) {
 	if !supported {
 		return nil, ErrUnsupported
@@ -64,6 +64,7 @@ func Listen(network string, laddr *net.UDPAddr) (*Conn, error) {
 func (c *Conn) LocalAddr() netip.AddrPort { return c.local }
 
 // Close closes the socket; a Read or Write after returns net.ErrClosed.
+// It must not run while a Read or Write of the Conn does.
 func (c *Conn) Close() error { return c.close() }
 
 // Timestamps asks the kernel to stamp each datagram with its arrival, so

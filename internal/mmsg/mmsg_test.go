@@ -207,3 +207,27 @@ func TestPacketInfo(t *testing.T) {
 		t.Fatalf("answers read %+v, want them sent to %v and %v", back, srcs[0], srcs[1])
 	}
 }
+
+// Listen takes the networks and addresses net.ListenUDP takes, and no
+// others: an IPv6 address is no "udp4" one, whatever it is bound to.
+func TestListenNetworks(t *testing.T) {
+	for _, tc := range []struct {
+		network string
+		addr    *net.UDPAddr
+		ok      bool
+	}{
+		{"udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)}, true},
+		{"udp4", &net.UDPAddr{IP: net.IPv6loopback}, false},
+		{"udp6", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)}, false},
+		{"udp", &net.UDPAddr{IP: net.IPv4zero}, true},
+		{"bogus", nil, false},
+	} {
+		c, err := Listen(tc.network, tc.addr)
+		if (err == nil) != tc.ok {
+			t.Errorf("Listen(%q, %v): %v, want success %t", tc.network, tc.addr, err, tc.ok)
+		}
+		if err == nil {
+			c.Close()
+		}
+	}
+}

@@ -42,6 +42,10 @@ func runFloor(a floorArgs, stdout io.Writer) error {
 			return fmt.Errorf("socket %d: %w", i, err)
 		}
 		defer c.Close()
+		// As the host's sockets: the kernel stamps each arrival.
+		if err := c.Timestamps(); err != nil {
+			return err
+		}
 		conns[i] = c
 		ports[i] = strconv.Itoa(int(c.LocalAddr().Port()))
 	}
