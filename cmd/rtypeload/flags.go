@@ -5,9 +5,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net"
 	"net/netip"
 	"time"
+
+	"github.com/rtypeproto/rtype/internal/udpaddr"
 )
 
 // botsPerMatch is a match's player slots (§10): each gets one bot.
@@ -73,7 +74,7 @@ func parse(args []string, help io.Writer) (config, error) {
 	if err := cfg.check(); err != nil {
 		return cfg, err
 	}
-	addr, err := resolve(*server)
+	addr, err := udpaddr.Resolve(*server)
 	if err != nil {
 		return cfg, fmt.Errorf("%w: -server %q: %v", errUsage, *server, err)
 	}
@@ -99,20 +100,6 @@ func (c config) check() error {
 		return fmt.Errorf("%w: -max-snapshot-p99 must be positive", errUsage)
 	}
 	return nil
-}
-
-// resolve reads "host:port", a name or an address, IPv4 unmapped, so that
-// it equals the source address of the server's datagrams (§3).
-func resolve(s string) (netip.AddrPort, error) {
-	if ap, err := netip.ParseAddrPort(s); err == nil {
-		return netip.AddrPortFrom(ap.Addr().Unmap(), ap.Port()), nil
-	}
-	ua, err := net.ResolveUDPAddr("udp", s)
-	if err != nil {
-		return netip.AddrPort{}, err
-	}
-	ap := ua.AddrPort()
-	return netip.AddrPortFrom(ap.Addr().Unmap(), ap.Port()), nil
 }
 
 func printUsage(w io.Writer, fs *flag.FlagSet) {

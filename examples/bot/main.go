@@ -68,6 +68,7 @@ import (
 
 	"github.com/rtypeproto/rtype/examples/internal/bot"
 	"github.com/rtypeproto/rtype/internal/termwidth"
+	"github.com/rtypeproto/rtype/internal/udpaddr"
 	"github.com/rtypeproto/rtype/pcap"
 	"github.com/rtypeproto/rtype/qlog"
 	"github.com/rtypeproto/rtype/session"
@@ -102,7 +103,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "bot: need -n ≥ 1, 0 ≤ -loss < 1, -duration ≥ 0 and -every > 0")
 		return 2
 	}
-	addr, err := bot.Resolve(*server)
+	addr, err := udpaddr.Resolve(*server)
 	if err != nil {
 		fmt.Fprintln(stderr, "bot:", err)
 		return 2

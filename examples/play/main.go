@@ -52,6 +52,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/rtypeproto/rtype/examples/internal/bot"
+	"github.com/rtypeproto/rtype/internal/udpaddr"
 	"github.com/rtypeproto/rtype/pcap"
 	"github.com/rtypeproto/rtype/qlog"
 	"github.com/rtypeproto/rtype/session"
@@ -78,7 +79,7 @@ func run(args []string, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "play: need 0 ≤ -loss < 1, -repeat-delay > 0 and no arguments")
 		return 2
 	}
-	addr, err := bot.Resolve(*server)
+	addr, err := udpaddr.Resolve(*server)
 	if err != nil {
 		fmt.Fprintln(stderr, "play:", err)
 		return 2

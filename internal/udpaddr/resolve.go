@@ -1,4 +1,5 @@
-package bot
+// Package udpaddr reads the -server flags of the examples and tools.
+package udpaddr
 
 import (
 	"net"

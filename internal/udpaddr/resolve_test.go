@@ -1,4 +1,4 @@
-package bot
+package udpaddr
 
 import (
 	"net/netip"
