@@ -6,6 +6,8 @@ import (
 	"net/netip"
 	"testing"
 	"time"
+
+	"github.com/rtypeproto/rtype/session"
 )
 
 // A flood of garbage on one match's port (§12: anyone may send anything)
@@ -60,6 +62,10 @@ func TestFloodOneMatch(t *testing.T) {
 	// rule; the kernel dropped the rest unread, costing the host nothing.
 	if m.DatagramsIn < 1000 || m.Drops.Total()+200 < m.DatagramsIn || m.Matches != 2 || m.Failed != 0 {
 		t.Errorf("%d of %d garbage datagrams received, %d dropped, %d matches, %d failed", m.DatagramsIn, n, m.Drops.Total(), m.Matches, m.Failed)
+	}
+	// Random sizes up to 600 bytes: those over 548 are dropped as such (§2.2).
+	if m.Drops[session.DropTooLarge] == 0 {
+		t.Error("no datagram of the flood counted as too large (§2.2)")
 	}
 	if m.Players != 1 {
 		t.Errorf("%d players after the flood, want 1", m.Players)

@@ -53,7 +53,8 @@ func newMatch(i, pos int, conn *mmsg.Conn, m Match, l *loop) *match {
 // samples from acks (§5.1) then do not count the wait for the tick. The
 // error is the socket's.
 func (m *match) receive(b *mmsg.Batch, reads int, now time.Time) error {
-	defer func() { m.prev = now }()
+	prev := m.prev
+	m.prev = now
 	for range reads {
 		n, err := b.Read(m.conn)
 		if err != nil {
@@ -61,7 +62,7 @@ func (m *match) receive(b *mmsg.Batch, reads int, now time.Time) error {
 		}
 		for _, d := range b.Msgs[:n] {
 			if m.hooks == nil || m.hooks.OnReceive == nil || m.hooks.OnReceive(d.Addr, d.Buf[:d.N]) {
-				m.srv.Receive(d.Buf[:d.N], d.Addr, m.arrival(d.Time, now))
+				m.srv.Receive(d.Buf[:d.N], d.Addr, arrival(d.Time, prev, now))
 			}
 		}
 		if n < len(b.Msgs) {
@@ -84,12 +85,12 @@ func (m *match) gauges(lm *loopMetrics) {
 }
 
 // arrival is t within [prev, now]: the times a server sees never go back.
-func (m *match) arrival(t, now time.Time) time.Time {
+func arrival(t, prev, now time.Time) time.Time {
 	switch {
 	case t.After(now):
 		return now
-	case t.Before(m.prev):
-		return m.prev
+	case t.Before(prev):
+		return prev
 	}
 	return t
 }

@@ -93,6 +93,7 @@ type tracer struct {
 	next session.Tracer
 }
 
+// Trace observes e, then hands it on.
 func (t *tracer) Trace(e *session.TraceEvent) {
 	switch e.Kind {
 	case session.TraceRTTUpdated:

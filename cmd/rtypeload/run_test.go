@@ -10,11 +10,11 @@ import (
 	"net/netip"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 	"unicode/utf8"
 
+	"github.com/rtypeproto/rtype/internal/exampletest"
 	"github.com/rtypeproto/rtype/session"
 )
 
@@ -235,24 +235,6 @@ func TestJSON(t *testing.T) {
 	}
 }
 
-// syncBuffer is a buffer written by one goroutine and read by another.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // TestInterrupt: without -duration the run lasts until interrupted, then
 // every bot disconnects (§7.3) and the run reports.
 func TestInterrupt(t *testing.T) {
@@ -260,7 +242,7 @@ func TestInterrupt(t *testing.T) {
 	addr, games := testServers(t, 1)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var out, errOut syncBuffer
+	var out, errOut exampletest.Buffer
 	done := make(chan int, 1)
 	go func() {
 		done <- runContext(ctx, []string{"-server", addr, "-matches", "1", "-duration", "0", "-max-snapshot-p99", loose}, &out, &errOut)
@@ -342,7 +324,7 @@ func TestFullServer(t *testing.T) {
 func TestServerStops(t *testing.T) {
 	t.Parallel()
 	addr, _, stop := testServersWith(t, 1, session.ServerConfig{})
-	var out, errOut syncBuffer
+	var out, errOut exampletest.Buffer
 	done := make(chan int, 1)
 	go func() {
 		done <- runContext(context.Background(), []string{"-server", addr, "-matches", "1", "-duration", "2500ms"}, &out, &errOut)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"net"
@@ -12,34 +11,16 @@ import (
 	"time"
 
 	"github.com/rtypeproto/rtype"
+	"github.com/rtypeproto/rtype/internal/exampletest"
 )
 
 // testDeadline bounds every wait of a test for something to happen.
 const testDeadline = 10 * time.Second
 
-// lockedBuffer is a bytes.Buffer that the proxy's goroutines and the test
-// can share.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // running is a proxy started by startProxy.
 type running struct {
 	p              *proxy
-	stdout, stderr *lockedBuffer
+	stdout, stderr *exampletest.Buffer
 	cancel         context.CancelFunc
 	code           chan int
 	once, checked  sync.Once
@@ -51,7 +32,7 @@ type running struct {
 func startProxy(t *testing.T, setup func(*proxy), args ...string) *running {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	r := &running{stdout: &lockedBuffer{}, stderr: &lockedBuffer{}, cancel: cancel, code: make(chan int, 1)}
+	r := &running{stdout: &exampletest.Buffer{}, stderr: &exampletest.Buffer{}, cancel: cancel, code: make(chan int, 1)}
 	ready := make(chan *proxy, 1)
 	go func() {
 		r.code <- run(ctx, append([]string{"-listen", "127.0.0.1:0"}, args...), r.stdout, r.stderr, func(p *proxy) {

@@ -27,11 +27,11 @@ const MaxDatagram = 549
 // [Conn.PacketInfo] on, Local is the address a read datagram was sent to,
 // and the IPv4 address a written one goes from; zero, the socket's own.
 type Msg struct {
-	Buf   []byte
-	N     int
-	Addr  netip.AddrPort
-	Time  time.Time
-	Local netip.Addr
+	Buf   []byte         // the room, MaxDatagram bytes after Reset
+	N     int            // the datagram's length in Buf
+	Addr  netip.AddrPort // the peer: from on Read, to on Write
+	Time  time.Time      // arrival, on Read
+	Local netip.Addr     // this side's address, with PacketInfo
 }
 
 // Conn is a UDP socket read and written in batches, never waited on: its
