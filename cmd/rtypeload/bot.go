@@ -42,6 +42,8 @@ type bot struct {
 	frame   uint32
 	closing bool // its Disconnect is being sent
 	stalled bool // no Snapshot for stalledAt at the end
+	// dropped: -loss dropped a datagram since the last Snapshot round.
+	dropped bool
 
 	// What is measured, until freeze.
 	measuring bool
@@ -102,6 +104,9 @@ func (b *bot) receive(datagram []byte, from netip.AddrPort, at time.Time) {
 		b.in++
 	}
 	if b.lose() {
+		// The interval this drop may stretch is the simulated link's, not
+		// the server's: it is not measured.
+		b.dropped = true
 		return
 	}
 	now := b.clock(at)
@@ -150,8 +155,11 @@ func (b *bot) snapshot(tick uint32, at time.Time) {
 		if !rtype.SequenceNewer(tick, b.lastTick) {
 			return // another message of the round (§8.1), or a late one
 		}
-		b.m.snap.add(at.Sub(b.lastSnap))
+		if !b.dropped {
+			b.m.snap.add(at.Sub(b.lastSnap))
+		}
 	}
+	b.dropped = false
 	b.snapshots++
 	b.lastSnap, b.lastTick = at, tick
 }

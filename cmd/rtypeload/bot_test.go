@@ -102,3 +102,19 @@ func TestLoss(t *testing.T) {
 		t.Errorf("%d of 10000 lost at -loss 0.25", lost)
 	}
 }
+
+// An interval across a datagram -loss dropped is the simulated link's,
+// not the server's (§10): it is not measured, the next one is.
+func TestSnapshotIntervalsSkipSimulatedLoss(t *testing.T) {
+	b := quietBot()
+	b.loss, b.rng = 1, rand.New(rand.NewPCG(1, 2))
+	t0 := time.Unix(1000, 0)
+	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
+	b.snapshot(3, at(0))
+	b.receive([]byte{0}, netip.AddrPort{}, at(50)) // the round of tick 6, dropped
+	b.snapshot(9, at(100))
+	b.snapshot(12, at(150))
+	if got, _ := b.m.snap.quantile(1); b.m.snap.count() != 1 || got != 50*time.Millisecond {
+		t.Errorf("%d intervals, longest %v; want the one of 50 ms after the loss", b.m.snap.count(), got)
+	}
+}

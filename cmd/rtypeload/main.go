@@ -12,7 +12,8 @@
 // datagrams); otherwise, or with -socket-per-bot, a socket each. It plays
 // like examples/bot: one Input per frame at 60 frames/s (§7.1), a Ping every second (§7.2), a
 // QueryEntity for each unknown entity a Snapshot lists (§7.4); -loss P
-// drops each datagram with probability P each way at the bot. It is
+// drops each datagram with probability P each way at the bot, and a
+// Snapshot interval across such a drop is the link's, so not measured. It is
 // cheap: no goroutine per bot but one loop per GOMAXPROCS, each driving
 // its share of the matches once per frame, reading the bots' sockets in
 // batches without waiting and handing each datagram to its client with
