@@ -20,8 +20,18 @@ type Case struct {
 	needs time.Duration
 	// quits, in client mode, says that the case makes its client quit,
 	// which only a client started by a command can: without one the
-	// case is skipped.
+	// case is not run.
 	quits bool
+	// players, in server mode, is how many players the case connects at
+	// once, at most; 0 means 1. Cases run side by side within the
+	// server's 4 slots (§10).
+	players int
+	// alone says the case runs with no other beside it: it fills the
+	// server, or judges the world every player shares.
+	alone bool
+	// late says the case runs after every other: it judges what they
+	// saw too.
+	late bool
 }
 
 // Section returns the spec section of the case, the part of ID before '/'.

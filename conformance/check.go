@@ -24,6 +24,16 @@ type check struct {
 	net    Network
 	ownNet bool
 
+	// suite is what the cases of the run share; id is the case's.
+	suite *suite
+	id    string
+	// wantOf is the capability the case was not run for want of, plus
+	// one, or 0.
+	wantOf capability
+	// players counts the players the case has connected at once, at
+	// most; peak is the most.
+	players, peak int
+
 	// server is the implementation under test in server mode.
 	server netip.AddrPort
 	// noWelcome, in server mode, says what the server answered the run's
@@ -36,7 +46,7 @@ type check struct {
 	harness   *harness
 	startWait time.Duration
 	nth, of   int
-	id, title string
+	title     string
 	absent    bool // no client came: started by noClient
 
 	mu       sync.Mutex
@@ -68,7 +78,7 @@ func (t *check) Failf(format string, args ...any) {
 
 // Skipf ends the case as skipped: its precondition could not be met.
 func (t *check) Skipf(format string, args ...any) {
-	t.end(Skip, fmt.Sprintf(format, args...))
+	t.end(NotRun, fmt.Sprintf(format, args...))
 }
 
 func (t *check) end(o Outcome, detail string) {
@@ -173,12 +183,12 @@ func (t *check) note(src, dst netip.AddrPort, handshake bool, b []byte, at time.
 func runCase(parent context.Context, c Case, limit, extra time.Duration, record bool, setup func(*check)) Result {
 	ctx, cancel := context.WithTimeout(parent, limit+extra)
 	defer cancel()
-	t := &check{ctx: ctx, start: time.Now(), record: record, limit: limit}
+	t := &check{ctx: ctx, start: time.Now(), record: record, limit: limit, id: c.ID, suite: newSuite()}
 	t.deadline = t.start.Add(limit)
 	setup(t)
 	t.wait(t.launch(c))
 	if parent.Err() != nil {
-		t.outcome, t.detail, t.exchange = Skip, "interrupted", nil
+		t.outcome, t.detail, t.exchange = NotRun, "interrupted", nil
 	}
 	cleanups := t.cleanups
 	t.cleanups = nil
@@ -189,6 +199,7 @@ func runCase(parent context.Context, c Case, limit, extra time.Duration, record 
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	r := Result{Case: c, Outcome: t.outcome, Detail: t.detail, Duration: time.Since(t.start)}
+	t.suite.ended(c.ID, r.Outcome, t.wantOf)
 	if r.Outcome == Fail && record {
 		r.Exchange = append([]Datagram(nil), t.exchange...)
 		if t.dropped > 0 {

@@ -530,15 +530,15 @@ func checkReport(t *testing.T, rep *Report, want int) {
 	count := map[Outcome]int{}
 	for _, r := range rep.Results {
 		count[r.Outcome]++
-		if r.Outcome > Skip {
+		if r.Outcome > NotRun {
 			t.Errorf("case %s: outcome %v", r.Case.ID, r.Outcome)
 		}
 		if strings.Contains(r.Detail, "internal error") {
 			t.Errorf("case %s: %s", r.Case.ID, r.Detail)
 		}
 	}
-	t.Logf("%d pass, %d fail, %d skip; the report keeps %d KiB of datagrams",
-		count[Pass], count[Fail], count[Skip], exchangeBytes(rep)>>10)
+	t.Logf("%d pass, %d fail, %d not run; the report keeps %d KiB of datagrams",
+		count[Pass], count[Fail], count[NotRun], exchangeBytes(rep)>>10)
 }
 
 // exchangeBytes is the size of the datagrams a report keeps.

@@ -37,8 +37,13 @@ type Options struct {
 	// bubble, with the implementation under test started in the bubble on
 	// the same network, the run takes virtual time.
 	Network Network
-	// Progress, when not nil, is called with each result as it comes.
+	// Progress, when not nil, is called with each result as it comes,
+	// in report order.
 	Progress func(Result)
+	// Climbed, when not nil, is called in server mode with the ladder of
+	// capabilities once its probe is done, before the first case; the
+	// rungs count no case not run yet.
+	Climbed func([]Rung)
 	// Log receives client mode's prompts when no command starts the
 	// client; nil means nowhere.
 	Log io.Writer

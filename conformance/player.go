@@ -26,8 +26,11 @@ type player struct {
 	// the Welcome.
 	handshakes []rtype.HandshakeType
 	// odd describes the first answer to a Hello that was no valid
-	// Welcome, for the reason of a skip.
-	odd string
+	// Welcome, for the reason of a skip; rejected says a Rejected came.
+	odd      string
+	rejected bool
+	// counted says the player counts among the case's players.
+	counted bool
 }
 
 const maxHandshakes = 64
@@ -79,28 +82,51 @@ func (p *player) takeHandshake(dg datagram) bool {
 	return true
 }
 
-// handshake sends Hello until a valid Welcome comes, and skips the case
-// when none does: the server may be full.
+// handshake sends Hello until a valid Welcome comes. Without one the case
+// is not run: the server said it is full (Rejected), or took the case's
+// other players and not this one, or lacks the handshake, which 4.2/1
+// judges.
 func (t *check) handshake() *player {
+	t.need(capWelcome)
 	p := t.newPlayer()
 	if !p.hello(welcomeBy) {
-		if p.odd != "" {
-			t.Skipf("no valid Welcome within %v of the first Hello; the server answered %s (cases 4.2/1 and 4.3 judge it)", welcomeBy, p.odd)
-		}
-		t.Skipf("no Welcome within %v of the first Hello: the server may be full", welcomeBy)
+		t.noJoin(p, fmt.Sprintf("no Welcome within %v of the first Hello", welcomeBy), capWelcome)
 	}
 	return p
 }
 
 // join is handshake, then a first packet carrying a Ping whose Pong shows
-// the server took the connection; the case is skipped if it does not.
+// the server took the connection; without the Pong the case is not run,
+// or fails if it is 7.2/1.
 func (t *check) join() *player {
+	t.need(capPong)
 	p := t.handshake()
 	ts := p.ping()
 	if _, ok := p.pong(ts, time.Second); !ok {
-		t.Skipf("welcomed as connection %d, but no Pong within 1s of the first packet's Ping: the server may be full", p.id)
+		t.noJoin(p, fmt.Sprintf("welcomed as connection %d, but no Pong within 1s of the first packet's Ping", p.id), capPong)
 	}
 	return p
+}
+
+// noJoin ends a case whose player p could not join, saying why: the
+// server's Rejected, other players of the case taken and not this one,
+// or the capability c missing.
+func (t *check) noJoin(p *player, what string, c capability) {
+	t.mu.Lock()
+	others := t.players
+	if p.counted {
+		others--
+	}
+	t.mu.Unlock()
+	switch {
+	case p.rejected:
+		t.Skipf("not run: %s; the server answered Rejected: it is full (§4.4)", what)
+	case others > 0:
+		t.Skipf("not run: %s; the server took the case's %d other player(s), not this one: it may be full", what, others)
+	case p.odd != "" && c == capWelcome:
+		t.lack(c, fmt.Sprintf("%s; the server answered %s", what, p.odd))
+	}
+	t.lack(c, what)
 }
 
 // hello sends Hello every helloEvery until a valid Welcome (§4.3) comes
@@ -134,6 +160,7 @@ func (p *player) helloUntil(d time.Duration, accept func(datagram) bool) (datagr
 			}
 			typ, id, err := rtype.ParseHandshake(dg.b)
 			welcome := err == nil && typ == rtype.HandshakeWelcome
+			p.rejected = p.rejected || err == nil && typ == rtype.HandshakeRejected
 			if !welcome && p.odd == "" {
 				p.odd = fmt.Sprintf("a datagram of %d bytes (% x) at %v", len(dg.b), head(dg.b), p.t.at(dg.at))
 			}
@@ -158,6 +185,11 @@ func (p *player) welcomed(id uint32) {
 	p.id = id
 	p.ep.connected.Store(true)
 	p.t.cleanup(p.leave)
+	p.t.mu.Lock()
+	p.counted = true
+	p.t.players++
+	p.t.peak = max(p.t.peak, p.t.players)
+	p.t.mu.Unlock()
 }
 
 // isWelcome accepts a valid Welcome (§4.3).
@@ -172,6 +204,11 @@ func (p *player) leave() {
 		return
 	}
 	p.left = true
+	if p.counted {
+		p.t.mu.Lock()
+		p.t.players--
+		p.t.mu.Unlock()
+	}
 	p.send(rtype.Disconnect{Reason: rtype.DisconnectClientQuit})
 }
 

@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/rtypeproto/rtype"
@@ -86,6 +87,7 @@ func (p *player) play(d time.Duration, a rtype.Actions) {
 // sends the world, then the new ship's CreateEntity, so it is the newest
 // ship created after the join. It skips the case when none comes within d.
 func (p *player) ownShip(d time.Duration) uint32 {
+	p.t.need(capShip)
 	end := p.t.within(d)
 	for p.world.newestShip() == 0 && time.Now().Before(end) {
 		p.input(0)
@@ -93,7 +95,7 @@ func (p *player) ownShip(d time.Duration) uint32 {
 	}
 	id := p.world.newestShip()
 	if id == 0 {
-		p.t.Skipf("no CreateEntity of a player ship (§9.3) within %v of joining", d)
+		p.t.lack(capShip, fmt.Sprintf("connection %d got no CreateEntity of a player ship (§9.3) within %v of joining", p.id, d))
 	}
 	return id
 }

@@ -14,6 +14,14 @@ type Report struct {
 	// that a CI job reading either finds why; the text report is the
 	// caller's to write.
 	Error string
+	// Ladder is, in server mode, what the probe before the cases found
+	// of the capabilities they stand on, lowest first; nil in client
+	// mode.
+	Ladder []Rung
+	// Stopped, when not empty, says why the run stopped before its last
+	// case: the implementation stopped answering. The cases left are
+	// reported not run.
+	Stopped string
 }
 
 func (r *Report) add(res Result, o *Options) {
@@ -24,7 +32,7 @@ func (r *Report) add(res Result, o *Options) {
 }
 
 // Summary counts the results by outcome.
-func (r *Report) Summary() (pass, fail, skip int) {
+func (r *Report) Summary() (pass, fail, notRun int) {
 	for _, res := range r.Results {
 		switch res.Outcome {
 		case Pass:
@@ -32,19 +40,48 @@ func (r *Report) Summary() (pass, fail, skip int) {
 		case Fail:
 			fail++
 		default:
-			skip++
+			notRun++
 		}
 	}
 	return
 }
 
-// Failed reports whether the run failed: a MUST case failed, or with
-// strict a SHOULD or GAME case too. BEYOND cases never fail a run.
-func (r *Report) Failed(strict bool) bool {
+// Status is what a run proved of the implementation.
+type Status uint8
+
+const (
+	// Conformant: every case that counts (MUST; with strict SHOULD and
+	// GAME too) ran and passed.
+	Conformant Status = iota
+	// NonConformant: a case that counts failed, or was not run because
+	// the implementation lacks what it needs.
+	NonConformant
+	// Undecided: the implementation stopped answering during the run
+	// (Report.Stopped), so the cases left could not judge it.
+	Undecided
+)
+
+// Status returns what the run proved: Undecided when the implementation
+// stopped answering, NonConformant when a case that counts failed or did
+// not run, else Conformant. BEYOND cases never count.
+func (r *Report) Status(strict bool) Status {
+	if r.Stopped != "" {
+		return Undecided
+	}
+	if len(r.Counting(strict, Fail)) > 0 || len(r.Counting(strict, NotRun)) > 0 {
+		return NonConformant
+	}
+	return Conformant
+}
+
+// Counting returns the ids of the cases that count for the run's status
+// (MUST; with strict SHOULD and GAME too) and ended with o.
+func (r *Report) Counting(strict bool, o Outcome) []string {
+	var ids []string
 	for _, res := range r.Results {
-		if res.Outcome == Fail && res.Case.Level.Fails(strict) {
-			return true
+		if res.Outcome == o && res.Case.Level.Fails(strict) {
+			ids = append(ids, res.Case.ID)
 		}
 	}
-	return false
+	return ids
 }

@@ -60,7 +60,8 @@ type (
 // is the level, whatever the level: the file says what the implementation
 // does, and the exit status of rtypecheck, which counts SHOULD and GAME
 // only with -strict and BEYOND never, says whether that fails the run. A
-// skipped case has a <skipped> with the reason. A run that did not start
+// case not run has a <skipped> with the reason. The ladder's rungs and
+// why a run stopped early are properties. A run that did not start
 // (Report.Error) is one testcase, of classname rtypecheck and named by the
 // suite and the target, with an <error> whose message is the reason.
 func (r *Report) WriteJUnit(w io.Writer) error {
@@ -69,6 +70,12 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 		Name:  "rtypecheck " + string(r.Mode),
 		Tests: pass + fail + skip, Failures: fail, Skipped: skip,
 		Properties: []junitProperty{{"mode", string(r.Mode)}, {"target", r.Target}},
+	}
+	for _, g := range r.Ladder {
+		suite.Properties = append(suite.Properties, junitProperty{"ladder " + g.Name, g.State.String()})
+	}
+	if r.Stopped != "" {
+		suite.Properties = append(suite.Properties, junitProperty{"stopped", r.Stopped})
 	}
 	var total time.Duration
 	for _, res := range r.Results {

@@ -46,18 +46,18 @@ func syntheticReport(t *testing.T) *Report {
 	}
 	results := []Result{
 		res("4.1/1", Must, "the server answers a valid Hello with a Welcome", Pass, "", 3),
-		res("4.1/2", Must, "a Hello of another size is not answered", Skip, "the server never answered a valid Hello", 0),
+		res("4.1/2", Must, "a Hello of another size is not answered", NotRun, "the server never answered a valid Hello", 0),
 		res("5.2/1", Must, "a duplicate sequence is dropped", Fail,
 			"packet seq 3 with Ping timestamp=1000 sent twice; a Pong for each came back within 4ms\nthe second should have been dropped (§5.2)", 105),
 		res("5.2/2", Should, "a packet too old for the window is not processed", Pass, "", 12),
 		res("5.2/3", Should, "acks reflect the packets received", Fail, "ack=2 after seq 3 came; want ack=3", 40),
-		res("5.2/4", Should, "an out-of-order packet within 32 is processed", Skip, "no Pong for the probe Ping within 1s", 1000),
+		res("5.2/4", Should, "an out-of-order packet within 32 is processed", NotRun, "no Pong for the probe Ping within 1s", 1000),
 		res("10/1", Game, "a ship moves 4 px per frame with Up held", Pass, "", 250),
 		res("10/2", Game, "a missile is spawned on Shoot", Fail, "no CreateEntity of a missile within 500ms of Shoot", 500),
-		res("10/3", Game, "Bydos spawn", Skip, "no Bydos spawned within 5s", 5000),
+		res("10/3", Game, "Bydos spawn", NotRun, "no Bydos spawned within 5s", 5000),
 		res("13.1/1", Beyond, "a full server answers Rejected", Pass, "", 8),
 		res("13.3/1", Beyond, "an idle connection times out", Fail, "packets still answered 12s after the last one sent, want < 10s & > 0", 12000),
-		res("13.4/1", Beyond, "a lost DestroyEntity is sent again", Skip, "no entity was destroyed while connected", 2000),
+		res("13.4/1", Beyond, "a lost DestroyEntity is sent again", NotRun, "no entity was destroyed while connected", 2000),
 	}
 	results[2].Exchange = exchange
 	return &Report{Mode: ServerMode, Target: "127.0.0.1:4242", Results: results}
@@ -113,7 +113,7 @@ func TestTextReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSuffix(plain.String(), "\n"), "\n")
-	if got, want := lines[len(lines)-1], "4 passed, 4 failed, 4 skipped"; got != want {
+	if got, want := lines[len(lines)-1], "4 passed, 4 failed, 4 not run"; got != want {
 		t.Errorf("last line %q, want %q", got, want)
 	}
 	var headings []string
@@ -126,12 +126,12 @@ func TestTextReport(t *testing.T) {
 		t.Errorf("section headings (-want +got):\n%s", diff)
 	}
 	for _, tc := range []struct{ line, next string }{
-		{"  PASS  4.1/1   MUST        3 ms  the server answers a valid Hello with a", "                                  Welcome"},
-		{"  SKIP  4.1/2   MUST        0 ms  a Hello of another size is not answered", indent + "the server never answered a valid Hello"},
-		{"  FAIL  5.2/1   MUST      105 ms  a duplicate sequence is dropped", indent + "packet seq 3 with Ping"},
+		{"  PASS     4.1/1   MUST        3 ms  the server answers a valid Hello with a", "                                     Welcome"},
+		{"  NOT RUN  4.1/2   MUST        0 ms  a Hello of another size is not answered", indent + "the server never answered a valid Hello"},
+		{"  FAIL     5.2/1   MUST      105 ms  a duplicate sequence is dropped", indent + "packet seq 3 with Ping"},
 		{indent + "packet seq 3 with Ping timestamp=1000 sent twice; a Pong for each came", indent + "back within 4ms"},
 		{indent + "back within 4ms", indent + "the second should"},
-		{"  FAIL  13.3/1  BEYOND  12000 ms  an idle connection times out", indent + "packets still answered"},
+		{"  FAIL     13.3/1  BEYOND  12000 ms  an idle connection times out", indent + "packets still answered"},
 	} {
 		i := indexOf(lines, tc.line)
 		if i < 0 || i+1 >= len(lines) || !strings.HasPrefix(lines[i+1], tc.next) {
@@ -194,14 +194,14 @@ func TestTextReportFitsWidth(t *testing.T) {
 		for _, r := range rep.Results {
 			tw.Result(r)
 		}
-		tw.Summary(rep.Summary())
+		tw.End(rep)
 		lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
 		for _, l := range lines {
 			if n := utf8.RuneCountInString(l); n > width {
 				t.Errorf("at %d columns, a line of %d:\n%s", width, n, l)
 			}
 		}
-		caseLine := regexp.MustCompile(`^  (PASS|FAIL|SKIP)  (\S+) +(MUST|SHOULD|GAME|BEYOND) +(\d+) ms`)
+		caseLine := regexp.MustCompile(`^  (PASS|FAIL|NOT RUN) +(\S+) +(MUST|SHOULD|GAME|BEYOND) +(\d+) ms`)
 		n := 0
 		for _, l := range lines {
 			m := caseLine.FindStringSubmatchIndex(l)
@@ -210,8 +210,9 @@ func TestTextReportFitsWidth(t *testing.T) {
 			}
 			n++
 			// The time ends its column, or fills it and more when wider.
-			timeAt := 8 + idWidth + 2 + levelWidth + 2
-			if m[4] != 8 || m[6] != 8+idWidth+2 || m[9] != timeAt+timeWidth-len(" ms") && m[8] != timeAt {
+			idAt := 2 + outcomeWidth + 2
+			timeAt := idAt + idWidth + 2 + levelWidth + 2
+			if m[4] != idAt || m[6] != idAt+idWidth+2 || m[9] != timeAt+timeWidth-len(" ms") && m[8] != timeAt {
 				t.Errorf("at %d columns, a case line out of its columns:\n%s", width, l)
 			}
 		}
@@ -224,7 +225,7 @@ func TestTextReportFitsWidth(t *testing.T) {
 		for _, r := range rep.Results {
 			tw.Result(r)
 		}
-		tw.Summary(rep.Summary())
+		tw.End(rep)
 		// A word cut apart reads whole again.
 		if got, want := strings.Join(strings.Fields(b.String()), ""), strings.Join(strings.Fields(wide.String()), ""); got != want {
 			t.Errorf("at %d columns the report reads otherwise than in long lines:\n%s", width, b.String())
@@ -253,7 +254,7 @@ func TestTextWriterStreams(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := tw.Summary(rep.Summary()); err != nil {
+	if err := tw.End(rep); err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff(whole.String(), streamed.String()); diff != "" {
@@ -268,7 +269,7 @@ func TestTextReportEmpty(t *testing.T) {
 	if err := (&Report{Mode: ClientMode}).WriteText(&b, false); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := b.String(), "0 passed, 0 failed, 0 skipped\n"; got != want {
+	if got, want := b.String(), "0 passed, 0 failed, 0 not run\n"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
@@ -283,7 +284,10 @@ func TestJSONReport(t *testing.T) {
 	type jreport struct {
 		Mode, Target string
 		Cases        []jcase
-		Summary      struct{ Pass, Fail, Skip int }
+		Summary      struct {
+			Pass, Fail int
+			NotRun     int `json:"not_run"`
+		}
 	}
 	rep := syntheticReport(t)
 	var b bytes.Buffer
@@ -301,7 +305,7 @@ func TestJSONReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := jreport{Mode: "server", Target: "127.0.0.1:4242"}
-	want.Summary.Pass, want.Summary.Fail, want.Summary.Skip = 4, 4, 4
+	want.Summary.Pass, want.Summary.Fail, want.Summary.NotRun = 4, 4, 4
 	for _, r := range rep.Results {
 		want.Cases = append(want.Cases, jcase{
 			ID: r.Case.ID, Section: r.Case.Section(), Level: r.Case.Level.String(), Title: r.Case.Title,
@@ -313,7 +317,7 @@ func TestJSONReport(t *testing.T) {
 	}
 	// Exact key names and values a script greps for.
 	for _, s := range []string{`"mode":"server"`, `"id":"5.2/1"`, `"section":"13.3"`, `"level":"BEYOND"`,
-		`"result":"skip"`, `"ms":105`, `"detail":""`, `"summary":{"pass":4,"fail":4,"skip":4}`, `& > 0`} {
+		`"result":"not run"`, `"ms":105`, `"detail":""`, `"summary":{"pass":4,"fail":4,"not_run":4}`, `& > 0`} {
 		if !strings.Contains(text, s) {
 			t.Errorf("JSON report lacks %s", s)
 		}
@@ -326,7 +330,7 @@ func TestJSONReportEmpty(t *testing.T) {
 	if err := (&Report{Mode: ClientMode, Target: "bot -server {addr}"}).WriteJSON(&b); err != nil {
 		t.Fatal(err)
 	}
-	want := `{"mode":"client","target":"bot -server {addr}","cases":[],"summary":{"pass":0,"fail":0,"skip":0}}` + "\n"
+	want := `{"mode":"client","target":"bot -server {addr}","cases":[],"summary":{"pass":0,"fail":0,"not_run":0}}` + "\n"
 	if got := b.String(); got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
@@ -413,7 +417,7 @@ func TestJUnitReport(t *testing.T) {
 			if diff := cmp.Diff(want, tc.Failure); diff != "" || tc.Skipped != nil {
 				t.Errorf("%s: failure (-want +got):\n%s", r.Case.ID, diff)
 			}
-		case Skip:
+		case NotRun:
 			if tc.Skipped == nil || tc.Skipped.Message != r.Detail || tc.Failure != nil {
 				t.Errorf("%s: want only <skipped message=%q>, got %+v", r.Case.ID, r.Detail, tc)
 			}
@@ -433,7 +437,7 @@ func TestErrorReport(t *testing.T) {
 	if err := rep.WriteJSON(&j); err != nil {
 		t.Fatal(err)
 	}
-	want := `{"mode":"server","target":"127.0.0.1:4242","error":"not reachable: no answer","cases":[],"summary":{"pass":0,"fail":0,"skip":0}}` + "\n"
+	want := `{"mode":"server","target":"127.0.0.1:4242","error":"not reachable: no answer","cases":[],"summary":{"pass":0,"fail":0,"not_run":0}}` + "\n"
 	if j.String() != want {
 		t.Errorf("JSON\n%s\nwant\n%s", j.String(), want)
 	}

@@ -11,25 +11,29 @@ import (
 	"github.com/rtypeproto/rtype/internal/wiredump"
 )
 
-// WriteText writes the human-readable report, laid out to 80 columns: the
-// results grouped by spec section under a heading such as "§5.2", one line
+// WriteText writes the human-readable report, laid out to 80 columns: in
+// server mode the ladder of capabilities first (see [TextWriter.Ladder]),
+// then the results grouped by spec section under a heading such as "§5.2", one line
 // a case (result, id, level, time, title, the title wrapped under itself),
 // the detail of a failed or skipped case indented below it, and last the
-// summary line "N passed, N failed, N skipped". With verbose, a failed
+// summary line "N passed, N failed, N not run" (see [TextWriter.End]).
+// With verbose, a failed
 // case's recorded datagrams (Options.Record) follow its detail in
 // rtypedump's text format.
 func (r *Report) WriteText(w io.Writer, verbose bool) error {
 	tw := NewTextWriter(w, verbose)
+	tw.Ladder(r.Ladder)
 	for _, res := range r.Results {
 		tw.Result(res)
 	}
-	return tw.Summary(r.Summary())
+	return tw.End(r)
 }
 
 // TextWriter writes the text report of [Report.WriteText] one result at a
 // time, so that a run can show each case as it ends (Options.Progress):
-// results given in report order, then the summary, write exactly what
-// WriteText writes.
+// the ladder (Options.Climbed), the results in report order, then End,
+// write what WriteText writes, but that the ladder at the top, written
+// before the cases ran, cannot count the cases not run.
 type TextWriter struct {
 	w       io.Writer
 	verbose bool
@@ -50,13 +54,14 @@ func NewTextWriter(w io.Writer, verbose bool) *TextWriter {
 // that goes on indented four more. 0 means 80; a width under 40 means 40.
 func (tw *TextWriter) SetWidth(cols int) { tw.width = cols }
 
-// Widths of the id, level and time columns. They are fixed, not measured
+// Widths of the outcome, id, level and time columns. They are fixed, not measured
 // over the report, so that a result written as it comes lines up with the
 // rest.
 const (
-	idWidth    = 6
-	levelWidth = 6
-	timeWidth  = 8
+	outcomeWidth = 7
+	idWidth      = 6
+	levelWidth   = 6
+	timeWidth    = 8
 	// indent starts a case's detail and datagrams under its id.
 	indent = "        "
 	// minTitle is the narrowest title column: on a narrower line the
@@ -78,7 +83,7 @@ func (tw *TextWriter) Result(r Result) error {
 		fmt.Fprintf(&b, "§%s\n", sec)
 		tw.section, tw.started = sec, true
 	}
-	head := fmt.Sprintf("  %s  %-*s  %-*s  %*s  ", strings.ToUpper(r.Outcome.String()),
+	head := fmt.Sprintf("  %-*s  %-*s  %-*s  %*s  ", outcomeWidth, strings.ToUpper(r.Outcome.String()),
 		idWidth, r.Case.ID, levelWidth, r.Case.Level, timeWidth, millis(r.Duration))
 	if width-termwidth.Columns(head) < minTitle {
 		writeLines(&b, []string{strings.TrimRight(head, " ")})
@@ -95,15 +100,86 @@ func (tw *TextWriter) Result(r Result) error {
 	return tw.write(b.Bytes())
 }
 
-// Summary ends the report with the line "N passed, N failed, N skipped",
-// after a blank line when results came before it.
-func (tw *TextWriter) Summary(pass, fail, skip int) error {
+// End ends the report of r: why the run stopped early, if it did; the
+// ladder again with the cases not run for want of its missing rung, if
+// one is; and the line "N passed, N failed, N not run", after a blank line
+// when results came before it.
+func (tw *TextWriter) End(r *Report) error {
+	width := termwidth.Layout(tw.width)
 	var b bytes.Buffer
 	if tw.started {
 		b.WriteByte('\n')
 	}
-	fmt.Fprintf(&b, "%d passed, %d failed, %d skipped\n", pass, fail, skip)
+	if r.Stopped != "" {
+		writeLines(&b, termwidth.Wrap("stopped: "+r.Stopped, width, "", indent))
+	}
+	if missingRung(r.Ladder) >= 0 {
+		writeLadder(&b, r.Ladder, width, false)
+	}
+	pass, fail, notRun := r.Summary()
+	fmt.Fprintf(&b, "%d passed, %d failed, %d not run\n", pass, fail, notRun)
 	return tw.write(b.Bytes())
+}
+
+// Ladder writes the ladder of capabilities (server mode; nothing for an
+// empty one) as one line, "handshake ✓ · packets ✓ · Ping/Pong ✗ → 62
+// cases not run", up to its missing rung, and under it that rung's case,
+// what the probe saw and what to build next.
+func (tw *TextWriter) Ladder(rungs []Rung) error {
+	if len(rungs) == 0 {
+		return nil
+	}
+	var b bytes.Buffer
+	writeLadder(&b, rungs, termwidth.Layout(tw.width), true)
+	b.WriteByte('\n')
+	return tw.write(b.Bytes())
+}
+
+// writeLadder writes the ladder's line and, with detail, its missing
+// rung's detail.
+func writeLadder(b *bytes.Buffer, rungs []Rung, width int, detail bool) {
+	var steps []string
+	miss := missingRung(rungs)
+	for i, r := range rungs {
+		if r.State == Untried {
+			break
+		}
+		mark := "✓"
+		if i == miss {
+			mark = "✗"
+		}
+		steps = append(steps, r.Name+" "+mark)
+	}
+	line := strings.Join(steps, " · ")
+	if miss >= 0 && rungs[miss].NotRun > 0 {
+		line += fmt.Sprintf(" → %d cases not run", notRunBelow(rungs))
+	}
+	writeLines(b, termwidth.Wrap(line, width, "", "  "))
+	if miss < 0 || !detail {
+		return
+	}
+	r := rungs[miss]
+	writeIndented(b, fmt.Sprintf("%s (§%s, case %s): %s", r.Name, r.Section, r.Case, r.Detail), width, "")
+	writeIndented(b, "next: "+r.Next, width, "")
+}
+
+// missingRung returns the index of the ladder's missing rung, or -1.
+func missingRung(rungs []Rung) int {
+	for i, r := range rungs {
+		if r.State == Missing {
+			return i
+		}
+	}
+	return -1
+}
+
+// notRunBelow counts the cases not run for want of any rung.
+func notRunBelow(rungs []Rung) int {
+	n := 0
+	for _, r := range rungs {
+		n += r.NotRun
+	}
+	return n
 }
 
 func (tw *TextWriter) write(b []byte) error {

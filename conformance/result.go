@@ -14,14 +14,17 @@ const (
 	// Fail: it did not; Result.Detail says what was sent and what came
 	// back, or did not, by when.
 	Fail
-	// Skip: the case's precondition could not be met (a full server, no
-	// Bydos ever spawned); Result.Detail says why.
-	Skip
+	// NotRun: the case could not judge its rule, as the implementation
+	// lacks what the case stands on (no Pong, no ship: see [Rung]), or
+	// stopped answering, or the case was left to a client started by
+	// hand; Result.Detail says why. Deselected cases (Options.Run and
+	// Skip) are not reported at all.
+	NotRun
 )
 
-var outcomeNames = [...]string{"pass", "fail", "skip"}
+var outcomeNames = [...]string{"pass", "fail", "not run"}
 
-// String returns pass, fail or skip.
+// String returns pass, fail or not run.
 func (o Outcome) String() string {
 	if int(o) < len(outcomeNames) {
 		return outcomeNames[o]

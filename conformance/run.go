@@ -36,6 +36,12 @@ func Cases(m Mode) []Case {
 // got an answer, and ErrUsage for a target that does not resolve or a
 // selection that matches nothing. A server that answers with no valid
 // Welcome is reachable: the §4 cases judge what it sends.
+//
+// Before the cases it climbs the ladder of capabilities ([Rung]): a case
+// that needs one the server lacks is not run, saying which. Between cases
+// it checks that the server still answers a Hello from a fresh address;
+// once it does not, the cases left are not run and Report.Stopped says
+// after which case it stopped.
 func RunServer(ctx context.Context, target string, o Options) (*Report, error) {
 	addr, err := o.resolve(target)
 	if err != nil {
@@ -46,22 +52,40 @@ func RunServer(ctx context.Context, target string, o Options) (*Report, error) {
 		return nil, err
 	}
 	nw, own := o.network(), o.inMemory()
-	r := runCase(ctx, probeServer, 3*time.Second, 0, false, func(t *check) { t.server, t.net, t.ownNet = addr, nw, own })
-	if r.Outcome == Fail || ctx.Err() != nil {
-		return nil, fmt.Errorf("%w: %s", ErrUnreachable, r.Detail)
-	}
+	s := newSuite()
 	noWelcome := ""
-	if r.Outcome == Skip {
+	at := func(t *check) { t.server, t.noWelcome, t.net, t.ownNet, t.suite = addr, noWelcome, nw, own, s }
+	r := runCase(ctx, probeServer, 3*time.Second, 0, false, at)
+	if r.Outcome == Fail || ctx.Err() != nil {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("%w: %s", ErrUnreachable, r.Detail)
+		}
+		return nil, fmt.Errorf("%w: %s", ErrUnreachable, silence(r.Detail, addr, own))
+	}
+	if r.Outcome == NotRun {
 		noWelcome = r.Detail
+		s.ladder.probed = true
+		s.ladder.miss(capWelcome, "the server answered the first Hellos with "+noWelcome+", never a valid Welcome")
+	} else {
+		runCase(ctx, probeLadder, o.limit(probeLadder), 0, false, at)
+	}
+	if o.Climbed != nil {
+		o.Climbed(s.ladder.report(s.notRun))
 	}
 	rep := &Report{Mode: ServerMode, Target: target}
-	for _, c := range cases {
-		r := runCase(ctx, c, o.limit(c), 0, o.Record, func(t *check) { t.server, t.noWelcome, t.net, t.ownNet = addr, noWelcome, nw, own })
-		rep.add(r, &o)
-		if ctx.Err() != nil {
-			break
-		}
+	sch := &scheduler{ctx: ctx, lanes: serverLanes, add: func(r Result) { rep.add(r, &o) }}
+	sch.run = func(c Case) (Result, bool) {
+		r := runCase(ctx, c, o.limit(c), 0, o.Record, at)
+		return r, s.ran(c.ID)
 	}
+	sch.alive = func(after Result) string {
+		if runCase(ctx, probeAlive, aliveWait+time.Second, 0, false, at).Outcome == Fail && ctx.Err() == nil {
+			return stoppedAfter(after.Case.ID)
+		}
+		return ""
+	}
+	rep.Stopped = sch.runAll(cases)
+	rep.Ladder = s.ladder.report(s.notRun)
 	return rep, nil
 }
 
@@ -99,10 +123,11 @@ func RunClient(ctx context.Context, start Client, o Options) (*Report, error) {
 			h.addr(), waits, skippedByHand(byHand))
 	}
 	rep := &Report{Mode: ClientMode, Target: h.addr().String()}
+	s := newSuite()
 	n := 0
 	for _, c := range cases {
 		if start == nil && c.quits {
-			rep.add(Result{Case: c, Outcome: Skip, Detail: byHandQuit}, &o)
+			rep.add(Result{Case: c, Outcome: NotRun, Detail: byHandQuit}, &o)
 			continue
 		}
 		n++
@@ -116,8 +141,8 @@ func RunClient(ctx context.Context, start Client, o Options) (*Report, error) {
 		var t *check
 		r := runCase(ctx, c, o.limit(c), wait, o.Record, func(ct *check) {
 			t = ct
-			ct.harness, ct.startWait, ct.nth, ct.of, ct.id, ct.title = h, wait, n, waits, c.ID, c.Title
-			ct.net, ct.ownNet = o.network(), o.inMemory()
+			ct.harness, ct.startWait, ct.nth, ct.of, ct.title = h, wait, n, waits, c.Title
+			ct.net, ct.ownNet, ct.suite = o.network(), o.inMemory(), s
 			h.lend(ct)
 		})
 		absent := t.clientAbsent()
@@ -186,7 +211,7 @@ func (o *Options) resolve(target string) (netip.AddrPort, error) {
 }
 
 // probeServer checks that the server answers a Hello at all: it passes
-// on a valid Welcome, fails when nothing came, and is skipped, with what
+// on a valid Welcome, fails when nothing came, and is not run, with what
 // came, when only other answers did.
 var probeServer = Case{ID: "probe", Title: "the server answers a Hello", run: func(t *check) {
 	p := t.newPlayer()

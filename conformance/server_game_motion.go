@@ -133,6 +133,7 @@ func (p *player) position(id uint32) (x, y float64) {
 // missile fires one missile from ship and returns its CreateEntity,
 // skipping the case when none comes within d of the release.
 func (p *player) missile(ship uint32, d time.Duration) seenCreate {
+	p.t.need(capMissiles)
 	x, y := p.position(ship)
 	since := time.Now()
 	p.fire()
@@ -147,7 +148,7 @@ func (p *player) missile(ship uint32, d time.Duration) seenCreate {
 	if c, ok := p.seen.createdAfter(since, near(x, y)); ok {
 		return c
 	}
-	p.t.Skipf("no CreateEntity of a missile near ship %d within %v of Shoot set then cleared (packets %d, %d)", ship, d, seq-1, seq)
+	p.t.lack(capMissiles, fmt.Sprintf("no CreateEntity of a missile near ship %d within %v of Shoot set then cleared (packets %d, %d)", ship, d, seq-1, seq))
 	return seenCreate{}
 }
 

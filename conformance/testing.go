@@ -66,7 +66,7 @@ func subtest(t *testing.T, r Result, strict bool) (ran bool) {
 	}()
 	t.Run(r.Case.ID, func(t *testing.T) {
 		switch {
-		case r.Outcome == Skip:
+		case r.Outcome == NotRun:
 			t.Skip(r.Detail)
 		case r.Outcome == Fail && r.Case.Level.Fails(strict):
 			t.Errorf("%s %s: %s", r.Case.Level, r.Case.Title, r.Detail)
@@ -85,13 +85,13 @@ func flat(t *testing.T, results []Result, strict bool) {
 	for _, r := range results {
 		count[r.Outcome]++
 		switch {
-		case r.Outcome == Skip:
-			t.Logf("%s skipped: %s", r.Case.ID, r.Detail)
+		case r.Outcome == NotRun:
+			t.Logf("%s not run: %s", r.Case.ID, r.Detail)
 		case r.Outcome == Fail && r.Case.Level.Fails(strict):
 			t.Errorf("%s %s %s: %s", r.Case.ID, r.Case.Level, r.Case.Title, r.Detail)
 		case r.Outcome == Fail:
 			t.Logf("%s %s (not failing): %s: %s", r.Case.ID, r.Case.Level, r.Case.Title, r.Detail)
 		}
 	}
-	t.Logf("%d cases: %d pass, %d fail, %d skipped", len(results), count[Pass], count[Fail], count[Skip])
+	t.Logf("%d cases: %d pass, %d fail, %d not run", len(results), count[Pass], count[Fail], count[NotRun])
 }

@@ -61,6 +61,11 @@ func check(ctx context.Context, cfg *config, stdout, stderr io.Writer) int {
 			text.Result(r)
 		}
 	}
+	o.Climbed = func(rungs []conformance.Rung) {
+		if text != nil {
+			text.Ladder(rungs)
+		}
+	}
 	rep, err := start(ctx, cfg, o, notes, stderr)
 	if err != nil {
 		// No case ran: stderr says why, and the JSON and JUnit reports
@@ -103,7 +108,7 @@ func failure(ctx context.Context, err error, cfg *config) string {
 	case !errors.Is(err, conformance.ErrUnreachable):
 		return detail
 	case cfg.mode == conformance.ServerMode:
-		return fmt.Sprintf("not reachable: %s; is the server running at %s, on UDP?", detail, cfg.target)
+		return "not reachable: " + detail
 	case strings.HasPrefix(detail, "cannot start"):
 		return "not reachable: " + detail
 	case len(cfg.command) > 0:
@@ -155,7 +160,7 @@ func write(rep *conformance.Report, cfg *config, text *conformance.TextWriter, s
 	if cfg.json {
 		err = rep.WriteJSON(stdout)
 	} else {
-		err = text.Summary(rep.Summary())
+		err = text.End(rep)
 	}
 	if err != nil {
 		return err
@@ -172,31 +177,55 @@ func write(rep *conformance.Report, cfg *config, text *conformance.TextWriter, s
 }
 
 // verdict returns the exit status. On stderr it names the cases that
-// failed the run, or says why failed cases did not, since the report's
-// summary counts them all.
+// failed the run and counts those that did not run, or says why failed
+// cases did not fail it, since the report's summary counts them all.
 func verdict(rep *conformance.Report, strict, stopped bool, stderr io.Writer) int {
-	var failing, lenient []string
+	var lenient []string
 	for _, r := range rep.Results {
-		switch {
-		case r.Outcome != conformance.Fail:
-		case r.Case.Level.Fails(strict):
-			failing = append(failing, r.Case.ID)
-		default:
+		if r.Outcome == conformance.Fail && !r.Case.Level.Fails(strict) {
 			lenient = append(lenient, r.Case.ID+" "+r.Case.Level.String())
 		}
 	}
-	switch {
-	case rep.Failed(strict):
+	failing := rep.Counting(strict, conformance.Fail)
+	if len(failing) > 0 {
 		fmt.Fprintf(stderr, "rtypecheck: FAIL: %s\n", strings.Join(failing, ", "))
-		return exitFail
-	case stopped:
+	}
+	status := rep.Status(strict)
+	switch {
+	case status == conformance.Undecided:
+		fmt.Fprintf(stderr, "rtypecheck: could not judge: %s\n", rep.Stopped)
+		return exitUndecided
+	case stopped && len(failing) == 0:
 		fmt.Fprintln(stderr, "rtypecheck: interrupted before every case ran")
 		return exitUsage
+	case status == conformance.NonConformant:
+		if n := len(rep.Counting(strict, conformance.NotRun)); n > 0 {
+			fmt.Fprintf(stderr, "rtypecheck: %d %s cases not run: the implementation lacks what they need%s\n", n, counted(strict), ladderHint(rep))
+		}
+		return exitFail
 	case len(lenient) > 0:
 		fmt.Fprintf(stderr, "rtypecheck: ok: no failure fails the run (%s; -strict counts SHOULD and GAME, BEYOND never fails)\n",
 			strings.Join(lenient, ", "))
 	}
 	return exitPass
+}
+
+// counted names the levels that count for the exit status.
+func counted(strict bool) string {
+	if strict {
+		return "MUST, SHOULD and GAME"
+	}
+	return "MUST"
+}
+
+// ladderHint names the ladder's missing rung, what to build next.
+func ladderHint(rep *conformance.Report) string {
+	for _, r := range rep.Ladder {
+		if r.State == conformance.Missing {
+			return fmt.Sprintf(" (the ladder stops at %s, §%s: %s)", r.Name, r.Section, r.Next)
+		}
+	}
+	return ""
 }
 
 // commandLine writes a command for the report, quoting the arguments a

@@ -12,16 +12,29 @@
 // address and waits for a client to connect, case after case.
 //
 // The report is grouped by spec section, one line a case, and ends with
-// "N passed, N failed, N skipped"; -json writes one JSON object instead and
-// -junit FILE writes JUnit XML as well. Exit status: 0 when no MUST case
-// failed (with -strict, no SHOULD or GAME case either), 1 when one did, 2
-// on a usage error or when the implementation could not be reached at all:
-// no answer to any Hello, no Hello from the client. No case ran then:
-// stderr says why, and -json and -junit write a report whose one entry is
-// that error. A server that answers with no valid Welcome is reached, and
-// fails the §4 cases. An interrupted run (Ctrl-C) reports the cases that
-// ran; it exits 1 if one of them failed the run, else 2, as it proved
-// nothing.
+// "N passed, N failed, N not run"; in server mode it starts with the
+// ladder of capabilities the cases stand on ("handshake ✓ · packets ✓ ·
+// Ping/Pong ✗ → 62 cases not run"): a case that needs one the server
+// lacks is not run, and says which. -json writes one JSON object instead
+// and -junit FILE writes JUnit XML as well.
+//
+// Exit status:
+//
+//	0  conformant: every selected MUST case ran and passed (with -strict,
+//	   every SHOULD and GAME case too); BEYOND cases never count
+//	1  not conformant: such a case failed, or did not run because the
+//	   implementation lacks what it needs (stderr: "N MUST cases not run")
+//	2  usage error, or the implementation could not be reached at all:
+//	   no answer to any Hello, no Hello from the client
+//	3  could not judge: the server stopped answering during the run (did
+//	   it crash?); the cases after it are reported not run
+//
+// Only -run and -skip deselect cases. When nothing was reached no case
+// ran: stderr says why, and -json and -junit write a report whose one
+// entry is that error. A server that answers with no valid Welcome is
+// reached, and fails the §4 cases. An interrupted run (Ctrl-C) reports the
+// cases that ran; it exits 1 if one of them failed the run, else 2, as it
+// proved nothing.
 package main
 
 import (
@@ -46,6 +59,8 @@ const (
 	exitPass  = 0
 	exitFail  = 1
 	exitUsage = 2
+	// exitUndecided: the implementation stopped answering mid-run.
+	exitUndecided = 3
 )
 
 const usageHead = `usage: rtypecheck server [flags] HOST:PORT
@@ -57,9 +72,15 @@ HOST:PORT. client: it plays a scripted server on a loopback port and starts
 COMMAND once per case, every {addr} in ARGS replaced by that port's address;
 with no COMMAND it prints the address and waits for a client, case after case.
 
-Exit status: 0 when no MUST case failed (with -strict, no SHOULD or GAME case
-either), 1 when one did, 2 on a usage error or an unreachable implementation
-(no answer to any Hello, no Hello from the client).
+Server mode first probes the capabilities the cases stand on (handshake,
+packets, Ping/Pong, ship, Snapshots, second player, missiles, Bydos, rounds)
+and prints that ladder: a case needing a missing one is not run.
+
+Exit status: 0 when every selected MUST case ran and passed (-strict: SHOULD
+and GAME too; BEYOND never counts); 1 when one failed or did not run for want
+of a capability; 2 on a usage error or an unreachable implementation (no
+answer to any Hello, no Hello from the client); 3 when the server stopped
+answering mid-run (did it crash?), so the cases left could not judge it.
 
 Flags (-listen in client mode only):
 `

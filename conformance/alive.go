@@ -1,0 +1,90 @@
+package conformance
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/netip"
+	"syscall"
+	"time"
+
+	"github.com/rtypeproto/rtype"
+)
+
+// aliveID names the probe run between cases.
+const aliveID = "liveness probe"
+
+// aliveWait is how long the liveness probe sends Hellos before it
+// judges the server gone.
+const aliveWait = 2 * time.Second
+
+// probeAlive checks that the server still answers a Hello from a fresh
+// address with anything at all; a Welcome's connection is closed again
+// with Disconnect at the probe's end.
+var probeAlive = Case{ID: aliveID, Title: "the server still answers a Hello", run: func(t *check) {
+	p := t.newPlayer()
+	if _, ok := p.helloUntil(aliveWait, func(datagram) bool { return true }); !ok {
+		t.Failf("no answer within %v to a Hello from a fresh address", aliveWait)
+	}
+}}
+
+// stoppedAfter says why the cases after id were not run.
+func stoppedAfter(id string) string {
+	return fmt.Sprintf("the server stopped answering after case %s (did it crash?): a Hello from a fresh address got no answer within %v; "+
+		"a full server that drops Hellos looks the same (§13)", id, aliveWait)
+}
+
+// silence explains a server that answered no Hello of the first probe.
+// On the system's UDP it asks the host, with a connected socket that
+// sees ICMP port unreachable, whether anything listens at addr: on
+// loopback that always tells; elsewhere ICMP may be filtered.
+func silence(detail string, addr netip.AddrPort, own bool) string {
+	const handshake = "check the server's handshake parsing: a Hello is the 6 bytes 52 54 59 50 01 01 (§4.1, §4.2), answered with a 10-byte Welcome (§4.3)"
+	if own {
+		return fmt.Sprintf("%s; is the server listening at %v on this network? If it is, %s", detail, addr, handshake)
+	}
+	switch listening(addr) {
+	case errRefused:
+		return fmt.Sprintf("%s; nothing listens at UDP %v (the host answered ICMP port unreachable): is the server running, on UDP?", detail, addr)
+	case nil:
+		if addr.Addr().IsLoopback() {
+			return fmt.Sprintf("%s; a socket is open at UDP %v (no ICMP port unreachable came back), so the server runs but answers no Hello: %s", detail, addr, handshake)
+		}
+	}
+	return fmt.Sprintf("%s; is the server running at %v, on UDP? If it is, %s", detail, addr, handshake)
+}
+
+// errRefused is what listening returns when the host said nothing
+// listens.
+var errRefused = errors.New("port unreachable")
+
+// listening sends one Hello to addr from a connected socket and reads:
+// a refused read is the host's ICMP port unreachable; an answer or
+// silence return nil; other errors are returned as they are.
+func listening(addr netip.AddrPort) error {
+	c, err := net.DialUDP("udp", nil, net.UDPAddrFromAddrPort(addr))
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	if _, err := c.Write(rtype.AppendHello(nil)); err != nil {
+		return refused(err)
+	}
+	c.SetReadDeadline(time.Now().Add(300 * time.Millisecond))
+	var b [rtype.MaxDatagramSize]byte
+	if _, err := c.Read(b[:]); err != nil && !errors.Is(err, syscall.ETIMEDOUT) {
+		var ne net.Error
+		if errors.As(err, &ne) && ne.Timeout() {
+			return nil
+		}
+		return refused(err)
+	}
+	return nil
+}
+
+func refused(err error) error {
+	if errors.Is(err, syscall.ECONNREFUSED) {
+		return errRefused
+	}
+	return err
+}

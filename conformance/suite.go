@@ -1,0 +1,85 @@
+package conformance
+
+import (
+	"fmt"
+	"sync"
+	"time"
+)
+
+// suite is what the cases of one run share: the ladder probed before
+// them, how each case ended, for the verdicts that rest on another case's
+// rule, and what any case saw that a later one judges.
+type suite struct {
+	ladder *ladder
+
+	mu      sync.Mutex
+	results map[string]ended
+	// notRun counts, per capability, the cases not run for want of it.
+	notRun [numCapabilities]int
+	// zeroWelcome describes the first Welcome of the run that carried
+	// connection id 0, which 4.3/2 judges whichever case got it.
+	zeroWelcome string
+}
+
+// ended is how a case of the run ended: its outcome, and the capability
+// it was not run for want of, plus one, or 0.
+type ended struct {
+	outcome Outcome
+	want    capability
+}
+
+func newSuite() *suite { return &suite{results: map[string]ended{}, ladder: newLadder()} }
+
+// ended notes how case id ended; want is the capability it lacked, plus
+// one, or 0.
+func (s *suite) ended(id string, o Outcome, want capability) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.results[id] = ended{o, want}
+	if want > 0 {
+		s.notRun[want-1]++
+	}
+}
+
+// ran reports whether case id sent anything: one not run for want of a
+// capability ended before its first datagram.
+func (s *suite) ran(id string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.results[id].want == 0
+}
+
+// outcome returns how case id ended in this run; ok is false when it did
+// not run (yet).
+func (s *suite) outcome(id string) (Outcome, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e, ok := s.results[id]
+	return e.outcome, ok
+}
+
+// sawZeroWelcome notes a Welcome carrying connection id 0 (§4.3), got by
+// the case named, at when into it.
+func (s *suite) sawZeroWelcome(b []byte, caseID string, when time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.zeroWelcome == "" {
+		s.zeroWelcome = fmt.Sprintf("the Welcome answering a Hello of %s at %v carries connectionId 0 (% x)", caseName(caseID), when, head(b))
+	}
+}
+
+// caseName names where a datagram came, a case or the run's ladder probe.
+func caseName(id string) string {
+	if id == ladderID || id == aliveID {
+		return "the " + id
+	}
+	return "case " + id
+}
+
+// restsOn ends the case as not run when case id failed in this run: the
+// case's verdict reads what, which that case found wrong.
+func (t *check) restsOn(id, what string) {
+	if o, ok := t.suite.outcome(id); ok && o == Fail {
+		t.Skipf("not run: the verdict reads %s, which case %s found wrong", what, id)
+	}
+}
