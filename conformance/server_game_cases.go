@@ -12,7 +12,7 @@ import (
 // flow of §10. Their ids follow the spec sections; the §7.1 ones come
 // after the message rules of serverMessageCases.
 var serverGameCases = []Case{
-	{ID: "7.1/5", Level: Game, Title: "the server sets the ship velocity from the direction bits: Up, Down, Left and Right move it that way", run: func(t *check) {
+	{ID: "7.1/5", alone: true, Level: Game, Title: "the server sets the ship velocity from the direction bits: Up, Down, Left and Right move it that way", run: func(t *check) {
 		p := t.join()
 		ship := p.ownShip(time.Second)
 		lag := p.lag()
@@ -21,7 +21,7 @@ var serverGameCases = []Case{
 			goes(t, m, a, a, ship)
 		}
 	}},
-	{ID: "7.1/6", Level: Game, Title: "if two opposite directions are held, Down and Right win", run: func(t *check) {
+	{ID: "7.1/6", alone: true, Level: Game, Title: "if two opposite directions are held, Down and Right win", run: func(t *check) {
 		p := t.join()
 		ship := p.ownShip(time.Second)
 		lag := p.lag()
@@ -30,7 +30,7 @@ var serverGameCases = []Case{
 			goes(t, m, a, a&(rtype.ActionDown|rtype.ActionRight), ship)
 		}
 	}},
-	{ID: "7.1/7", Level: Game, Title: "diagonal speed is scaled by 0.7071 so that it matches the straight speed", run: func(t *check) {
+	{ID: "7.1/7", alone: true, Level: Game, Title: "diagonal speed is scaled by 0.7071 so that it matches the straight speed", run: func(t *check) {
 		p := t.join()
 		ship := p.ownShip(time.Second)
 		lag := p.lag()
@@ -47,7 +47,7 @@ var serverGameCases = []Case{
 			t.Failf("ship %d: Right gave %.2f px per tick (%v), Down and Right %.2f (%v): %.2f times the straight speed", ship, straight.speed(), straight, diag.speed(), diag, r)
 		}
 	}},
-	{ID: "7.1/8", Level: Game, Title: "actions is the full state of the controls: an Input of 0x00 stops the ship", run: func(t *check) {
+	{ID: "7.1/8", alone: true, Level: Game, Title: "actions is the full state of the controls: an Input of 0x00 stops the ship", run: func(t *check) {
 		p := t.join()
 		ship := p.ownShip(time.Second)
 		lag := p.lag()
@@ -63,7 +63,7 @@ var serverGameCases = []Case{
 			t.Failf("after holding Right, Inputs of 0x00 (packets to %d) left the ship %d moving %v", p.seq, ship, still)
 		}
 	}},
-	{ID: "7.1/9", Level: Game, Title: "the server fires a missile when the Shoot bit goes from set to cleared, not while it is held", run: func(t *check) {
+	{ID: "7.1/9", alone: true, Level: Game, Title: "the server fires a missile when the Shoot bit goes from set to cleared, not while it is held", run: func(t *check) {
 		p := t.join()
 		ship := p.ownShip(time.Second)
 		x, y := p.position(ship)
@@ -78,7 +78,7 @@ var serverGameCases = []Case{
 			t.Failf("Shoot held in packets %d to %d, cleared in packet %d; no CreateEntity of a missile near the ship %d within 500ms", first, p.seq-1, p.seq-1, ship)
 		}
 	}},
-	{ID: "8.3/4", Level: Game, Title: "a missile that leaves the playfield is destroyed with reason 1 or 2", needs: 8 * time.Second, run: func(t *check) {
+	{ID: "8.3/4", alone: true, Level: Game, Title: "a missile that leaves the playfield is destroyed with reason 1 or 2", needs: 8 * time.Second, run: func(t *check) {
 		p := t.join()
 		ship := p.ownShip(time.Second)
 		c := p.missile(ship, time.Second)
@@ -90,7 +90,7 @@ var serverGameCases = []Case{
 			t.Failf("missile %d, created at %v at (%.0f, %.0f), was destroyed with reason %d", c.id, fired, c.x, c.y, d.reason)
 		}
 	}},
-	{ID: "9.3/1", Level: Game, Title: "a player missile is built from the bullet blueprint, archetype id 0x4BED", run: func(t *check) {
+	{ID: "9.3/1", alone: true, Level: Game, Title: "a player missile is built from the bullet blueprint, archetype id 0x4BED", run: func(t *check) {
 		p := t.join()
 		c := p.missile(p.ownShip(time.Second), time.Second)
 		if c.arch != rtype.ArchetypeBullet {
@@ -121,7 +121,7 @@ var serverGameCases = []Case{
 			t.Failf("Snapshot serverTicks went from %d to %d in %.2fs: %.1f ticks per second", ticks[0], ticks[len(ticks)-1], secs, r)
 		}
 	}},
-	{ID: "10/4", Level: Game, Title: "the ship of slot n (0 to 3) spawns at x = 150, y = 150 + 100 n", run: func(t *check) {
+	{ID: "10/4", alone: true, Level: Game, Title: "the ship of slot n (0 to 3) spawns at x = 150, y = 150 + 100 n", run: func(t *check) {
 		p := t.join()
 		ship := p.ownShip(time.Second)
 		c := p.created(ship)
@@ -130,8 +130,8 @@ var serverGameCases = []Case{
 			t.Failf("ship %d (%v) was created at (%.2f, %.2f)", ship, c.arch, c.x, c.y)
 		}
 	}},
-	{ID: "10/5", Level: Game, Title: "4 player slots, one ship color per slot: player_blue, player_green, player_pink and player_red for slots 1 to 4", run: slotColours},
-	{ID: "10/6", Level: Game, Title: "a round starts when 2 players are connected: Bydos come", needs: 6 * time.Second, run: roundStart},
+	{ID: "10/5", alone: true, Level: Game, Title: "4 player slots, one ship color per slot: player_blue, player_green, player_pink and player_red for slots 1 to 4", run: slotColours},
+	{ID: "10/6", alone: true, Level: Game, Title: "a round starts when 2 players are connected: Bydos come", needs: 6 * time.Second, run: roundStart},
 }
 
 // goes fails the case unless m, measured holding a, went in direction dir

@@ -85,7 +85,7 @@ var serverHandshakeCases = []Case{
 	{ID: "4.2/7", Level: Should, Title: "a Hello is 6 bytes (§4.1): the server does not welcome a 7-byte one", run: func(t *check) {
 		noAnswer(t, "a Hello with one extra byte 00", append(rtype.AppendHello(nil), 0))
 	}},
-	{ID: "4.2/8", Level: Must, Title: "each Hello from a new address creates a connection with a new connection id", run: func(t *check) {
+	{ID: "4.2/8", players: 2, Level: Must, Title: "each Hello from a new address creates a connection with a new connection id", run: func(t *check) {
 		a := t.handshake()
 		b := t.handshake()
 		if a.id == b.id {
@@ -118,7 +118,7 @@ var serverHandshakeCases = []Case{
 		}
 		noAnswer(t, "9 datagrams of random bytes, 1 to 548 bytes long", bad...)
 	}},
-	{ID: "12/2", Level: Must, Title: "a connected packet from an address that never sent Hello is discarded without answering", run: func(t *check) {
+	{ID: "12/2", players: 2, Level: Must, Title: "a connected packet from an address that never sent Hello is discarded without answering", run: func(t *check) {
 		other := t.join()
 		var bad [][]byte
 		for i, id := range []uint32{other.id, 1, 2, 0x7E3A91C5} {

@@ -10,7 +10,7 @@ import (
 // serverMessageCases are the §7 and §8 rules: how a server reads each
 // client message, and what its own messages hold.
 var serverMessageCases = []Case{
-	{ID: "7.1/1", Level: Must, Title: "the server MUST drop an Input whose payload is not exactly 9 bytes (10 bytes)", run: func(t *check) {
+	{ID: "7.1/1", alone: true, Level: Must, Title: "the server MUST drop an Input whose payload is not exactly 9 bytes (10 bytes)", run: func(t *check) {
 		dropsInput(t, "10-byte Inputs holding Right", func(p *player) []rtype.Message {
 			p.inputSeq++
 			p.frame++
@@ -18,7 +18,7 @@ var serverMessageCases = []Case{
 			return []rtype.Message{rtype.RawMessage{Type: rtype.TypeInput, Payload: b}}
 		})
 	}},
-	{ID: "7.1/2", Level: Must, Title: "the server MUST drop an Input whose payload is not exactly 9 bytes (8 bytes)", run: func(t *check) {
+	{ID: "7.1/2", alone: true, Level: Must, Title: "the server MUST drop an Input whose payload is not exactly 9 bytes (8 bytes)", run: func(t *check) {
 		// The next message's first byte, 0x08, is Right to a server that
 		// reads 9 bytes whatever the size says.
 		dropsInput(t, "8-byte Inputs, each followed by a message of unknown type 0x0870", func(p *player) []rtype.Message {
@@ -28,8 +28,8 @@ var serverMessageCases = []Case{
 			return []rtype.Message{rtype.RawMessage{Type: rtype.TypeInput, Payload: b}, rtype.RawMessage{Type: 0x0870}}
 		})
 	}},
-	{ID: "7.1/3", Level: Must, Title: "the server MUST drop an Input whose inputSequence is not newer than the last accepted one", run: staleInput},
-	{ID: "7.1/4", Level: Must, Title: `"newer" is computed as a signed 32-bit difference, so the counter MAY wrap around`, run: wrappedInput},
+	{ID: "7.1/3", alone: true, Level: Must, Title: "the server MUST drop an Input whose inputSequence is not newer than the last accepted one", run: staleInput},
+	{ID: "7.1/4", alone: true, Level: Must, Title: `"newer" is computed as a signed 32-bit difference, so the counter MAY wrap around`, run: wrappedInput},
 
 	{ID: "7.2/1", Level: Must, Title: "the server answers a Ping with a Pong that carries the same timestamp", run: func(t *check) {
 		p, ts, m := firstPong(t)
@@ -65,8 +65,8 @@ var serverMessageCases = []Case{
 		p := t.join()
 		closes(t, p, rtype.DisconnectClientQuit)
 	}},
-	{ID: "7.3/2", Level: Must, Title: "on Disconnect the server sends DestroyEntity with reason 3 to the other players", run: leaverDestroyed},
-	{ID: "7.3/3", Level: Must, Title: "the server does not interpret reason: a Disconnect of reason 2 or 4 closes the connection too", run: func(t *check) {
+	{ID: "7.3/2", players: 2, Level: Must, Title: "on Disconnect the server sends DestroyEntity with reason 3 to the other players", run: leaverDestroyed},
+	{ID: "7.3/3", players: 2, Level: Must, Title: "the server does not interpret reason: a Disconnect of reason 2 or 4 closes the connection too", run: func(t *check) {
 		// Both at once, so that the wait for no Pong is one.
 		a, b := t.join(), t.join()
 		sa := a.send(rtype.Disconnect{Reason: rtype.DisconnectTimeout})
@@ -179,7 +179,7 @@ var serverMessageCases = []Case{
 			t.Skipf("no Snapshot listed two entities or more, though the player fired missiles")
 		}
 	}},
-	{ID: "8.1/5", Level: Must, Title: "when more than 47 entities exist, several Snapshots of the same serverTick, each in its own packet of at most 548 bytes", needs: 8 * time.Second, run: largeWorld},
+	{ID: "8.1/5", alone: true, Level: Must, Title: "when more than 47 entities exist, several Snapshots of the same serverTick, each in its own packet of at most 548 bytes", needs: 8 * time.Second, run: largeWorld},
 	{ID: "8.1/6", Level: Must, Title: "a Snapshot state's entityType is the low 8 bits of the entity's archetype id", run: func(t *check) {
 		p := t.join()
 		ship := p.ownShip(time.Second)
@@ -207,22 +207,22 @@ var serverMessageCases = []Case{
 		}
 	}},
 
-	{ID: "8.2/1", Level: Must, Title: "a CreateEntity's payload is exactly 16 bytes", run: func(t *check) {
+	{ID: "8.2/1", players: 2, Level: Must, Title: "a CreateEntity's payload is exactly 16 bytes", run: func(t *check) {
 		for _, c := range createScene(t) {
 			if c.size != rtype.CreateEntitySize {
 				t.Failf("a CreateEntity of %d bytes (networkId %d) at %v", c.size, c.id, t.at(c.at))
 			}
 		}
 	}},
-	{ID: "8.2/2", Level: Must, Title: "a CreateEntity's networkId is never 0", run: func(t *check) {
+	{ID: "8.2/2", players: 2, Level: Must, Title: "a CreateEntity's networkId is never 0", run: func(t *check) {
 		for _, c := range createScene(t) {
 			if c.size >= 8 && c.id == 0 {
 				t.Failf("a CreateEntity of networkId 0 (entityType %v) at %v", c.arch, t.at(c.at))
 			}
 		}
 	}},
-	{ID: "8.2/3", Level: Must, Title: "the server sends CreateEntity to a new player for every entity already in the world", run: worldToNewcomer},
-	{ID: "8.2/4", Level: Must, Title: "the server sends CreateEntity to every player when a player joins", run: func(t *check) {
+	{ID: "8.2/3", alone: true, Level: Must, Title: "the server sends CreateEntity to a new player for every entity already in the world", run: worldToNewcomer},
+	{ID: "8.2/4", alone: true, Level: Must, Title: "the server sends CreateEntity to every player when a player joins", run: func(t *check) {
 		a := t.join()
 		own := a.ownShip(time.Second)
 		joined := time.Now()
@@ -240,7 +240,7 @@ var serverMessageCases = []Case{
 			t.Failf("connection %d joined; connection %d got the CreateEntity of the new ship %d, connection %d itself none within 1s", b.id, a.id, ship, b.id)
 		}
 	}},
-	{ID: "8.2/5", Level: Must, Title: "the server sends CreateEntity to every player when a missile is fired", run: func(t *check) {
+	{ID: "8.2/5", players: 2, Level: Must, Title: "the server sends CreateEntity to every player when a missile is fired", run: func(t *check) {
 		a := t.join()
 		ship := a.ownShip(time.Second)
 		b := t.join()
@@ -251,24 +251,24 @@ var serverMessageCases = []Case{
 				a.id, m.id, a.seq-1, a.seq, b.id)
 		}
 	}},
-	{ID: "8.2/6", Level: Must, Title: "the server sends CreateEntity to every player when an enemy spawns", needs: 6 * time.Second, run: bydosCreated},
-	{ID: "8.2/7", Level: Must, Title: "the server sends CreateEntity to one player, in answer to QueryEntity", run: queryAnsweredToOne},
+	{ID: "8.2/6", alone: true, Level: Must, Title: "the server sends CreateEntity to every player when an enemy spawns", needs: 6 * time.Second, run: bydosCreated},
+	{ID: "8.2/7", players: 2, Level: Must, Title: "the server sends CreateEntity to one player, in answer to QueryEntity", run: queryAnsweredToOne},
 
-	{ID: "8.3/1", Level: Must, Title: "a DestroyEntity's payload is exactly 9 bytes", run: func(t *check) {
+	{ID: "8.3/1", players: 2, Level: Must, Title: "a DestroyEntity's payload is exactly 9 bytes", run: func(t *check) {
 		for _, d := range destroyScene(t) {
 			if d.size != rtype.DestroyEntitySize {
 				t.Failf("a DestroyEntity of %d bytes (networkId %d) at %v", d.size, d.id, t.at(d.at))
 			}
 		}
 	}},
-	{ID: "8.3/2", Level: Must, Title: "a DestroyEntity's networkId is never 0", run: func(t *check) {
+	{ID: "8.3/2", players: 2, Level: Must, Title: "a DestroyEntity's networkId is never 0", run: func(t *check) {
 		for _, d := range destroyScene(t) {
 			if d.size >= 8 && d.id == 0 {
 				t.Failf("a DestroyEntity of networkId 0 (reason %d) at %v", d.reason, t.at(d.at))
 			}
 		}
 	}},
-	{ID: "8.3/3", Level: Must, Title: "a DestroyEntity's reason is at most 4", run: func(t *check) {
+	{ID: "8.3/3", players: 2, Level: Must, Title: "a DestroyEntity's reason is at most 4", run: func(t *check) {
 		for _, d := range destroyScene(t) {
 			if d.size >= 9 && d.reason > uint8(rtype.DestroyGameEnded) {
 				t.Failf("a DestroyEntity of networkId %d with reason %d at %v", d.id, d.reason, t.at(d.at))

@@ -198,7 +198,7 @@ var serverWindowCases = []Case{
 		other.sendRaw(appendMessage(headerBytes(owner.id, bye), rtype.Disconnect{Reason: rtype.DisconnectClientQuit}))
 		owner.probe(0) // fails the case if the forged Disconnect closed the connection
 	}},
-	{ID: "5.4/4", Level: Must, Title: "the server MUST drop a packet with another player's connectionId, sent from a player's own address", run: func(t *check) {
+	{ID: "5.4/4", players: 2, Level: Must, Title: "the server MUST drop a packet with another player's connectionId, sent from a player's own address", run: func(t *check) {
 		owner := t.join()
 		other := t.join()
 		if other.id == owner.id {
