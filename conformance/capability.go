@@ -3,8 +3,8 @@ package conformance
 import "fmt"
 
 // capability is something a server must do before cases that stand on it
-// can judge anything: each rung of the ladder stands on those below it.
-// A server written step by step climbs it in this order.
+// can judge anything: each rung of the ladder stands on one below it
+// (rungs' on). A server written step by step climbs it in this order.
 type capability uint8
 
 const (
@@ -23,16 +23,19 @@ const (
 // rungs names each capability, the section that asks for it, and the case
 // that judges it: that case runs, and fails, when the capability is
 // missing; every other case that needs it is not run.
-var rungs = [numCapabilities]struct{ name, section, owner, next string }{
-	capWelcome:   {"handshake", "4.3", "4.2/1", "answer a valid Hello with a 10-byte Welcome, connectionId not 0 (§4.1-§4.3)"},
-	capPackets:   {"packets", "5", "5.3/5", "answer connected packets: number yours from 1, acknowledge theirs with ack and ackBits (§5.1, §5.2)"},
-	capPong:      {"Ping/Pong", "7.2", "7.2/1", "answer each Ping with a Pong carrying its timestamp (§7.2, §8.4)"},
-	capShip:      {"ship", "8.2", "8.2/4", "spawn a new player's ship and send its CreateEntity to every player (§8.2, §10)"},
-	capSnapshots: {"Snapshots", "8.1", "10/1", "send a Snapshot of the world every 3 ticks (§8.1, §10)"},
-	capSecond:    {"second player", "10", "10/5", "take up to 4 players, one slot and ship colour each (§10)"},
-	capMissiles:  {"missiles", "7.1", "8.2/5", "fire a missile when Shoot goes from set to cleared, CreateEntity to all (§7.1, §8.2)"},
-	capBydos:     {"Bydos", "10", "8.2/6", "start a round when 2 players are in: Bydos spawn, CreateEntity to all (§8.2, §10)"},
-	capRounds:    {"rounds", "10", "10/6", "go back to the lobby when every player has left (§10)"},
+var rungs = [numCapabilities]struct {
+	name, section, owner, next string
+	on                         capability
+}{
+	capWelcome:   {"handshake", "4.3", "4.2/1", "answer a valid Hello with a 10-byte Welcome, connectionId not 0 (§4.1-§4.3)", capWelcome},
+	capPackets:   {"packets", "5", "5.3/5", "answer connected packets: number yours from 1, acknowledge theirs with ack and ackBits (§5.1, §5.2)", capWelcome},
+	capPong:      {"Ping/Pong", "7.2", "7.2/1", "answer each Ping with a Pong carrying its timestamp (§7.2, §8.4)", capPackets},
+	capShip:      {"ship", "8.2", "8.2/4", "spawn a new player's ship and send its CreateEntity to every player (§8.2, §10)", capPong},
+	capSnapshots: {"Snapshots", "8.1", "10/1", "send a Snapshot of the world every 3 ticks (§8.1, §10)", capShip},
+	capSecond:    {"second player", "10", "10/5", "take up to 4 players, one slot and ship colour each (§10)", capShip},
+	capMissiles:  {"missiles", "7.1", "7.1/9", "fire a missile when Shoot goes from set to cleared, CreateEntity to all (§7.1, §8.2)", capShip},
+	capBydos:     {"Bydos", "10", "10/6", "start a round when 2 players are in: Bydos spawn, CreateEntity to all (§8.2, §10)", capSecond},
+	capRounds:    {"rounds", "10", "10/6", "go back to the lobby when every player has left (§10)", capBydos},
 }
 
 func (c capability) String() string { return rungs[c].name }
@@ -93,41 +96,59 @@ type Rung struct {
 // holds every one, as a run without a probe (client mode) assumes.
 type ladder struct {
 	probed  bool
+	lacks   [numCapabilities]bool
 	missing [numCapabilities]string // why, for a missing one
-	lowest  capability              // the lowest missing, numCapabilities if none
 }
 
-func newLadder() *ladder { return &ladder{lowest: numCapabilities} }
+func newLadder() *ladder { return &ladder{} }
 
 // miss notes that c is missing, for why.
 func (l *ladder) miss(c capability, why string) {
-	l.missing[c] = why
-	l.lowest = min(l.lowest, c)
+	l.lacks[c], l.missing[c] = true, why
 }
 
-// lacking returns the lowest missing rung at or below c, the one a case
-// needing c waits for; ok is false when c and every rung below it are
+// lacking returns the lowest missing rung among c and those it stands
+// on, the one a case needing c waits for; ok is false when they are all
 // held.
-func (l *ladder) lacking(c capability) (capability, bool) {
-	if l == nil || l.lowest > c {
+func (l *ladder) lacking(c capability) (low capability, ok bool) {
+	if l == nil {
 		return 0, false
 	}
-	return l.lowest, true
+	for x := c; ; x = rungs[x].on {
+		if l.lacks[x] {
+			low, ok = x, true
+		}
+		if x == rungs[x].on {
+			return low, ok
+		}
+	}
 }
 
-// rungs returns the ladder for the report; notRun counts, per capability,
-// the cases not run for want of it.
-func (l *ladder) report(notRun [numCapabilities]int) []Rung {
+// judges names, beside a rung's owner, the cases that judge its parts:
+// the report names the one that failed.
+var judges = map[capability][]string{capWelcome: {"4.3/1", "4.3/2"}}
+
+// report returns the ladder for the report; notRun counts, per
+// capability, the cases not run for want of it, and failed tells whether
+// a case failed, to name the one that judged a missing rung.
+func (l *ladder) report(notRun [numCapabilities]int, failed func(id string) bool) []Rung {
 	if l == nil || !l.probed {
 		return nil
 	}
 	out := make([]Rung, numCapabilities)
 	for c := range numCapabilities {
 		r := Rung{Name: rungs[c].name, Section: rungs[c].section, Case: rungs[c].owner, Next: rungs[c].next, NotRun: notRun[c]}
+		low, lacks := l.lacking(c)
 		switch {
-		case c == l.lowest:
+		case lacks && low == c:
 			r.State, r.Detail = Missing, l.missing[c]
-		case c > l.lowest:
+			for _, id := range judges[c] {
+				if failed(id) && !failed(r.Case) {
+					r.Case = id
+					break
+				}
+			}
+		case lacks:
 			r.State = Untried
 		}
 		out[c] = r

@@ -23,12 +23,16 @@ type Case struct {
 	// case is not run.
 	quits bool
 	// players, in server mode, is how many players the case connects at
-	// once, at most; 0 means 1. Cases run side by side within the
-	// server's 4 slots (§10).
+	// once, at most; 0 means 1, 4 (every slot) that it needs the server
+	// empty. Cases run side by side within the server's 4 slots (§10).
 	players int
-	// alone says the case runs with no other beside it: it fills the
-	// server, or judges the world every player shares.
+	// alone says the case runs with no other beside it but those marked
+	// beside: it judges the world every player shares, or ship motion,
+	// which a round starting beside it changes.
 	alone bool
+	// beside says the case may run beside any other, an alone one too: a
+	// long case that judges its own players only, and keeps a round on.
+	beside bool
 	// late says the case runs after every other: it judges what they
 	// saw too.
 	late bool

@@ -33,6 +33,9 @@ type check struct {
 	// players counts the players the case has connected at once, at
 	// most; peak is the most.
 	players, peak int
+	// steady, when not nil, tells the run that what a case marked beside
+	// sets up is in place.
+	steady func()
 
 	// server is the implementation under test in server mode.
 	server netip.AddrPort
@@ -129,6 +132,14 @@ func (t *check) restart(at time.Time) {
 	t.exchange, t.kept, t.start = kept, bytes, at
 	t.mu.Unlock()
 	t.deadline = at.Add(t.limit)
+}
+
+// settled tells the run that the case's set-up is done: the cases after
+// a case marked beside start then.
+func (t *check) settled() {
+	if t.steady != nil {
+		t.steady()
+	}
 }
 
 // cleanup registers f to run when the case ends, last registered first.

@@ -135,35 +135,42 @@ func (tw *TextWriter) Ladder(rungs []Rung) error {
 	return tw.write(b.Bytes())
 }
 
-// writeLadder writes the ladder's line and, with detail, its missing
-// rung's detail.
+// writeLadder writes the ladder's line and, with detail, each missing
+// rung's detail and what to build next.
 func writeLadder(b *bytes.Buffer, rungs []Rung, width int, detail bool) {
 	var steps []string
-	miss := missingRung(rungs)
-	for i, r := range rungs {
-		if r.State == Untried {
-			break
+	for _, r := range rungs {
+		switch r.State {
+		case Held:
+			steps = append(steps, r.Name+" ✓")
+		case Missing:
+			steps = append(steps, r.Name+" ✗")
 		}
-		mark := "✓"
-		if i == miss {
-			mark = "✗"
-		}
-		steps = append(steps, r.Name+" "+mark)
 	}
 	line := strings.Join(steps, " · ")
-	if miss >= 0 && rungs[miss].NotRun > 0 {
-		line += fmt.Sprintf(" → %d cases not run", notRunBelow(rungs))
+	if n := notRunBelow(rungs); n > 0 {
+		line += fmt.Sprintf(" → %d cases not run", n)
 	}
 	writeLines(b, termwidth.Wrap(line, width, "", "  "))
-	if miss < 0 || !detail {
+	if !detail {
 		return
 	}
-	r := rungs[miss]
-	writeIndented(b, fmt.Sprintf("%s (§%s, case %s): %s", r.Name, r.Section, r.Case, r.Detail), width, "")
-	writeIndented(b, "next: "+r.Next, width, "")
+	next := ""
+	for _, r := range rungs {
+		if r.State == Missing {
+			writeIndented(b, fmt.Sprintf("%s (§%s, case %s): %s", r.Name, r.Section, r.Case, r.Detail), width, "")
+			if next == "" {
+				next = r.Next
+			}
+		}
+	}
+	if next != "" {
+		writeIndented(b, "next: "+next, width, "")
+	}
 }
 
-// missingRung returns the index of the ladder's missing rung, or -1.
+// missingRung returns the index of the ladder's first missing rung, or
+// -1.
 func missingRung(rungs []Rung) int {
 	for i, r := range rungs {
 		if r.State == Missing {

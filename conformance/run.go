@@ -70,12 +70,12 @@ func RunServer(ctx context.Context, target string, o Options) (*Report, error) {
 		runCase(ctx, probeLadder, o.limit(probeLadder), 0, false, at)
 	}
 	if o.Climbed != nil {
-		o.Climbed(s.ladder.report(s.notRun))
+		o.Climbed(s.ladder.report(s.notRun, s.failed))
 	}
 	rep := &Report{Mode: ServerMode, Target: target}
 	sch := &scheduler{ctx: ctx, lanes: serverLanes, add: func(r Result) { rep.add(r, &o) }}
-	sch.run = func(c Case) (Result, bool) {
-		r := runCase(ctx, c, o.limit(c), 0, o.Record, at)
+	sch.run = func(c Case, steady func()) (Result, bool) {
+		r := runCase(ctx, c, o.limit(c), 0, o.Record, func(t *check) { at(t); t.steady = steady })
 		return r, s.ran(c.ID)
 	}
 	sch.alive = func(after Result) string {
@@ -85,7 +85,7 @@ func RunServer(ctx context.Context, target string, o Options) (*Report, error) {
 		return ""
 	}
 	rep.Stopped = sch.runAll(cases)
-	rep.Ladder = s.ladder.report(s.notRun)
+	rep.Ladder = s.ladder.report(s.notRun, s.failed)
 	return rep, nil
 }
 

@@ -19,18 +19,20 @@ const (
 	slotBudget  = 3
 )
 
-// scheduler runs a run's cases: foundations first, the cases marked late
-// last, the others up to lanes at once within the slot budget, a case
-// marked alone by itself. Results are passed to add in report order, each
-// as soon as those before it are in. After each case that ran, alive
+// scheduler runs a run's cases in the order of rank, the foundations all
+// done before the others start; up to lanes at once within the slot
+// budget, a case marked alone with none but those marked beside, a case
+// of 4 players (every slot) with none at all. Results are passed to add
+// in report order, each as soon as those before it are in. After each case that ran, alive
 // tells whether the implementation still answers; once it does not, the
 // cases not started are reported not run.
 type scheduler struct {
 	ctx   context.Context
 	lanes int
 	// run runs a case; ran is false when it ended before sending
-	// anything, not run for want of a capability.
-	run func(Case) (r Result, ran bool)
+	// anything, not run for want of a capability. The case calls steady
+	// once what it set up is in place.
+	run func(c Case, steady func()) (r Result, ran bool)
 	// alive, when not nil, is asked after each case that ran; it returns
 	// "" or why the run stops.
 	alive func(after Result) string
@@ -38,9 +40,10 @@ type scheduler struct {
 
 	mu      sync.Mutex
 	cond    *sync.Cond
-	busy    int  // cases running
-	used    int  // their players
-	exclude bool // an alone case runs
+	busy    int // cases running
+	used    int // their players
+	alone   int // alone cases running
+	crowd   int // running cases neither alone nor beside
 	stopped string
 	results []*Result
 	next    int // the first result not added yet
@@ -52,8 +55,12 @@ func (s *scheduler) runAll(cases []Case) string {
 	s.cond = sync.NewCond(&s.mu)
 	s.results = make([]*Result, len(cases))
 	var wg sync.WaitGroup
-	for _, i := range runOrder(cases) {
+	order, leading := runOrder(cases)
+	for n, i := range order {
 		c := cases[i]
+		if n == leading {
+			wg.Wait() // the foundations' verdicts are in before the rest
+		}
 		if !s.admit(c) {
 			s.done(i, Result{Case: c, Outcome: NotRun, Detail: "not run: " + s.stopped})
 			continue
@@ -62,10 +69,14 @@ func (s *scheduler) runAll(cases []Case) string {
 			s.release(c)
 			break
 		}
+		ready := make(chan struct{})
+		var once sync.Once
+		steady := func() { once.Do(func() { close(ready) }) }
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r, ran := s.run(c)
+			r, ran := s.run(c, steady)
+			steady()
 			why := ""
 			if s.alive != nil && ran && s.ctx.Err() == nil {
 				why = s.alive(r)
@@ -78,6 +89,11 @@ func (s *scheduler) runAll(cases []Case) string {
 			s.release(c)
 			s.done(i, r)
 		}()
+		if c.beside {
+			// The cases after it start once its players are in: a
+			// round it starts must not move their ships.
+			<-ready
+		}
 	}
 	wg.Wait()
 	// An interrupted run adds what ran, past the cases never started.
@@ -93,27 +109,45 @@ func (s *scheduler) runAll(cases []Case) string {
 func (s *scheduler) admit(c Case) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	need := max(c.players, 1)
-	for s.stopped == "" && s.busy > 0 &&
-		(s.busy >= s.lanes || s.exclude || c.alone || s.used+need > slotBudget) {
+	for s.stopped == "" && s.busy > 0 && !s.fits(c) {
 		s.cond.Wait()
 	}
 	if s.stopped != "" {
 		return false
 	}
-	s.busy++
-	s.used += need
-	s.exclude = c.alone
+	s.count(c, 1)
 	return true
+}
+
+// fits reports whether c may start beside the cases running.
+func (s *scheduler) fits(c Case) bool {
+	if s.busy >= s.lanes || s.used+max(c.players, 1) > slotBudget {
+		return false
+	}
+	switch {
+	case c.alone:
+		return s.alone == 0 && s.crowd == 0
+	case c.beside:
+		return true
+	}
+	return s.alone == 0
+}
+
+// count adds c, n = 1, or takes it off, n = -1, the cases running.
+func (s *scheduler) count(c Case, n int) {
+	s.busy += n
+	s.used += n * max(c.players, 1)
+	switch {
+	case c.alone:
+		s.alone += n
+	case !c.beside:
+		s.crowd += n
+	}
 }
 
 func (s *scheduler) release(c Case) {
 	s.mu.Lock()
-	s.busy--
-	s.used -= max(c.players, 1)
-	if c.alone {
-		s.exclude = false
-	}
+	s.count(c, -1)
 	s.cond.Broadcast()
 	s.mu.Unlock()
 }
@@ -129,22 +163,39 @@ func (s *scheduler) done(i int, r Result) {
 	}
 }
 
-// runOrder returns the indexes of cases in the order they run:
-// foundations, then the others, then the late ones.
-func runOrder(cases []Case) []int {
-	rank := func(c Case) int {
-		switch {
-		case slices.Contains(foundations, c.ID):
-			return 0
-		case c.late:
-			return 2
-		}
-		return 1
-	}
-	order := make([]int, len(cases))
+// runOrder returns the indexes of cases in the order they run, and how
+// many foundations lead it.
+func runOrder(cases []Case) (order []int, leading int) {
+	order = make([]int, len(cases))
 	for i := range order {
 		order[i] = i
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return rank(cases[a]) - rank(cases[b]) })
-	return order
+	for _, i := range order {
+		if rank(cases[i]) == 0 {
+			leading++
+		}
+	}
+	return order, leading
+}
+
+// rank orders the cases: foundations; those that need the server empty;
+// the crowd; those alone with two players; those beside, so that they run
+// beside the last ones, alone with one player; then the late ones.
+func rank(c Case) int {
+	switch {
+	case slices.Contains(foundations, c.ID):
+		return 0
+	case c.late:
+		return 6
+	case c.players >= 4:
+		return 1
+	case c.beside:
+		return 4
+	case c.alone && c.players >= 2:
+		return 3
+	case c.alone:
+		return 5
+	}
+	return 2
 }

@@ -9,7 +9,7 @@ import (
 // serverBeyondCases are the fixes of §13's known limitations of version
 // 1, numbered as its points: reported, never a failure of a v1 server.
 var serverBeyondCases = []Case{
-	{ID: "13/1", alone: true, Level: Beyond, Title: "a Hello to a full server is answered with Rejected (6 bytes), not dropped", run: rejectedWhenFull},
+	{ID: "13/1", players: 4, Level: Beyond, Title: "a Hello to a full server is answered with Rejected (6 bytes), not dropped", run: rejectedWhenFull},
 	{ID: "13/2", Level: Beyond, Title: "a Hello repeated after the Welcome, as when the Welcome was lost, is answered", run: func(t *check) {
 		p := t.handshake()
 		p.sendRaw(rtype.AppendHello(nil))
@@ -21,8 +21,9 @@ var serverBeyondCases = []Case{
 			t.Failf("welcomed as connection %d; a second Hello, sent at %v, got handshake type %d, not a Welcome", p.id, sent, p.handshakes[0])
 		}
 	}},
-	{ID: "13/3", players: 2, Level: Beyond, Title: "a player silent for long is timed out: the others get its ship's DestroyEntity", needs: 18 * time.Second, run: func(t *check) {
+	{ID: "13/3", players: 2, beside: true, Level: Beyond, Title: "a player silent for long is timed out: the others get its ship's DestroyEntity", needs: 18 * time.Second, run: func(t *check) {
 		a, b, ship := pair(t)
+		t.settled()
 		quiet := t.since()
 		if !until(a, nil, 15*time.Second, func() bool { _, ok := a.seen.destroyed(ship); return ok }) {
 			t.Failf("connection %d sent nothing from %v on (its last packet %d); its ship %d was not destroyed for connection %d within 15s", b.id, quiet, b.seq, ship, a.id)

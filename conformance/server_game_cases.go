@@ -130,8 +130,8 @@ var serverGameCases = []Case{
 			t.Failf("ship %d (%v) was created at (%.2f, %.2f)", ship, c.arch, c.x, c.y)
 		}
 	}},
-	{ID: "10/5", alone: true, Level: Game, Title: "4 player slots, one ship color per slot: player_blue, player_green, player_pink and player_red for slots 1 to 4", run: slotColours},
-	{ID: "10/6", alone: true, Level: Game, Title: "a round starts when 2 players are connected: Bydos come", needs: 6 * time.Second, run: roundStart},
+	{ID: "10/5", players: 4, Level: Game, Title: "4 player slots, one ship color per slot: player_blue, player_green, player_pink and player_red for slots 1 to 4", run: slotColours},
+	{ID: "10/6", players: 4, Level: Game, Title: "a round starts when 2 players are connected: Bydos come", needs: 6 * time.Second, run: roundStart},
 }
 
 // goes fails the case unless m, measured holding a, went in direction dir
@@ -153,6 +153,7 @@ func goes(t *check, m motion, a, dir rtype.Actions, ship uint32) {
 // idling for d, each once, and the seconds between the first and last;
 // it skips the case below three.
 func snapTicks(t *check, d time.Duration) ([]uint32, float64) {
+	t.need(capSnapshots)
 	p := t.join()
 	p.play(d, 0)
 	var ticks []uint32
@@ -206,6 +207,7 @@ func slotColours(t *check) {
 // roundStart checks that Bydos come once a second player joins a lobby
 // where none flew.
 func roundStart(t *check) {
+	t.need(capBydos)
 	a := t.join()
 	a.ownShip(time.Second)
 	isBydos := func(c seenCreate) bool { return c.arch == rtype.ArchetypeEnemyBidos }

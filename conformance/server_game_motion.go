@@ -81,6 +81,7 @@ func (w *watcher) motion(id uint32, from, to time.Time) motion {
 // Snapshots: a round trip, a tick, and a margin. It skips the case when
 // the Ping that measures the round trip gets no Pong.
 func (p *player) lag() time.Duration {
+	p.t.need(capSnapshots)
 	ts := p.ping()
 	sent := time.Now()
 	m, ok := p.pong(ts, time.Second)

@@ -256,6 +256,7 @@ func worldToNewcomer(t *check) {
 // bydosCreated waits, with two players in, for a Bydos: its CreateEntity
 // passes; a Snapshot listing a Bydos no CreateEntity announced fails.
 func bydosCreated(t *check) {
+	t.need(capBydos)
 	a := t.join()
 	a.ownShip(time.Second)
 	b := t.join()

@@ -58,6 +58,12 @@ func (s *suite) outcome(id string) (Outcome, bool) {
 	return e.outcome, ok
 }
 
+// failed reports whether case id failed in this run.
+func (s *suite) failed(id string) bool {
+	o, ok := s.outcome(id)
+	return ok && o == Fail
+}
+
 // sawZeroWelcome notes a Welcome carrying connection id 0 (§4.3), got by
 // the case named, at when into it.
 func (s *suite) sawZeroWelcome(b []byte, caseID string, when time.Duration) {
@@ -79,7 +85,7 @@ func caseName(id string) string {
 // restsOn ends the case as not run when case id failed in this run: the
 // case's verdict reads what, which that case found wrong.
 func (t *check) restsOn(id, what string) {
-	if o, ok := t.suite.outcome(id); ok && o == Fail {
+	if t.suite.failed(id) {
 		t.Skipf("not run: the verdict reads %s, which case %s found wrong", what, id)
 	}
 }

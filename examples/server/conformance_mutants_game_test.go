@@ -430,10 +430,10 @@ func gameMutants() []mutant {
 			}
 			return q
 		})},
-		{name: "CreateEntity of 17 bytes", catch: []string{"8.2/1"}, out: create(func(q []byte) []rtype.RawMessage {
+		{name: "CreateEntity of 17 bytes", catch: []string{"8.2/1"}, also: []string{"8.2/4"}, out: create(func(q []byte) []rtype.RawMessage {
 			return msg(rtype.TypeCreateEntity, append(q, 0))
 		})},
-		{name: "CreateEntity of networkId 0", catch: []string{"8.2/2"}, out: create(func(q []byte) []rtype.RawMessage {
+		{name: "CreateEntity of networkId 0", catch: []string{"8.2/2"}, also: []string{"8.2/4"}, out: create(func(q []byte) []rtype.RawMessage {
 			binary.BigEndian.PutUint32(q[4:], 0)
 			return msg(rtype.TypeCreateEntity, q)
 		})},

@@ -17,7 +17,7 @@ import (
 // game in memory, in a testing/synctest bubble: session.RunServerConn with
 // its tick, as main's RunServer runs it. It passes every MUST and SHOULD
 // case; it fails exactly the GAME cases the README names, the missiles and
-// Bydos it does not have, and skips the cases that need them to watch.
+// Bydos it does not have, and does not run the cases that need them.
 func TestConformance(t *testing.T) {
 	t.Parallel()
 	addr := netip.MustParseAddrPort("10.0.0.1:4242")
@@ -46,7 +46,10 @@ func TestConformance(t *testing.T) {
 		t.FailNow()
 	}
 	fails := map[string]bool{"7.1/9": true, "10/6": true}
-	skips := map[string]bool{"8.1/4": true, "8.1/5": true, "8.1/6": true, "8.2/5": true, "8.2/6": true, "8.3/4": true, "9.3/1": true}
+	// 8.1/4 needs two entities in a Snapshot: it passes when another
+	// case's ship is in the world beside its own, or is not run.
+	either := map[string]bool{"8.1/4": true}
+	skips := map[string]bool{"8.1/5": true, "8.1/6": true, "8.2/5": true, "8.2/6": true, "8.3/4": true, "9.3/1": true}
 	for _, r := range rep.Results {
 		want := conformance.Pass
 		switch {
@@ -55,7 +58,7 @@ func TestConformance(t *testing.T) {
 		case skips[r.Case.ID]:
 			want = conformance.NotRun
 		}
-		if r.Outcome != want && r.Case.Level != conformance.Beyond {
+		if r.Outcome != want && r.Case.Level != conformance.Beyond && !(either[r.Case.ID] && r.Outcome != conformance.Fail) {
 			t.Errorf("%s %s %s, want %s: %s", r.Case.ID, r.Case.Level, r.Outcome, want, r.Detail)
 		}
 	}
