@@ -22,7 +22,7 @@ func (d *dumper) twoPasses(rs io.ReadSeeker) error {
 	}
 	err = survey(rs, &d.find)
 	port, by := d.find.server()
-	if by == noEvidence {
+	if by < d.need {
 		return err // nothing to decode; a fault is the first pass's
 	}
 	if _, err := rs.Seek(start, io.SeekStart); err != nil {

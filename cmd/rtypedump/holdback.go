@@ -33,7 +33,7 @@ type holdback struct {
 // server starts the decoding.
 func (d *dumper) hold(h *heldDatagram) error {
 	if d.passed {
-		if _, by := d.find.server(); by == noEvidence {
+		if _, by := d.find.server(); by < d.need {
 			return nil
 		}
 		d.late = h.n
@@ -49,8 +49,8 @@ func (d *dumper) hold(h *heldDatagram) error {
 }
 
 // release takes the server the evidence so far shows and decodes the
-// datagrams held back. Without any evidence it drops them, none being
-// the protocol's.
+// datagrams held back. Without enough evidence it drops them: none is
+// the protocol's, or of a client.
 func (d *dumper) release() error {
 	held := d.held
 	d.held, d.heldBytes = nil, 0
@@ -58,7 +58,7 @@ func (d *dumper) release() error {
 		return nil
 	}
 	port, by := d.find.server()
-	if by == noEvidence {
+	if by < d.need {
 		d.passed = true
 		return nil
 	}

@@ -222,6 +222,7 @@ type dumper struct {
 	// (§3), nil while the server is unknown.
 	port  uint16
 	by    evidence
+	need  evidence // the least evidence of a server decoded
 	sides *wiredump.Sides
 	// holdback holds a stream's datagrams while its server is unknown.
 	holdback
@@ -237,6 +238,12 @@ type dumper struct {
 func newDumper(o options, w io.Writer) *dumper {
 	d := &dumper{o: o, w: w, text: wiredump.NewText(w)}
 	d.holdLimit = maxHoldBack
+	d.need = byHellos
+	if o.stats || o.qlog != "" || o.report != "" {
+		// Totals, traces and reports are of clients: Hellos never
+		// answered make none.
+		d.need = byPackets
+	}
 	if o.stats {
 		other := "other addresses"
 		if o.hex {
