@@ -174,7 +174,7 @@ func TestWatchFindsServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	rc, readErr, none := watchCapture(f, options{name: path})
+	rc, none, readErr := watchCapture(f, options{name: path})
 	if readErr != nil || none != nil {
 		t.Fatalf("read error %v, no client %v", readErr, none)
 	}

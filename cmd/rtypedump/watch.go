@@ -19,7 +19,7 @@ func runWatch(o options, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "rtypedump:", err)
 		return exitInput
 	}
-	rc, readErr, none := watchCapture(f, o)
+	rc, none, readErr := watchCapture(f, o)
 	f.Close()
 	if none != nil {
 		none.write(stderr, readErr)
@@ -57,7 +57,7 @@ func runWatch(o options, stderr io.Writer) int {
 // server, or its clients with -port, then the replay is loaded. Without a
 // client, rc is nil and none a *noClientError; readErr is the fault of a
 // capture cut short, if any.
-func watchCapture(f *os.File, o options) (rc *replayCapture, readErr error, none *noClientError) {
+func watchCapture(f *os.File, o options) (rc *replayCapture, none *noClientError, readErr error) {
 	var find serverFinder
 	readErr = survey(f, &find)
 	port, _ := find.server()
@@ -65,13 +65,13 @@ func watchCapture(f *os.File, o options) (rc *replayCapture, readErr error, none
 		port = o.port
 	}
 	if none = noClientIn(&find, o.port, o.name); none != nil {
-		return nil, readErr, none
+		return nil, none, readErr
 	}
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return nil, err, nil
+		return nil, nil, err
 	}
 	rc, readErr = loadReplay(f, port)
-	return rc, readErr, nil
+	return rc, nil, readErr
 }
 
 // clientIndex is a's place among rc's clients, -1 if none.
