@@ -264,7 +264,7 @@ func TestPortOverrides(t *testing.T) {
 	}{
 		{"auto: the first answer", nil, exitOK, "client 198.51.100.7:50000", "198.51.100.8"},
 		{"-port: the second server", []string{"-port", strconv.Itoa(int(second.Port()))}, exitOK, "client 198.51.100.8:50000", "198.51.100.7"},
-		{"-port without a client", []string{"-port", "4242"}, exitInput, "", "client"},
+		{"-port without a client", []string{"-port", strconv.Itoa(int(port) + 2)}, exitInput, "", "client"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			out, stderr, code := runMode(t, stats, path, tt.port...)
