@@ -3,12 +3,22 @@
 //
 // Usage:
 //
-//	rtypedump [-json] [-stats] [-qlog DIR] [-port 4242] capture.pcap
+//	rtypedump [-json] [-stats] [-qlog DIR] [-port N] capture.pcap
 //	rtypedump -hex [-kind packet|handshake] [-json] [-stats] [file.hex]
 //
 // A capture is a pcap or pcapng file; its format is detected from its magic
-// number. Every UDP datagram to or from the server port (-port, default 4242)
-// is decoded with the rule of §3, per client address (wiredump.Sides):
+// number. The server is the address that answers a Hello with a Welcome
+// (§4.2, §4.3); in a capture without one, begun mid-session, the port that
+// most valid connected packets name (16 bytes or more, a connection id not
+// 0, a framing that parses, §5.1, §5.3), a packet naming its destination,
+// or its source when it carries only server message types (§6), ties going
+// to the lower port; a note on standard error says so. -port N names it
+// instead ("auto", the default, finds it). A file is read twice, a first
+// pass finding the server; a stream read once holds its datagrams back, 8
+// MiB at most, until a Welcome answers a Hello, then decides on what it
+// saw, and a server that shows only past them is decoded from there, a note
+// naming the first record decoded. Every UDP datagram to or from the
+// server's port is decoded with the rule of §3, per client address (wiredump.Sides):
 // handshake datagrams (§4) until a valid Welcome went to that address;
 // connected packets (§5) after it, but for a valid handshake datagram (a
 // Hello repeated after a lost Welcome, a second Welcome, a Rejected) until
@@ -25,8 +35,10 @@
 // direction (§5.2). Only 65,536 addresses are remembered, so that any
 // capture is read in bounded memory: past them, the one least recently
 // welcomed or heard from is forgotten, connected ones last. The file name "-" reads
-// the capture from standard input. A capture with UDP but none on the
-// server port gets a hint on standard error naming the ports it holds.
+// the capture from standard input. A capture without an R-Type client
+// (no Hello answered by a Welcome, no connected packet; with -port, none
+// on that port) gets a note on standard error saying what it holds: its
+// UDP datagrams and ports, the Hellos no Welcome answered.
 //
 // With -hex the input holds one datagram per line in hex; spaces and tabs
 // are ignored and '#' starts a comment. It is read from the named file or,
@@ -48,7 +60,8 @@
 //
 // -report FILE.html writes an HTML report of each client of a capture or
 // of .sqlog traces; -watch replays a capture's game in the terminal, as one
-// client saw it (README.md).
+// client saw it (README.md). Both, -qlog and -stats exit 1 on a capture
+// without an R-Type client, saying what it holds, and write nothing.
 //
 // -qlog DIR writes, instead of the datagrams, one qlog trace per client
 // address into DIR (docs/trace.md), from the vantage point network.
@@ -74,7 +87,8 @@
 // the handshake magic suggest -kind handshake.
 //
 // Exit status: 0 when the whole input was read, whatever the datagrams held;
-// 1 when the input could not be read to its end (unreadable file, not a
+// 1 when -report, -watch, -stats or -qlog found no R-Type client, or when
+// the input could not be read to its end (unreadable file, not a
 // capture, truncated capture), after printing every datagram before the
 // fault and a one-line error naming its position on standard error, or when
 // a hex line was not hex, each such line reported and skipped and the lines

@@ -35,7 +35,11 @@ var goldenCases = []struct {
 	{"mixed_port5000", []string{"-port", "5000", "testdata/mixed.pcap"}, ""},
 	{"mixed_port5000_stats", []string{"-port", "5000", "-stats", "testdata/mixed.pcap"}, ""},
 	{"mixed_port5000_json", []string{"-port", "5000", "-json", "testdata/mixed.pcap"}, ""},
-	{"mixed_default_port", []string{"testdata/mixed.pcap"}, ""},
+	// Without -port, the server is the address that answers a Hello with a
+	// Welcome (§4.2, §4.3); a -port without a client is an error for -stats.
+	{"mixed_auto_port", []string{"testdata/mixed.pcap"}, ""},
+	{"mixed_auto_port_stdin", []string{"-stats", "-"}, "testdata/mixed.pcap"},
+	{"mixed_port4242_stats", []string{"-port", "4242", "-stats", "testdata/mixed.pcap"}, ""},
 	{"rawip", []string{"-json", "testdata/rawip.pcap"}, ""},
 	// §5.4: packets with another connection id than the Welcome's.
 	{"connid", []string{"testdata/connid.pcap"}, ""},

@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 
-	"github.com/rtypeproto/rtype"
 	"github.com/rtypeproto/rtype/internal/termwidth"
 	"github.com/rtypeproto/rtype/internal/wiredump"
 	"github.com/rtypeproto/rtype/qlog"
@@ -33,7 +33,7 @@ type options struct {
 	watch            bool   // -watch
 	client           string // -client: the address -watch shows first
 	kind             wiredump.Kind
-	port             uint16
+	port             uint16 // -port, 0 for auto: the capture shows it
 	name             string // input file, "" or "-" for standard input
 }
 
@@ -45,6 +45,7 @@ var errFlags = errors.New("bad flags")
 // and the usage on stderr, and errFlags.
 func parseFlags(args []string, stdout, stderr io.Writer) (options, error) {
 	var o options
+	var err error
 	fs := flag.NewFlagSet("rtypedump", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {} // printed below, on the stream the case calls for
@@ -64,8 +65,8 @@ func parseFlags(args []string, stdout, stderr io.Writer) (options, error) {
 	fs.BoolVar(&o.watch, "watch", false, "replay the capture's game in the terminal, as a client saw it (space, ←/→, +/-, n/p, q)")
 	fs.StringVar(&o.client, "client", "", "with -watch, the client `ADDR` to show first")
 	fs.StringVar(&o.report, "report", "", "write an HTML report of each client into `FILE` instead of printing the datagrams; the input may be .sqlog traces (a file or a directory)")
-	port := fs.Uint("port", rtype.DefaultPort, "UDP port of the server in a capture")
-	if err := fs.Parse(args); err != nil {
+	port := fs.String("port", "auto", "UDP `port` of the server in a capture; auto finds it: the address\nanswering Hellos with Welcomes, else the port most connected packets\ngo to")
+	if err = fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			usage(stdout)
 			return o, err
@@ -93,10 +94,9 @@ func parseFlags(args []string, stdout, stderr io.Writer) (options, error) {
 	default:
 		return o, fmt.Errorf("-kind must be packet or handshake, not %q", *kindName)
 	}
-	if *port == 0 || *port > 65535 {
-		return o, fmt.Errorf("-port must be 1 to 65535, not %d", *port)
+	if o.port, err = parsePort(*port); err != nil {
+		return o, err
 	}
-	o.port = uint16(*port)
 	switch fs.NArg() {
 	case 0:
 		if !o.hex {
@@ -114,6 +114,18 @@ func parseFlags(args []string, stdout, stderr io.Writer) (options, error) {
 		return o, errors.New("-client applies to -watch only")
 	}
 	return o, nil
+}
+
+// parsePort reads -port: auto, 0 here, or 1 to 65535.
+func parsePort(s string) (uint16, error) {
+	if s == "auto" {
+		return 0, nil
+	}
+	n, err := strconv.ParseUint(s, 10, 16)
+	if err != nil || n == 0 {
+		return 0, fmt.Errorf("-port must be auto or 1 to 65535, not %q", s)
+	}
+	return uint16(n), nil
 }
 
 // run is the whole command, with its streams, so that tests can drive it.
@@ -170,14 +182,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			err = fmt.Errorf("-qlog: %w", qerr)
 		}
 	}
-	if h := d.ports.hint(o.port); h != "" {
-		writeNote(stderr, h)
-	}
+	// Totals or traces of no client are an error, not an empty success.
+	empty := !o.hex && d.noClient(stderr, label, err) && (o.stats || d.qlog != nil)
 	if h := d.kinds.hint(); h != "" {
 		writeNote(stderr, h)
 	}
 	// The totals cover everything read, also when the input broke off.
-	if o.stats {
+	if o.stats && !empty {
 		if serr := d.writeStats(); err == nil {
 			err = serr
 		}
@@ -190,7 +201,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return exitInput
 	}
-	if badLines > 0 {
+	if badLines > 0 || empty {
 		return exitInput
 	}
 	return exitOK
@@ -203,8 +214,18 @@ type dumper struct {
 	text *wiredump.Text
 	// stats collects the totals of -stats, nil without it.
 	stats *stats
-	// ports counts a capture's UDP ports, for a hint when none is -port.
-	ports portTally
+	// find watches a capture for its server and its clients.
+	find serverFinder
+	// finding says frame feeds find; not on a second pass.
+	finding bool
+	// port is the server's, -port or found; sides follows its clients
+	// (§3), nil while the server is unknown.
+	port  uint16
+	by    evidence
+	need  evidence // the least evidence of a server decoded
+	sides *wiredump.Sides
+	// holdback holds a stream's datagrams while its server is unknown.
+	holdback
 	// kinds counts hex datagrams read as packets that look like
 	// handshakes, for a hint at -kind handshake.
 	kinds kindTally
@@ -216,6 +237,13 @@ type dumper struct {
 
 func newDumper(o options, w io.Writer) *dumper {
 	d := &dumper{o: o, w: w, text: wiredump.NewText(w)}
+	d.holdLimit = maxHoldBack
+	d.need = byHellos
+	if o.stats || o.qlog != "" || o.report != "" {
+		// Totals, traces and reports are of clients: Hellos never
+		// answered make none.
+		d.need = byPackets
+	}
 	if o.stats {
 		other := "other addresses"
 		if o.hex {
@@ -286,60 +314,102 @@ func (d *dumper) hexInput(in io.Reader, bad func(error)) error {
 	}
 }
 
-// captureInput decodes the datagrams of a capture to or from the server
-// port, telling their kind by the rule of §3.
+// captureInput decodes the datagrams of a capture to or from the server's
+// port, telling their kind by the rule of §3. Without -port, the server is
+// found first (server.go): in a first pass over an input that seeks, else
+// in the datagrams of a stream held back until it shows (holdback.go).
 func (d *dumper) captureInput(in io.Reader) error {
+	if d.o.port == 0 {
+		if rs, ok := seekable(in); ok {
+			return d.twoPasses(rs)
+		}
+		d.finding = true
+		return d.frames(in)
+	}
+	d.finding = true
+	d.serve(d.o.port, noEvidence)
+	return d.frames(in)
+}
+
+// serve decodes the datagrams to and from port from now on; by is how
+// the capture showed it, noEvidence for -port.
+func (d *dumper) serve(port uint16, by evidence) {
+	d.port, d.by, d.sides = port, by, wiredump.NewSides(port)
+}
+
+// frames reads the capture in, each frame in turn.
+func (d *dumper) frames(in io.Reader) error {
 	c, err := openCapture(in)
 	if err != nil {
 		return err
 	}
-	s := wiredump.NewSides(d.o.port)
 	for {
 		f, err := c.next()
-		if err == io.EOF {
-			return nil
-		}
 		if err != nil {
+			if rerr := d.release(); rerr != nil {
+				return rerr
+			}
+			if err == io.EOF {
+				err = nil
+			}
 			return err
 		}
-		u, ok := udpOf(f)
-		if !ok {
-			continue
-		}
-		k, client, toServer, ok := s.Classify(u.src, u.dst)
-		d.ports.add(u.src.Port(), u.dst.Port(), ok)
-		if !ok {
-			continue
-		}
-		var dec wiredump.Decoded
-		if u.problem != nil {
-			dec = wiredump.Decoded{Kind: k, Data: u.payload, Err: u.problem}
-		} else {
-			dec = s.Decode(client, toServer, u.payload)
-		}
-		dir := 1
-		if toServer {
-			dir = 0
-		}
-		if d.stats != nil {
-			d.stats.add(d.stats.conn(client.String()), dir, true, &dec)
-		}
-		if d.report != nil {
-			sn := seenOf(f.info.Timestamp, client.String(), toServer, &dec)
-			d.report.add(&sn)
-		}
-		if d.qlog != nil {
-			key := ""
-			if dec.Err != nil {
-				key = wiredump.DropKey(dec.Err)
-			}
-			d.qlog.Datagram(f.info.Timestamp, client, toServer, u.payload, key)
-		}
-		at := &wiredump.Origin{Time: f.info.Timestamp, Src: u.src, Dst: u.dst}
-		if err := d.datagram(f.n, at, &dec); err != nil {
+		if err := d.frame(f); err != nil {
 			return err
 		}
 	}
+}
+
+// frame decodes the UDP datagram of f, or holds it back while the server
+// of a stream is unknown.
+func (d *dumper) frame(f frame) error {
+	u, ok := udpOf(f)
+	if !ok {
+		return nil
+	}
+	if d.finding {
+		d.find.add(&u)
+	}
+	h := heldDatagram{n: f.n, at: f.info.Timestamp, u: u}
+	if d.sides == nil {
+		return d.hold(&h)
+	}
+	return d.decode(&h)
+}
+
+// decode decodes the datagram h holds, if to or from the server.
+func (d *dumper) decode(h *heldDatagram) error {
+	u := &h.u
+	k, client, toServer, ok := d.sides.Classify(u.src, u.dst)
+	if !ok {
+		return nil
+	}
+	var dec wiredump.Decoded
+	if u.problem != nil {
+		dec = wiredump.Decoded{Kind: k, Data: u.payload, Err: u.problem}
+	} else {
+		dec = d.sides.Decode(client, toServer, u.payload)
+	}
+	dir := 1
+	if toServer {
+		dir = 0
+	}
+	if d.stats != nil {
+		d.stats.add(d.stats.conn(client.String()), dir, true, &dec)
+	}
+	if d.report != nil {
+		sn := seenOf(h.at, client.String(), toServer, &dec)
+		d.report.add(&sn)
+	}
+	if d.qlog != nil {
+		key := ""
+		if dec.Err != nil {
+			key = wiredump.DropKey(dec.Err)
+		}
+		d.qlog.Datagram(h.at, client, toServer, u.payload, key)
+	}
+	at := &wiredump.Origin{Time: h.at, Src: u.src, Dst: u.dst}
+	return d.datagram(h.n, at, &dec)
 }
 
 func (d *dumper) writeStats() error {

@@ -49,14 +49,20 @@ func hostileCapture(t *testing.T, addresses, packets int) []byte {
 }
 
 // retainedHeap returns how many heap bytes a dumper holds after it read the
-// whole capture, with and without -stats.
-func retainedHeap(t *testing.T, capture []byte, withStats bool) uint64 {
+// whole capture, with and without -stats, with -port 4242 or finding the
+// server in a stream (holdback.go).
+func retainedHeap(t *testing.T, capture []byte, withStats, auto bool) uint64 {
 	t.Helper()
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	d := newDumper(options{json: true, stats: withStats, port: rtype.DefaultPort}, io.Discard)
-	if err := d.captureInput(bytes.NewReader(capture)); err != nil {
+	o := options{json: true, stats: withStats, port: rtype.DefaultPort}
+	var in io.Reader = bytes.NewReader(capture)
+	if auto {
+		o.port, in = 0, pipe(capture)
+	}
+	d := newDumper(o, io.Discard)
+	if err := d.captureInput(in); err != nil {
 		t.Fatal(err)
 	}
 	runtime.GC()
@@ -78,15 +84,17 @@ func TestHostileCaptureBoundedMemory(t *testing.T) {
 	}
 	capture := hostileCapture(t, 30000, 30000)
 	for _, tt := range []struct {
-		stats bool
-		limit uint64
+		stats, auto bool
+		limit       uint64
 	}{
-		{false, 1 << 20},
-		{true, 12 << 20},
+		{false, false, 1 << 20},
+		{true, false, 12 << 20},
+		{false, true, 1 << 20},
+		{true, true, 12 << 20},
 	} {
-		if got := retainedHeap(t, capture, tt.stats); got > tt.limit {
-			t.Errorf("stats=%v: the dumper holds %.1f MB after a %.1f MB capture, want at most %.1f MB",
-				tt.stats, float64(got)/(1<<20), float64(len(capture))/(1<<20), float64(tt.limit)/(1<<20))
+		if got := retainedHeap(t, capture, tt.stats, tt.auto); got > tt.limit {
+			t.Errorf("stats=%v auto=%v: the dumper holds %.1f MB after a %.1f MB capture, want at most %.1f MB",
+				tt.stats, tt.auto, float64(got)/(1<<20), float64(len(capture))/(1<<20), float64(tt.limit)/(1<<20))
 		}
 	}
 }

@@ -22,8 +22,13 @@ func runReport(o options, stdin io.Reader, stderr io.Writer) int {
 	defer out.Close()
 	m := newReportModel(o.name)
 	var readErr error
+	none := false
 	if traces, ok := traceFiles(o.name); ok {
 		readErr = readTraces(m, traces)
+		if len(m.clients) == 0 && readErr == nil {
+			fmt.Fprintf(stderr, "rtypedump: no R-Type client in %s: its traces hold no datagram\n", m.source)
+			return exitInput
+		}
 	} else {
 		in := stdin
 		if o.name != "" && o.name != "-" {
@@ -40,6 +45,16 @@ func runReport(o options, stdin io.Reader, stderr io.Writer) int {
 		d := newDumper(o, io.Discard)
 		d.report = m
 		readErr = d.captureInput(in)
+		none = d.noClient(stderr, m.source, readErr)
+	}
+	if none {
+		// A report of no client is an error, not an empty success.
+		out.Close()
+		os.Remove(o.report)
+		if readErr != nil {
+			fmt.Fprintf(stderr, "rtypedump: %s: %v\n", m.source, readErr)
+		}
+		return exitInput
 	}
 	if err := errors.Join(writeReport(out, m), out.Close()); err != nil {
 		fmt.Fprintln(stderr, "rtypedump: -report:", err)

@@ -19,13 +19,15 @@ func runWatch(o options, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "rtypedump:", err)
 		return exitInput
 	}
-	rc, readErr := loadReplay(f, o.port)
+	rc, none, readErr := watchCapture(f, o)
 	f.Close()
+	if none != nil {
+		none.write(stderr, readErr)
+	}
 	if rc == nil || len(rc.clients) == 0 {
-		if readErr == nil {
-			readErr = fmt.Errorf("no client of a server on port %d", o.port)
+		if readErr != nil {
+			fmt.Fprintf(stderr, "rtypedump: %s: %v\n", o.name, readErr)
 		}
-		fmt.Fprintf(stderr, "rtypedump: %s: %v\n", o.name, readErr)
 		return exitInput
 	}
 	ci := 0
@@ -49,6 +51,27 @@ func runWatch(o options, stderr io.Writer) int {
 		return exitInput
 	}
 	return exitOK
+}
+
+// watchCapture reads the capture f for -watch: a first pass finds the
+// server, or its clients with -port, then the replay is loaded. Without a
+// client, rc is nil and none a *noClientError; readErr is the fault of a
+// capture cut short, if any.
+func watchCapture(f *os.File, o options) (rc *replayCapture, none *noClientError, readErr error) {
+	var find serverFinder
+	readErr = survey(f, &find)
+	port, _ := find.server()
+	if o.port != 0 {
+		port = o.port
+	}
+	if none = noClientIn(&find, o.port, o.name); none != nil {
+		return nil, none, readErr
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nil, nil, err
+	}
+	rc, readErr = loadReplay(f, port)
+	return rc, nil, readErr
 }
 
 // clientIndex is a's place among rc's clients, -1 if none.
