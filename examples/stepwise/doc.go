@@ -11,7 +11,8 @@
 //     connection id, wrong address, duplicate or too old by §5.2) and
 //     framed (§5.3); each one accepted is answered at once by a packet
 //     with no message, numbered from 1 and acknowledging what was received
-//     (§5.1, §5.2). Messages are not read yet: no Pong.
+//     (§5.1, §5.2). Messages are not read yet: no Pong. Later stages keep
+//     this answer and put in it what the packet's messages call for.
 //  3. ping: a Ping gets a Pong with its timestamp (§7.2, §8.4); Disconnect
 //     closes the connection at once (§7.3).
 //  4. ship: a game of up to 4 ships (§10): each new player gets the world
@@ -30,11 +31,13 @@
 //	go run ./examples/stepwise -stage 1 [-addr 127.0.0.1:4242]
 //	go run ./examples/stepwise -stage 4 -crash-after-snapshot
 //
-// The first line on standard error is "listening on ADDR", the address
-// bound, so that -addr 127.0.0.1:0 can be read back.
+// -stage defaults to 4, the whole server. The first line on standard error
+// is "listening on ADDR", the address bound, so that -addr 127.0.0.1:0 can
+// be read back.
 //
 // At most 64 connections are kept; a Hello when all are taken evicts the
 // connection heard from least recently, since v1 has no timeout (§13) and
 // stages 1 and 2 never close one. Beyond 4 players, a connection is a
-// spectator: it gets the world and the Snapshots but no ship.
+// spectator: it gets the world and the Snapshots but no ship, even when a
+// slot frees later; the next player to join takes that slot.
 package main

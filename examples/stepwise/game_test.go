@@ -130,7 +130,7 @@ func TestShip(t *testing.T) {
 }
 
 // TestSpectator: a fifth player is welcomed with the world and Snapshots
-// but no ship; a slot freed goes to the next player (§10).
+// but no ship; a slot freed goes to the next player to join (§10).
 func TestSpectator(t *testing.T) {
 	_, addr := start(t, config{stage: stageShip})
 	var ps [maxPlayers + 1]*client
