@@ -98,9 +98,12 @@ type ladder struct {
 	probed  bool
 	lacks   [numCapabilities]bool
 	missing [numCapabilities]string // why, for a missing one
+	// cut is the rung the probe was trying when the server stopped
+	// answering: it and those after it are untried.
+	cut capability
 }
 
-func newLadder() *ladder { return &ladder{} }
+func newLadder() *ladder { return &ladder{cut: numCapabilities} }
 
 // miss notes that c is missing, for why.
 func (l *ladder) miss(c capability, why string) {
@@ -140,7 +143,7 @@ func (l *ladder) report(notRun [numCapabilities]int, failed func(id string) bool
 		r := Rung{Name: rungs[c].name, Section: rungs[c].section, Case: rungs[c].owner, Next: rungs[c].next, NotRun: notRun[c]}
 		low, lacks := l.lacking(c)
 		switch {
-		case lacks && low == c:
+		case lacks && low == c && c < l.cut:
 			r.State, r.Detail = Missing, l.missing[c]
 			for _, id := range judges[c] {
 				if failed(id) && !failed(r.Case) {
@@ -148,7 +151,7 @@ func (l *ladder) report(notRun [numCapabilities]int, failed func(id string) bool
 					break
 				}
 			}
-		case lacks:
+		case lacks, c >= l.cut:
 			r.State = Untried
 		}
 		out[c] = r
@@ -173,7 +176,7 @@ func (t *check) need(c capability) {
 // ladder's probe notes c missing.
 func (t *check) lack(c capability, detail string) {
 	if t.id == ladderID {
-		t.suite.ladder.miss(c, detail)
+		t.missing(c, detail)
 		t.Skipf("%s", detail)
 	}
 	if t.id == rungs[c].owner {

@@ -34,23 +34,36 @@ func climb(t *check) {
 	// From here on a missing rung leaves the others that do not stand on
 	// it to be tried.
 	if _, ok := p.expect(time.Second, isType(rtype.TypeSnapshot)); !ok {
-		l.miss(capSnapshots, fmt.Sprintf("connection %d, its ship %d created, got no Snapshot within 1s", p.id, ship))
+		t.missing(capSnapshots, fmt.Sprintf("connection %d, its ship %d created, got no Snapshot within 1s", p.id, ship))
 	}
 	if why := fires(p, ship); why != "" {
-		l.miss(capMissiles, why)
+		t.missing(capMissiles, why)
 	}
 	q, why := secondPlayer(t, p)
 	if why != "" {
-		l.miss(capSecond, why)
+		t.missing(capSecond, why)
 		return
 	}
 	if !until(p, q, 4*time.Second, func() bool { return bydosFly(p) }) {
-		l.miss(capBydos, fmt.Sprintf("connections %d and %d in, no Bydos (0x87FF) created nor listed in a Snapshot within 4s", p.id, q.id))
+		t.missing(capBydos, fmt.Sprintf("connections %d and %d in, no Bydos (0x87FF) created nor listed in a Snapshot within 4s", p.id, q.id))
 		return
 	}
 	if why := lobby(t, p, q); why != "" {
-		l.miss(capRounds, why)
+		t.missing(capRounds, why)
 	}
+}
+
+// missing notes in the ladder that c is missing, for why, once the
+// server still answers a fresh Hello: one that stopped answering did not
+// lack c, it died, and the probe ends there.
+func (t *check) missing(c capability, why string) {
+	p := t.newPlayer()
+	if _, ok := p.helloUntil(aliveWait, func(datagram) bool { return true }); !ok {
+		t.suite.ladder.cut = c
+		t.suite.stop(fmt.Sprintf("the server stopped answering during the ladder probe, trying %s (did it crash?): a Hello from a fresh address got no answer within %v", c.cite(), aliveWait))
+		t.Skipf("the server stopped answering")
+	}
+	t.suite.ladder.miss(c, why)
 }
 
 // fires has p's ship fire (§7.1) and returns "" once a missile's

@@ -73,7 +73,7 @@ func RunServer(ctx context.Context, target string, o Options) (*Report, error) {
 		o.Climbed(s.ladder.report(s.notRun, s.failed))
 	}
 	rep := &Report{Mode: ServerMode, Target: target}
-	sch := &scheduler{ctx: ctx, lanes: serverLanes, add: func(r Result) { rep.add(r, &o) }}
+	sch := &scheduler{ctx: ctx, lanes: serverLanes, add: func(r Result) { rep.add(r, &o) }, stopped: s.stopped}
 	sch.run = func(c Case, steady func()) (Result, bool) {
 		r := runCase(ctx, c, o.limit(c), 0, o.Record, func(t *check) { at(t); t.steady = steady })
 		return r, s.ran(c.ID)

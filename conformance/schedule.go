@@ -44,6 +44,7 @@ type scheduler struct {
 	used    int // their players
 	alone   int // alone cases running
 	crowd   int // running cases neither alone nor beside
+	// stopped says why the run stopped; set before runAll, no case runs.
 	stopped string
 	results []*Result
 	next    int // the first result not added yet
@@ -53,6 +54,12 @@ type scheduler struct {
 // stopped early, or "".
 func (s *scheduler) runAll(cases []Case) string {
 	s.cond = sync.NewCond(&s.mu)
+	if s.stopped != "" {
+		for _, c := range cases {
+			s.add(Result{Case: c, Outcome: NotRun, Detail: "not run: " + s.stopped})
+		}
+		return s.stopped
+	}
 	s.results = make([]*Result, len(cases))
 	var wg sync.WaitGroup
 	order, leading := runOrder(cases)

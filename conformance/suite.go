@@ -19,6 +19,18 @@ type suite struct {
 	// zeroWelcome describes the first Welcome of the run that carried
 	// connection id 0, which 4.3/2 judges whichever case got it.
 	zeroWelcome string
+	// stopped says why the run stopped before its cases: the server died
+	// during the ladder's probe.
+	stopped string
+}
+
+// stop notes why the run stops before its cases.
+func (s *suite) stop(why string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.stopped == "" {
+		s.stopped = why
+	}
 }
 
 // ended is how a case of the run ended: its outcome, and the capability
