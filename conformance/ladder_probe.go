@@ -36,12 +36,14 @@ func climb(t *check) {
 	if _, ok := p.expect(time.Second, isType(rtype.TypeSnapshot)); !ok {
 		t.missing(capSnapshots, fmt.Sprintf("connection %d, its ship %d created, got no Snapshot within 1s", p.id, ship))
 	}
-	if why := fires(p, ship); why != "" {
-		t.missing(capMissiles, why)
-	}
 	q, why := secondPlayer(t, p)
 	if why != "" {
 		t.missing(capSecond, why)
+	}
+	if why := fires(p, ship); why != "" {
+		t.missing(capMissiles, why)
+	}
+	if q == nil {
 		return
 	}
 	if !until(p, q, 4*time.Second, func() bool { return bydosFly(p) }) {
