@@ -179,7 +179,7 @@ func (t *check) lack(c capability, detail string) {
 		t.missing(c, detail)
 		t.Skipf("%s", detail)
 	}
-	if t.id == rungs[c].owner {
+	if low, lacks := t.suite.ladder.lacking(c); t.id == rungs[c].owner || lacks && t.id == rungs[low].owner {
 		t.Failf("%s", detail)
 	}
 	t.need(c)
