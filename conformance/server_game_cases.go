@@ -121,17 +121,11 @@ var serverGameCases = []Case{
 			t.Failf("Snapshot serverTicks went from %d to %d in %.2fs: %.1f ticks per second", ticks[0], ticks[len(ticks)-1], secs, r)
 		}
 	}},
-	{ID: "10/4", alone: true, Level: Game, Title: "the ship of slot n (0 to 3) spawns at x = 150, y = 150 + 100 n", run: func(t *check) {
-		p := t.join()
-		ship := p.ownShip(time.Second)
-		c := p.created(ship)
-		n := math.Round((c.y - 150) / 100)
-		if math.Abs(c.x-150) > 1 || n < 0 || n > 3 || math.Abs(c.y-150-100*n) > 1 {
-			t.Failf("ship %d (%v) was created at (%.2f, %.2f)", ship, c.arch, c.x, c.y)
-		}
-	}},
-	{ID: "10/5", alone: true, Level: Game, Title: "4 player slots, one ship color per slot: player_blue, player_green, player_pink and player_red for slots 1 to 4", run: slotColours},
+	{ID: "10/4", alone: true, players: 4, Level: Game, Title: "the ship of slot n (0 to 3) spawns at x = 150, y = 150 + 100 n", run: spawnPositions},
+	{ID: "10/5", alone: true, players: 4, Level: Game, Title: "4 player slots, one ship color per slot: player_blue, player_green, player_pink and player_red for slots 1 to 4", run: slotColours},
 	{ID: "10/6", alone: true, Level: Game, Title: "a round starts when 2 players are connected: Bydos come", needs: 6 * time.Second, run: roundStart},
+	{ID: "10/7", alone: true, players: 5, Level: Game, Title: "4 player slots: with 4 players in, a fifth client gets no ship", run: fifthGetsNoShip},
+	{ID: "10/8", alone: true, players: 4, Level: Game, Title: "a player joining takes the slot a leaving player freed: its colour and spawn position, no colour twice", run: slotReused},
 }
 
 // goes fails the case unless m, measured holding a, went in direction dir
@@ -180,27 +174,6 @@ func (p *player) created(id uint32) seenCreate {
 		p.t.Skipf("the CreateEntity of entity %d came before the case watched", id)
 	}
 	return c
-}
-
-var slotArchetypes = [...]rtype.Archetype{rtype.ArchetypePlayerBlue, rtype.ArchetypePlayerGreen, rtype.ArchetypePlayerPink, rtype.ArchetypePlayerRed}
-
-// slotColours joins four players and checks their ships' colours: one per
-// slot, the slot told by the spawn height (§10).
-func slotColours(t *check) {
-	seen := map[rtype.Archetype]uint32{}
-	for i := range 4 {
-		p := t.join()
-		ship := p.ownShip(time.Second)
-		c := p.created(ship)
-		if other, dup := seen[c.arch]; dup {
-			t.Failf("player %d's ship %d and ship %d are both %v", i+1, ship, other, c.arch)
-		}
-		seen[c.arch] = ship
-		n := int(math.Round((c.y - 150) / 100))
-		if n < 0 || n > 3 || c.arch != slotArchetypes[n] {
-			t.Failf("ship %d spawned at y = %.0f is %v (%#04x); slot %d's is %v", ship, c.y, c.arch, uint16(c.arch), n+1, slotArchetypes[max(0, min(n, 3))])
-		}
-	}
 }
 
 // roundStart checks that Bydos come once a second player joins a lobby

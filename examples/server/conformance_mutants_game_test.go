@@ -485,6 +485,12 @@ func gameMutants() []mutant {
 			}
 			return msg(rtype.TypeCreateEntity, q)
 		})},
+		{name: "slot n spawns at y = 150 + 100 (n + 1)", catch: []string{"10/4"}, out: create(func(q []byte) []rtype.RawMessage {
+			if isShip(archetype(q)) {
+				binary.BigEndian.PutUint16(q[12:], binary.BigEndian.Uint16(q[12:])+400)
+			}
+			return msg(rtype.TypeCreateEntity, q)
+		})},
 		{name: "two blue ships", catch: []string{"10/5"}, out: create(func(q []byte) []rtype.RawMessage {
 			if archetype(q) == rtype.ArchetypePlayerPink {
 				binary.BigEndian.PutUint16(q[8:], uint16(rtype.ArchetypePlayerBlue))
