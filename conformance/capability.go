@@ -32,7 +32,7 @@ var rungs = [numCapabilities]struct{ name, section, owner, next string }{
 	capSecond:    {"second player", "10", "10/5", "take up to 4 players, one slot and ship colour each (§10)"},
 	capMissiles:  {"missiles", "7.1", "8.2/5", "fire a missile when Shoot goes from set to cleared, CreateEntity to all (§7.1, §8.2)"},
 	capBydos:     {"Bydos", "10", "8.2/6", "start a round when 2 players are in: Bydos spawn, CreateEntity to all (§8.2, §10)"},
-	capRounds:    {"rounds", "10", "10/6", "go back to the lobby when every player has left (§10)"},
+	capRounds:    {"rounds", "10", "10/9", "go back to the lobby when every player has left (§10)"},
 }
 
 func (c capability) String() string { return rungs[c].name }

@@ -29,6 +29,9 @@ type Case struct {
 	// alone says the case runs with no other beside it: it fills the
 	// server, or judges the world every player shares.
 	alone bool
+	// slow says the case waits for the game's own clocks, half a minute
+	// of a run's time: only Options.Slow selects it.
+	slow bool
 	// late says the case runs after every other: it judges what they
 	// saw too.
 	late bool
@@ -39,3 +42,7 @@ func (c Case) Section() string {
 	s, _, _ := strings.Cut(c.ID, "/")
 	return s
 }
+
+// Slow reports whether the case waits for the game's own clocks, such as
+// §10's 30 seconds: only [Options].Slow (rtypecheck -slow) selects it.
+func (c Case) Slow() bool { return c.slow }
