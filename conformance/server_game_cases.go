@@ -182,12 +182,11 @@ func (p *player) created(id uint32) seenCreate {
 // roundStart checks that Bydos come once a second player joins a lobby
 // where none flew.
 func roundStart(t *check) {
-	t.need(capRounds) // a round left on tells nothing
 	a := t.join()
 	a.ownShip(time.Second)
 	a.play(100*time.Millisecond, 0)
 	if _, ok := a.seen.createdAfter(time.Time{}, isBydos); ok {
-		t.Skipf("a Bydos flew before the second player joined: a round was already on")
+		t.Skipf("not run: a Bydos flew before the second player joined: a round was already on (10/9 judges the return to the lobby)")
 	}
 	b := t.join()
 	joined := t.since()
