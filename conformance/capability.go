@@ -35,7 +35,7 @@ var rungs = [numCapabilities]struct {
 	capSecond:    {"second player", "10", "10/5", "take up to 4 players, one slot and ship colour each (§10)", capShip},
 	capMissiles:  {"missiles", "7.1", "7.1/9", "fire a missile when Shoot goes from set to cleared, CreateEntity to all (§7.1, §8.2)", capShip},
 	capBydos:     {"Bydos", "10", "10/6", "start a round when 2 players are in: Bydos spawn, CreateEntity to all (§8.2, §10)", capSecond},
-	capRounds:    {"rounds", "10", "10/6", "go back to the lobby when every player has left (§10)", capBydos},
+	capRounds:    {"rounds", "10", "10/9", "go back to the lobby when every player has left (§10)", capBydos},
 }
 
 func (c capability) String() string { return rungs[c].name }

@@ -33,6 +33,9 @@ type Case struct {
 	// beside says the case may run beside any other, an alone one too: a
 	// long case that judges its own players only, and keeps a round on.
 	beside bool
+	// slow says the case waits for the game's own clocks, half a minute
+	// of a run's time: only Options.Slow selects it.
+	slow bool
 	// late says the case runs after every other: it judges what they
 	// saw too.
 	late bool
@@ -43,3 +46,7 @@ func (c Case) Section() string {
 	s, _, _ := strings.Cut(c.ID, "/")
 	return s
 }
+
+// Slow reports whether the case waits for the game's own clocks, such as
+// §10's 30 seconds: only [Options].Slow (rtypecheck -slow) selects it.
+func (c Case) Slow() bool { return c.slow }

@@ -472,7 +472,7 @@ func runBound(m Mode, o Options, extra time.Duration) (time.Duration, int) {
 	n := 0
 	d := 3*time.Second + extra + time.Second
 	for _, c := range Cases(m) {
-		if o.selected(c.ID) {
+		if o.selected(c) {
 			n++
 			d += o.limit(c) + extra + time.Second
 		}

@@ -132,7 +132,6 @@ func lobby(t *check, p, q *player) string {
 	left := t.since()
 	r := t.join()
 	r.ownShip(time.Second)
-	isBydos := func(c seenCreate) bool { return c.arch == rtype.ArchetypeEnemyBidos }
 	r.play(time.Second, 0)
 	if c, ok := r.seen.createdAfter(time.Time{}, isBydos); ok {
 		return fmt.Sprintf("every player left at %v; connection %d, alone, got a CreateEntity of Bydos %d at %v: the round went on, no lobby",

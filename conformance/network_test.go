@@ -102,7 +102,7 @@ func TestNetwork_ServerInMemory(t *testing.T) {
 		})
 		serveInMemory(t, nw, memServer)
 		start := time.Now()
-		rep, err := RunServer(context.Background(), memServer.String(), Options{Network: NetworkOf(nw.Listen)})
+		rep, err := RunServer(context.Background(), memServer.String(), Options{Network: NetworkOf(nw.Listen), Slow: true})
 		virtual = time.Since(start)
 		if err != nil {
 			t.Fatal(err)

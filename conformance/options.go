@@ -22,6 +22,11 @@ type Options struct {
 	// Strict makes SHOULD and GAME failures fail the run, and TestServer's
 	// and TestClient's subtests.
 	Strict bool
+	// Slow selects the cases that wait for the game's own clocks, such
+	// as the 30 seconds after which §10 starts a round with one player
+	// (10/10): without it they are left out, as Skip leaves a case out,
+	// not run and not reported.
+	Slow bool
 	// Record keeps, for each failed case, the datagrams it exchanged.
 	Record bool
 	// Listen is the scripted server's address in client mode; empty means
@@ -49,9 +54,9 @@ type Options struct {
 	Log io.Writer
 }
 
-// selected reports whether the options select case id.
-func (o *Options) selected(id string) bool {
-	return (o.Run == nil || o.Run.MatchString(id)) && (o.Skip == nil || !o.Skip.MatchString(id))
+// selected reports whether the options select case c.
+func (o *Options) selected(c Case) bool {
+	return (o.Run == nil || o.Run.MatchString(c.ID)) && (o.Skip == nil || !o.Skip.MatchString(c.ID)) && (!c.slow || o.Slow)
 }
 
 // limit returns the time case c may run.

@@ -172,7 +172,7 @@ func skippedByHand(ids []string) string {
 func selectCases(m Mode, o *Options) ([]Case, error) {
 	var out []Case
 	for _, c := range Cases(m) {
-		if o.selected(c.ID) {
+		if o.selected(c) {
 			out = append(out, c)
 		}
 	}

@@ -19,6 +19,9 @@ type suite struct {
 	// zeroWelcome describes the first Welcome of the run that carried
 	// connection id 0, which 4.3/2 judges whichever case got it.
 	zeroWelcome string
+	// leap describes the first position a player saw jump across the
+	// encodable range between two Snapshots, which 9.1/1 judges.
+	leap string
 	// stopped says why the run stopped before its cases: the server died
 	// during the ladder's probe.
 	stopped string

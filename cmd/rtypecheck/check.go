@@ -19,7 +19,7 @@ func list(cfg *config, stdout, stderr io.Writer) int {
 	width := termwidth.Layout(termwidth.Width(stdout))
 	n := 0
 	for _, c := range conformance.Cases(cfg.mode) {
-		if cfg.selected(c.ID) {
+		if cfg.selected(c) {
 			head := fmt.Sprintf("%-6s  %-6s  ", c.ID, c.Level)
 			lines := termwidth.Wrap(c.Title, width, head, strings.Repeat(" ", len(head)))
 			fmt.Fprintln(stdout, strings.Join(lines, "\n"))
@@ -48,7 +48,7 @@ func check(ctx context.Context, cfg *config, stdout, stderr io.Writer) int {
 		junit = f
 		defer f.Close()
 	}
-	o := conformance.Options{Run: cfg.run, Skip: cfg.skip, Timeout: cfg.timeout, Strict: cfg.strict, Record: cfg.verbose}
+	o := conformance.Options{Run: cfg.run, Skip: cfg.skip, Timeout: cfg.timeout, Strict: cfg.strict, Slow: cfg.slow, Record: cfg.verbose}
 	var text *conformance.TextWriter
 	if !cfg.json {
 		// The text report is written as the cases end, in report order,

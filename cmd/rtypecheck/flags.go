@@ -21,6 +21,7 @@ type config struct {
 	run, skip *regexp.Regexp
 	list      bool
 	strict    bool
+	slow      bool
 	verbose   bool
 	timeout   time.Duration
 	listen    string
@@ -39,6 +40,7 @@ func flags(mode conformance.Mode, cfg *config, runExpr, skipExpr *string) *flag.
 	fs.StringVar(skipExpr, "skip", "", "leave out the cases whose id matches `REGEXP`")
 	fs.BoolVar(&cfg.list, "list", false, "list the selected cases (id, level, title) without running them")
 	fs.BoolVar(&cfg.strict, "strict", false, "SHOULD and GAME failures fail the run too")
+	fs.BoolVar(&cfg.slow, "slow", false, "server mode: also run the cases that wait for the game's clocks (10/10 waits §10's 30 s for a round); without it they are left out")
 	fs.BoolVar(&cfg.verbose, "v", false, "show the datagrams of each failed case (and, in client mode, the client's output)")
 	fs.DurationVar(&cfg.timeout, "timeout", conformance.DefaultTimeout, "time each case may take (cases that wait by nature get what they need)")
 	if mode != conformance.ServerMode {
@@ -128,7 +130,7 @@ func compile(name, expr string) (*regexp.Regexp, error) {
 	return re, nil
 }
 
-// selected reports whether the -run and -skip flags select case id.
-func (c *config) selected(id string) bool {
-	return (c.run == nil || c.run.MatchString(id)) && (c.skip == nil || !c.skip.MatchString(id))
+// selected reports whether the -run, -skip and -slow flags select case k.
+func (c *config) selected(k conformance.Case) bool {
+	return (c.run == nil || c.run.MatchString(k.ID)) && (c.skip == nil || !c.skip.MatchString(k.ID)) && (!k.Slow() || c.slow)
 }

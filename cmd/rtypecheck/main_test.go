@@ -114,7 +114,7 @@ func TestHelp(t *testing.T) {
 			t.Errorf("%q: exit %d, stderr %q; want 0 and nothing", args, code, stderr)
 		}
 		for _, f := range []string{"usage: rtypecheck server", "rtypecheck client [flags] [-- COMMAND [ARGS...]]",
-			"-json", "-junit FILE", "-run REGEXP", "-skip REGEXP", "-list", "-strict", "-v", "-timeout", "-listen ADDR"} {
+			"-json", "-junit FILE", "-run REGEXP", "-skip REGEXP", "-list", "-strict", "-slow", "-v", "-timeout", "-listen ADDR"} {
 			if !strings.Contains(stdout, f) {
 				t.Errorf("%q: usage lacks %q:\n%s", args, f, stdout)
 			}
@@ -148,13 +148,38 @@ func TestList(t *testing.T) {
 			}
 			entries = append(entries, l)
 		}
-		if n := len(conformance.Cases(conformance.Mode(mode))); len(entries) != n {
-			t.Errorf("%s -list: %d cases listed, want %d", mode, len(entries), n)
+		n := 0
+		for _, c := range conformance.Cases(conformance.Mode(mode)) {
+			if !c.Slow() {
+				n++
+			}
+		}
+		if len(entries) != n {
+			t.Errorf("%s -list: %d cases listed, want %d, the slow ones left out", mode, len(entries), n)
 		}
 		first := strings.Fields(entries[0])[0]
 		code, one, _ := runCLI(t, mode, "-list", "-run", "^"+strings.ReplaceAll(first, ".", `\.`)+"$")
 		if code != 0 || one != entries[0]+"\n" {
 			t.Errorf("%s -list -run %s: exit %d, printed %q, want %q", mode, first, code, one, entries[0]+"\n")
+		}
+	}
+}
+
+// TestSlow: a slow case, 10/10, is left out unless -slow selects it,
+// even when -run names it.
+func TestSlow(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want bool
+	}{
+		{[]string{"server", "-list"}, false},
+		{[]string{"server", "-list", "-run", "^10/"}, false},
+		{[]string{"server", "-list", "-slow"}, true},
+		{[]string{"server", "-list", "-slow", "-run", "^10/10$"}, true},
+	} {
+		_, stdout, _ := runCLI(t, tc.args...)
+		if got := strings.Contains(stdout, "10/10 "); got != tc.want {
+			t.Errorf("%q lists 10/10: %v, want %v:\n%s", tc.args, got, tc.want, stdout)
 		}
 	}
 }

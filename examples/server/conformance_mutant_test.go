@@ -82,7 +82,7 @@ func TestConformanceMutants(t *testing.T) {
 		t.Skip("checks behaviour, not races; TestConformance runs the suite under -race")
 	}
 	t.Parallel()
-	ms := slices.Concat(wireMutants(), gameMutants(), stepperMutants())
+	ms := slices.Concat(wireMutants(), gameMutants(), stepperMutants(), rulesMutants())
 	reps := make([]*conformance.Report, len(ms))
 	errs := make([]error, len(ms))
 	inMemory(t, 1, func(t *testing.T, _ *rtypetest.Network) {
@@ -118,6 +118,7 @@ func (m mutant) run(nw *rtypetest.Network) (*conformance.Report, error) {
 	}
 	defer stop()
 	o := suiteOn(nw)
+	o.Slow = true // a slow case runs when a mutant names it
 	o.Run = idsRegexp(append(mustIDs(), m.catch...))
 	return conformance.RunServer(context.Background(), addr, o)
 }

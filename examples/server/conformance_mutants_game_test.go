@@ -485,6 +485,17 @@ func gameMutants() []mutant {
 			}
 			return msg(rtype.TypeCreateEntity, q)
 		})},
+		{name: "slot n spawns at y = 150 + 100 (n + 1)", catch: []string{"10/4"}, out: both(create(func(q []byte) []rtype.RawMessage {
+			// The whole world 100 pixels lower, so that missiles leave
+			// the ships that fire them.
+			binary.BigEndian.PutUint16(q[12:], binary.BigEndian.Uint16(q[12:])+400)
+			return msg(rtype.TypeCreateEntity, q)
+		}), snapshot(func(q []byte) []byte {
+			for off := 6; off+11 <= len(q); off += 11 {
+				binary.BigEndian.PutUint16(q[off+7:], binary.BigEndian.Uint16(q[off+7:])+400)
+			}
+			return q
+		}))},
 		{name: "two blue ships", catch: []string{"10/5"}, out: create(func(q []byte) []rtype.RawMessage {
 			if archetype(q) == rtype.ArchetypePlayerPink {
 				binary.BigEndian.PutUint16(q[8:], uint16(rtype.ArchetypePlayerBlue))

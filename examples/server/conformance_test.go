@@ -75,6 +75,7 @@ func runInMemory(t *testing.T, mutate func(*gameserver.Config), o conformance.Op
 	inMemory(t, 1, func(t *testing.T, nw *rtypetest.Network) {
 		serveInMemory(t, nw, mutate)
 		o.Network = conformance.NetworkOf(nw.Listen)
+		o.Slow = true // virtual time: the slow cases cost nothing
 		var err error
 		if rep, err = conformance.RunServer(context.Background(), serverAddr.String(), o); err != nil {
 			t.Fatal(err)
