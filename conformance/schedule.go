@@ -38,12 +38,12 @@ type scheduler struct {
 	alive func(after Result) string
 	add   func(Result)
 
-	mu      sync.Mutex
-	cond    *sync.Cond
-	busy    int // cases running
-	used    int // their players
-	alone   int // alone cases running
-	crowd   int // running cases neither alone nor beside
+	mu    sync.Mutex
+	cond  *sync.Cond
+	busy  int // cases running
+	used  int // their players
+	alone int // alone cases running
+	crowd int // running cases neither alone nor beside
 	// stopped says why the run stopped; set before runAll, no case runs.
 	stopped string
 	results []*Result
