@@ -1,9 +1,7 @@
 package conformance
 
 import (
-	"fmt"
 	"sync"
-	"time"
 )
 
 // suite is what the cases of one run share: the ladder probed before
@@ -16,9 +14,6 @@ type suite struct {
 	results map[string]ended
 	// notRun counts, per capability, the cases not run for want of it.
 	notRun [numCapabilities]int
-	// zeroWelcome describes the first Welcome of the run that carried
-	// connection id 0, which 4.3/2 judges whichever case got it.
-	zeroWelcome string
 	// leap describes the first position a player saw jump across the
 	// encodable range between two Snapshots, which 9.1/1 judges.
 	leap string
@@ -79,28 +74,10 @@ func (s *suite) failed(id string) bool {
 	return ok && o == Fail
 }
 
-// sawZeroWelcome notes a Welcome carrying connection id 0 (§4.3), got by
-// the case named, at when into it.
-func (s *suite) sawZeroWelcome(b []byte, caseID string, when time.Duration) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.zeroWelcome == "" {
-		s.zeroWelcome = fmt.Sprintf("the Welcome answering a Hello of %s at %v carries connectionId 0 (% x)", caseName(caseID), when, head(b))
-	}
-}
-
 // caseName names where a datagram came, a case or the run's ladder probe.
 func caseName(id string) string {
 	if id == ladderID || id == aliveID {
 		return "the " + id
 	}
 	return "case " + id
-}
-
-// restsOn ends the case as not run when case id failed in this run: the
-// case's verdict reads what, which that case found wrong.
-func (t *check) restsOn(id, what string) {
-	if t.suite.failed(id) {
-		t.Skipf("not run: the verdict reads %s, which case %s found wrong", what, id)
-	}
 }
