@@ -1,18 +1,14 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"fmt"
-	"io"
-	"os/exec"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/rtypeproto/rtype/conformance"
-	"github.com/rtypeproto/rtype/internal/exampletest"
 )
 
 // The ladder's rungs, lowest first, as conformance reports them: the name,
@@ -157,7 +153,7 @@ func TestLadder(t *testing.T) {
 			t.Parallel()
 			var addr string
 			if tc.stage == 0 {
-				addr = startCrashing(t)
+				addr = startCrashing(t).addr
 			} else {
 				_, a := start(t, config{stage: tc.stage})
 				addr = a.String()
@@ -350,45 +346,4 @@ func unwrapLadder(text string) string {
 		line += " " + l[2:]
 	}
 	return line
-}
-
-// startCrashing builds the program and runs it with -stage 4
-// -crash-after-snapshot, as TestCrashAfterSnapshot does, and returns the
-// address it listens on. It is killed when the test ends, if it is still
-// running.
-func startCrashing(t *testing.T) string {
-	t.Helper()
-	bin := exampletest.Build(t, "./examples/stepwise")
-	cmd := exec.Command(bin, "-stage", "4", "-addr", "127.0.0.1:0", "-crash-after-snapshot")
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	lines := make(chan string, 16)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			select {
-			case lines <- sc.Text():
-			default: // only the first line is read
-			}
-		}
-		close(lines)
-		_, _ = io.Copy(io.Discard, stderr)
-		exited <- cmd.Wait() // after stderr is read to its end, as Wait requires
-	}()
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		<-exited
-	})
-	first := line(t, lines)
-	m := regexp.MustCompile(`^listening on (127\.0\.0\.1:[0-9]+)$`).FindStringSubmatch(first)
-	if m == nil {
-		t.Fatalf("first stderr line %q, want \"listening on 127.0.0.1:PORT\"", first)
-	}
-	return m[1]
 }

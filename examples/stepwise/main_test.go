@@ -1,18 +1,14 @@
 package main
 
 import (
-	"bufio"
 	"errors"
-	"io"
 	"net"
 	"os/exec"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/rtypeproto/rtype"
-	"github.com/rtypeproto/rtype/internal/exampletest"
 )
 
 // TestFlags: bad flags exit with status 2 before listening.
@@ -42,52 +38,24 @@ func TestCrashAfterSnapshot(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the program")
 	}
-	bin := exampletest.Build(t, "./examples/stepwise")
-	cmd := exec.Command(bin, "-stage", "4", "-addr", "127.0.0.1:0", "-crash-after-snapshot")
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	lines := make(chan string, 16)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			lines <- sc.Text()
-		}
-		close(lines)
-		_, _ = io.Copy(io.Discard, stderr)
-		exited <- cmd.Wait() // after stderr is read to its end, as Wait requires
-	}()
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		<-exited
-	})
-	first := line(t, lines)
-	m := regexp.MustCompile(`^listening on (127\.0\.0\.1:[0-9]+)$`).FindStringSubmatch(first)
-	if m == nil {
-		t.Fatalf("first stderr line %q, want \"listening on 127.0.0.1:PORT\"", first)
-	}
-	addr, err := net.ResolveUDPAddr("udp4", m[1])
+	proc := startCrashing(t)
+	addr, err := net.ResolveUDPAddr("udp4", proc.addr)
 	if err != nil {
 		t.Fatal(err)
 	}
 	c := dial(t, addr)
 	c.welcome()
 	c.next("Snapshot", is(rtype.TypeSnapshot))
-	if l := line(t, lines); !strings.HasPrefix(l, "panic: ") {
+	if l := line(t, proc.lines); !strings.HasPrefix(l, "panic: ") {
 		t.Errorf("after the Snapshot, stderr says %q, want a panic line", l)
 	}
 	select {
-	case err := <-exited:
+	case err := <-proc.exited:
 		var ee *exec.ExitError
 		if !errors.As(err, &ee) || ee.ExitCode() != 2 {
 			t.Errorf("exit: %v, want status 2", err)
 		}
-		exited <- err // for the cleanup
+		proc.exited <- err // for the cleanup
 		n := 0
 		for _, m := range c.pending {
 			n += btoi(m.Type == rtype.TypeSnapshot)
