@@ -41,9 +41,12 @@ type scheduler struct {
 	busy    int  // cases running
 	used    int  // their players
 	exclude bool // an alone case runs
-	stopped string
-	results []*Result
-	next    int // the first result not added yet
+	// founding counts the foundations not finished: the other cases
+	// wait for them, whose outcome their verdicts may rest on.
+	founding int
+	stopped  string
+	results  []*Result
+	next     int // the first result not added yet
 }
 
 // runAll runs cases, given in report order, and returns why the run
@@ -51,6 +54,11 @@ type scheduler struct {
 func (s *scheduler) runAll(cases []Case) string {
 	s.cond = sync.NewCond(&s.mu)
 	s.results = make([]*Result, len(cases))
+	for _, c := range cases {
+		if slices.Contains(foundations, c.ID) {
+			s.founding++
+		}
+	}
 	var wg sync.WaitGroup
 	for _, i := range runOrder(cases) {
 		c := cases[i]
@@ -94,8 +102,9 @@ func (s *scheduler) admit(c Case) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	need := max(c.players, 1)
+	founder := slices.Contains(foundations, c.ID)
 	for s.stopped == "" && s.busy > 0 &&
-		(s.busy >= s.lanes || s.exclude || c.alone || s.used+need > slotBudget) {
+		(s.busy >= s.lanes || s.exclude || c.alone || s.used+need > slotBudget || !founder && s.founding > 0) {
 		s.cond.Wait()
 	}
 	if s.stopped != "" {
@@ -113,6 +122,9 @@ func (s *scheduler) release(c Case) {
 	s.used -= max(c.players, 1)
 	if c.alone {
 		s.exclude = false
+	}
+	if slices.Contains(foundations, c.ID) {
+		s.founding--
 	}
 	s.cond.Broadcast()
 	s.mu.Unlock()

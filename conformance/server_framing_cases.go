@@ -36,7 +36,7 @@ var serverFramingCases = []Case{
 		p := t.join()
 		seq := p.send()
 		h, _ := p.probe(0)
-		if !rtype.Acked(seq, h.Ack, h.AckBits) {
+		if !t.acked(seq, h) {
 			t.Failf("packet %d, the 16-byte header alone, then %d with a Ping: the packet carrying the Pong has %s, not acknowledging %d", seq, seq+1, ackDesc(h), seq)
 		}
 	}},
