@@ -61,6 +61,7 @@ func (t *check) newPlayer() *player {
 		bind = netip.AddrPortFrom(netip.IPv6Unspecified(), 0)
 	}
 	p := &player{peer: peer{t: t, ep: t.socket(bind), to: t.server}, world: newWorld()}
+	p.ep.awaitWelcome(t.server)
 	p.handshake = p.takeHandshake
 	p.observe(func(m msg) { p.world.apply(m.raw) })
 	p.observe(p.seen.see)
