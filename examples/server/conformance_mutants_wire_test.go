@@ -91,7 +91,7 @@ func handshakeBreaks() []mutant {
 		// One Welcome of the run, whichever case's Hello it answers: the
 		// next Hello from that address gets a good one (§13.2).
 		{name: "firstWelcomeOfRunID0", catch: []string{"4.3/2"}, out: nthWelcome(func(n int) bool { return n == 1 }, func(b []byte) { clear(b[6:10]) })},
-		{name: "everyFifthWelcomeID0", catch: []string{"4.3/2"}, out: nthWelcome(func(n int) bool { return n%5 == 0 }, func(b []byte) { clear(b[6:10]) })},
+		{name: "everySeventhWelcomeID0", catch: []string{"4.3/2"}, out: nthWelcome(func(n int) bool { return n%7 == 0 }, func(b []byte) { clear(b[6:10]) })},
 		// Every Welcome broken: no case gets a connection, the run goes on.
 		welcomes11Bytes, welcomesID0,
 	}
