@@ -112,9 +112,9 @@ func (t *check) blame(o Outcome, detail string) (Outcome, string) {
 		return o, detail
 	}
 	t.mu.Lock()
-	tapping, lost, count := t.tapping, append([]lostPacket(nil), t.lost...), t.lostCount
+	judged, tapping, lost, count := t.judged, t.tapping, append([]lostPacket(nil), t.lost...), t.lostCount
 	t.mu.Unlock()
-	if tapping && o == Fail {
+	if judged || tapping && o == Fail { // judged: the players are no longer the case's to read
 		return o, detail
 	}
 	for _, l := range lost {
