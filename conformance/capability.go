@@ -167,7 +167,7 @@ func (t *check) need(c capability) {
 	if !lacks || t.id == rungs[low].owner {
 		return
 	}
-	t.notRunFor(low, fmt.Sprintf("not run: needs %s, which failed", low.cite()))
+	t.notRunFor(low, fmt.Sprintf("not run: needs %s, which failed%s", low.cite(), t.suite.ladderCause()))
 }
 
 // lack ends a case that could not get c itself: the case that judges c
@@ -176,6 +176,12 @@ func (t *check) need(c capability) {
 // ladder's probe notes c missing.
 func (t *check) lack(c capability, detail string) {
 	if t.id == ladderID {
+		if cause := t.lostCause(); cause != "" {
+			t.suite.mu.Lock()
+			t.suite.cause = "; " + cause
+			t.suite.mu.Unlock()
+			detail += "; " + cause
+		}
 		t.missing(c, detail)
 		t.Skipf("%s", detail)
 	}

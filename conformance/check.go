@@ -59,6 +59,12 @@ type check struct {
 	dropped  int
 	kept     int // bytes in exchange
 	cleanups []func()
+	// lost lists the server packets with messages the case's players
+	// dropped (dropped.go), lostCount counts them; tapping says a tap
+	// runs, whose verdict reads every datagram.
+	lost      []lostPacket
+	lostCount int
+	tapping   bool
 	// judged freezes the outcome once the case returned: what its
 	// cleanups or a case left running do after that changes nothing.
 	judged bool
@@ -85,6 +91,9 @@ func (t *check) Skipf(format string, args ...any) {
 }
 
 func (t *check) end(o Outcome, detail string) {
+	if o != Pass {
+		o, detail = t.blame(o, detail)
+	}
 	t.mu.Lock()
 	if !t.judged {
 		t.outcome, t.detail = o, detail

@@ -26,9 +26,15 @@ type endpoint struct {
 	conn  Conn
 	local netip.AddrPort
 	in    chan datagram
-	// connected tells the report whether this socket's datagrams are
-	// connected packets yet (§3): set once a Welcome was accepted.
+	// connected tells the report whether the datagrams this socket sends
+	// are connected packets yet (§3): set once the case took a Welcome.
 	connected atomic.Bool
+	// server, when set, is the address whose valid Welcome makes the
+	// datagrams that follow it connected packets (§3), as the reader
+	// sees them arrive, before the case reads the Welcome: heard says
+	// one came.
+	server atomic.Pointer[netip.AddrPort]
+	heard  atomic.Bool
 	// peers holds the addresses welcomed on a listening socket, whose
 	// datagrams are connected packets from then on.
 	peers    sync.Map
@@ -45,6 +51,24 @@ func (e *endpoint) handshake(peer netip.AddrPort) bool {
 	}
 	_, ok := e.peers.Load(peer)
 	return !ok
+}
+
+// awaitWelcome makes the datagrams from server that follow its first
+// valid Welcome connected packets for the report, as a client parses them
+// (§3).
+func (e *endpoint) awaitWelcome(server netip.AddrPort) { e.server.Store(&server) }
+
+// arrived reports whether a datagram d just read is a handshake datagram
+// (§3), for the report: before a client's Welcome, or from a peer of a
+// listening socket not welcomed yet. The Welcome itself is one.
+func (e *endpoint) arrived(d datagram) bool {
+	if e.heard.Load() || !e.handshake(d.from) {
+		return false
+	}
+	if s := e.server.Load(); s != nil && *s == d.from && isWelcome(d) {
+		e.heard.Store(true)
+	}
+	return true
 }
 
 // inboxOverflows counts the datagrams every endpoint of the process
@@ -128,8 +152,9 @@ func (e *endpoint) read() {
 			continue
 		}
 		d := datagram{from: unmap(from), b: append([]byte(nil), buf[:n]...), at: time.Now()}
+		handshake := e.arrived(d)
 		if t := e.owner.Load(); t != nil {
-			t.note(d.from, e.local, e.handshake(d.from), d.b, d.at)
+			t.note(d.from, e.local, handshake, d.b, d.at)
 		}
 		select {
 		case e.in <- d:

@@ -31,6 +31,9 @@ type peer struct {
 	// handshake, set by the side, takes a handshake datagram and reports
 	// whether dg was one; the datagrams it leaves are connected packets.
 	handshake func(dg datagram) bool
+	// recent is what packets were accepted, to tell a copy from a
+	// packet lost.
+	recent    recentPackets
 	observers []func(m msg)
 	taps      []func(dg datagram)
 }

@@ -40,20 +40,28 @@ func (p *peer) ended() bool {
 // into the window, each of its messages to the observers. It returns the
 // first message match accepts; a nil match accepts none.
 func (p *peer) take(dg datagram, match func(m msg) bool) (found msg, hit bool) {
+	p.t.tap(true)
 	for _, f := range p.taps {
 		f(dg)
 	}
+	p.t.tap(false)
 	if p.handshake != nil && p.handshake(dg) {
 		return msg{}, false
 	}
 	pk, err := rtype.ParsePacket(dg.b)
-	if err != nil || pk.Header().ConnectionID != p.id {
+	if err != nil {
 		return msg{}, false // the cases that judge framing read the datagram
 	}
 	h := pk.Header()
-	if !p.win.Receive(h.Sequence).Accept() {
+	if h.ConnectionID != p.id {
+		p.dropped(dg, pk, 0, true)
 		return msg{}, false
 	}
+	if c := p.win.Receive(h.Sequence); !c.Accept() {
+		p.dropped(dg, pk, c, false)
+		return msg{}, false
+	}
+	p.recent.add(h.Sequence, packetSum(dg.b))
 	see := func(m msg) {
 		for _, f := range p.observers {
 			f(m)

@@ -74,8 +74,9 @@ var serverGameCases = []Case{
 		}
 		released := time.Now()
 		p.input(0)
+		cleared := p.seq // until sends more packets
 		if !until(p, nil, 500*time.Millisecond, func() bool { _, ok := p.seen.createdAfter(released, near(x, y)); return ok }) {
-			t.Failf("Shoot held in packets %d to %d, cleared in packet %d; no CreateEntity of a missile near the ship %d within 500ms", first, p.seq-1, p.seq-1, ship)
+			t.Failf("Shoot held in packets %d to %d, cleared in packet %d; no CreateEntity of a missile near the ship %d within 500ms", first, cleared-1, cleared, ship)
 		}
 	}},
 	{ID: "8.3/4", alone: true, Level: Game, Title: "a missile that leaves the playfield is destroyed with reason 1 or 2", needs: 8 * time.Second, run: func(t *check) {

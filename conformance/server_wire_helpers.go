@@ -113,6 +113,19 @@ func (t *check) firstAnswer() (*player, datagram) {
 	return p, dg
 }
 
+// acked reports whether h acknowledges packet seq (§5.1). The verdict reads
+// the server's ack and ackBits: the case is not run when case 5.1/1 or
+// 5.1/2, which judge them, found them wrong.
+func (t *check) acked(seq uint32, h rtype.PacketHeader) bool {
+	t.trustAck()
+	t.restsOn("5.1/2", "the server's ackBits")
+	return rtype.Acked(seq, h.Ack, h.AckBits)
+}
+
+// trustAck ends the case as not run when case 5.1/1, which judges the
+// server's ack, found it wrong.
+func (t *check) trustAck() { t.restsOn("5.1/1", "the server's ack") }
+
 // ackDesc describes a header's acknowledgement for details.
 func ackDesc(h rtype.PacketHeader) string {
 	return fmt.Sprintf("ack %d ackBits %#08x (packet %d)", h.Ack, h.AckBits, h.Sequence)

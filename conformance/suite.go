@@ -1,7 +1,9 @@
 package conformance
 
 import (
+	"fmt"
 	"sync"
+	"time"
 )
 
 // suite is what the cases of one run share: the ladder probed before
@@ -20,6 +22,15 @@ type suite struct {
 	// stopped says why the run stopped before its cases: the server died
 	// during the ladder's probe.
 	stopped string
+	// zeroWelcome describes the first Welcome of the run that carried
+	// connection id 0, which 4.3/2 judges whichever case got it.
+	zeroWelcome string
+	// zeroWelcomes counts them.
+	zeroWelcomes int
+	// cause says why the ladder's probe missed its rung when it dropped
+	// server packets with messages (dropped.go), for the reasons of the
+	// cases not run for want of it.
+	cause string
 }
 
 // stop notes why the run stops before its cases.
@@ -74,10 +85,51 @@ func (s *suite) failed(id string) bool {
 	return ok && o == Fail
 }
 
+// sawZeroWelcome notes a Welcome carrying connection id 0 (§4.3), got by
+// the case named, at when into it.
+func (s *suite) sawZeroWelcome(b []byte, caseID string, when time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.zeroWelcomes++
+	if s.zeroWelcome == "" {
+		s.zeroWelcome = fmt.Sprintf("the Welcome answering a Hello of %s at %v carries connectionId 0 (% x)", caseName(caseID), when, head(b))
+	}
+}
+
+// zeroWelcomeSeen describes the run's first Welcome carrying connection
+// id 0 and how many came, or returns "".
+func (s *suite) zeroWelcomeSeen() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.zeroWelcomes > 1 {
+		return fmt.Sprintf("%s; %d Welcomes of the run carried connectionId 0", s.zeroWelcome, s.zeroWelcomes)
+	}
+	return s.zeroWelcome
+}
+
+// ladderCause returns, for a reason, "; " and why the ladder's probe
+// dropped server packets when it missed a rung, or "".
+func (s *suite) ladderCause() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.cause
+}
+
 // caseName names where a datagram came, a case or the run's ladder probe.
 func caseName(id string) string {
-	if id == ladderID || id == aliveID {
+	switch id {
+	case ladderID, aliveID:
 		return "the " + id
+	case "probe":
+		return "the run's first probe"
 	}
 	return "case " + id
+}
+
+// restsOn ends the case as not run when case id failed in this run: the
+// case's verdict reads what, which that case found wrong.
+func (t *check) restsOn(id, what string) {
+	if o, ok := t.suite.outcome(id); ok && o == Fail {
+		t.Skipf("not run: the verdict reads %s, which case %s found wrong", what, id)
+	}
 }

@@ -45,6 +45,12 @@ type mutant struct {
 	// route, when not nil, returns the address the session takes a
 	// client's datagram to come from.
 	route func(w *wire, from netip.AddrPort, b []byte) netip.AddrPort
+	// notRunFor, when set, is what every MUST case not run must name: the
+	// case its verdict rests on.
+	notRunFor string
+	// verdict, when not nil, checks the detail of a case of catch that
+	// caught the mutant, returning what is wrong with it or "".
+	verdict func(r conformance.Result) string
 }
 
 // stepper is what a mutant's loop runs on its session server: the example
@@ -134,12 +140,21 @@ func (m mutant) judge(t *testing.T, rep *conformance.Report) {
 		switch {
 		case slices.Contains(m.catch, r.Case.ID) && caught:
 			t.Logf("caught by %s: %s", r.Case.ID, r.Detail)
+			if m.verdict != nil {
+				if bad := m.verdict(r); bad != "" {
+					t.Errorf("case %s caught it, but %s: %s", r.Case.ID, bad, r.Detail)
+				}
+			}
 		case slices.Contains(m.catch, r.Case.ID):
 			t.Errorf("case %s did not catch it: %s %s", r.Case.ID, r.Outcome, r.Detail)
 		case caught && slices.Contains(m.also, r.Case.ID):
 			t.Logf("also caught by %s: %s", r.Case.ID, r.Detail)
 		case caught:
 			t.Errorf("unrelated MUST case %s failed: %s", r.Case.ID, r.Detail)
+		case m.notRunFor != "" && r.Outcome == conformance.NotRun && r.Case.Level == conformance.Must && !strings.Contains(r.Detail, "case "+m.notRunFor):
+			t.Errorf("MUST case %s not run without naming case %s: %s", r.Case.ID, m.notRunFor, r.Detail)
+		case r.Outcome == conformance.NotRun && m.notRunFor != "":
+			t.Logf("not run, %s: %s", r.Case.ID, r.Detail)
 		}
 	}
 	for _, id := range m.catch {

@@ -4,13 +4,33 @@ package main
 
 import (
 	"encoding/binary"
+	"fmt"
 	"net/netip"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/rtypeproto/rtype"
+	"github.com/rtypeproto/rtype/conformance"
 	"github.com/rtypeproto/rtype/examples/internal/gameserver"
 )
+
+// releasedNext checks that 7.1/9's detail names Shoot cleared in the
+// packet after those that held it, a frame or so after them.
+func releasedNext(r conformance.Result) string {
+	var first, last, cleared int
+	i := strings.Index(r.Detail, "Shoot held in packets ")
+	if i < 0 {
+		return "it names no packets"
+	}
+	if _, err := fmt.Sscanf(r.Detail[i:], "Shoot held in packets %d to %d, cleared in packet %d", &first, &last, &cleared); err != nil {
+		return "its packets do not read: " + err.Error()
+	}
+	if cleared != last+1 || last-first > 30 {
+		return fmt.Sprintf("Shoot held in %d to %d (300 ms of frames), cleared in %d", first, last, cleared)
+	}
+	return ""
+}
 
 // each returns an edit that passes every message of type typ through f,
 // the others unchanged.
@@ -461,6 +481,11 @@ func gameMutants() []mutant {
 		})},
 		{name: "Inputs of 0x00 ignored", catch: []string{"7.1/8"}, in: actions(func(a rtype.Actions) (rtype.Actions, bool) { return a, a != 0 })},
 		{name: "missile fired on press", catch: []string{"7.1/9"}, in: actions(func(a rtype.Actions) (rtype.Actions, bool) { return a ^ rtype.ActionShoot, true })},
+		// No missile at all: 7.1/9 says which packets held Shoot and which
+		// cleared it, numbered when sent, not after its wait.
+		{name: "Shoot ignored", catch: []string{"7.1/9"}, also: []string{"8.2/5"}, verdict: releasedNext, in: actions(func(a rtype.Actions) (rtype.Actions, bool) {
+			return a &^ rtype.ActionShoot, true
+		})},
 		{name: "missiles destroyed with reason 0", catch: []string{"8.3/4"}, out: missileReason0()},
 		{name: "missiles of another archetype", catch: []string{"9.3/1"}, out: both(create(func(q []byte) []rtype.RawMessage {
 			if archetype(q) == rtype.ArchetypeBullet {

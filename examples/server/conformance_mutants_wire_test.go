@@ -88,6 +88,10 @@ func handshakeBreaks() []mutant {
 		{name: "sharedID", catch: []string{"4.2/8"}, in: fromSharedID, out: toSharedID},
 		{name: "welcomeVersion2", catch: []string{"4.3/1"}, out: firstWelcome(func(b []byte) { b[4] = 2 })},
 		{name: "welcomeID0", catch: []string{"4.3/2"}, out: firstWelcome(func(b []byte) { clear(b[6:10]) })},
+		// One Welcome of the run, whichever case's Hello it answers: the
+		// next Hello from that address gets a good one (§13.2).
+		{name: "firstWelcomeOfRunID0", catch: []string{"4.3/2"}, out: nthWelcome(func(n int) bool { return n == 1 }, func(b []byte) { clear(b[6:10]) })},
+		{name: "everySeventhWelcomeID0", catch: []string{"4.3/2"}, out: nthWelcome(func(n int) bool { return n%7 == 0 }, func(b []byte) { clear(b[6:10]) })},
 		// Every Welcome broken: no case gets a connection, the run goes on.
 		welcomes11Bytes, welcomesID0,
 	}
@@ -128,6 +132,11 @@ func windowBreaks() []mutant {
 			}
 			return true
 		})},
+		// ackBits a bit off, either way: the cases whose verdict reads it
+		// (a packet dropped as §5.4 asks, not acknowledged) rest on 5.1/2;
+		// 5.1/3 reads it too.
+		{name: "ackBitsOneLow", catch: []string{"5.1/2"}, also: []string{"5.1/3"}, out: shiftAckBits(func(bits uint32) uint32 { return bits >> 1 })},
+		{name: "ackBitsOneHigh", catch: []string{"5.1/2"}, also: []string{"5.1/3"}, out: shiftAckBits(func(bits uint32) uint32 { return bits << 1 })},
 		{name: "sendsOtherID", catch: []string{"5.1/4"}, out: inPlace(func(w *wire, to netip.AddrPort, b []byte) bool {
 			if isPacket(b) && seqOf(b)%8 == 4 {
 				c := slices.Clone(b)
@@ -140,6 +149,15 @@ func windowBreaks() []mutant {
 		{name: "skipsSequence", catch: []string{"5.2/1"}, cfg: v1, out: inPlace(func(_ *wire, _ netip.AddrPort, b []byte) bool {
 			if isPacket(b) && seqOf(b) >= 3 {
 				binary.BigEndian.PutUint32(b[4:], seqOf(b)+1)
+			}
+			return true
+		})},
+		// The suite's client drops every packet but the first as a
+		// duplicate: the cases that wait for the server's messages rest
+		// on 5.2/1.
+		{name: "seqStuckAt1", catch: []string{"5.2/1"}, notRunFor: "5.2/1", out: inPlace(func(_ *wire, _ netip.AddrPort, b []byte) bool {
+			if isPacket(b) {
+				binary.BigEndian.PutUint32(b[4:], 1)
 			}
 			return true
 		})},
@@ -261,6 +279,17 @@ func garbageBreaks() []mutant {
 	}
 }
 
+// shiftAckBits rewrites the ackBits of every server packet with f.
+func shiftAckBits(f func(bits uint32) uint32) rewrite {
+	return inPlace(func(_ *wire, _ netip.AddrPort, b []byte) bool {
+		if isPacket(b) {
+			_, bits := ackOf(b)
+			binary.BigEndian.PutUint32(b[12:], f(bits))
+		}
+		return true
+	})
+}
+
 // v1 runs the server as version 1 describes it (gameserver.V1).
 func v1(c *gameserver.Config) { c.Session = gameserver.V1() }
 
@@ -269,6 +298,23 @@ func firstWelcome(change func(b []byte)) rewrite {
 	return inPlace(func(w *wire, to netip.AddrPort, b []byte) bool {
 		if len(b) == 10 && b[5] == byte(rtype.HandshakeWelcome) && w.peer(to).welcomes == 1 {
 			change(b)
+		}
+		return true
+	})
+}
+
+// nthWelcome changes, in place, the Welcomes the server sends whose
+// number in the whole run, from 1, pick accepts.
+func nthWelcome(pick func(n int) bool, change func(b []byte)) rewrite {
+	return inPlace(func(w *wire, _ netip.AddrPort, b []byte) bool {
+		if len(b) == 10 && b[5] == byte(rtype.HandshakeWelcome) {
+			n := 0
+			for _, p := range w.peers {
+				n += p.welcomes // learn counted this one
+			}
+			if pick(n) {
+				change(b)
+			}
 		}
 		return true
 	})
