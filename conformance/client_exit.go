@@ -3,6 +3,7 @@ package conformance
 import (
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"time"
 )
@@ -45,27 +46,38 @@ func watchCrash(run func(*check)) func(*check) {
 // crashed without being asked to quit.
 func (t *check) judgeCrash() {
 	r := t.harness.current()
-	if r == nil || !r.ended() || r.quitting.Load() {
+	if r == nil {
 		return
 	}
-	e, ok := procEnds.Load(r.done)
+	crash, ok := r.crashed()
 	if !ok {
 		return
 	}
-	end := e.(*procEnd)
-	if end.state == nil || end.state.ExitCode() == 0 {
-		return
-	}
-	crash := r.endOf() + ", during the case (did it crash?)"
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	switch {
-	case t.judged:
+	case t.judged, strings.Contains(t.detail, crash):
 	case t.outcome == Fail:
 		t.detail += "; then " + crash
 	default:
 		t.outcome, t.detail = Fail, crash
 	}
+}
+
+// crashed says how the client crashed, if it ended by itself with a
+// non-zero status or a signal.
+func (r *remote) crashed() (string, bool) {
+	if !r.ended() || r.quitting.Load() {
+		return "", false
+	}
+	e, ok := procEnds.Load(r.done)
+	if !ok {
+		return "", false
+	}
+	if st := e.(*procEnd).state; st == nil || st.ExitCode() == 0 {
+		return "", false
+	}
+	return r.endOf() + ", during the case (did it crash?)", true
 }
 
 // endOf says, for a detail, how and when the case's client ended.
@@ -89,6 +101,9 @@ func (r *remote) endOf() string {
 // gone fails the case when the client ended by itself after what was sent
 // to it: a packet it had to drop or process, and go on (§5, §8, §12).
 func (r *remote) gone(what string) {
+	if crash, ok := r.crashed(); ok {
+		r.t.Failf("%s; %s", what, crash)
+	}
 	if r.ended() && !r.quitting.Load() {
 		r.t.Failf("%s; %s, without being asked to quit: it must drop or process a packet and go on", what, r.endOf())
 	}
