@@ -15,7 +15,7 @@ var clientMessageCases = []Case{
 		seq := r.seq + 1
 		x := badID(seq)
 		r.send(rtype.RawMessage{Type: 0x00F0, Payload: []byte{1, 2, 3, 4, 5}}, rtype.RawMessage{Type: 0x4242}, r.snap(x))
-		r.processed("packet "+itoa(seq)+": messages of unknown types 0x00F0 (5 bytes) and 0x4242 (empty), then a Snapshot listing id "+itoa(x), "", x)
+		r.processed(want{what: "packet " + itoa(seq) + ": messages of unknown types 0x00F0 (5 bytes) and 0x4242 (empty), then a Snapshot listing id " + itoa(x), ids: []uint32{x}, seq: seq})
 	}},
 	{ID: "6/2", Level: Must, Title: "types 0x01 to 0x7F are sent by clients; type 0 is invalid and is never sent", run: func(t *check) {
 		var bad *msg
@@ -132,7 +132,9 @@ var clientMessageCases = []Case{
 		q := r.logQueries()
 		r.send(snapshotRaw(r.tick(), 1, 0))
 		r.send(r.snap(badID(r.seq+1), 0))
-		r.control()
+		if !r.control() {
+			t.Skipf("not run: no QueryEntity for the id a valid packet %d listed within %v: the client never queries, so whether it would query id 0 is not observable", r.seq, answerWait)
+		}
 		r.settle(afterAnswer)
 		if q.count[0] > 0 {
 			t.Failf("Snapshots listing id 0 in packets %d and %d; the client sent QueryEntity 0 at %v", r.seq-2, r.seq-1, q.first(0))
@@ -159,7 +161,9 @@ var clientMessageCases = []Case{
 			r.send(r.snap(x))
 			r.settle(30 * time.Millisecond)
 		}
-		r.control()
+		if !r.control() {
+			t.Skipf("not run: no QueryEntity for the id a valid packet %d listed within %v: the client never queries, so whether it would query a known id is not observable", r.seq, answerWait)
+		}
 		r.settle(afterAnswer)
 		if q.count[x] > 0 {
 			t.Failf("packet %d: CreateEntity %d, then Snapshots listing it in packets %d to %d; the client sent QueryEntity %d at %v", seq, x, seq+1, seq+4, x, q.first(x))
@@ -221,7 +225,8 @@ var clientMessageCases = []Case{
 		// Dropped, they leave both ids unknown: a Snapshot listing them
 		// makes the client query them.
 		r.send(r.snap(x1, x2))
-		r.processed("packet "+itoa(seq)+": a 17-byte CreateEntity "+itoa(x1)+" and a 15-byte one "+itoa(x2)+"; packet "+itoa(seq+1)+": a Snapshot listing both", "the client took a malformed CreateEntity for a creation", x1, x2)
+		r.processed(want{what: "packet " + itoa(seq) + ": a 17-byte CreateEntity " + itoa(x1) + " and a 15-byte one " + itoa(x2) + "; packet " + itoa(seq+1) + ": a Snapshot listing both",
+			ids: []uint32{x1, x2}, why: "the client took a malformed CreateEntity for a creation"})
 	}},
 	{ID: "8.3/1", Level: Should, Title: "the client SHOULD remember recently destroyed ids so that it does not query them again when a late Snapshot still lists them", run: func(t *check) {
 		r := t.connect()
@@ -231,7 +236,8 @@ var clientMessageCases = []Case{
 		r.send(create(tick, x))
 		r.send(rtype.DestroyEntity{ServerTick: tick + 6, NetworkID: x, Reason: rtype.DestroyGameplay})
 		r.dropped(drop{what: "packet " + itoa(seq) + ": CreateEntity " + itoa(x) + " at tick " + itoa(tick) + "; packet " + itoa(seq+1) + ": DestroyEntity at tick " + itoa(tick+6) +
-			"; packet " + itoa(seq+2) + ": a late Snapshot of tick " + itoa(tick+3) + " listing it", ids: []uint32{x}, why: "it queried a destroyed id"}, func() {
+			"; packet " + itoa(seq+2) + ": a late Snapshot of tick " + itoa(tick+3) + " listing it", ids: []uint32{x}, why: "it queried a destroyed id",
+			unseen: "whether it would query a destroyed id is not observable"}, func() {
 			r.send(snapshotAt(tick+3, x))
 		})
 	}},

@@ -34,7 +34,13 @@ func Command(out io.Writer, name string, args ...string) Client {
 			return nil, nil, err
 		}
 		done := make(chan struct{})
-		go func() { cmd.Wait(); close(done) }()
+		end := &procEnd{}
+		procEnds.Store((<-chan struct{})(done), end)
+		go func() {
+			cmd.Wait()
+			end.at, end.state = time.Now(), cmd.ProcessState
+			close(done)
+		}()
 		quit := func() {
 			interrupt(cmd)
 			select {

@@ -12,8 +12,8 @@
 // scripts the server's side and judges what the client sends.
 //
 // A case that cannot meet its precondition (a full server, no Bydos ever
-// spawned, a client that never queries) is skipped with the reason. A
-// failed MUST case fails the run; SHOULD and GAME cases fail it only in
+// spawned, a client that never queries where its acks do not show the
+// rule) is not run, saying why. A failed MUST case fails the run; SHOULD and GAME cases fail it only in
 // strict mode; BEYOND cases, the fixes of §13's known limitations, are
 // reported and never fail a version 1 implementation.
 //
@@ -82,5 +82,6 @@
 // whether a Ping sent before the probe's was answered, and with p.world
 // and p.seen, the entities as a client keeps them and as sent; a client
 // case with r.processed and r.dropped, whether the client acted on a
-// packet, as the QueryEntity it sends for an id a Snapshot lists shows.
+// packet, as the QueryEntity it sends for an id a Snapshot lists shows,
+// or, for a client that never queries, its acks (r.acked).
 package conformance

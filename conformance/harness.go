@@ -30,6 +30,8 @@ type harness struct {
 	lastEnd time.Time
 	begun   bool
 	nextID  uint32
+	// held is the client of the case running, once it started one.
+	held *remote
 }
 
 // defaultListen is the scripted server's address when Options.Listen is
@@ -80,6 +82,31 @@ func (h *harness) close() { h.ep.conn.Close() }
 func (h *harness) lend(t *check) {
 	h.ep.owner.Store(t)
 	h.ep.drain()
+	h.hold(nil)
+}
+
+// hold makes r the client of the case running.
+func (h *harness) hold(r *remote) {
+	h.mu.Lock()
+	h.held = r
+	h.mu.Unlock()
+}
+
+// current is the client of the case running, nil before it started one.
+func (h *harness) current() *remote {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.held
+}
+
+// endedAt is when c ended, zero if it runs or nil.
+func (h *harness) endedAt(c *client) time.Time {
+	if c == nil {
+		return time.Time{}
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return c.ended
 }
 
 // id returns a fresh connection id, never 0.

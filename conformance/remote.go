@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/netip"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/rtypeproto/rtype"
@@ -15,8 +16,15 @@ import (
 type remote struct {
 	peer
 	h *harness
-	// stop makes the client quit, once; nil without a command.
-	stop func()
+	// stop makes the client quit, once; nil without a command. quitting
+	// is set once it was called; self is the client as the harness counts
+	// it, nil without a command.
+	stop     func()
+	quitting atomic.Bool
+	self     *client
+
+	// acks holds what the client's packets acked, once connected.
+	acks ackLog
 
 	hellos []time.Time
 	// lastHello is when the latest Hello came, also past maxHellos.
@@ -53,11 +61,18 @@ func (t *check) startClient() *remote {
 			t.Skipf("cannot start the client: %v", err)
 		}
 		self = h.begin(done)
-		r.done = done
+		r.done, r.self = done, self
 		var once sync.Once
-		r.stop = func() { once.Do(quit) }
-		t.cleanup(r.stop)
+		r.stop = func() {
+			r.quitting.Store(true)
+			once.Do(quit)
+		}
+		t.cleanup(func() {
+			r.stop()
+			procEnds.Delete(done)
+		})
 	}
+	h.hold(r)
 	end := begun.Add(t.startWait)
 	var refused netip.AddrPort
 	for {
@@ -102,6 +117,8 @@ func (r *remote) noHello(waited time.Duration, refused netip.AddrPort) string {
 // which each of observers sees; the case is skipped if none comes.
 func (t *check) connect(observers ...func(m msg)) *remote {
 	r := t.startClient()
+	r.acks = ackLog{}
+	r.observe(r.acks.see)
 	for _, f := range observers {
 		r.observe(f)
 	}

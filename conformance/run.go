@@ -125,12 +125,25 @@ func RunClient(ctx context.Context, start Client, o Options) (*Report, error) {
 	rep := &Report{Mode: ClientMode, Target: h.addr().String()}
 	s := newSuite()
 	n := 0
-	for _, c := range cases {
+	// The foundations run first (runOrder); results are added in report
+	// order as soon as those before them are in.
+	results := make([]*Result, len(cases))
+	next := 0
+	add := func(i int, r Result) {
+		results[i] = &r
+		for ; next < len(results) && results[next] != nil; next++ {
+			rep.add(*results[next], &o)
+		}
+	}
+	order, _ := runOrder(cases) // one at a time: the foundations lead
+	for _, i := range order {
+		c := cases[i]
 		if start == nil && c.quits {
-			rep.add(Result{Case: c, Outcome: NotRun, Detail: byHandQuit}, &o)
+			add(i, Result{Case: c, Outcome: NotRun, Detail: byHandQuit})
 			continue
 		}
 		n++
+		c.run = watchCrash(c.run)
 		wait := clientStart
 		switch {
 		case start == nil:
@@ -149,12 +162,19 @@ func RunClient(ctx context.Context, start Client, o Options) (*Report, error) {
 		if n == 1 && absent && ctx.Err() == nil {
 			return nil, fmt.Errorf("%w: %s", ErrUnreachable, r.Detail)
 		}
-		rep.add(r, &o)
+		r.Case = cases[i]
+		add(i, r)
 		if start == nil && !absent {
 			fmt.Fprintf(log, "rtypecheck: case %d of %d, %s, is done: you may stop the client\n", n, waits, c.ID)
 		}
 		if ctx.Err() != nil {
 			break
+		}
+	}
+	// An interrupted run adds what ran, past the cases never started.
+	for _, r := range results[next:] {
+		if r != nil {
+			rep.add(*r, &o)
 		}
 	}
 	return rep, nil

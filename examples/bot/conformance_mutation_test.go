@@ -91,7 +91,10 @@ const (
 // fake is the purpose-built client: one goroutine reads the socket, run
 // owns the state.
 type fake struct {
-	d      defect
+	d defect
+	// quiet, with any defect, never queries (§7.4 is a SHOULD): the suite
+	// then reads what the client took from its acks alone.
+	quiet  bool
 	conn   conformance.Conn
 	server netip.AddrPort
 
@@ -123,17 +126,17 @@ type fakeDatagram struct {
 }
 
 // fakeClient starts, on nw, one purpose-built client with defect d per
-// case; quitting cancels its context, which makes it send Disconnect
+// case, never querying if quiet; quitting cancels its context, which makes it send Disconnect
 // reason 1. Its socket is on port 0 of the scripted server's address: an
 // in-memory network hands out a port none of the run's clients had, so
 // that each case's client is the first address the suite has not seen.
-func fakeClient(nw *rtypetest.Network, d defect) conformance.Client {
+func fakeClient(nw *rtypetest.Network, d defect, quiet bool) conformance.Client {
 	return func(_ context.Context, server netip.AddrPort) (func(), <-chan struct{}, error) {
 		conn, err := nw.Listen(netip.AddrPortFrom(server.Addr(), 0))
 		if err != nil {
 			return nil, nil, err
 		}
-		f := &fake{d: d, conn: conn, server: server, known: map[uint32]bool{},
+		f := &fake{d: d, quiet: quiet, conn: conn, server: server, known: map[uint32]bool{},
 			destroyed: map[uint32]time.Time{}, asked: map[uint32]time.Time{}}
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan struct{})
@@ -485,7 +488,7 @@ func (f *fake) unknown(id uint32, now time.Time) {
 		f.known[id] && f.d != queryKnown,
 		now.Sub(f.destroyed[id]) < fakeMemory && f.d != forgetDestroyed,
 		asked && f.d != queryEvery && (f.d != queryAgain || now.Sub(at) < time.Second),
-		f.d == queryNever,
+		f.d == queryNever, f.quiet,
 		len(f.queries) >= fakeQueries:
 		return
 	}
@@ -517,62 +520,77 @@ func (f *fake) destroy(p []byte, now time.Time) {
 	}
 }
 
-// mutations pairs each broken client with the cases that must catch it.
+// mutations pairs each broken client with the cases that must catch it:
+// they fail, no other MUST case does, the cases in runs pass, those in
+// unjudged are not run.
 var mutations = []struct {
-	name    string
-	d       defect
-	catches []string
+	name     string
+	d        defect
+	quiet    bool
+	catches  []string
+	runs     []string
+	unjudged []string
 }{
-	{"welcome from any address", anySource, []string{"3/1"}},
-	{"packets from any address", anySourcePackets, []string{"3/2"}},
-	{"7-byte Hello", helloLong, []string{"4.1/1"}},
-	{"Welcome with any magic", anyMagic, []string{"4.1/2"}},
-	{"Hello sent once", helloOnce, []string{"4.2/1"}},
-	{"Hello for ever", neverGiveUp, []string{"4.2/2"}},
-	{"long Welcome taken", welcomeLong, []string{"4.3/1"}},
-	{"Welcome id 0 taken", welcomeZero, []string{"4.3/2"}},
-	{"packets with connectionId 0", zeroIDPackets, []string{"4.3/3"}},
-	{"Rejected ignored", rejectedIgnored, []string{"4.4/1"}},
-	{"long Rejected taken", rejectedLong, []string{"4.4/2"}},
-	{"oversize datagrams", oversize, []string{"2.2/1"}},
-	{"549-byte datagrams taken", accept549, []string{"2.2/2"}},
-	{"ackBits before any packet", ackBitsEarly, []string{"5.1/1"}},
-	{"ackBits always 0", ackBitsZero, []string{"5.1/2"}},
-	{"sequence from 2", seqFrom2, []string{"5.2/1"}},
-	{"repeat of the highest processed", dupHighest, []string{"5.2/2"}},
-	{"repeat of an older one processed", dupSeen, []string{"5.2/3"}},
-	{"too old processed", tooOld, []string{"5.2/4"}},
-	{"out of order dropped", noOutOfOrder, []string{"5.2/5"}},
-	{"past a gap dropped", noGap, []string{"5.2/6", "5.1/2"}},
-	{"truncated header tolerated", truncatedOK, []string{"5.3/1"}},
-	{"overrun size tolerated", overrunOK, []string{"5.3/2"}},
-	{"dropped packets acked", ackBeforeFraming, []string{"2.2/2", "5.3/1", "5.3/2", "5.4/1"}},
-	{"last message only", lastOnly, []string{"5.3/3"}},
-	{"empty packets dropped", emptyDropped, []string{"5.3/4"}},
-	{"any connectionId taken", anyConnection, []string{"5.4/1"}},
-	{"unknown type stops the packet", unknownStops, []string{"6/1"}},
-	{"server type sent", serverType, []string{"6/2"}},
-	{"an Input every 4 frames", slowInput, []string{"7.1/1"}},
-	{"Inputs only when something is held", idleSkipped, []string{"7.1/1"}},
-	{"Inputs for half a second only", inputsStop, []string{"7.1/1"}},
-	{"10-byte Input", inputLong, []string{"7.1/2"}},
-	{"inputSequence from 0", inputFrom0, []string{"7.1/3"}},
-	{"reserved action bit", reservedBit, []string{"7.1/4"}},
-	{"5-byte Ping", pingLong, []string{"7.2/1"}},
-	{"no Disconnect", noDisconnect, []string{"7.3/1"}},
-	{"2-byte Disconnect", disconnectLong, []string{"7.3/2"}},
-	{"query at every Snapshot", queryEvery, []string{"7.4/1"}},
-	{"query again every second", queryAgain, []string{"7.4/1"}},
-	{"never a query", queryNever, []string{"7.4/1"}},
-	{"id 0 queried", queryZero, []string{"7.4/2", "8.1/3"}},
-	{"5-byte QueryEntity", queryLong, []string{"7.4/3"}},
-	{"known ids queried", queryKnown, []string{"7.4/4"}},
-	{"entityCount 48 read as 47", count48, []string{"8.1/1"}},
-	{"Snapshot with trailing bytes taken", snapshotLong, []string{"8.1/2"}},
-	{"Snapshot listing id 0 taken", snapshotZero, []string{"8.1/3"}},
-	{"Snapshot repeating an id taken", snapshotRepeat, []string{"8.1/4"}},
-	{"long CreateEntity taken", createLong, []string{"8.2/1"}},
-	{"destroyed ids forgotten", forgetDestroyed, []string{"8.3/1"}},
+	{"welcome from any address", anySource, false, []string{"3/1"}, nil, nil},
+	{"packets from any address", anySourcePackets, false, []string{"3/2"}, nil, nil},
+	{"7-byte Hello", helloLong, false, []string{"4.1/1"}, nil, nil},
+	{"Welcome with any magic", anyMagic, false, []string{"4.1/2"}, nil, nil},
+	{"Hello sent once", helloOnce, false, []string{"4.2/1"}, nil, nil},
+	{"Hello for ever", neverGiveUp, false, []string{"4.2/2"}, nil, nil},
+	{"long Welcome taken", welcomeLong, false, []string{"4.3/1"}, nil, nil},
+	{"Welcome id 0 taken", welcomeZero, false, []string{"4.3/2"}, nil, nil},
+	{"packets with connectionId 0", zeroIDPackets, false, []string{"4.3/3"}, nil, nil},
+	{"Rejected ignored", rejectedIgnored, false, []string{"4.4/1"}, nil, nil},
+	{"long Rejected taken", rejectedLong, false, []string{"4.4/2"}, nil, nil},
+	{"oversize datagrams", oversize, false, []string{"2.2/1"}, nil, nil},
+	{"549-byte datagrams taken", accept549, false, []string{"2.2/2"}, nil, nil},
+	{"ackBits before any packet", ackBitsEarly, false, []string{"5.1/1"}, nil, nil},
+	{"ackBits always 0", ackBitsZero, false, []string{"5.1/2"}, nil, nil},
+	{"sequence from 2", seqFrom2, false, []string{"5.2/1"}, nil, nil},
+	{"repeat of the highest processed", dupHighest, false, []string{"5.2/2"}, nil, nil},
+	{"repeat of an older one processed", dupSeen, false, []string{"5.2/3"}, nil, nil},
+	{"too old processed", tooOld, false, []string{"5.2/4"}, nil, nil},
+	{"out of order dropped", noOutOfOrder, false, []string{"5.2/5"}, nil, nil},
+	{"past a gap dropped", noGap, false, []string{"5.2/6", "5.1/2"}, nil, nil},
+	{"truncated header tolerated", truncatedOK, false, []string{"5.3/1"}, nil, nil},
+	{"overrun size tolerated", overrunOK, false, []string{"5.3/2"}, nil, nil},
+	{"dropped packets acked", ackBeforeFraming, false, []string{"2.2/2", "5.3/1", "5.3/2", "5.4/1"}, nil, nil},
+	{"last message only", lastOnly, false, []string{"5.3/3"}, nil, nil},
+	{"empty packets dropped", emptyDropped, false, []string{"5.3/4"}, nil, nil},
+	{"any connectionId taken", anyConnection, false, []string{"5.4/1"}, nil, nil},
+	{"unknown type stops the packet", unknownStops, false, []string{"6/1"}, nil, nil},
+	{"server type sent", serverType, false, []string{"6/2"}, nil, nil},
+	{"an Input every 4 frames", slowInput, false, []string{"7.1/1"}, nil, nil},
+	{"Inputs only when something is held", idleSkipped, false, []string{"7.1/1"}, nil, nil},
+	{"Inputs for half a second only", inputsStop, false, []string{"7.1/1"}, nil, nil},
+	{"10-byte Input", inputLong, false, []string{"7.1/2"}, nil, nil},
+	{"inputSequence from 0", inputFrom0, false, []string{"7.1/3"}, nil, nil},
+	{"reserved action bit", reservedBit, false, []string{"7.1/4"}, nil, nil},
+	{"5-byte Ping", pingLong, false, []string{"7.2/1"}, nil, nil},
+	{"no Disconnect", noDisconnect, false, []string{"7.3/1"}, nil, nil},
+	{"2-byte Disconnect", disconnectLong, false, []string{"7.3/2"}, nil, nil},
+	{"query at every Snapshot", queryEvery, false, []string{"7.4/1"}, nil, nil},
+	{"query again every second", queryAgain, false, []string{"7.4/1"}, nil, nil},
+	// A client that never queries: the packet rules its acks show are
+	// judged, the others are not run.
+	{"never a query", queryNever, false, []string{"7.4/1"}, ackJudged, nil},
+	{"never a query, a repeat of the highest processed", dupHighest, true, nil, nil, []string{"5.2/2"}},
+	{"never a query, packets with any connectionId taken", anyConnection, true, []string{"5.4/1"}, nil, nil},
+	{"never a query, packets from any address", anySourcePackets, true, []string{"3/2"}, nil, nil},
+	{"never a query, 549-byte datagrams taken", accept549, true, []string{"2.2/2"}, nil, nil},
+	{"never a query, truncated header tolerated", truncatedOK, true, []string{"5.3/1"}, nil, nil},
+	{"never a query, overrun size tolerated", overrunOK, true, []string{"5.3/2"}, nil, nil},
+	{"never a query, out of order dropped", noOutOfOrder, true, []string{"5.2/5"}, nil, nil},
+	{"never a query, empty packets dropped", emptyDropped, true, []string{"5.3/4"}, nil, nil},
+	{"id 0 queried", queryZero, false, []string{"7.4/2", "8.1/3"}, nil, nil},
+	{"5-byte QueryEntity", queryLong, false, []string{"7.4/3"}, nil, nil},
+	{"known ids queried", queryKnown, false, []string{"7.4/4"}, nil, nil},
+	{"entityCount 48 read as 47", count48, false, []string{"8.1/1"}, nil, nil},
+	{"Snapshot with trailing bytes taken", snapshotLong, false, []string{"8.1/2"}, nil, nil},
+	{"Snapshot listing id 0 taken", snapshotZero, false, []string{"8.1/3"}, nil, nil},
+	{"Snapshot repeating an id taken", snapshotRepeat, false, []string{"8.1/4"}, nil, nil},
+	{"long CreateEntity taken", createLong, false, []string{"8.2/1"}, nil, nil},
+	{"destroyed ids forgotten", forgetDestroyed, false, []string{"8.3/1"}, nil, nil},
 }
 
 // TestConformanceMutations runs, for each broken client, the MUST cases and
@@ -615,7 +633,7 @@ func TestConformanceMutations(t *testing.T) {
 				defer wg.Done()
 				nw := rtypetest.NewNetwork(uint64(i))
 				o := conformance.Options{Run: run, Network: conformance.NetworkOf(nw.Listen)}
-				reports[i], errs[i] = conformance.RunClient(context.Background(), fakeClient(nw, m.d), o)
+				reports[i], errs[i] = conformance.RunClient(context.Background(), fakeClient(nw, m.d, m.quiet), o)
 			}()
 		}
 		wg.Add(1)
@@ -626,7 +644,7 @@ func TestConformanceMutations(t *testing.T) {
 			if testing.Short() {
 				o.Skip = regexp.MustCompile(`^4\.2/2$`) // 12 s of Hellos
 			}
-			sound, soundErr = conformance.RunClient(context.Background(), fakeClient(nw, none), o)
+			sound, soundErr = conformance.RunClient(context.Background(), fakeClient(nw, none, false), o)
 		}()
 		wg.Wait()
 	})
@@ -649,6 +667,8 @@ func TestConformanceMutations(t *testing.T) {
 				t.Fatal(errs[i])
 			}
 			judge(t, reports[i], m.catches)
+			outcomes(t, reports[i], m.runs, conformance.Pass)
+			outcomes(t, reports[i], m.unjudged, conformance.NotRun)
 		})
 	}
 }
@@ -668,6 +688,29 @@ func judge(t *testing.T, rep *conformance.Report, catches []string) {
 			t.Logf("caught by %s: %s", r.Case.ID, r.Detail)
 		case !want[r.Case.ID] && r.Outcome == conformance.Fail && r.Case.Level == conformance.Must:
 			t.Errorf("unrelated MUST case %s failed: %s", r.Case.ID, r.Detail)
+		}
+	}
+}
+
+// ackJudged are the packet rules a client that never queries is judged by
+// from its acks (§5.1): it must take, or drop, the whole packet.
+var ackJudged = []string{"2.2/2", "3/2", "5.2/5", "5.2/6", "5.3/1", "5.3/2", "5.4/1"}
+
+// outcomes checks that each case of ids ended with o.
+func outcomes(t *testing.T, rep *conformance.Report, ids []string, o conformance.Outcome) {
+	t.Helper()
+	for _, id := range ids {
+		found := false
+		for _, r := range rep.Results {
+			if r.Case.ID == id {
+				found = true
+				if r.Outcome != o {
+					t.Errorf("case %s: %s, want %s: %s", id, r.Outcome, o, r.Detail)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("case %s did not run", id)
 		}
 	}
 }
