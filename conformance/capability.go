@@ -1,6 +1,9 @@
 package conformance
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // capability is something a server must do before cases that stand on it
 // can judge anything: each rung of the ladder stands on one below it
@@ -129,7 +132,7 @@ func (l *ladder) lacking(c capability) (low capability, ok bool) {
 
 // judges names, beside a rung's owner, the cases that judge its parts:
 // the report names the one that failed.
-var judges = map[capability][]string{capWelcome: {"4.3/1", "4.3/2"}}
+var judges = map[capability][]string{capWelcome: {"4.3/1", "4.3/2"}, capPong: {"7.2/2"}}
 
 // report returns the ladder for the report; notRun counts, per
 // capability, the cases not run for want of it, and failed tells whether
@@ -160,13 +163,18 @@ func (l *ladder) report(notRun [numCapabilities]int, failed func(id string) bool
 }
 
 // need ends the case as not run when the run's ladder lacks c or a rung
-// below it, unless the case is the one that judges that rung: it runs, to
-// fail for it.
+// below it, unless the case is one that judges that rung: it runs, to fail
+// for it.
 func (t *check) need(c capability) {
 	low, lacks := t.suite.ladder.lacking(c)
-	if !lacks || t.id == rungs[low].owner {
+	if !lacks || t.id == rungs[low].owner || slices.Contains(judges[low], t.id) {
 		return
 	}
+	t.needed(low)
+}
+
+// needed ends the case as not run for want of the missing rung low.
+func (t *check) needed(low capability) {
 	t.notRunFor(low, fmt.Sprintf("not run: needs %s, which failed%s", low.cite(), t.suite.ladderCause()))
 }
 
@@ -185,10 +193,13 @@ func (t *check) lack(c capability, detail string) {
 		t.missing(c, detail)
 		t.Skipf("%s", detail)
 	}
-	if low, lacks := t.suite.ladder.lacking(c); t.id == rungs[c].owner || lacks && t.id == rungs[low].owner {
+	low, lacks := t.suite.ladder.lacking(c)
+	if t.id == rungs[c].owner || lacks && t.id == rungs[low].owner {
 		t.Failf("%s", detail)
 	}
-	t.need(c)
+	if lacks {
+		t.needed(low)
+	}
 	t.Skipf("not run: %s", detail)
 }
 

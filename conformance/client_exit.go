@@ -14,6 +14,8 @@ import (
 //     a malformed message, a bounds check): §12 asks an implementation to
 //     survive whatever the network sends, so the case fails, whatever its
 //     verdict was, and the next case's fresh client goes on;
+//   - a client sent Rejected may end with any status, its own report of
+//     not getting in (§4.4); only a signal is a crash there;
 //   - status 0 is the client's own choice, legitimate before a Welcome (it
 //     gives up after 10 s, §4.2; it stops on Rejected, §4.4): the case
 //     judges what the client sent, as a client that lives on would be. A
@@ -74,7 +76,8 @@ func (r *remote) crashed() (string, bool) {
 	if !ok {
 		return "", false
 	}
-	if st := e.(*procEnd).state; st == nil || st.ExitCode() == 0 {
+	st := e.(*procEnd).state
+	if st == nil || st.ExitCode() == 0 || r.refused.Load() && st.ExitCode() > 0 {
 		return "", false
 	}
 	return r.endOf() + ", during the case (did it crash?)", true

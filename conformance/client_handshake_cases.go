@@ -115,6 +115,7 @@ var clientHandshakeCases = []Case{
 	}},
 	{ID: "4.4/1", Level: Must, Title: "on Rejected, the client MUST stop trying to connect", needs: 3 * time.Second, run: func(t *check) {
 		r := t.startClient()
+		r.refused.Store(true)
 		r.sendRaw(rtype.AppendRejected(nil))
 		sent := time.Now()
 		if dg, ok := r.await(r.t.within(2500*time.Millisecond), func(dg datagram) bool { return dg.at.Sub(sent) > inFlight }); ok {

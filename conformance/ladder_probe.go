@@ -21,14 +21,23 @@ func climb(t *check) {
 	p := t.handshake()
 	ts := p.pingStamp()
 	var packet, pong bool
-	p.observe(func(m msg) { packet, pong = true, pong || isPong(ts)(m) })
+	odd := "" // a Pong the suite cannot read
+	p.observe(func(m msg) {
+		packet, pong = true, pong || isPong(ts)(m)
+		if m.raw.Type == rtype.TypePong && !isPong(ts)(m) && odd == "" {
+			odd = fmt.Sprintf(": its packet %d carried a Pong of %d bytes (% x)", m.hdr.Sequence, len(m.raw.Payload), head(m.raw.Payload))
+		}
+	})
 	p.send(rtype.Ping{Timestamp: ts})
 	p.expect(time.Second, func(msg) bool { return pong })
 	if !packet {
 		t.lack(capPackets, fmt.Sprintf("connection %d: packet 1, a Ping, got no connected packet back within 1s", p.id))
 	}
 	if !pong {
-		t.lack(capPong, fmt.Sprintf("connection %d: packet 1, a Ping, got packets back but no Pong within 1s", p.id))
+		if odd == "" {
+			odd = " within 1s"
+		}
+		t.lack(capPong, fmt.Sprintf("connection %d: packet 1, a Ping of timestamp %#08x, got packets back but no Pong of that timestamp%s", p.id, ts, odd))
 	}
 	ship := p.ownShip(time.Second)
 	// From here on a missing rung leaves the others that do not stand on

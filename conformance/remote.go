@@ -21,6 +21,9 @@ type remote struct {
 	// it, nil without a command.
 	stop     func()
 	quitting atomic.Bool
+	// refused is set once the case sent it Rejected (§4.4): it may end
+	// with any status, its own report of not getting in.
+	refused atomic.Bool
 	self     *client
 
 	// acks holds what the client's packets acked, once connected.
