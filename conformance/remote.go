@@ -24,7 +24,7 @@ type remote struct {
 	// refused is set once the case sent it Rejected (§4.4): it may end
 	// with any status, its own report of not getting in.
 	refused atomic.Bool
-	self     *client
+	self    *client
 
 	// acks holds what the client's packets acked, once connected.
 	acks ackLog
