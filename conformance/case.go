@@ -32,6 +32,8 @@ type Case struct {
 	alone bool
 	// beside says the case may run beside any other, an alone one too: a
 	// long case that judges its own players only, and keeps a round on.
+	// In client mode it waits for the client's own clocks, on a scripted
+	// server of its own beside the others.
 	beside bool
 	// slow says the case waits for the game's own clocks, half a minute
 	// of a run's time: only Options.Slow selects it.

@@ -14,8 +14,9 @@ import (
 //     a malformed message, a bounds check): §12 asks an implementation to
 //     survive whatever the network sends, so the case fails, whatever its
 //     verdict was, and the next case's fresh client goes on;
-//   - a client sent Rejected may end with any status, its own report of
-//     not getting in (§4.4); only a signal is a crash there;
+//   - a client left without a connection, Rejected (§4.4) or given up on
+//     (§4.2), may end with any status, its own report of not getting in;
+//     only a signal is a crash there;
 //   - status 0 is the client's own choice, legitimate before a Welcome (it
 //     gives up after 10 s, §4.2; it stops on Rejected, §4.4): the case
 //     judges what the client sent, as a client that lives on would be. A
@@ -77,7 +78,7 @@ func (r *remote) crashed() (string, bool) {
 		return "", false
 	}
 	st := e.(*procEnd).state
-	if st == nil || st.ExitCode() == 0 || r.refused.Load() && st.ExitCode() > 0 {
+	if st == nil || st.ExitCode() == 0 || r.unwelcome.Load() && st.ExitCode() > 0 {
 		return "", false
 	}
 	return r.endOf() + ", during the case (did it crash?)", true

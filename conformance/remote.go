@@ -21,9 +21,10 @@ type remote struct {
 	// it, nil without a command.
 	stop     func()
 	quitting atomic.Bool
-	// refused is set once the case sent it Rejected (§4.4): it may end
-	// with any status, its own report of not getting in.
-	refused atomic.Bool
+	// unwelcome is set by a case that leaves the client without a
+	// connection, Rejected (§4.4) or no answer (§4.2): it may end with any
+	// status, its own report of not getting in.
+	unwelcome atomic.Bool
 	self    *client
 
 	// acks holds what the client's packets acked, once connected.

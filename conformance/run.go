@@ -122,62 +122,12 @@ func RunClient(ctx context.Context, start Client, o Options) (*Report, error) {
 		fmt.Fprintf(log, "rtypecheck: the scripted server listens on %v; %d cases need a client of their own: start yours against it when a case asks, and stop it when the case is done%s\n",
 			h.addr(), waits, skippedByHand(byHand))
 	}
-	rep := &Report{Mode: ClientMode, Target: h.addr().String()}
-	s := newSuite()
-	n := 0
-	// The foundations run first (runOrder); results are added in report
-	// order as soon as those before them are in.
-	results := make([]*Result, len(cases))
-	next := 0
-	add := func(i int, r Result) {
-		results[i] = &r
-		for ; next < len(results) && results[next] != nil; next++ {
-			rep.add(*results[next], &o)
-		}
+	cr := &clientRun{ctx: ctx, o: &o, start: start, log: log, waits: waits, suite: newSuite(),
+		rep: &Report{Mode: ClientMode, Target: h.addr().String()}, cases: cases, results: make([]*Result, len(cases))}
+	if err := cr.runAll(h); err != nil {
+		return nil, err
 	}
-	order, _ := runOrder(cases) // one at a time: the foundations lead
-	for _, i := range order {
-		c := cases[i]
-		if start == nil && c.quits {
-			add(i, Result{Case: c, Outcome: NotRun, Detail: byHandQuit})
-			continue
-		}
-		n++
-		c.run = watchCrash(c.run)
-		wait := clientStart
-		switch {
-		case start == nil:
-			wait = handWaitUser
-		case !h.started():
-			wait = firstStart
-		}
-		var t *check
-		r := runCase(ctx, c, o.limit(c), wait, o.Record, func(ct *check) {
-			t = ct
-			ct.harness, ct.startWait, ct.nth, ct.of, ct.title = h, wait, n, waits, c.Title
-			ct.net, ct.ownNet, ct.suite = o.network(), o.inMemory(), s
-			h.lend(ct)
-		})
-		absent := t.clientAbsent()
-		if n == 1 && absent && ctx.Err() == nil {
-			return nil, fmt.Errorf("%w: %s", ErrUnreachable, r.Detail)
-		}
-		r.Case = cases[i]
-		add(i, r)
-		if start == nil && !absent {
-			fmt.Fprintf(log, "rtypecheck: case %d of %d, %s, is done: you may stop the client\n", n, waits, c.ID)
-		}
-		if ctx.Err() != nil {
-			break
-		}
-	}
-	// An interrupted run adds what ran, past the cases never started.
-	for _, r := range results[next:] {
-		if r != nil {
-			rep.add(*r, &o)
-		}
-	}
-	return rep, nil
+	return cr.rep, nil
 }
 
 // skippedByHand names, for the first prompt, the cases skipped with a
