@@ -25,7 +25,7 @@ type remote struct {
 	// connection, Rejected (§4.4) or no answer (§4.2): it may end with any
 	// status, its own report of not getting in.
 	unwelcome atomic.Bool
-	self    *client
+	self      *client
 
 	// acks holds what the client's packets acked, once connected.
 	acks ackLog
