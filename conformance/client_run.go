@@ -30,7 +30,7 @@ type clientRun struct {
 }
 
 func (cr *clientRun) runAll(h *harness) error {
-	order, _ := runOrder(cr.cases) // the foundations lead
+	order := runOrder(cr.cases) // the foundations lead
 	two := cr.start != nil && !cr.o.inMemory() && anyPort(cr.o.Listen)
 	var main, apart []int
 	for _, i := range order {

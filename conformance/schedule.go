@@ -12,15 +12,17 @@ import (
 var foundations = []string{"5.1/1", "5.1/2", "5.1/3", "5.2/1"}
 
 // serverLanes is how many server cases run at once, and slotBudget how
-// many players they connect together at most: the 4 slots of §10, less
-// one for the liveness probe's Hello.
+// many players they connect together at most: the 4 slots of §10. The
+// liveness probe after a case has that case's slots; a full server that
+// drops its Hello (§13) is asked again once no case runs (scheduler.check).
 const (
-	serverLanes = 3
-	slotBudget  = 3
+	serverLanes = 4
+	slotBudget  = 4
 )
 
 // scheduler runs a run's cases in the order of rank, the foundations all
-// done before the others start; up to lanes at once within the slot
+// done before the others start and the others before the late ones; within
+// a rank, the first cases that fit; up to lanes at once within the slot
 // budget, a case marked alone with none but those marked beside, a case
 // of 4 players (every slot) with none at all. Results are passed to add
 // in report order, each as soon as those before it are in. After each case that ran, alive
@@ -44,6 +46,9 @@ type scheduler struct {
 	used  int // their players
 	alone int // alone cases running
 	crowd int // running cases neither alone nor beside
+	// quiet counts the cases whose liveness probe got no answer, waiting
+	// for the others to end to ask again: no case starts meanwhile.
+	quiet int
 	// stopped says why the run stopped; set before runAll, no case runs.
 	stopped string
 	results []*Result
@@ -62,13 +67,18 @@ func (s *scheduler) runAll(cases []Case) string {
 	}
 	s.results = make([]*Result, len(cases))
 	var wg sync.WaitGroup
-	order, leading := runOrder(cases)
-	for n, i := range order {
-		c := cases[i]
-		if n == leading {
-			wg.Wait() // the foundations' verdicts are in before the rest
+	pending := runOrder(cases)
+	for last := -1; len(pending) > 0; {
+		r := rank(cases[pending[0]])
+		if r != last && (last == rankFoundation || r == rankLate) {
+			wg.Wait() // the verdicts these rest on are in
 		}
-		if !s.admit(c) {
+		last = r
+		j, ok := s.admit(cases, pending)
+		i := pending[j]
+		pending = slices.Delete(pending, j, j+1)
+		c := cases[i]
+		if !ok {
 			s.done(i, Result{Case: c, Outcome: NotRun, Detail: "not run: " + s.stopped})
 			continue
 		}
@@ -85,8 +95,8 @@ func (s *scheduler) runAll(cases []Case) string {
 			r, ran := s.run(c, steady)
 			steady()
 			why := ""
-			if s.alive != nil && ran && s.ctx.Err() == nil {
-				why = s.alive(r)
+			if ran {
+				why = s.check(r)
 			}
 			s.mu.Lock()
 			if why != "" && s.stopped == "" {
@@ -112,23 +122,56 @@ func (s *scheduler) runAll(cases []Case) string {
 	return s.stopped
 }
 
-// admit waits until c may start; it returns false once the run stopped.
-func (s *scheduler) admit(c Case) bool {
+// admit waits until a case of pending may start, the first in order of
+// those of the lowest rank pending that fit beside the cases running, and
+// returns its index in pending; ok is false once the run stopped.
+func (s *scheduler) admit(cases []Case, pending []int) (j int, ok bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for s.stopped == "" && s.busy > 0 && !s.fits(c) {
+	r := rank(cases[pending[0]])
+	for s.stopped == "" {
+		for j, i := range pending {
+			if rank(cases[i]) != r {
+				break
+			}
+			if s.busy == 0 || s.fits(cases[i]) {
+				s.count(cases[i], 1)
+				return j, true
+			}
+		}
 		s.cond.Wait()
 	}
-	if s.stopped != "" {
-		return false
+	return 0, false
+}
+
+// check asks, after the case of r, whether the implementation still
+// answers, and returns "" or why the run stops. A first silence is asked
+// again once no other case runs: the server, full of their players, may
+// have dropped the Hello (§13).
+func (s *scheduler) check(r Result) string {
+	if s.alive == nil || s.ctx.Err() != nil {
+		return ""
 	}
-	s.count(c, 1)
-	return true
+	if s.alive(r) == "" {
+		return ""
+	}
+	s.mu.Lock()
+	s.quiet++
+	for s.busy > s.quiet && s.ctx.Err() == nil {
+		s.cond.Wait()
+	}
+	s.mu.Unlock()
+	why := s.alive(r)
+	s.mu.Lock()
+	s.quiet--
+	s.cond.Broadcast()
+	s.mu.Unlock()
+	return why
 }
 
 // fits reports whether c may start beside the cases running.
 func (s *scheduler) fits(c Case) bool {
-	if s.busy >= s.lanes || s.used+max(c.players, 1) > slotBudget {
+	if s.quiet > 0 || s.busy >= s.lanes || s.used+max(c.players, 1) > slotBudget {
 		return false
 	}
 	switch {
@@ -170,31 +213,39 @@ func (s *scheduler) done(i int, r Result) {
 	}
 }
 
-// runOrder returns the indexes of cases in the order they run, and how
-// many foundations lead it.
-func runOrder(cases []Case) (order []int, leading int) {
-	order = make([]int, len(cases))
+// runOrder returns the indexes of cases in the order of their rank, those
+// with more players first within one, else in report order.
+func runOrder(cases []Case) []int {
+	order := make([]int, len(cases))
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return rank(cases[a]) - rank(cases[b]) })
-	for _, i := range order {
-		if rank(cases[i]) == 0 {
-			leading++
+	slices.SortStableFunc(order, func(a, b int) int {
+		if d := rank(cases[a]) - rank(cases[b]); d != 0 {
+			return d
 		}
-	}
-	return order, leading
+		return cases[b].players - cases[a].players // the larger first, to pack the slots
+	})
+	return order
 }
 
+// The ranks the verdicts of others rest on: the foundations, which every
+// other case follows, and the late cases, which follow every other.
+const (
+	rankFoundation = 0
+	rankLate       = 6
+)
+
 // rank orders the cases: foundations; those that need the server empty;
-// the crowd; those alone with two players; those beside, so that they run
-// beside the last ones, alone with one player; then the late ones.
+// the crowd; those alone with two players; those beside, longest first, so
+// that they run beside the last ones, alone with one player; then the late
+// ones.
 func rank(c Case) int {
 	switch {
 	case slices.Contains(foundations, c.ID):
-		return 0
+		return rankFoundation
 	case c.late:
-		return 6
+		return rankLate
 	case c.players >= 4:
 		return 1
 	case c.beside:

@@ -84,11 +84,15 @@ func (s *suite) leapSeen() string {
 }
 
 // clamped fires a missile and follows it until it is destroyed, so that
-// the run sees an entity go as far as the server lets one, then fails if
-// any player of the run saw a position jump across the range.
+// the run sees an entity go as far as the server lets one, unless case
+// 8.3/4 did so already, then fails if any player of the run saw a
+// position jump across the range.
 func clamped(t *check) {
 	if l := t.suite.leapSeen(); l != "" {
 		t.Failf("%s: a position past the range sent modulo it, not clamped to [-8192, 8191.75]", l)
+	}
+	if o, ok := t.suite.outcome("8.3/4"); ok && o == Pass {
+		return // its player followed a missile out of the playfield
 	}
 	p := t.join()
 	c := p.missile(p.ownShip(time.Second), time.Second)

@@ -75,9 +75,9 @@ var serverWindowCases = []Case{
 			}
 			seqs = append(seqs, pk.Header().Sequence)
 		})
-		p.play(600*time.Millisecond, 0)
+		p.play(300*time.Millisecond, 0)
 		if len(seqs) == 0 {
-			t.lack(capPackets, fmt.Sprintf("connection %d: no packet from the server within 600ms of play (one Input a frame)", p.id))
+			t.lack(capPackets, fmt.Sprintf("connection %d: no packet from the server within 300ms of play (one Input a frame)", p.id))
 		}
 		for i, s := range seqs {
 			switch {
