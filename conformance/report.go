@@ -61,6 +61,16 @@ const (
 	Undecided
 )
 
+var statusNames = [...]string{"conformant", "non-conformant", "undecided"}
+
+// String returns conformant, non-conformant or undecided.
+func (s Status) String() string {
+	if int(s) < len(statusNames) {
+		return statusNames[s]
+	}
+	return "unknown"
+}
+
 // Status returns what the run proved: Undecided when the implementation
 // stopped answering, NonConformant when a case that counts failed or did
 // not run, else Conformant. BEYOND cases never count.

@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"bytes"
+	"fmt"
 	"encoding/json"
 	"encoding/xml"
 	"flag"
@@ -456,5 +457,20 @@ func TestErrorReport(t *testing.T) {
 	}
 	if strings.Contains(ran.String(), `"error"`) {
 		t.Errorf("a report that ran has an error key:\n%s", ran.String())
+	}
+}
+
+// TestStatusAndRungNames: the names the report and tests print.
+func TestStatusAndRungNames(t *testing.T) {
+	for _, tc := range []struct {
+		got  fmt.Stringer
+		want string
+	}{
+		{Conformant, "conformant"}, {NonConformant, "non-conformant"}, {Undecided, "undecided"}, {Status(9), "unknown"},
+		{Held, "held"}, {Missing, "missing"}, {Untried, "untried"}, {RungState(9), "unknown"},
+	} {
+		if s := tc.got.String(); s != tc.want {
+			t.Errorf("%#v: %q, want %q", tc.got, s, tc.want)
+		}
 	}
 }

@@ -162,6 +162,17 @@ func (m mutant) judge(t *testing.T, rep *conformance.Report) {
 			t.Errorf("case %s did not run", id)
 		}
 	}
+	if got := rep.Status(true); got != conformance.NonConformant {
+		t.Errorf("the run is %v with -strict, want non-conformant", got)
+	}
+	for _, r := range rep.Ladder {
+		if r.State == conformance.Missing && m.notRunFor != "" && !strings.Contains(r.Detail, "case "+m.notRunFor) {
+			t.Errorf("the ladder misses %s without naming case %s: %s", r.Name, m.notRunFor, r.Detail)
+		}
+		if r.State == conformance.Missing {
+			t.Logf("the ladder misses %s: %s", r.Name, r.Detail)
+		}
+	}
 }
 
 // mustIDs returns the ids of the server's MUST cases.
