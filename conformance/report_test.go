@@ -2,10 +2,10 @@ package conformance
 
 import (
 	"bytes"
-	"fmt"
 	"encoding/json"
 	"encoding/xml"
 	"flag"
+	"fmt"
 	"net/netip"
 	"os"
 	"path/filepath"
