@@ -91,7 +91,11 @@ func TestTraceAndRecordBothSides(t *testing.T) {
 	srv.Stop() // the server writes its traces and capture out as it exits
 	_, port, _ := strings.Cut(srv.Addr, ":")
 	ns, nb := validDatagrams(t, dump, port, srvPcap), validDatagrams(t, dump, port, botPcap)
-	if ns < 500 || nb < 500 || ns-nb > 5 || nb-ns > 5 {
+	// The last few: those in flight as the bots closed, more on a busy
+	// machine, the server's Snapshots to a bot between its last read and
+	// its Disconnect.
+	const few = 16
+	if ns < 500 || nb < 500 || ns-nb > few || nb-ns > few {
 		t.Errorf("captures: the server's %d datagrams, the bots' %d; want the same but the last few, over 500", ns, nb)
 	}
 	servers := readTraced(t, filepath.Join(dir, "server", "*.sqlog"))
