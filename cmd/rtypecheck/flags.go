@@ -40,9 +40,9 @@ func flags(mode conformance.Mode, cfg *config, runExpr, skipExpr *string) *flag.
 	fs.StringVar(skipExpr, "skip", "", "leave out the cases whose id matches `REGEXP`")
 	fs.BoolVar(&cfg.list, "list", false, "list the selected cases (id, level, title) without running them")
 	fs.BoolVar(&cfg.strict, "strict", false, "SHOULD and GAME failures fail the run too")
-	fs.BoolVar(&cfg.slow, "slow", false, "server mode: also run the cases that wait for the game's clocks (10/10 waits §10's 30 s for a round); without it they are left out")
-	fs.BoolVar(&cfg.verbose, "v", false, "show the datagrams of each failed case (and, in client mode, the client's output)")
-	fs.DurationVar(&cfg.timeout, "timeout", conformance.DefaultTimeout, "time each case may take (cases that wait by nature get what they need)")
+	fs.BoolVar(&cfg.slow, "slow", false, "server mode: also run the cases that wait 30 s for §10's round (10/10)")
+	fs.BoolVar(&cfg.verbose, "v", false, "show each failed case's datagrams (client mode: the client's output too)")
+	fs.DurationVar(&cfg.timeout, "timeout", conformance.DefaultTimeout, "time each case may take (more for cases that wait by nature)")
 	if mode != conformance.ServerMode {
 		fs.StringVar(&cfg.listen, "listen", "127.0.0.1:0", "client mode: the scripted server's UDP `ADDR`")
 	}
