@@ -46,6 +46,15 @@ const (
 	frameTime  = time.Second / 60
 )
 
+// How long the cases that watch what the server sends play: watchPlay
+// shows about 8 Snapshots at §10's rate, each in a packet of its own;
+// rateWatch, for the cases that measure the Snapshot and tick rates (§10),
+// about 12 Snapshots and 36 ticks.
+const (
+	watchPlay = 400 * time.Millisecond
+	rateWatch = 600 * time.Millisecond
+)
+
 // newPlayer opens a fresh socket towards the server under test: on a
 // port of the server's own address on loopback and on a network of the
 // options' own, on any address of its family otherwise.

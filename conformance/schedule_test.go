@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"context"
+	"fmt"
 	"runtime"
 	"slices"
 	"strings"
@@ -155,13 +156,13 @@ func TestScheduleRules(t *testing.T) {
 // running does not hold back a later one of its rank that does.
 func TestScheduleFirstThatFits(t *testing.T) {
 	st := newStage(t, false)
-	done := st.runAll([]Case{{ID: "a/1", players: 3}, {ID: "a/2", players: 2}, {ID: "a/3"}})
+	done := st.runAll([]Case{{ID: "a/1", players: slotBudget - 1}, {ID: "a/2", players: 2}, {ID: "a/3"}})
 	if got := st.await(2); !slices.Equal(got, []string{"a/1", "a/3"}) {
-		t.Fatalf("started %v, want a/1 and a/3: a/2's 2 players do not fit beside a/1's 3, a/3's one does", got)
+		t.Fatalf("started %v, want a/1 and a/3: a/2's 2 players do not fit beside a/1's, a/3's one does", got)
 	}
 	st.release("a/3")
 	if !st.idle() {
-		t.Fatalf("a case started with 4 players connected")
+		t.Fatalf("a case started past the slot budget")
 	}
 	st.release("a/1")
 	if got := st.await(1); got[0] != "a/2" {
@@ -220,9 +221,14 @@ func TestScheduleAliveAgainWhenQuiet(t *testing.T) {
 				}
 				return ""
 			}
-			// Four run at once, the lanes full; a/5 waits for one.
-			done := st.runAll([]Case{{ID: "a/1"}, {ID: "a/2"}, {ID: "a/3"}, {ID: "a/4"}, {ID: "a/5"}})
-			st.await(4)
+			// As many run at once as there are slots; the last waits.
+			var cases []Case
+			for i := range slotBudget + 1 {
+				cases = append(cases, Case{ID: fmt.Sprintf("a/%d", i+1)})
+			}
+			last := cases[slotBudget].ID
+			done := st.runAll(cases)
+			st.await(slotBudget)
 			st.release("a/1")
 			if id := <-asked; id != "a/1" {
 				t.Fatalf("asked after %s", id)
@@ -231,23 +237,24 @@ func TestScheduleAliveAgainWhenQuiet(t *testing.T) {
 			if !st.idle() {
 				t.Fatalf("a case started while a/1's probe waited for a quiet server")
 			}
-			st.release("a/3")
-			st.release("a/4")
+			for _, c := range cases[2:slotBudget] {
+				st.release(c.ID)
+			}
 			if tc.stops {
 				if why := <-done; !strings.Contains(why, "a/1") {
 					t.Fatalf("stopped %q, want it to name a/1", why)
 				}
-				if r := st.results[4]; r.Outcome != NotRun || !strings.Contains(r.Detail, "stopped answering") {
-					t.Errorf("a/5: %v %q, want not run for the stop", r.Outcome, r.Detail)
+				if r := st.results[slotBudget]; r.Outcome != NotRun || !strings.Contains(r.Detail, "stopped answering") {
+					t.Errorf("%s: %v %q, want not run for the stop", last, r.Outcome, r.Detail)
 				}
 				return
 			}
 			st.await(1)
-			st.release("a/5")
+			st.release(last)
 			if why := <-done; why != "" {
 				t.Fatalf("stopped: %s", why)
 			}
-			// a/1's second ask after the others ended, a/5's start after it.
+			// a/1's second ask after the others ended, the last's start after it.
 			at := func(what string, nth int) int {
 				for i, e := range st.log {
 					if e == what {
@@ -259,8 +266,8 @@ func TestScheduleAliveAgainWhenQuiet(t *testing.T) {
 				t.Fatalf("no %q (%d) in %v", what, nth, st.log)
 				return -1
 			}
-			if again := at("alive a/1", 2); again < at("end a/4", 1) || at("start a/5", 1) < again {
-				t.Errorf("events %v: want a/1 asked again after a/4 ended, and a/5 started after that", st.log)
+			if again := at("alive a/1", 2); again < at(fmt.Sprintf("end a/%d", slotBudget), 1) || at("start "+last, 1) < again {
+				t.Errorf("events %v: want a/1 asked again after the others ended, and %s started after that", st.log, last)
 			}
 		})
 	}

@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/rtypeproto/rtype"
@@ -62,9 +63,9 @@ var serverFramingCases = []Case{
 				t.Failf("connection %d: the server's datagram %d after the join, %d bytes at %v, is no valid packet: %v (% x)", p.id, n, len(dg.b), t.at(dg.at), err, head(dg.b))
 			}
 		})
-		p.play(600*time.Millisecond, 0)
+		p.play(watchPlay, 0)
 		if n == 0 {
-			t.Skipf("the server sent nothing during 600ms of play (one Input a frame)")
+			t.Skipf("the server sent nothing during %v of play (one Input a frame)", watchPlay)
 		}
 	}},
 	{ID: "6/1", Level: Must, Title: "a receiver MUST ignore a message of unknown type in the clients' range and keep processing the packet", run: func(t *check) {
@@ -88,9 +89,9 @@ var serverFramingCases = []Case{
 				}
 			}
 		})
-		p.play(600*time.Millisecond, 0)
+		p.play(watchPlay, 0)
 		if n == 0 {
-			t.lack(capSnapshots, "the server sent no message during 600ms of play (one Input a frame)")
+			t.lack(capSnapshots, fmt.Sprintf("the server sent no message during %v of play (one Input a frame)", watchPlay))
 		}
 	}},
 }

@@ -2,7 +2,6 @@ package conformance
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/rtypeproto/rtype"
 )
@@ -20,9 +19,9 @@ var serverHandshakeCases = []Case{
 				t.Failf("the server sent a %d-byte datagram at %v, after %d datagram(s) of play", len(dg.b), t.at(dg.at), n-1)
 			}
 		})
-		p.play(time.Second, 0)
+		p.play(watchPlay, 0)
 		if n == 0 {
-			t.Skipf("the server sent nothing during 1s of play (one Input a frame)")
+			t.Skipf("the server sent nothing during %v of play (one Input a frame)", watchPlay)
 		}
 	}},
 	{ID: "2.2/2", Level: Must, Title: "a receiver MUST discard any datagram larger than 548 bytes", run: func(t *check) {

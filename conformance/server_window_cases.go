@@ -60,9 +60,9 @@ var serverWindowCases = []Case{
 				t.Failf("welcomed as connection %d: the server's packet %d, %d bytes at %v, carries connectionId %d", p.id, pk.Header().Sequence, len(dg.b), t.at(dg.at), id)
 			}
 		})
-		p.play(600*time.Millisecond, 0)
+		p.play(watchPlay, 0)
 		if n == 0 {
-			t.Skipf("the server sent no packet during 600ms of play (one Input a frame)")
+			t.Skipf("the server sent no packet during %v of play (one Input a frame)", watchPlay)
 		}
 	}},
 	{ID: "5.2/1", Level: Must, Title: "the server's first packet on a connection has sequence 1, and every following packet increases it by 1", run: func(t *check) {

@@ -58,6 +58,13 @@ type Config struct {
 	// ReadsPerTick bounds the batches read from a match's socket per tick;
 	// 0 means DefaultReadsPerTick.
 	ReadsPerTick int
+	// Listen, when not nil, opens each match's socket instead of a UDP
+	// socket of the system: match i's at Addr's port + i, Addr then an
+	// IP:port (port 0: a free one for match 0, which the PacketConn tells
+	// by a LocalAddr method). An in-memory network's, such as
+	// rtypetest.Network's, inside a testing/synctest bubble runs the host
+	// in virtual time, exactly as it runs on UDP.
+	Listen func(addr netip.AddrPort) (session.PacketConn, error)
 	// Log receives the host's own records: listening, a match that failed;
 	// nil discards them.
 	Log *slog.Logger

@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+
+	"github.com/rtypeproto/rtype/session"
 )
 
 // ErrRun: Run was called twice, or after Close.
@@ -28,23 +30,39 @@ func Listen(cfg Config) (*Host, error) {
 	if cfg.New == nil || cfg.Matches < 1 || cfg.Matches > MaxMatches {
 		return nil, fmt.Errorf("%w: %d matches, New set: %t", ErrConfig, cfg.Matches, cfg.New != nil)
 	}
-	conns, err := listenRun(cfg.Addr, cfg.Matches)
+	conns, err := listenRun(cfg.Addr, cfg.Matches, cfg.Listen)
 	if err != nil {
 		return nil, err
 	}
+	return build(cfg, conns), nil
+}
+
+// Serve runs one match, m, on conn until ctx is done, as a Host of one
+// does (cfg's Addr, Matches, New and Listen unused), then closes conn: a
+// single match on a socket opened by the caller, such as a *net.UDPConn or
+// an in-memory network's.
+func Serve(ctx context.Context, conn session.PacketConn, m Match, cfg Config) error {
+	cfg.Matches, cfg.Loops = 1, 1
+	cfg.New = func(int, netip.AddrPort) Match { return m }
+	h := build(cfg.withDefaults(1), []socket{newConnSocket(conn, connAddr(conn, netip.AddrPort{}))})
+	return h.Run(ctx)
+}
+
+// build makes the host of cfg, defaults set, on socks, one per match.
+func build(cfg Config, conns []socket) *Host {
 	h := &Host{cfg: cfg, addrs: make([]netip.AddrPort, len(conns))}
 	for range cfg.Loops {
 		h.loops = append(h.loops, newLoop(&h.cfg))
 	}
 	for i, c := range conns {
 		l := h.loops[i%len(h.loops)]
-		m := newMatch(i, len(l.matches), c, cfg.New(i, localAddr(c)), l)
+		m := newMatch(i, len(l.matches), c, cfg.New(i, c.addr()), l)
 		l.add(m)
 		h.addrs[i] = m.addr
 	}
 	cfg.Log.Info("listening", "addr", h.addrs[0].String(), "matches", len(conns), "loops", len(h.loops),
 		"ports", fmt.Sprintf("%d-%d", h.addrs[0].Port(), h.addrs[len(conns)-1].Port()))
-	return h, nil
+	return h
 }
 
 // Addr returns match i's address; i must be below Matches.
@@ -81,7 +99,7 @@ func (h *Host) Close() {
 	if h.used.CompareAndSwap(false, true) {
 		for _, l := range h.loops {
 			for _, m := range l.matches {
-				m.conn.Close()
+				m.sock.close()
 			}
 			l.metrics.matches.Add(int64(-len(l.matches)))
 		}

@@ -7,6 +7,7 @@ import (
 	"net/netip"
 
 	"github.com/rtypeproto/rtype/internal/mmsg"
+	"github.com/rtypeproto/rtype/session"
 )
 
 // Errors of Listen.
@@ -21,9 +22,19 @@ var (
 // portTries is how many runs of free ports Listen tries with port 0.
 const portTries = 16
 
-// listenRun opens n sockets on consecutive ports from addr's; with port 0,
-// from a free port the kernel picks, trying again when a later one is taken.
-func listenRun(addr string, n int) ([]*mmsg.Conn, error) {
+// listenRun opens n sockets on consecutive ports from addr's, with listen
+// when not nil, else the system's UDP.
+func listenRun(addr string, n int, listen func(netip.AddrPort) (session.PacketConn, error)) ([]socket, error) {
+	if listen != nil {
+		return listenOn(addr, n, listen)
+	}
+	return listenUDP(addr, n)
+}
+
+// listenUDP opens n UDP sockets on consecutive ports from addr's; with port
+// 0, from a free port the kernel picks, trying again when a later one is
+// taken.
+func listenUDP(addr string, n int) ([]socket, error) {
 	ua, err := net.ResolveUDPAddr("udp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrListen, err)
@@ -39,21 +50,19 @@ func listenRun(addr string, n int) ([]*mmsg.Conn, error) {
 	}
 }
 
-func listenPorts(first *net.UDPAddr, n int) ([]*mmsg.Conn, error) {
+func listenPorts(first *net.UDPAddr, n int) ([]socket, error) {
 	if first.Port+n-1 > 65535 {
 		return nil, fmt.Errorf("%w: %d ports from %d pass 65535", ErrListen, n, first.Port)
 	}
-	conns := make([]*mmsg.Conn, 0, n)
-	fail := func(err error) ([]*mmsg.Conn, error) {
-		for _, c := range conns {
-			c.Close()
-		}
+	conns := make([]socket, 0, n)
+	fail := func(err error) ([]socket, error) {
+		closeAll(conns)
 		return nil, err
 	}
 	for i := range n {
 		a := *first
 		if i > 0 {
-			a.Port = int(conns[0].LocalAddr().Port()) + i
+			a.Port = int(conns[0].addr().Port()) + i
 		}
 		c, err := mmsg.Listen("udp", &a)
 		if err != nil {
@@ -61,9 +70,48 @@ func listenPorts(first *net.UDPAddr, n int) ([]*mmsg.Conn, error) {
 		}
 		// Arrival times for the RTT samples; without them, the tick's.
 		_ = c.Timestamps()
-		conns = append(conns, c)
+		conns = append(conns, udpSocket{c})
 	}
 	return conns, nil
 }
 
-func localAddr(c *mmsg.Conn) netip.AddrPort { return c.LocalAddr() }
+// listenOn opens n sockets with listen on consecutive ports from addr's.
+func listenOn(addr string, n int, listen func(netip.AddrPort) (session.PacketConn, error)) ([]socket, error) {
+	first, err := netip.ParseAddrPort(addr)
+	if err != nil {
+		return nil, fmt.Errorf("%w: Listen set, Addr %q is no IP:port: %w", ErrListen, addr, err)
+	}
+	if int(first.Port())+n-1 > 65535 {
+		return nil, fmt.Errorf("%w: %d ports from %d pass 65535", ErrListen, n, first.Port())
+	}
+	var socks []socket
+	for i := range n {
+		a := first
+		if i > 0 {
+			a = netip.AddrPortFrom(first.Addr(), socks[0].addr().Port()+uint16(i))
+		}
+		c, err := listen(a)
+		if err != nil {
+			closeAll(socks)
+			return nil, fmt.Errorf("%w: match %d on %v: %w", ErrListen, i, a, err)
+		}
+		socks = append(socks, newConnSocket(c, connAddr(c, a)))
+	}
+	return socks, nil
+}
+
+// connAddr is c's own address, as its LocalAddr tells, else asked.
+func connAddr(c session.PacketConn, asked netip.AddrPort) netip.AddrPort {
+	if la, ok := c.(interface{ LocalAddr() net.Addr }); ok {
+		if ua, ok := la.LocalAddr().(*net.UDPAddr); ok {
+			return ua.AddrPort()
+		}
+	}
+	return asked
+}
+
+func closeAll(socks []socket) {
+	for _, s := range socks {
+		s.close()
+	}
+}

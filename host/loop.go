@@ -54,7 +54,7 @@ func (l *loop) send(m *match, to netip.AddrPort, b []byte) {
 // which the protocol copes with (§5.2, §13).
 func (l *loop) flush(m *match) {
 	if l.pending > 0 {
-		_, _ = l.out.Write(m.conn, l.pending)
+		_, _ = m.sock.write(l.out, l.pending)
 		l.pending = 0
 	}
 }
@@ -67,7 +67,8 @@ func (l *loop) add(m *match) {
 }
 
 // run ticks until ctx is done, then shuts its matches down: a phase of
-// its matches at each wake-up, every match once an interval.
+// its matches at each wake-up, every match once an interval. It returns
+// early once no match is left.
 func (l *loop) run(ctx context.Context) {
 	t := time.NewTicker(l.cfg.Interval / phases)
 	defer t.Stop()
@@ -78,6 +79,9 @@ func (l *loop) run(ctx context.Context) {
 			return
 		case now := <-t.C:
 			l.each(now, true)
+			if len(l.matches) == 0 {
+				return // every match closed, by its socket or a panic
+			}
 		}
 	}
 }
@@ -146,7 +150,7 @@ func (l *loop) end(m *match, now time.Time) {
 // remove takes match i off the loop after err, closing its socket.
 func (l *loop) remove(i int, err error) {
 	m := l.matches[i]
-	m.conn.Close()
+	m.sock.close()
 	l.cfg.Log.Error("match closed", "match", m.index, "addr", m.addr.String(), "err", err)
 	l.errs = append(l.errs, err)
 	l.metrics.failed.Add(1)
@@ -184,7 +188,7 @@ func (l *loop) shutdown(t *time.Ticker) {
 	now = time.Now()
 	for _, m := range l.matches {
 		l.safely(m, func() { l.end(m, now) })
-		m.conn.Close()
+		m.sock.close()
 		l.forget(m)
 	}
 	l.matches = nil

@@ -11,7 +11,7 @@ import (
 // match is one match on its loop: its socket, session server and game.
 type match struct {
 	index int
-	conn  *mmsg.Conn
+	sock  socket
 	addr  netip.AddrPort
 	srv   *session.Server
 	tick  func(s *session.Server, now time.Time)
@@ -28,8 +28,8 @@ type match struct {
 }
 
 // newMatch makes match i, the loop's pos-th.
-func newMatch(i, pos int, conn *mmsg.Conn, m Match, l *loop) *match {
-	mt := &match{index: i, conn: conn, addr: localAddr(conn), tick: m.Tick, hooks: m.Hooks}
+func newMatch(i, pos int, sock socket, m Match, l *loop) *match {
+	mt := &match{index: i, sock: sock, addr: sock.addr(), tick: m.Tick, hooks: m.Hooks}
 	cfg := m.Session
 	cfg.Tracer = &tracer{lm: l.metrics, next: cfg.Tracer}
 	mt.srv = session.NewServer(cfg, func(to netip.AddrPort, b []byte) { l.send(mt, to, b) })
@@ -56,7 +56,7 @@ func (m *match) receive(b *mmsg.Batch, reads int, now time.Time) error {
 	prev := m.prev
 	m.prev = now
 	for range reads {
-		n, err := b.Read(m.conn)
+		n, err := m.sock.read(b)
 		if err != nil {
 			return err
 		}

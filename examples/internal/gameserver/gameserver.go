@@ -14,6 +14,7 @@ import (
 
 	"github.com/rtypeproto/rtype"
 	"github.com/rtypeproto/rtype/examples/game"
+	"github.com/rtypeproto/rtype/host"
 	"github.com/rtypeproto/rtype/pcap"
 	"github.com/rtypeproto/rtype/session"
 )
@@ -94,18 +95,27 @@ func (g *Server) SessionConfig() session.ServerConfig { return g.cfg.Session }
 // World returns the game world; only Step's goroutine may use it.
 func (g *Server) World() *game.World { return g.world }
 
-// Serve runs the game on conn until ctx is done. The session server then
-// ends the game, destroying every entity with reason 4 (§8.3), waits for
-// the players to acknowledge it, and closes conn.
-func (g *Server) Serve(ctx context.Context, conn *net.UDPConn) error {
-	g.log.Info("listening", "addr", conn.LocalAddr().String())
+// Serve runs the game on conn until ctx is done, a host of one match
+// (package host). The session server then ends the game, destroying every
+// entity with reason 4 (§8.3), waits for the players to acknowledge it,
+// and closes conn.
+func (g *Server) Serve(ctx context.Context, conn session.PacketConn) error {
 	run := g.cfg.Run
+	m := g.Match()
 	if g.cfg.Pcap != nil {
-		run.Hooks = g.cfg.Pcap.Hooks(conn.LocalAddr().(*net.UDPAddr).AddrPort(), run.Hooks)
+		if la, ok := conn.(interface{ LocalAddr() net.Addr }); ok {
+			m.Hooks = g.cfg.Pcap.Hooks(la.LocalAddr().(*net.UDPAddr).AddrPort(), m.Hooks)
+		}
 	}
-	err := session.RunServerConn(ctx, conn, g.cfg.Session, run, g.Step)
+	err := host.Serve(ctx, conn, m, host.Config{Interval: run.Interval, ShutdownGrace: run.ShutdownGrace, Log: g.log})
 	g.log.Info("stopped")
 	return err
+}
+
+// Match is the game as a match of a host: its session configuration, Step
+// as its tick, and the hooks of Config.Run.
+func (g *Server) Match() host.Match {
+	return host.Match{Session: g.SessionConfig(), Tick: g.Step, Hooks: g.cfg.Run.Hooks}
 }
 
 // ListenAndServe listens for UDP on addr and runs Serve.
