@@ -20,6 +20,14 @@
 //     batches a tick, the rest waiting in (or dropped by) the kernel's
 //     buffer, and a loop's buffers serve all its matches.
 //
+// A match's socket may be another's than the system's UDP: [Config.Listen]
+// opens each on any [session.PacketConn], such as an in-memory network's
+// (package rtypetest), read by a goroutine of its own into a fixed pool
+// that the loop drains at the tick as it drains a UDP socket. Inside a
+// testing/synctest bubble the host then runs in virtual time, loop, ticks
+// and shutdown as on UDP. [Serve] runs a single match on a socket the
+// caller opened: a host of one.
+//
 // A match whose game panics is closed, its socket too, and logged; the
 // other matches play on. [Host.ReadMetrics] reads aggregate counters and
 // histograms for an exporter such as Prometheus's without slowing the
