@@ -1,0 +1,85 @@
+package host
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/netip"
+	"testing"
+	"time"
+
+	"github.com/rtypeproto/rtype/session"
+)
+
+// TestServeOnAConn: a match on a socket the caller opened, any
+// session.PacketConn (here a *net.UDPConn, read on a goroutine of its own),
+// plays as a match of Listen's does, and Serve returns nil once stopped.
+func TestServeOnAConn(t *testing.T) {
+	conn, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- Serve(ctx, conn, Match{}, Config{}) }()
+	p := play(t, conn.LocalAddr().String())
+	waitFor(t, "Snapshots to the player", func() bool { return p.snapshots.Load() >= 3 })
+	stop()
+	if err := <-done; err != nil {
+		t.Fatalf("Serve: %v", err)
+	}
+}
+
+// TestListenOnPacketConns: with Config.Listen the matches' sockets are
+// what it opens, on consecutive ports from Addr's, and a socket closed
+// under its match ends that match with ErrMatch.
+func TestListenOnPacketConns(t *testing.T) {
+	var opened []netip.AddrPort
+	var conns []*net.UDPConn
+	listen := func(a netip.AddrPort) (session.PacketConn, error) {
+		c, err := net.ListenUDP("udp", net.UDPAddrFromAddrPort(a))
+		if err != nil {
+			return nil, err
+		}
+		opened, conns = append(opened, c.LocalAddr().(*net.UDPAddr).AddrPort()), append(conns, c)
+		return c, nil
+	}
+	h, err := Listen(Config{Addr: "127.0.0.1:0", Matches: 2, New: noGame, Listen: listen})
+	if err != nil {
+		t.Skipf("no two consecutive free ports: %v", err) // port+1 taken
+	}
+	for i, a := range opened {
+		if h.Addr(i) != a {
+			t.Errorf("match %d at %v, its socket at %v", i, h.Addr(i), a)
+		}
+	}
+	if opened[1].Port() != opened[0].Port()+1 {
+		t.Errorf("ports %v, want consecutive", opened)
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	done := make(chan error, 1)
+	go func() { done <- h.Run(ctx) }()
+	for _, c := range conns {
+		c.Close() // under the matches: each ends, and then Run
+	}
+	select {
+	case err := <-done:
+		if !errors.Is(err, ErrMatch) {
+			t.Fatalf("Run: %v, want ErrMatch for the closed sockets", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Run went on with every match's socket closed")
+	}
+}
+
+// TestListenBadAddr: with Config.Listen, Addr must be an IP:port.
+func TestListenBadAddr(t *testing.T) {
+	_, err := Listen(Config{Addr: "localhost:4242", New: noGame, Listen: func(netip.AddrPort) (session.PacketConn, error) {
+		t.Fatal("Listen called")
+		return nil, nil
+	}})
+	if !errors.Is(err, ErrListen) {
+		t.Fatalf("Listen: %v, want ErrListen", err)
+	}
+}
