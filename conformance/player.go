@@ -32,6 +32,8 @@ type player struct {
 	rejected bool
 	// counted says the player counts among the case's players.
 	counted bool
+	// own is the player's ship as join saw it arrive, 0 if none did.
+	own uint32
 }
 
 const maxHandshakes = 64
@@ -113,12 +115,28 @@ func (t *check) handshake() *player {
 func (t *check) join() *player {
 	t.need(capPong)
 	p := t.handshake()
+	// One join at a time in the run: the ship that arrives next is this
+	// player's (§10 sends a newcomer the world, then its own ship), not
+	// that of another case's player joining in the same tick.
+	t.suite.joining <- struct{}{}
+	defer func() { <-t.suite.joining }()
 	ts := p.ping()
 	if _, ok := p.pong(ts, time.Second); !ok {
 		t.noJoin(p, fmt.Sprintf("welcomed as connection %d, but no Pong within 1s of the first packet's Ping", p.id), capPong)
 	}
+	if _, lacks := t.suite.ladder.lacking(capShip); !lacks {
+		end := t.within(shipWait)
+		for p.world.newestShip() == 0 && time.Now().Before(end) {
+			p.settle(frameTime)
+		}
+		p.own = p.world.newestShip()
+	}
 	return p
 }
+
+// shipWait is how long join waits for the player's ship once its first
+// packet was answered: a few ticks (§10).
+const shipWait = 200 * time.Millisecond
 
 // noJoin ends a case whose player p could not join, saying why: the
 // server's Rejected, other players of the case taken and not this one,

@@ -88,6 +88,9 @@ func (p *player) play(d time.Duration, a rtype.Actions) {
 // ship created after the join. It skips the case when none comes within d.
 func (p *player) ownShip(d time.Duration) uint32 {
 	p.t.need(capShip)
+	if p.own != 0 && p.world.ents[p.own] != nil {
+		return p.own
+	}
 	end := p.t.within(d)
 	for p.world.newestShip() == 0 && time.Now().Before(end) {
 		p.input(0)

@@ -226,8 +226,8 @@ var serverMessageCases = []Case{
 			}
 		}
 	}},
-	{ID: "8.2/3", alone: true, Level: Must, Title: "the server sends CreateEntity to a new player for every entity already in the world", run: worldToNewcomer},
-	{ID: "8.2/4", alone: true, Level: Must, Title: "the server sends CreateEntity to every player when a player joins", run: func(t *check) {
+	{ID: "8.2/3", alone: true, players: 2, Level: Must, Title: "the server sends CreateEntity to a new player for every entity already in the world", run: worldToNewcomer},
+	{ID: "8.2/4", alone: true, players: 2, Level: Must, Title: "the server sends CreateEntity to every player when a player joins", run: func(t *check) {
 		a := t.join()
 		own := a.ownShip(time.Second)
 		joined := time.Now()
@@ -256,7 +256,7 @@ var serverMessageCases = []Case{
 				a.id, m.id, a.seq-1, a.seq, b.id)
 		}
 	}},
-	{ID: "8.2/6", alone: true, Level: Must, Title: "the server sends CreateEntity to every player when an enemy spawns", needs: 6 * time.Second, run: bydosCreated},
+	{ID: "8.2/6", alone: true, players: 2, Level: Must, Title: "the server sends CreateEntity to every player when an enemy spawns", needs: 6 * time.Second, run: bydosCreated},
 	{ID: "8.2/7", players: 2, Level: Must, Title: "the server sends CreateEntity to one player, in answer to QueryEntity", run: queryAnsweredToOne},
 
 	{ID: "8.3/1", players: 2, Level: Must, Title: "a DestroyEntity's payload is exactly 9 bytes", run: func(t *check) {

@@ -12,6 +12,11 @@ import (
 type suite struct {
 	ladder *ladder
 
+	// joining is held by the player joining the server, one at a time
+	// (check.join): a channel, on which a wait inside a testing/synctest
+	// bubble is durable, as on a mutex it is not.
+	joining chan struct{}
+
 	mu      sync.Mutex
 	results map[string]ended
 	// notRun counts, per capability, the cases not run for want of it.
@@ -49,7 +54,9 @@ type ended struct {
 	want    capability
 }
 
-func newSuite() *suite { return &suite{results: map[string]ended{}, ladder: newLadder()} }
+func newSuite() *suite {
+	return &suite{results: map[string]ended{}, ladder: newLadder(), joining: make(chan struct{}, 1)}
+}
 
 // ended notes how case id ended; want is the capability it lacked, plus
 // one, or 0.

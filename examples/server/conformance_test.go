@@ -13,6 +13,7 @@ import (
 
 	"github.com/rtypeproto/rtype/conformance"
 	"github.com/rtypeproto/rtype/examples/internal/gameserver"
+	"github.com/rtypeproto/rtype/host"
 	"github.com/rtypeproto/rtype/rtypetest"
 	"github.com/rtypeproto/rtype/session"
 )
@@ -41,23 +42,29 @@ func suiteOn(nw *rtypetest.Network) conformance.Options {
 }
 
 // serveInMemory runs the example server on serverAddr of nw until the test
-// ends, as Serve runs it: session.RunServerConn with the game's Step, on a
-// socket of the network. mutate, when not nil, changes its configuration
-// first: the broken servers of the mutation tests.
+// ends, as the command runs it: a host (package host) whose match is the
+// game, its socket the network's. mutate, when not nil, changes its
+// configuration first: the broken servers of the mutation tests.
 func serveInMemory(t *testing.T, nw *rtypetest.Network, mutate func(*gameserver.Config)) {
 	t.Helper()
-	conn, err := nw.Listen(serverAddr)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var cfg gameserver.Config
 	if mutate != nil {
 		mutate(&cfg)
 	}
 	g := gameserver.New(cfg)
+	h, err := host.Listen(host.Config{
+		Addr:          serverAddr.String(),
+		Listen:        func(a netip.AddrPort) (session.PacketConn, error) { return nw.Listen(a) },
+		New:           func(int, netip.AddrPort) host.Match { return g.Match() },
+		Interval:      cfg.Run.Interval,
+		ShutdownGrace: cfg.Run.ShutdownGrace,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- session.RunServerConn(ctx, conn, g.SessionConfig(), cfg.Run, g.Step) }()
+	go func() { done <- h.Run(ctx) }()
 	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil {
