@@ -9,13 +9,14 @@ import (
 	"testing/synctest"
 
 	"github.com/rtypeproto/rtype/conformance"
+	"github.com/rtypeproto/rtype/host"
 	"github.com/rtypeproto/rtype/rtypetest"
 	"github.com/rtypeproto/rtype/session"
 )
 
 // TestConformance runs the whole server suite against the minimal server's
-// game in memory, in a testing/synctest bubble: session.RunServerConn with
-// its tick, as main's RunServer runs it. It passes every MUST and SHOULD
+// game in memory, in a testing/synctest bubble: the host with its match, as
+// main runs it, on the network's socket. It passes every MUST and SHOULD
 // case; it fails exactly the GAME cases the README names, the missiles and
 // Bydos it does not have, and does not run the cases that need them.
 func TestConformance(t *testing.T) {
@@ -24,14 +25,15 @@ func TestConformance(t *testing.T) {
 	var rep *conformance.Report
 	synctest.Test(t, func(t *testing.T) {
 		nw := rtypetest.NewNetwork(1)
-		conn, err := nw.Listen(addr)
+		g := &game{ships: map[uint32]*ship{}}
+		h, err := host.Listen(host.Config{Addr: addr.String(), New: g.match,
+			Listen: func(a netip.AddrPort) (session.PacketConn, error) { return nw.Listen(a) }})
 		if err != nil {
 			t.Fatal(err)
 		}
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan error, 1)
-		g := &game{ships: map[uint32]*ship{}}
-		go func() { done <- session.RunServerConn(ctx, conn, session.ServerConfig{}, session.RunOptions{}, g.tick) }()
+		go func() { done <- h.Run(ctx) }()
 		defer func() {
 			cancel()
 			if err := <-done; err != nil {

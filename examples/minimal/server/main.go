@@ -10,11 +10,13 @@ import (
 	"context"
 	"flag"
 	"log"
+	"net/netip"
 	"os"
 	"os/signal"
 	"time"
 
 	"github.com/rtypeproto/rtype"
+	"github.com/rtypeproto/rtype/host"
 	"github.com/rtypeproto/rtype/session"
 )
 
@@ -64,9 +66,17 @@ func main() {
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	log.Printf("listening on udp %s", *addr)
 	g := &game{ships: map[uint32]*ship{}}
-	if err := session.RunServer(ctx, *addr, session.ServerConfig{}, session.RunOptions{}, g.tick); err != nil {
+	h, err := host.Listen(host.Config{Addr: *addr, New: g.match})
+	if err != nil {
+		log.Fatal(err)
+	}
+	log.Printf("listening on udp %v", h.Addr(0))
+	if err := h.Run(ctx); err != nil {
 		log.Fatal(err)
 	}
 }
+
+// match is the game as the host's one match: the default session server,
+// tick run before each of its Ticks.
+func (g *game) match(int, netip.AddrPort) host.Match { return host.Match{Tick: g.tick} }
