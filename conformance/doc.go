@@ -40,7 +40,7 @@
 //		conn, _ := nw.Listen(addr)
 //		ctx, stop := context.WithCancel(context.Background())
 //		done := make(chan error, 1)
-//		go func() { done <- session.RunServerConn(ctx, conn, cfg, session.RunOptions{}, tick) }()
+//		go func() { done <- host.Serve(ctx, conn, host.Match{Tick: tick}, host.Config{}) }()
 //		conformance.TestServer(t, addr.String(), conformance.Options{Network: conformance.NetworkOf(nw.Listen)})
 //		stop()
 //		<-done

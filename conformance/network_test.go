@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/rtypeproto/rtype"
+	"github.com/rtypeproto/rtype/host"
 	"github.com/rtypeproto/rtype/rtypetest"
 	"github.com/rtypeproto/rtype/session"
 )
@@ -41,13 +42,13 @@ func serveInMemory(t *testing.T, nw *rtypetest.Network, addr netip.AddrPort) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		done <- session.RunServerConn(ctx, conn, session.ServerConfig{}, session.RunOptions{}, func(s *session.Server, _ time.Time) {
+		done <- host.Serve(ctx, conn, host.Match{Tick: func(s *session.Server, _ time.Time) {
 			for ev := range s.Events() {
 				if ev.Kind == session.EventPlayerJoined {
 					_, _ = s.SpawnFor(ev.Conn, rtype.ArchetypePlayerBlue, 150, 150+100*float64(ev.Slot), 0)
 				}
 			}
-		})
+		}}, host.Config{})
 	}()
 	t.Cleanup(func() {
 		cancel()

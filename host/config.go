@@ -17,6 +17,9 @@ const (
 	DefaultReadsPerTick = 8
 	// MaxMatches bounds a host: as many ports as a port range holds.
 	MaxMatches = 1 << 15
+	// DefaultShutdownGrace is how long matches run on once Run's context
+	// is done, for players to acknowledge the game's end (§8.3).
+	DefaultShutdownGrace = 500 * time.Millisecond
 )
 
 // Match is one match's game, as [Config.New] returns it.
@@ -25,7 +28,7 @@ type Match struct {
 	// sees the match's events as well as the host's metrics.
 	Session session.ServerConfig
 	// Tick is the game's tick, run before the session server's Tick sends
-	// what changed, as in [session.RunServerConn]; nil runs none.
+	// what changed; nil runs none.
 	Tick func(s *session.Server, now time.Time)
 	// Hooks, if not nil, see and may drop the match's datagrams, as
 	// [session.RunOptions] Hooks do. They run on the match's loop.
@@ -82,7 +85,7 @@ func (c Config) withDefaults(cores int) Config {
 		c.Interval = session.DefaultInterval
 	}
 	if c.ShutdownGrace == 0 {
-		c.ShutdownGrace = session.DefaultShutdownGrace
+		c.ShutdownGrace = DefaultShutdownGrace
 	}
 	if c.Batch <= 0 {
 		c.Batch = DefaultBatch

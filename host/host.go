@@ -71,8 +71,9 @@ func (h *Host) Addr(i int) netip.AddrPort { return h.addrs[i] }
 // Matches returns the number of matches the host was opened with.
 func (h *Host) Matches() int { return len(h.addrs) }
 
-// Run ticks every match until ctx is done, then shuts each down as
-// [session.RunServerConn] does and closes the sockets. It returns nil, or
+// Run ticks every match until ctx is done, then ends each one's game
+// (§8.3: reason 4 to every player, resent for the grace until
+// acknowledged) and closes the sockets. It returns nil, or
 // the errors, each wrapping [ErrMatch], of the matches closed on the way.
 func (h *Host) Run(ctx context.Context) error {
 	if !h.used.CompareAndSwap(false, true) {

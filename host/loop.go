@@ -138,7 +138,7 @@ func (l *loop) step(m *match, now time.Time, game bool) (err error) {
 }
 
 // end closes the match's session server and lets its game read the last
-// events, such as each EventPlayerLeft, as [session.RunServerConn] does.
+// events, such as each EventPlayerLeft.
 func (l *loop) end(m *match, now time.Time) {
 	m.srv.Close(now)
 	if m.tick != nil {
@@ -161,7 +161,7 @@ func (l *loop) remove(i int, err error) {
 	l.matches = l.matches[:last]
 }
 
-// shutdown ends every match's game as [session.RunServerConn] does: the
+// shutdown ends every match's game: the
 // reason-4 DestroyEntity to every player (§8.3), resent for the grace until
 // all are acknowledged (§13.4), then Close, a last game tick, the sockets
 // closed.

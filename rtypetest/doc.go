@@ -16,7 +16,7 @@
 // a fixed order, so a run repeats exactly for a seed.
 //
 // A [Network] gives sockets, [Conn]s, to code that owns goroutines: the
-// bindings [session.RunServerConn] and [session.RunClientConn], or a
+// a host (package host) and [session.RunClientConn], or a
 // user's server loop. It uses package time for its delays, so inside a
 // testing/synctest bubble it runs in virtual time: a minute of play takes
 // a fraction of a second of wall time.

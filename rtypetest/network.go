@@ -9,7 +9,7 @@ import (
 )
 
 // Network is an in-memory datagram network for code that owns goroutines
-// and sockets, such as session's UDP bindings ([session.RunServerConn],
+// and sockets, such as session's UDP bindings (a host (package host) on Config.Listen,
 // [session.RunClientConn]) or a user's own server: [Network.Listen] gives
 // a [Conn], which is a session.PacketConn and a net.PacketConn. Delays are
 // timers of package time, so inside a testing/synctest bubble the network

@@ -13,12 +13,13 @@ import (
 	"time"
 
 	"github.com/rtypeproto/rtype"
+	"github.com/rtypeproto/rtype/host"
 	"github.com/rtypeproto/rtype/netem"
 	"github.com/rtypeproto/rtype/session"
 )
 
 // The UDP bindings on the Network inside a synctest bubble: 4 clients
-// play 60 virtual seconds at 20% loss each way through RunServerConn and
+// play 60 virtual seconds at 20% loss each way through host.Serve and
 // RunClientConn, each getting about 960 Snapshots (§8.1), measuring about
 // 20% loss (§5.2) and holding the server's entities at the end (§13.4).
 func TestNetwork_13_4_BindingsInVirtualTime(t *testing.T) {
@@ -34,7 +35,7 @@ func TestNetwork_13_4_BindingsInVirtualTime(t *testing.T) {
 		ctx, stop := context.WithCancel(context.Background())
 		serverDone := make(chan error, 1)
 		go func() {
-			serverDone <- session.RunServerConn(ctx, srvConn, session.ServerConfig{}, session.RunOptions{}, func(s *session.Server, now time.Time) {
+			serverDone <- host.Serve(ctx, srvConn, host.Match{Tick: func(s *session.Server, now time.Time) {
 				for ev := range s.Events() {
 					if ev.Kind == session.EventPlayerJoined {
 						_, _ = s.SpawnFor(ev.Conn, rtype.ArchetypePlayerBlue, 150, 150+100*float64(ev.Slot), 0)
@@ -46,7 +47,7 @@ func TestNetwork_13_4_BindingsInVirtualTime(t *testing.T) {
 					entities = append(entities, e)
 				}
 				mu.Unlock()
-			})
+			}}, host.Config{})
 		}()
 		type result struct {
 			st    session.Stats

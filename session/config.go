@@ -36,11 +36,9 @@ const (
 	// DefaultSendBudget is how many unacknowledged packets a connection is
 	// sent before the world stops (§12); conforming clients ack every one.
 	DefaultSendBudget = 64
-	// DefaultInterval is the UDP bindings' frame or tick time (§10: 60/s).
+	// DefaultInterval is the client binding's frame time and a host's
+	// tick (§10: 60/s).
 	DefaultInterval = time.Second / ticksPerSecond
-	// DefaultShutdownGrace is how long [RunServerConn] runs on after its
-	// context is done, for players to acknowledge the game's end (§8.3).
-	DefaultShutdownGrace = 500 * time.Millisecond
 )
 
 // Fixed timings: the spec's, or too deep for a game to want to change.
@@ -160,10 +158,10 @@ type ServerConfig struct {
 	Tracer Tracer
 }
 
-// RunOptions tunes the UDP bindings ([RunServer], [RunServerConn],
-// [RunClient], [RunClientConn]), not the protocol: how often they drive the
-// sans-I/O side, how long a server takes to stop, and what sees the
-// datagrams on the way; 0 means the default.
+// RunOptions tunes the client's UDP binding ([RunClient], [RunClientConn]),
+// not the protocol: how often it drives the Client and what sees the
+// datagrams on the way; 0 means the default. A server runs on package
+// host, whose Config holds the same for its matches.
 type RunOptions struct {
 	// Hooks, if not nil, see and may drop every datagram the binding
 	// passes to Receive or takes from the SendFunc (§3).
@@ -171,13 +169,6 @@ type RunOptions struct {
 	// Interval is the time between two calls of the tick or frame function;
 	// 0 or negative (a loop has no off) means 1/60 s (§10).
 	Interval time.Duration
-	// ShutdownGrace is how long [RunServerConn] keeps running after
-	// [Server.Shutdown] for the game-end DestroyEntity messages (§8.3) to
-	// reach every player, resent when lost (§13.4), stopping once all are
-	// acknowledged. 0 means 500 ms; negative skips the shutdown: the server
-	// returns at once, clients keeping the world until they time out.
-	// [RunClientConn] ignores it.
-	ShutdownGrace time.Duration
 }
 
 // maxPlayers bounds MaxPlayers: a slot is a uint8 in events.
@@ -218,6 +209,5 @@ func (c ServerConfig) withDefaults() ServerConfig {
 
 func (o RunOptions) withDefaults() RunOptions {
 	o.Interval = positiveOr(o.Interval, DefaultInterval)
-	o.ShutdownGrace = orDefault(o.ShutdownGrace, DefaultShutdownGrace)
 	return o
 }

@@ -27,7 +27,7 @@ func TestConfig_OneRule(t *testing.T) {
 		ClientConfig{GiveUp: DefaultGiveUp, ServerTimeout: DefaultTimeout, MaxEntities: DefaultMaxEntities, EventQueue: DefaultEventQueue},
 		ServerConfig{MaxPlayers: DefaultMaxPlayers, InactivityTimeout: DefaultTimeout, SnapshotInterval: DefaultSnapshotInterval,
 			EventQueue: DefaultEventQueue, SendBudget: DefaultSendBudget},
-		RunOptions{Interval: DefaultInterval, ShutdownGrace: DefaultShutdownGrace},
+		RunOptions{Interval: DefaultInterval},
 	}
 	if diff := cmp.Diff(want, zero); diff != "" {
 		t.Errorf("zero values (-want +got):\n%s", diff)
@@ -35,7 +35,7 @@ func TestConfig_OneRule(t *testing.T) {
 	negative := get(
 		ClientConfig{GiveUp: -1, ServerTimeout: -1, QueryRetry: -1, MaxEntities: -1, EventQueue: -1, ExpireUnlisted: -1},
 		ServerConfig{MaxPlayers: -1, InactivityTimeout: -1, SnapshotInterval: -1, EventQueue: -1, SendBudget: -1},
-		RunOptions{Interval: -1, ShutdownGrace: -1})
+		RunOptions{Interval: -1})
 	want = all{
 		// Off: kept negative, read as off where used.
 		ClientConfig{GiveUp: -1, ServerTimeout: -1, QueryRetry: -1, ExpireUnlisted: -1,
@@ -43,7 +43,7 @@ func TestConfig_OneRule(t *testing.T) {
 			MaxEntities: DefaultMaxEntities, EventQueue: DefaultEventQueue},
 		ServerConfig{InactivityTimeout: -1, SnapshotInterval: -1, SendBudget: -1,
 			MaxPlayers: DefaultMaxPlayers, EventQueue: DefaultEventQueue},
-		RunOptions{ShutdownGrace: -1, Interval: DefaultInterval},
+		RunOptions{Interval: DefaultInterval},
 	}
 	if diff := cmp.Diff(want, negative); diff != "" {
 		t.Errorf("negative values (-want +got):\n%s", diff)

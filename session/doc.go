@@ -11,7 +11,7 @@
 // Neither side touches a socket or a clock: datagrams enter through Receive
 // with the sender's address and the current time and leave through the
 // [SendFunc] given to the constructor; time moves only when the caller passes
-// a later now. The same code runs over UDP ([RunServer], [RunClient]) and in
+// a later now. The same code runs over UDP (package host, [RunClient]) and in
 // a deterministic in-memory network. Events (a player joined, an Input was
 // accepted, an entity was created, moved or destroyed, a Pong measured a
 // round trip …) are read by ranging over Events. In steady state, receiving,
@@ -35,7 +35,7 @@
 // # Ending the game
 //
 // [Server.Shutdown] destroys every entity with DestroyEntity reason 4, game
-// ended (§8.3), and [RunServerConn] runs it when its context is done, so no
+// ended (§8.3), and a host runs it when its context is done, so no
 // client keeps a world that no longer exists. [Server.Close] then closes
 // every connection and is final: the server answers nothing after it.
 // After each [EventPlayerLeft], [Server.ConnStats] gives the connection's

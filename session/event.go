@@ -105,7 +105,7 @@ const (
 	CloseRejected
 	// CloseKicked: the game called [Server.Kick].
 	CloseKicked
-	// CloseShutdown: the server stopped ([Server.Close], [RunServerConn]).
+	// CloseShutdown: the server stopped ([Server.Close], a host stopping).
 	CloseShutdown
 )
 

@@ -36,38 +36,6 @@ func ExampleRunClient() {
 	log.Println("session ended:", err) // nil, ErrRejected, ErrTimedOut or ErrSocket
 }
 
-// A server: a ship per player at its §10 spawn position, moved by its
-// Input, and a Bydos every two seconds.
-func ExampleRunServer() {
-	colors := []rtype.Archetype{rtype.ArchetypePlayerBlue, rtype.ArchetypePlayerGreen, rtype.ArchetypePlayerPink, rtype.ArchetypePlayerRed}
-	type ship struct {
-		id   uint32
-		x, y float64
-	}
-	ships := map[uint32]*ship{} // by connection id
-	err := session.RunServer(context.Background(), ":4242", session.ServerConfig{}, session.RunOptions{}, func(s *session.Server, now time.Time) {
-		for ev := range s.Events() {
-			switch ev.Kind {
-			case session.EventPlayerJoined: // spawn position of slot n (§10)
-				sh := &ship{x: 150, y: 150 + 100*float64(ev.Slot)}
-				sh.id, _ = s.SpawnFor(ev.Conn, colors[ev.Slot%4], sh.x, sh.y, 0)
-				ships[ev.Conn] = sh
-			case session.EventPlayerLeft: // its ship is already destroyed (reason 3)
-				delete(ships, ev.Conn)
-			case session.EventInput:
-				sh := ships[ev.Conn]
-				vx, vy := ev.Input.Actions.Velocity(4)
-				sh.x, sh.y = sh.x+vx, sh.y+vy
-				s.Move(sh.id, sh.x, sh.y, 0)
-			}
-		}
-		if s.ServerTick()%120 == 0 {
-			s.Spawn(rtype.ArchetypeEnemyBidos, 1900, 300, 0)
-		}
-	}) // after each call, Server.Tick sends CreateEntity, DestroyEntity and Snapshots
-	log.Fatal(err)
-}
-
 // Hooks on a binding: a bot that counts the handshake datagrams (§3, §4)
 // and the bytes each way, and loses one datagram in ten it receives, as a
 // lossy network would, without a loop of its own.

@@ -3,7 +3,7 @@ package session
 import "net/netip"
 
 // Hooks see every datagram, handshake or connected (§3), valid or not, that
-// a UDP binding ([RunClientConn], [RunServerConn]) passes to Receive or
+// a UDP binding ([RunClientConn], a host's match) passes to Receive or
 // takes from the [SendFunc], so a tool can count, log or capture traffic
 // without its own loop. Set them in [RunOptions]; a nil function is
 // skipped. A caller driving a [Client] or [Server] itself already holds

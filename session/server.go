@@ -12,7 +12,7 @@ import (
 // connections to addresses, applies the checks of §5.4 and §7, answers Ping
 // and QueryEntity, never an invalid datagram (§12), and each [Server.Tick]
 // sends players the world the game spawns, moves and destroys. It is not
-// safe for concurrent use; [RunServer] drives one from a single goroutine.
+// safe for concurrent use; a host (package host) drives one from a single goroutine.
 type Server struct {
 	cfg ServerConfig
 	endpoint

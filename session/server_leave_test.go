@@ -150,7 +150,7 @@ func TestServer_8_3_ShutdownEndsTheGame(t *testing.T) {
 			bits := []uint32{0b11, 0b01, 0b00}[tt.lost]
 			s.Receive(packet(t, rtype.PacketHeader{ConnectionID: a, Sequence: 3, Ack: later, AckBits: bits}), addrA, now)
 			s.Receive(packet(t, rtype.PacketHeader{ConnectionID: b, Sequence: 3, Ack: s.conns[1].seq, AckBits: 0b11}), addrB, now)
-			// Done when every player acknowledged the end (what RunServerConn
+			// Done when every player acknowledged the end (what a host
 			// waits for), or at once without reliable events.
 			if done := s.Pending() == 0; done != (!tt.resentToA) {
 				t.Errorf("%d entity events pending after the acks", s.Pending())

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/rtypeproto/rtype"
+	"github.com/rtypeproto/rtype/host"
 	"github.com/rtypeproto/rtype/rtypetest"
 	"github.com/rtypeproto/rtype/session"
 )
@@ -38,7 +39,7 @@ func listen(t *testing.T, n *rtypetest.Network, addr netip.AddrPort) *rtypetest.
 	return c
 }
 
-// Four clients join a server through RunServerConn and RunClientConn,
+// Four clients join a server through host.Serve and RunClientConn,
 // play for 3 s and leave; every datagram between them is at most 548
 // bytes (§2.2).
 func TestUDP_2_2_FourClientsInMemory(t *testing.T) {
@@ -51,7 +52,7 @@ func TestUDP_2_2_FourClientsInMemory(t *testing.T) {
 		g := newFourPlayers()
 		serverDone := make(chan error, 1)
 		go func() {
-			serverDone <- session.RunServerConn(ctx, srvConn, session.ServerConfig{}, session.RunOptions{}, g.tick)
+			serverDone <- host.Serve(ctx, srvConn, host.Match{Tick: g.tick}, host.Config{})
 		}()
 
 		var wg sync.WaitGroup
@@ -112,12 +113,13 @@ func TestUDP_2_2_FourClientsInMemory(t *testing.T) {
 	})
 }
 
-// §8.3 reason 4: once its context is done, RunServerConn destroys every
-// entity with reason 4 and waits for the client to acknowledge it, then
-// closes the connection and lets the game read its last events; with a
-// negative ShutdownGrace it returns at once, as a version 1 server would,
-// and the client keeps its world.
-func TestUDP_8_3_RunServerConnEndsTheGame(t *testing.T) {
+// §8.3 reason 4: once its context is done, a host of one (host.Serve)
+// destroys every entity with reason 4 and waits for the client to
+// acknowledge it, then closes the connection and lets the game read its
+// last events; with a negative ShutdownGrace it closes at once, as a
+// version 1 server would, the game reading the departure, and the client
+// keeps its world.
+func TestUDP_8_3_HostEndsTheGame(t *testing.T) {
 	tests := []struct {
 		name  string
 		grace time.Duration
@@ -137,7 +139,7 @@ func TestUDP_8_3_RunServerConnEndsTheGame(t *testing.T) {
 				var lastStats session.ConnStats // the counters of the connection that left
 				serverDone := make(chan error, 1)
 				go func() {
-					serverDone <- session.RunServerConn(srvCtx, srvConn, session.ServerConfig{}, session.RunOptions{ShutdownGrace: tt.grace}, func(s *session.Server, now time.Time) {
+					serverDone <- host.Serve(srvCtx, srvConn, host.Match{Tick: func(s *session.Server, now time.Time) {
 						for e := range s.Events() {
 							if s.ShuttingDown() {
 								last = append(last, e)
@@ -150,7 +152,7 @@ func TestUDP_8_3_RunServerConnEndsTheGame(t *testing.T) {
 								s.Spawn(rtype.ArchetypeEnemyBidos, 2000, 300, 0)
 							}
 						}
-					})
+					}}, host.Config{ShutdownGrace: tt.grace})
 				}()
 
 				var mu sync.Mutex
@@ -221,7 +223,7 @@ func TestUDP_8_3_RunServerConnEndsTheGame(t *testing.T) {
 					t.Fatal(err)
 				}
 				if tt.ended {
-					// The client acknowledged the end before RunServerConn
+					// The client acknowledged the end before host.Serve
 					// returned, unless the grace ran out; either way it
 					// arrives.
 					waitFor("reason 4 for both entities", func() bool { return ended == 2 && known == 0 })
@@ -235,7 +237,7 @@ func TestUDP_8_3_RunServerConnEndsTheGame(t *testing.T) {
 						t.Errorf("last events %+v, want one EventPlayerLeft with CloseShutdown and the connection's counters", left)
 					}
 				} else {
-					// RunServerConn closed its Conn on returning: anything
+					// host.Serve closed its Conn on returning: anything
 					// it sent is already in the client's queue, as the
 					// network delivers an unimpaired datagram at once,
 					// ahead of a probe sent now. Once a frame has read the
@@ -248,8 +250,13 @@ func TestUDP_8_3_RunServerConnEndsTheGame(t *testing.T) {
 					}
 					waitFor("frame after the probe", func() bool { return settled })
 					mu.Lock()
-					if ended != 0 || known != 2 || len(last) != 0 {
-						t.Errorf("server skipped the shutdown, yet the client saw %d reason-4 destroys and knows %d entities; the game read %d more events", ended, known, len(last))
+					if ended != 0 || known != 2 {
+						t.Errorf("server skipped the shutdown, yet the client saw %d reason-4 destroys and knows %d entities", ended, known)
+					}
+					// The game still reads the departures, the host's one
+					// end of a match.
+					if len(last) != 1 || last[0].Kind != session.EventPlayerLeft || last[0].Close != session.CloseShutdown {
+						t.Errorf("the game's last events %+v, want the player's departure", last)
 					}
 					mu.Unlock()
 				}
@@ -279,7 +286,7 @@ func TestUDP_SocketFailureEndsTheBinding(t *testing.T) {
 				done := make(chan error, 1)
 				go func() {
 					if side == "server" {
-						done <- session.RunServerConn(context.Background(), conn, session.ServerConfig{}, session.RunOptions{}, func(*session.Server, time.Time) { started() })
+						done <- host.Serve(context.Background(), conn, host.Match{Tick: func(*session.Server, time.Time) { started() }}, host.Config{})
 						return
 					}
 					done <- session.RunClientConn(context.Background(), conn, netAddr(1), session.ClientConfig{}, session.RunOptions{}, func(*session.Client, time.Time) bool { started(); return true })
@@ -292,8 +299,12 @@ func TestUDP_SocketFailureEndsTheBinding(t *testing.T) {
 				conn.Close()
 				select {
 				case err := <-done:
-					if !errors.Is(err, session.ErrSocket) || !errors.Is(err, net.ErrClosed) {
-						t.Errorf("returned %v, want ErrSocket wrapping net.ErrClosed", err)
+					want := session.ErrSocket // the client binding's
+					if side == "server" {
+						want = host.ErrMatch
+					}
+					if !errors.Is(err, want) || !errors.Is(err, net.ErrClosed) {
+						t.Errorf("returned %v, want %v wrapping net.ErrClosed", err, want)
 					}
 				case <-time.After(5 * time.Second):
 					t.Fatal("still running 5 s after its socket closed")

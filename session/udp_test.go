@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/rtypeproto/rtype"
+	"github.com/rtypeproto/rtype/host"
 	"github.com/rtypeproto/rtype/session"
 )
 
@@ -98,12 +99,12 @@ func (g *fourPlayers) tick(s *session.Server, _ time.Time) {
 	}
 }
 
-// server runs RunServerConn on a *net.UDPConn, each client RunClient on a
+// server runs host.Serve, a host of one match, on a *net.UDPConn, each client RunClient on a
 // socket of its own, through a proxy that measures the wire. Each client
 // learns its ship, sends 10 more Inputs and quits; the server sees the
 // Inputs and the four Disconnects; every datagram on the wire is at most
 // 548 bytes (§2.2); and the server's socket, closed under it, ends it with
-// ErrSocket wrapping net.ErrClosed. Each step waits for the one before; the
+// host.ErrMatch wrapping net.ErrClosed. Each step waits for the one before; the
 // context's timeout only bounds a failing run.
 func TestUDP_2_2_FourClientsOnLoopback(t *testing.T) {
 	srvConn := listenLoopback(t)
@@ -114,7 +115,7 @@ func TestUDP_2_2_FourClientsOnLoopback(t *testing.T) {
 	g := newFourPlayers()
 	serverDone := make(chan error, 1)
 	go func() {
-		serverDone <- session.RunServerConn(ctx, srvConn, session.ServerConfig{}, session.RunOptions{}, g.tick)
+		serverDone <- host.Serve(ctx, srvConn, host.Match{Tick: g.tick}, host.Config{})
 	}()
 
 	var wg sync.WaitGroup
@@ -153,8 +154,8 @@ func TestUDP_2_2_FourClientsOnLoopback(t *testing.T) {
 		t.Fatalf("the server saw %d of the 4 Disconnects", g.left.Load())
 	}
 	srvConn.Close()
-	if err := <-serverDone; !errors.Is(err, session.ErrSocket) || !errors.Is(err, net.ErrClosed) {
-		t.Errorf("RunServerConn on a socket closed under it returned %v, want ErrSocket wrapping net.ErrClosed", err)
+	if err := <-serverDone; !errors.Is(err, host.ErrMatch) || !errors.Is(err, net.ErrClosed) {
+		t.Errorf("host.Serve on a socket closed under it returned %v, want ErrMatch wrapping net.ErrClosed", err)
 	}
 	if g.joined != 4 || g.inputs < 4*10 {
 		t.Errorf("server saw %d joins, %d inputs; want 4, and the 10 each client sent since its ship arrived and more", g.joined, g.inputs)
@@ -170,14 +171,11 @@ func TestUDP_2_2_FourClientsOnLoopback(t *testing.T) {
 	}
 }
 
-// The bindings that open their own socket say when they cannot, with an
-// error wrapping ErrSocket.
+// The client binding that opens its own socket says when it cannot, with
+// an error wrapping ErrSocket.
 func TestUDP_SocketFailureToOpen(t *testing.T) {
 	const bad = "127.0.0.1:99999" // no such port: fails without a lookup
 	ctx := context.Background()
-	if err := session.RunServer(ctx, bad, session.ServerConfig{}, session.RunOptions{}, nil); !errors.Is(err, session.ErrSocket) {
-		t.Errorf("RunServer(%q): %v, want ErrSocket", bad, err)
-	}
 	if err := session.RunClient(ctx, bad, session.ClientConfig{}, session.RunOptions{}, func(*session.Client, time.Time) bool { return true }); !errors.Is(err, session.ErrSocket) {
 		t.Errorf("RunClient(%q): %v, want ErrSocket", bad, err)
 	}

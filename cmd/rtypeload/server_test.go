@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/rtypeproto/rtype"
+	"github.com/rtypeproto/rtype/host"
 	"github.com/rtypeproto/rtype/session"
 )
 
@@ -167,8 +168,7 @@ func testServersWith(t testing.TB, n int, cfg session.ServerConfig, absent ...in
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			opts := session.RunOptions{ShutdownGrace: -1}
-			_ = session.RunServerConn(ctx, c, cfg, opts, games[i].step)
+			_ = host.Serve(ctx, c, host.Match{Session: cfg, Tick: games[i].step}, host.Config{ShutdownGrace: -1})
 		}()
 	}
 	t.Cleanup(func() {

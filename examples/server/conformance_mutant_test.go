@@ -196,7 +196,7 @@ func idsRegexp(ids []string) *regexp.Regexp {
 }
 
 // serve runs m on serverAddr of nw and returns its address and the
-// function that stops it. Its loop is that of session.RunServerConn, less
+// function that stops it. Its loop is a host's tick, datagrams read as they come, less
 // the shutdown, with m's rewrites around the session.
 func (m mutant) serve(nw *rtypetest.Network) (string, func(), error) {
 	conn, err := nw.Listen(serverAddr)

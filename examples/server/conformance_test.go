@@ -56,8 +56,8 @@ func serveInMemory(t *testing.T, nw *rtypetest.Network, mutate func(*gameserver.
 		Addr:          serverAddr.String(),
 		Listen:        func(a netip.AddrPort) (session.PacketConn, error) { return nw.Listen(a) },
 		New:           func(int, netip.AddrPort) host.Match { return g.Match() },
-		Interval:      cfg.Run.Interval,
-		ShutdownGrace: cfg.Run.ShutdownGrace,
+		Interval:      cfg.Interval,
+		ShutdownGrace: cfg.ShutdownGrace,
 	})
 	if err != nil {
 		t.Fatal(err)

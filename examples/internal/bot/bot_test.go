@@ -36,7 +36,7 @@ func TestBotLosesSessionWhenServerStops(t *testing.T) {
 	// heard is signalled on every datagram the server receives from the
 	// bot, one Input a frame once connected.
 	heard := make(chan struct{}, 1)
-	conn, stop, done := startServerWith(t, gameserver.Config{Run: session.RunOptions{Hooks: &session.Hooks{
+	conn, stop, done := startServerWith(t, gameserver.Config{Hooks: &session.Hooks{
 		OnReceive: func(netip.AddrPort, []byte) bool {
 			select {
 			case heard <- struct{}{}:
@@ -44,7 +44,7 @@ func TestBotLosesSessionWhenServerStops(t *testing.T) {
 			}
 			return true
 		},
-	}}})
+	}})
 	b := New(Config{
 		Server:   conn.LocalAddr().(*net.UDPAddr).AddrPort(),
 		Name:     "b",

@@ -26,9 +26,11 @@ type Config struct {
 	// Session configures the protocol side. Its SnapshotInterval and
 	// MaxPlayers are set to those of §10 when zero.
 	Session session.ServerConfig
-	// Run tunes the UDP binding Serve runs the session server on: its tick,
-	// its shutdown grace and hooks on its datagrams.
-	Run session.RunOptions
+	// Hooks, when not nil, see and may drop the match's datagrams.
+	Hooks *session.Hooks
+	// Interval and ShutdownGrace tune the host Serve runs the match on,
+	// as host.Config's do; 0 means the default.
+	Interval, ShutdownGrace time.Duration
 	// Log receives joins, leaves, round changes and drops; nil discards.
 	Log *slog.Logger
 	// DropLogEvery is how often the drop counters are logged; 0 means 1 s.
@@ -100,22 +102,21 @@ func (g *Server) World() *game.World { return g.world }
 // entity with reason 4 (§8.3), waits for the players to acknowledge it,
 // and closes conn.
 func (g *Server) Serve(ctx context.Context, conn session.PacketConn) error {
-	run := g.cfg.Run
 	m := g.Match()
 	if g.cfg.Pcap != nil {
 		if la, ok := conn.(interface{ LocalAddr() net.Addr }); ok {
 			m.Hooks = g.cfg.Pcap.Hooks(la.LocalAddr().(*net.UDPAddr).AddrPort(), m.Hooks)
 		}
 	}
-	err := host.Serve(ctx, conn, m, host.Config{Interval: run.Interval, ShutdownGrace: run.ShutdownGrace, Log: g.log})
+	err := host.Serve(ctx, conn, m, host.Config{Interval: g.cfg.Interval, ShutdownGrace: g.cfg.ShutdownGrace, Log: g.log})
 	g.log.Info("stopped")
 	return err
 }
 
 // Match is the game as a match of a host: its session configuration, Step
-// as its tick, and the hooks of Config.Run.
+// as its tick, and Config.Hooks.
 func (g *Server) Match() host.Match {
-	return host.Match{Session: g.SessionConfig(), Tick: g.Step, Hooks: g.cfg.Run.Hooks}
+	return host.Match{Session: g.SessionConfig(), Tick: g.Step, Hooks: g.cfg.Hooks}
 }
 
 // ListenAndServe listens for UDP on addr and runs Serve.
