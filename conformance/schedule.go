@@ -25,9 +25,9 @@ const (
 // a rank, the first cases that fit; up to lanes at once within the slot
 // budget, a case marked alone with none but those marked beside, a case
 // of 4 players (every slot) with none at all. Results are passed to add
-// in report order, each as soon as those before it are in. After each case that ran, alive
-// tells whether the implementation still answers; once it does not, the
-// cases not started are reported not run.
+// in report order, each as soon as those before it are in. After each
+// case that ran, alive tells whether the implementation still answers;
+// once it does not, the cases not started are reported not run.
 type scheduler struct {
 	ctx   context.Context
 	lanes int
