@@ -263,7 +263,6 @@ func bydosCreated(t *check) {
 	a.ownShip(time.Second)
 	b := t.join()
 	b.ownShip(time.Second)
-	isBydos := func(c seenCreate) bool { return c.arch == rtype.ArchetypeEnemyBidos }
 	var ghost string
 	unknown := func() string {
 		counts := map[uint32]int{}

@@ -5,9 +5,11 @@ import (
 	"errors"
 	"net"
 	"net/netip"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/rtypeproto/rtype/internal/mmsg"
 	"github.com/rtypeproto/rtype/session"
 )
 
@@ -81,5 +83,68 @@ func TestListenBadAddr(t *testing.T) {
 	}})
 	if !errors.Is(err, ErrListen) {
 		t.Fatalf("Listen: %v, want ErrListen", err)
+	}
+}
+
+// feedConn is a session.PacketConn whose reads take the datagrams of in,
+// then block until Close; drained is closed once in is empty.
+type feedConn struct {
+	in      chan []byte
+	drained chan struct{}
+	closed  chan struct{}
+	once    sync.Once
+}
+
+func (c *feedConn) ReadFromUDPAddrPort(b []byte) (int, netip.AddrPort, error) {
+	select {
+	case d := <-c.in:
+		return copy(b, d), netip.MustParseAddrPort("10.0.0.2:5000"), nil
+	default:
+	}
+	c.once.Do(func() { close(c.drained) })
+	<-c.closed
+	return 0, netip.AddrPort{}, net.ErrClosed
+}
+
+func (c *feedConn) WriteToUDPAddrPort(b []byte, _ netip.AddrPort) (int, error) { return len(b), nil }
+func (c *feedConn) Close() error                                               { close(c.closed); return nil }
+
+// TestConnSocketBounded: datagrams past the socket's pool, unread, are
+// dropped, as a full socket buffer drops them: memory stays bounded
+// whatever the network sends (§12); those kept read back whole, in order.
+func TestConnSocketBounded(t *testing.T) {
+	c := &feedConn{in: make(chan []byte, connQueue+50), drained: make(chan struct{}), closed: make(chan struct{})}
+	for i := range connQueue + 50 {
+		c.in <- []byte{byte(i), byte(i >> 8)}
+	}
+	s := newConnSocket(c, netip.AddrPort{})
+	select {
+	case <-c.drained:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the socket stopped reading with its pool full: it must drop, not wait")
+	}
+	b := mmsg.NewBatch(DefaultBatch)
+	got := 0
+	for {
+		n, err := s.read(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range b.Msgs[:n] {
+			if m.N != 2 || int(m.Buf[0])|int(m.Buf[1])<<8 != got {
+				t.Fatalf("datagram %d reads % x", got, m.Buf[:m.N])
+			}
+			got++
+		}
+		if n == 0 {
+			break
+		}
+	}
+	if got != connQueue {
+		t.Errorf("read %d datagrams of %d sent, want the pool's %d", got, connQueue+50, connQueue)
+	}
+	s.close()
+	if _, err := s.read(b); !errors.Is(err, net.ErrClosed) {
+		t.Errorf("read after close: %v, want net.ErrClosed", err)
 	}
 }

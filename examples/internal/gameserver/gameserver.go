@@ -104,8 +104,12 @@ func (g *Server) World() *game.World { return g.world }
 func (g *Server) Serve(ctx context.Context, conn session.PacketConn) error {
 	m := g.Match()
 	if g.cfg.Pcap != nil {
+		// The capture's server side: a socket that does not tell its
+		// address records nothing.
 		if la, ok := conn.(interface{ LocalAddr() net.Addr }); ok {
-			m.Hooks = g.cfg.Pcap.Hooks(la.LocalAddr().(*net.UDPAddr).AddrPort(), m.Hooks)
+			if ua, ok := la.LocalAddr().(*net.UDPAddr); ok {
+				m.Hooks = g.cfg.Pcap.Hooks(ua.AddrPort(), m.Hooks)
+			}
 		}
 	}
 	err := host.Serve(ctx, conn, m, host.Config{Interval: g.cfg.Interval, ShutdownGrace: g.cfg.ShutdownGrace, Log: g.log})
