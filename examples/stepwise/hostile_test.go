@@ -12,13 +12,15 @@ import (
 // TestHostile feeds each stage datagrams of random bytes, Hellos and
 // packets with plausible headers and random messages, from 80 addresses:
 // nothing panics, the table stays bounded and a client is still welcomed.
+// The hostile addresses are on 127.0.0.2, so that the welcomed client's
+// ephemeral port on 127.0.0.1 can never be one of them.
 func TestHostile(t *testing.T) {
 	for stage := stageHandshake; stage <= stageShip; stage++ {
 		s, addr := start(t, config{stage: stage})
 		r := rand.New(rand.NewPCG(1, uint64(stage)))
 		types := []uint16{0, 2, 3, 4, 0x13, 0x50, 0x83, 0x86}
 		for range 20000 {
-			from := netip.AddrPortFrom(netip.AddrFrom4([4]byte{127, 0, 0, 1}), uint16(40000+r.IntN(80)))
+			from := netip.AddrPortFrom(netip.AddrFrom4([4]byte{127, 0, 0, 2}), uint16(40000+r.IntN(80)))
 			var b []byte
 			switch r.IntN(4) {
 			case 0:
