@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// TestHotPathInlines checks that the receive path the README measures is
+// TestHotPathInlines checks that the receive path docs/performance.md measures is
 // inlined: that ParsePacket and SplitMessage (and the helpers the decoders
 // use) are inlinable, and that the session package's receive functions, a
 // caller in another package, do inline them. ParsePacket sits just under

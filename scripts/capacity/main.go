@@ -11,7 +11,7 @@
 //	scripts/capacity.sh -matches 10 -duration 5s  # a quick check
 //	scripts/capacity.sh -update                   # the table of the docs
 //
-// -update writes the table between the capacity markers of README.md and
+// -update writes the table between the capacity markers of
 // docs/performance.md. It exits 1, after the table, when bots failed in a
 // run (stderr says which), as that many matches were not held.
 //
@@ -31,7 +31,7 @@ func main() {
 	matches := flag.String("matches", "50,100,250,500,1000", "comma-separated match counts")
 	duration := flag.Duration("duration", 20*time.Second, "measured window of each run")
 	markdown := flag.Bool("markdown", false, "print the table as Markdown")
-	update := flag.Bool("update", false, "write the Markdown table into README.md and docs/performance.md")
+	update := flag.Bool("update", false, "write the Markdown table into docs/performance.md")
 	floorMode := flag.Bool("floor", false, "internal: be the floor process")
 	var fa floorArgs
 	flag.IntVar(&fa.matches, "floor-sockets", 1, "internal: the floor's sockets")

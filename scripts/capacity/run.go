@@ -108,10 +108,8 @@ func run(ns []int, d time.Duration, markdown, update bool) (ok bool, err error) 
 	}
 	t.end()
 	if update {
-		for _, f := range []string{"README.md", "docs/performance.md"} {
-			if err := writeTable(f, md.String()); err != nil {
-				return false, err
-			}
+		if err := writeTable("docs/performance.md", md.String()); err != nil {
+			return false, err
 		}
 	}
 	return ok, nil

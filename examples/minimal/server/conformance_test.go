@@ -17,7 +17,7 @@ import (
 // TestConformance runs the whole server suite against the minimal server's
 // game in memory, in a testing/synctest bubble: the host with its match, as
 // main runs it, on the network's socket. It passes every MUST and SHOULD
-// case; it fails exactly the GAME cases the README names, the missiles and
+// case; it fails exactly the GAME cases docs/game.md names, the missiles and
 // Bydos it does not have, and does not run the cases that need them.
 func TestConformance(t *testing.T) {
 	t.Parallel()
