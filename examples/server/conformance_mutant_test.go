@@ -18,6 +18,7 @@ import (
 	"github.com/rtypeproto/rtype"
 	"github.com/rtypeproto/rtype/conformance"
 	"github.com/rtypeproto/rtype/examples/internal/gameserver"
+	"github.com/rtypeproto/rtype/host"
 	"github.com/rtypeproto/rtype/rtypetest"
 	"github.com/rtypeproto/rtype/session"
 )
@@ -53,7 +54,7 @@ type mutant struct {
 	verdict func(r conformance.Result) string
 }
 
-// stepper is what a mutant's loop runs on its session server: the example
+// stepper is what a mutant's host runs on its session server: the example
 // game, or one written for a test.
 type stepper interface {
 	SessionConfig() session.ServerConfig
@@ -63,7 +64,8 @@ type stepper interface {
 
 // A rewrite changes datagram b, sent from or to a, and returns what goes on
 // instead: b itself, changed in place or not, another slice, or nil to
-// drop it. It runs on the server's goroutine, like every use of the wire.
+// drop it. It runs with the wire's lock held: in on the host's reader
+// goroutine as the datagram arrives, out on its loop as it leaves.
 type rewrite func(w *wire, a netip.AddrPort, b []byte) []byte
 
 // atOnce bounds the mutants run at the same time: today all of them, as
@@ -122,11 +124,11 @@ func (m mutant) run(nw *rtypetest.Network) (*conformance.Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer stop()
 	o := suiteOn(nw)
 	o.Slow = true // a slow case runs when a mutant names it
 	o.Run = idsRegexp(append(mustIDs(), m.catch...))
-	return conformance.RunServer(context.Background(), addr, o)
+	rep, err := conformance.RunServer(context.Background(), addr, o)
+	return rep, errors.Join(err, stop())
 }
 
 // judge fails t unless every case of catch ran and failed, and no other
@@ -195,10 +197,12 @@ func idsRegexp(ids []string) *regexp.Regexp {
 	return regexp.MustCompile("^(" + strings.Join(q, "|") + ")$")
 }
 
-// serve runs m on serverAddr of nw and returns its address and the
-// function that stops it. Its loop is a host's tick, datagrams read as they come, less
-// the shutdown, with m's rewrites around the session.
-func (m mutant) serve(nw *rtypetest.Network) (string, func(), error) {
+// serve runs m on serverAddr of nw, on a host of one match (host.Serve, as
+// the example server's Serve runs it), and returns its address and the
+// function that stops it, which returns the host's error. The host's
+// socket is a brokenConn: the mutant stands between the network and the
+// host.
+func (m mutant) serve(nw *rtypetest.Network) (string, func() error, error) {
 	conn, err := nw.Listen(serverAddr)
 	if err != nil {
 		return "", nil, err
@@ -212,102 +216,113 @@ func (m mutant) serve(nw *rtypetest.Network) (string, func(), error) {
 		g = m.game()
 	}
 	w := newWire(conn)
-	s := session.NewServer(g.SessionConfig(), func(to netip.AddrPort, b []byte) {
-		b = slices.Clone(b)
-		w.learn(to, b) // before out changes it
-		if m.out != nil {
-			b = m.out(w, to, b)
-		}
-		if b != nil {
-			w.out(to, b)
-		}
-	})
-	w.session = s
+	match := host.Match{Session: g.SessionConfig(), Tick: func(s *session.Server, now time.Time) {
+		g.Step(s, now)
+		w.see(s)
+	}}
+	// No game's end (§8.3): by stop, the suite has left.
+	hc := host.Config{Interval: m.tick, ShutdownGrace: -1}
 	ctx, cancel := context.WithCancel(context.Background())
-	in := make(chan datagram, 256)
-	go read(ctx, conn, in)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		m.loop(ctx, w, g, s, in)
-	}()
-	stop := func() {
+	done := make(chan error, 1)
+	go func() { done <- host.Serve(ctx, &brokenConn{m: m, w: w, buf: make([]byte, 1<<16)}, match, hc) }()
+	stop := func() error {
 		cancel()
-		<-done
-		conn.Close()
+		return <-done
 	}
 	return serverAddr.String(), stop, nil
 }
 
-// loop feeds the session the datagrams of in, rewritten, and ticks the
-// game until ctx is done.
-func (m mutant) loop(ctx context.Context, w *wire, g stepper, s *session.Server, in <-chan datagram) {
-	every := m.tick
-	if every == 0 {
-		every = time.Second / 60
-	}
-	tk := time.NewTicker(every)
-	defer tk.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case d := <-in:
-			from, b := d.from, d.b
-			if m.route != nil {
-				from = m.route(w, from, b)
-			}
-			if m.in != nil {
-				b = m.in(w, d.from, b)
-			}
-			if b != nil {
-				w.in(d.from, b)
-				s.Receive(b, from, time.Now())
-			}
-		case now := <-tk.C:
-			g.Step(s, now)
-			s.Tick(now)
-		}
+// stopped runs the stop of serve, failing t on the host's error.
+func stopped(t *testing.T, stop func() error) {
+	t.Helper()
+	if err := stop(); err != nil {
+		t.Errorf("the server: %v", err)
 	}
 }
 
-type datagram struct {
-	from netip.AddrPort
-	b    []byte
+// brokenConn is a mutant's socket as the host sees it: the network's, with
+// the mutant's rewrites on the way in and out. A socket rather than
+// session.Hooks, since a rewrite may resize a datagram or, by route, change
+// the address the session takes it to come from, which hooks cannot.
+//
+// The host reads it on a goroutine of its own and writes it on its loop:
+// the wire's lock, held across each rewrite, keeps its state to one at a
+// time.
+type brokenConn struct {
+	m mutant
+	w *wire
+	// buf takes any UDP datagram, so that an in rewrite sees an oversize
+	// one whole; the host reads on one goroutine only.
+	buf []byte
 }
 
-// read passes conn's datagrams to in until ctx is done or conn closed.
-// Its buffer takes any UDP datagram, so that an oversize one reaches the
-// session whole.
-func read(ctx context.Context, conn conformance.Conn, in chan<- datagram) {
-	buf := make([]byte, 1<<16)
+func (c *brokenConn) ReadFromUDPAddrPort(b []byte) (int, netip.AddrPort, error) {
 	for {
-		n, from, err := conn.ReadFromUDPAddrPort(buf)
-		if errors.Is(err, net.ErrClosed) {
-			return
-		}
+		n, from, err := c.w.conn.ReadFromUDPAddrPort(c.buf)
 		if err != nil {
-			continue
+			return 0, from, err
 		}
-		select {
-		case in <- datagram{unmapped(from), slices.Clone(buf[:n])}:
-		case <-ctx.Done():
-			return
+		if d, as, ok := c.receive(unmapped(from), slices.Clone(c.buf[:n])); ok {
+			// Cut to b, as a socket does: the session drops it as oversize.
+			return copy(b, d), as, nil
 		}
 	}
 }
+
+// receive rewrites b, from from, and returns what the session reads
+// instead and the address it reads it from; false drops it.
+func (c *brokenConn) receive(from netip.AddrPort, b []byte) ([]byte, netip.AddrPort, bool) {
+	c.w.mu.Lock()
+	defer c.w.mu.Unlock()
+	as := from
+	if c.m.route != nil {
+		as = c.m.route(c.w, from, b)
+	}
+	if c.m.in != nil {
+		b = c.m.in(c.w, from, b)
+	}
+	if b == nil {
+		return nil, as, false
+	}
+	c.w.in(from, b)
+	c.w.heard[from], c.w.heard[as] = struct{}{}, struct{}{}
+	return b, as, true
+}
+
+func (c *brokenConn) WriteToUDPAddrPort(b []byte, to netip.AddrPort) (int, error) {
+	c.w.mu.Lock()
+	defer c.w.mu.Unlock()
+	d := slices.Clone(b)
+	c.w.learn(to, d) // before out changes it
+	if c.m.out != nil {
+		d = c.m.out(c.w, to, d)
+	}
+	if d != nil {
+		c.w.out(to, d)
+	}
+	return len(b), nil
+}
+
+func (c *brokenConn) Close() error { return c.w.conn.Close() }
+
+// LocalAddr tells the host its address, as the network's socket does.
+func (c *brokenConn) LocalAddr() net.Addr { return c.w.conn.LocalAddr() }
 
 // wire is a mutant's socket and what it knows of each client, learned
 // from what goes through it.
 type wire struct {
-	conn conformance.Conn
-	// session is the server the wire stands before, to tell a connection
-	// still open.
-	session *session.Server
-	peers   map[netip.AddrPort]*peer
+	// mu guards the wire: the host reads and writes its socket on two
+	// goroutines.
+	mu    sync.Mutex
+	conn  conformance.Conn
+	peers map[netip.AddrPort]*peer
 	// owners maps each connection id ever given to the address it was
 	// given to.
 	owners map[uint32]netip.AddrPort
+	// known holds the ids the session knew at its last tick, heard the
+	// addresses read from since (see).
+	known map[uint32]bool
+	heard map[netip.AddrPort]struct{}
 }
 
 // peer is what a wire knows of one client address.
@@ -329,7 +344,8 @@ type peer struct {
 }
 
 func newWire(conn conformance.Conn) *wire {
-	return &wire{conn: conn, peers: map[netip.AddrPort]*peer{}, owners: map[uint32]netip.AddrPort{}}
+	return &wire{conn: conn, peers: map[netip.AddrPort]*peer{}, owners: map[uint32]netip.AddrPort{},
+		known: map[uint32]bool{}, heard: map[netip.AddrPort]struct{}{}}
 }
 
 func (w *wire) peer(a netip.AddrPort) *peer {
@@ -343,10 +359,37 @@ func (w *wire) peer(a netip.AddrPort) *peer {
 
 // open reports whether the session holds an open connection from a: the
 // peer's state may be that of a closed one, whose port a new client got.
+// It is the session's answer at its last tick (see).
 func (w *wire) open(a netip.AddrPort) bool {
 	p := w.peer(a)
-	_, ok := w.session.ConnStats(p.id)
-	return p.id != 0 && ok
+	return p.id != 0 && w.known[p.id]
+}
+
+// see notes, on the host's loop after the game's tick, the connection ids
+// s knows (ConnStats: open, or among the last closed), for open: a
+// rewrite on the way in runs on the host's reader goroutine, which must
+// not touch the session. It asks only about the ids that may have changed,
+// not of every peer each tick: those known, those open now (admitted from
+// the waiting room) and those of the addresses heard since.
+func (w *wire) see(s *session.Server) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for id := range w.known {
+		if _, ok := s.ConnStats(id); !ok {
+			delete(w.known, id)
+		}
+	}
+	for cs := range s.AllConnStats() {
+		w.known[cs.Conn] = true
+	}
+	for a := range w.heard {
+		if id := w.peer(a).id; id != 0 {
+			if _, ok := s.ConnStats(id); ok {
+				w.known[id] = true
+			}
+		}
+	}
+	clear(w.heard)
 }
 
 // learn notes a datagram the server sends, as the session wrote it.

@@ -33,7 +33,7 @@ func TestMalformedWelcomeIsReached(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				defer stop()
+				defer stopped(t, stop)
 				start := time.Now()
 				if rep, err = conformance.RunServer(context.Background(), addr, suiteOn(nw)); err != nil {
 					t.Fatalf("RunServer: %v, want a report", err)

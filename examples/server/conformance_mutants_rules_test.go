@@ -241,7 +241,7 @@ func TestConformanceRulesGame(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				defer stop()
+				defer stopped(t, stop)
 				o := suiteOn(nw)
 				o.Slow = true
 				o.Run = idsRegexp(append(mustIDs(), "10/4", "10/5", "10/6", "10/7", "10/8", "10/9", "10/10"))

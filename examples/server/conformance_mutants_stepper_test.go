@@ -87,7 +87,7 @@ func TestConformanceInputStepper(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer stop()
+		defer stopped(t, stop)
 		o := suiteOn(nw)
 		o.Run = idsRegexp(append(mustIDs(), motion...))
 		if rep, err = conformance.RunServer(context.Background(), addr, o); err != nil {
