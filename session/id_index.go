@@ -9,7 +9,7 @@ import "math/rand/v2"
 // half full.
 type idIndex struct {
 	slots []idSlot
-	mul   uint32 // odd, random: a peer cannot pick ids that all collide (§12)
+	seed  uint32 // random: a peer cannot pick ids that all collide (§12)
 	shift uint8  // 32 − log2(len(slots))
 	n     int
 }
@@ -20,16 +20,30 @@ type idSlot struct {
 }
 
 func newIDIndex() idIndex {
-	return idIndex{slots: make([]idSlot, 128), mul: rand.Uint32() | 1, shift: 32 - 7}
+	return idIndex{slots: make([]idSlot, 128), seed: rand.Uint32(), shift: 32 - 7}
 }
 
-// home is id's slot by multiply-shift hashing with a random odd multiplier.
-func (x *idIndex) home(id uint32) int { return int((id * x.mul) >> x.shift) }
+// home is id's slot: the top bits of id, seeded, through a finalizer that
+// mixes every bit into them. A random multiplier alone is not enough: for
+// about one in a hundred, consecutive ids crowd into a few runs of slots.
+func (x *idIndex) home(id uint32) int {
+	h := id ^ x.seed
+	h ^= h >> 16
+	h *= 0x85ebca6b
+	h ^= h >> 13
+	h *= 0xc2b2ae35
+	h ^= h >> 16
+	return int(h >> x.shift)
+}
 
 func (x *idIndex) next(i int) int { return (i + 1) & (len(x.slots) - 1) }
 
-// get returns the position of id.
+// get returns the position of id; id 0, which no entity has (§8.2), is
+// never found, though it is what marks a free slot.
 func (x *idIndex) get(id uint32) (int32, bool) {
+	if id == 0 {
+		return 0, false
+	}
 	for i := x.home(id); ; i = x.next(i) {
 		switch x.slots[i].id {
 		case id:

@@ -36,7 +36,7 @@ func TestIDIndexMatchesMap(t *testing.T) {
 				return false
 			}
 		}
-		for id := uint32(1); id <= 600*128; id++ {
+		for id := uint32(0); id <= 600*128; id++ {
 			got, ok := x.get(id)
 			if want, wok := m[id]; ok != wok || got != want {
 				return false
@@ -61,8 +61,9 @@ func TestIDIndexUpdateDoesNotGrow(t *testing.T) {
 }
 
 // §12: a hostile peer cannot choose ids that share a slot: ids that all
-// hash to one slot under a fixed multiplier spread out under the index's
-// random one, so no lookup probes far.
+// hash to one slot under a fixed multiplier, and are consecutive multiples
+// of its inverse, spread out under the index's seeded hash, so no lookup
+// probes far.
 func TestIDIndexResistsChosenCollisions(t *testing.T) {
 	const fixed = 0x9E3779B1
 	inv := uint32(fixed) // the inverse of fixed modulo 2³², by Newton's method

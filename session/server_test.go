@@ -2,6 +2,7 @@ package session
 
 import (
 	"math"
+	"net/netip"
 	"testing"
 	"time"
 
@@ -416,7 +417,9 @@ func TestServer_WorldErrors(t *testing.T) {
 		want error
 	}{
 		{"move unknown", s.Move(id+1, 0, 0, 0), ErrNoEntity},
+		{"move id 0", s.Move(0, 5, 5, 0), ErrNoEntity}, // no entity has id 0 (§8.2)
 		{"destroy unknown", s.Destroy(id+1, 1), ErrNoEntity},
+		{"destroy id 0", s.Destroy(0, 1), ErrNoEntity},
 		{"destroy reason 5", s.Destroy(id, 5), rtype.ErrDestroyReason},
 		{"spawn for nobody", func() error { _, err := s.SpawnFor(99, rtype.ArchetypeGate, 0, 0, 0); return err }(), ErrNoPlayer},
 		{"kick nobody", s.Kick(99, t0), ErrNoPlayer},
@@ -426,8 +429,15 @@ func TestServer_WorldErrors(t *testing.T) {
 			t.Errorf("%s: %v, want %v", tt.name, tt.err, tt.want)
 		}
 	}
-	if _, ok := s.Entity(id); !ok || s.NumEntities() != 1 {
+	if e, ok := s.Entity(id); !ok || s.NumEntities() != 1 || e.X != rtype.MaxPosition {
 		t.Errorf("world changed")
+	}
+	if _, ok := s.Entity(0); ok {
+		t.Errorf("Entity(0) found an entity")
+	}
+	empty := NewServer(ServerConfig{}, func(netip.AddrPort, []byte) {})
+	if _, ok := empty.Entity(0); ok || empty.Move(0, 0, 0, 0) != ErrNoEntity || empty.Destroy(0, 1) != ErrNoEntity {
+		t.Errorf("an empty world found id 0")
 	}
 	_ = a
 	_ = cp
