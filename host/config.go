@@ -24,8 +24,8 @@ const (
 
 // Match is one match's game, as [Config.New] returns it.
 type Match struct {
-	// Session configures the match's session server; a Tracer set here
-	// sees the match's events as well as the host's metrics.
+	// Session configures the match's session server. The host installs
+	// nothing in it: its metrics are the server's own counters.
 	Session session.ServerConfig
 	// Tick is the game's tick, run before the session server's Tick sends
 	// what changed; nil runs none.

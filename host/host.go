@@ -99,19 +99,29 @@ func (h *Host) Run(ctx context.Context) error {
 func (h *Host) Close() {
 	if h.used.CompareAndSwap(false, true) {
 		for _, l := range h.loops {
+			l.metrics.mu.Lock()
 			for _, m := range l.matches {
 				m.sock.close()
+				l.forget(m)
 			}
-			l.metrics.matches.Add(int64(-len(l.matches)))
+			l.matches = nil
+			l.metrics.mu.Unlock()
 		}
 	}
 }
 
 // ReadMetrics sets m to the host's counters now, summed over its loops,
-// without allocating or stopping them. It may run on any goroutine.
+// without allocating. It may run on any goroutine: it reads each loop's
+// matches between two of their ticks, delaying the loop by as long.
 func (h *Host) ReadMetrics(m *Metrics) {
-	*m = Metrics{}
+	*m = Metrics{
+		RTT:      session.Histogram{Bounds: session.RTTBounds},
+		Snapshot: session.Histogram{Bounds: session.SnapshotBounds},
+		Tick:     session.Histogram{Bounds: TickBounds},
+	}
 	for _, l := range h.loops {
-		l.metrics.addTo(m)
+		l.metrics.mu.Lock()
+		l.addTo(m)
+		l.metrics.mu.Unlock()
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"net/netip"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"time"
 
 	"github.com/rtypeproto/rtype/internal/mmsg"
@@ -63,7 +64,6 @@ func (l *loop) flush(m *match) {
 func (l *loop) add(m *match) {
 	m.phase = len(l.matches) % phases
 	l.matches = append(l.matches, m)
-	l.metrics.matches.Add(1)
 }
 
 // run ticks until ctx is done, then shuts its matches down: a phase of
@@ -102,14 +102,25 @@ func (l *loop) each(now time.Time, game bool) {
 			// yielding first spares it a preemption signal each pass.
 			runtime.Gosched()
 		}
-		start := time.Now()
-		if err := l.step(m, now, game); err != nil {
-			l.remove(i, err)
-			continue
+		if l.locked(m, now, game) {
+			i++
 		}
-		l.metrics.tick.observe(uint64(time.Since(start)))
-		i++
 	}
+}
+
+// locked runs step under the metrics' lock, so that a reader sees the
+// match's server between two ticks, and reports whether m is still on the
+// loop.
+func (l *loop) locked(m *match, now time.Time, game bool) bool {
+	l.metrics.mu.Lock()
+	defer l.metrics.mu.Unlock()
+	start := time.Now()
+	if err := l.step(m, now, game); err != nil {
+		l.remove(m, err)
+		return false
+	}
+	l.metrics.tick.Observe(time.Since(start).Seconds())
+	return true
 }
 
 // step is one tick of one match: its datagrams in, the game, the session
@@ -131,9 +142,6 @@ func (l *loop) step(m *match, now time.Time, game bool) (err error) {
 	}
 	m.srv.Tick(now)
 	l.flush(m)
-	st := m.srv.Stats()
-	l.metrics.account(&m.last, &st)
-	m.gauges(l.metrics)
 	return nil
 }
 
@@ -147,14 +155,15 @@ func (l *loop) end(m *match, now time.Time) {
 	l.pending = 0
 }
 
-// remove takes match i off the loop after err, closing its socket.
-func (l *loop) remove(i int, err error) {
-	m := l.matches[i]
+// remove takes m off the loop after err, closing its socket; the metrics'
+// lock is held.
+func (l *loop) remove(m *match, err error) {
 	m.sock.close()
 	l.cfg.Log.Error("match closed", "match", m.index, "addr", m.addr.String(), "err", err)
 	l.errs = append(l.errs, err)
-	l.metrics.failed.Add(1)
+	l.metrics.failed++
 	l.forget(m)
+	i := slices.Index(l.matches, m)
 	last := len(l.matches) - 1
 	l.matches[i] = l.matches[last]
 	l.matches[last] = nil
@@ -168,9 +177,11 @@ func (l *loop) remove(i int, err error) {
 func (l *loop) shutdown(t *time.Ticker) {
 	now := time.Now()
 	if l.cfg.ShutdownGrace > 0 {
+		l.metrics.mu.Lock()
 		for _, m := range l.matches {
 			l.safely(m, func() { m.srv.Shutdown(now) })
 		}
+		l.metrics.mu.Unlock()
 		deadline := time.NewTimer(l.cfg.ShutdownGrace)
 		defer deadline.Stop()
 	wait:
@@ -186,6 +197,8 @@ func (l *loop) shutdown(t *time.Ticker) {
 		}
 	}
 	now = time.Now()
+	l.metrics.mu.Lock()
+	defer l.metrics.mu.Unlock()
 	for _, m := range l.matches {
 		l.safely(m, func() { l.end(m, now) })
 		m.sock.close()
@@ -194,11 +207,10 @@ func (l *loop) shutdown(t *time.Ticker) {
 	l.matches = nil
 }
 
-// forget takes a closed match out of the gauges.
+// forget keeps the counters of a closed match for the loop's totals; the
+// metrics' lock is held.
 func (l *loop) forget(m *match) {
-	l.metrics.matches.Add(-1)
-	l.metrics.players.Add(int64(-m.players))
-	l.metrics.waiting.Add(int64(-m.waiting))
+	l.metrics.gone = append(l.metrics.gone, m.srv.Stats())
 }
 
 // pendingEvents counts the entity events owed over the loop's matches.
@@ -219,7 +231,7 @@ func (l *loop) safely(m *match, f func()) {
 			err := fmt.Errorf("%w: match %d (%v) panicked in its shutdown: %v", ErrMatch, m.index, m.addr, r)
 			l.cfg.Log.Error("match panicked in its shutdown", "match", m.index, "err", err)
 			l.errs = append(l.errs, err)
-			l.metrics.failed.Add(1)
+			l.metrics.failed++
 		}
 	}()
 	f()

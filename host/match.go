@@ -16,11 +16,6 @@ type match struct {
 	srv   *session.Server
 	tick  func(s *session.Server, now time.Time)
 	hooks *session.Hooks
-	// last is the session server's counters at the previous tick, for
-	// the loop's metrics to grow by the difference.
-	last session.Stats
-	// players and waiting are what the loop's gauges hold for it.
-	players, waiting int
 	// prev is the previous tick's time: no datagram is older.
 	prev time.Time
 	// phase is the group of its loop's matches it ticks with.
@@ -31,7 +26,6 @@ type match struct {
 func newMatch(i, pos int, sock socket, m Match, l *loop) *match {
 	mt := &match{index: i, sock: sock, addr: sock.addr(), tick: m.Tick, hooks: m.Hooks}
 	cfg := m.Session
-	cfg.Tracer = &tracer{lm: l.metrics, next: cfg.Tracer}
 	mt.srv = session.NewServer(cfg, func(to netip.AddrPort, b []byte) { l.send(mt, to, b) })
 	// Matches started together would all send their Snapshots on the same
 	// ticks, one loop pass in SnapshotInterval three times the others:
@@ -70,18 +64,6 @@ func (m *match) receive(b *mmsg.Batch, reads int, now time.Time) error {
 		}
 	}
 	return nil
-}
-
-// gauges updates the loop's player gauges by what changed in this match.
-func (m *match) gauges(lm *loopMetrics) {
-	if p := m.srv.NumPlayers(); p != m.players {
-		lm.players.Add(int64(p - m.players))
-		m.players = p
-	}
-	if w := m.srv.NumWaiting(); w != m.waiting {
-		lm.waiting.Add(int64(w - m.waiting))
-		m.waiting = w
-	}
 }
 
 // arrival is t within [prev, now]: the times a server sees never go back.

@@ -1,14 +1,20 @@
 package host
 
 import (
-	"sync/atomic"
+	"sync"
 
-	"github.com/rtypeproto/rtype"
 	"github.com/rtypeproto/rtype/session"
 )
 
+// TickBounds are the bucket bounds of [Metrics].Tick, in seconds: one
+// match's tick, its datagrams included. They are shared and not to be
+// changed.
+var TickBounds = []float64{5e-6, 1e-5, 2.5e-5, 5e-5, 1e-4, 2.5e-4, 5e-4, 1e-3, 2.5e-3, 5e-3, 0.01}
+
 // Metrics are the host's counters over every match, as [Host.ReadMetrics]
-// reads them: totals since Listen, gauges now.
+// reads them: totals since Listen, gauges now. Every total but Failed and
+// Tick is the sum of what the matches' session servers count themselves
+// ([session.Stats]).
 type Metrics struct {
 	// Matches is the number of matches running: failed ones left.
 	Matches int
@@ -26,99 +32,55 @@ type Metrics struct {
 	// Failed counts matches closed by a panic or a failed socket.
 	Failed uint64
 	// RTT holds the servers' round-trip samples from acks (§5.1), in
-	// seconds; Tick one match's tick, datagrams included, in seconds;
-	// Snapshot the size of each datagram with a Snapshot (§8.1), in bytes.
-	RTT, Tick, Snapshot Histogram
+	// seconds; Snapshot the size of each datagram with a Snapshot (§8.1),
+	// in bytes; Tick one match's tick, datagrams included, in seconds.
+	RTT, Snapshot, Tick session.Histogram
 }
 
-// loopMetrics are one loop's share: written by the loop alone, read by
-// anyone.
+// add adds a session server's counters.
+func (m *Metrics) add(st *session.Stats) {
+	m.DatagramsIn += st.PacketsIn
+	m.BytesIn += st.BytesIn
+	m.DatagramsOut += st.PacketsOut
+	m.BytesOut += st.BytesOut
+	for r, n := range st.Drops {
+		m.Drops[r] += n
+	}
+	m.Resends += st.Resends
+	m.RTT.Add(&st.RTT)
+	m.Snapshot.Add(&st.SnapshotSizes)
+}
+
+// loopMetrics are what a loop counts besides its sessions: written by the
+// loop, read by ReadMetrics, both under mu.
 type loopMetrics struct {
-	matches, players, waiting                    atomic.Int64
-	datagramsIn, bytesIn, datagramsOut, bytesOut atomic.Uint64
-	drops                                        [session.NumDropReasons]atomic.Uint64
-	resends, failed                              atomic.Uint64
-	rtt, tick, snapshot                          *histogram
+	// mu is held by the loop while a match steps and by a reader, which
+	// reads the session servers' own counters where they are.
+	mu     sync.Mutex
+	failed uint64
+	tick   session.Histogram
+	// gone holds the last counters of each match closed: at most one per
+	// match.
+	gone []session.Stats
 }
 
 func newLoopMetrics() *loopMetrics {
-	return &loopMetrics{
-		rtt:      newHistogram(RTTBounds, 1e-9),
-		tick:     newHistogram(TickBounds, 1e-9),
-		snapshot: newHistogram(SnapshotBounds, 1),
-	}
+	return &loopMetrics{tick: session.Histogram{Bounds: TickBounds}}
 }
 
-// account adds what the match's counters grew by since last, its previous
-// read, and keeps now's as last.
-func (lm *loopMetrics) account(last *session.Stats, now *session.Stats) {
-	add := func(c *atomic.Uint64, was, is uint64) {
-		if is != was {
-			c.Add(is - was)
-		}
+// addTo adds the loop's matches and its own counters to m; mu is held.
+func (l *loop) addTo(m *Metrics) {
+	m.Matches += len(l.matches)
+	for _, mt := range l.matches {
+		st := mt.srv.Stats()
+		m.add(&st)
+		m.Players += mt.srv.NumPlayers()
+		m.Waiting += mt.srv.NumWaiting()
 	}
-	add(&lm.datagramsIn, last.PacketsIn, now.PacketsIn)
-	add(&lm.bytesIn, last.BytesIn, now.BytesIn)
-	add(&lm.datagramsOut, last.PacketsOut, now.PacketsOut)
-	add(&lm.bytesOut, last.BytesOut, now.BytesOut)
-	add(&lm.resends, last.Resends, now.Resends)
-	for r := range now.Drops {
-		add(&lm.drops[r], last.Drops[r], now.Drops[r])
+	lm := l.metrics
+	for i := range lm.gone {
+		m.add(&lm.gone[i])
 	}
-	*last = *now
-}
-
-func (lm *loopMetrics) addTo(m *Metrics) {
-	m.Matches += int(lm.matches.Load())
-	m.Players += int(lm.players.Load())
-	m.Waiting += int(lm.waiting.Load())
-	m.DatagramsIn += lm.datagramsIn.Load()
-	m.BytesIn += lm.bytesIn.Load()
-	m.DatagramsOut += lm.datagramsOut.Load()
-	m.BytesOut += lm.bytesOut.Load()
-	for r := range m.Drops {
-		m.Drops[r] += lm.drops[r].Load()
-	}
-	m.Resends += lm.resends.Load()
-	m.Failed += lm.failed.Load()
-	lm.rtt.addTo(&m.RTT)
-	lm.tick.addTo(&m.Tick)
-	lm.snapshot.addTo(&m.Snapshot)
-}
-
-// tracer feeds a match's RTT samples and Snapshot sizes to its loop's
-// histograms, and passes every event on to the game's own Tracer.
-type tracer struct {
-	lm   *loopMetrics
-	next session.Tracer
-}
-
-// Trace observes e, then hands it on.
-func (t *tracer) Trace(e *session.TraceEvent) {
-	switch e.Kind {
-	case session.TraceRTTUpdated:
-		if e.RTT >= 0 {
-			t.lm.rtt.observe(uint64(e.RTT))
-		}
-	case session.TracePacketSent:
-		if hasSnapshot(e.Datagram) {
-			t.lm.snapshot.observe(uint64(len(e.Datagram)))
-		}
-	}
-	if t.next != nil {
-		t.next.Trace(e)
-	}
-}
-
-func hasSnapshot(datagram []byte) bool {
-	p, err := rtype.ParsePacket(datagram)
-	if err != nil {
-		return false
-	}
-	for m := range p.Messages() {
-		if m.Type == rtype.TypeSnapshot {
-			return true
-		}
-	}
-	return false
+	m.Failed += lm.failed
+	m.Tick.Add(&lm.tick)
 }

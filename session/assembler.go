@@ -6,12 +6,15 @@ import "github.com/rtypeproto/rtype"
 type assembler struct {
 	bld  rtype.Builder
 	open bool
+	// snapshot is set once the packet carries a Snapshot, for the
+	// server's SnapshotSizes.
+	snapshot bool
 }
 
 // begin starts a packet with header h.
 func (a *assembler) begin(h rtype.PacketHeader) {
 	_ = a.bld.Reset(h)
-	a.open = true
+	a.open, a.snapshot = true, false
 }
 
 // finish closes the packet and returns its bytes, valid until next begin.

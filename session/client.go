@@ -43,7 +43,7 @@ func NewClient(server netip.AddrPort, cfg ClientConfig, send SendFunc) *Client {
 	cfg = cfg.withDefaults()
 	c := &Client{
 		cfg:      cfg,
-		endpoint: endpoint{send: send, trace: tracing{t: cfg.Tracer}},
+		endpoint: newEndpoint(send, cfg.Tracer),
 		peer:     peer{addr: unmap(server)},
 		events:   newEventQueue(cfg.EventQueue, 0),
 		snap:     rtype.Snapshot{States: make([]rtype.EntityState, 0, rtype.MaxSnapshotStates)},

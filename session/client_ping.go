@@ -71,6 +71,7 @@ func (c *Client) pong(ts uint32, now time.Time) bool {
 	}
 	rtt := max(now.Sub(sent), 0)
 	smoothRTT(&c.srtt, rtt)
+	c.stats.RTT.observeRTT(rtt)
 	if c.trace.on() {
 		c.trace.rtt(c.addr, rtt, c.srtt)
 	}

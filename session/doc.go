@@ -12,24 +12,38 @@
 // with the sender's address and the current time and leave through the
 // [SendFunc] given to the constructor; time moves only when the caller passes
 // a later now. The same code runs over UDP (package host, [RunClient]) and in
-// a deterministic in-memory network. Events (a player joined, an Input was
-// accepted, an entity was created, moved or destroyed, a Pong measured a
-// round trip …) are read by ranging over Events. In steady state, receiving,
-// sending and reading events do not allocate. A [SendFunc] runs inside the
-// calling method and must not call back into the same Client or Server. On
-// the UDP bindings, [Hooks] in [RunOptions] see, and may drop, every
-// datagram either side receives or sends.
+// a deterministic in-memory network. In steady state, receiving, sending and
+// reading events do not allocate. A [SendFunc] runs inside the calling
+// method and must not call back into the same Client or Server.
+//
+// # Observing a side
+//
+// Each way of watching a Client or a Server has one use:
+//
+//   - Events, ranged over once per tick or frame, are what the game acts
+//     on: a player joined or left, an Input was accepted, an entity was
+//     created, moved or destroyed, a Pong measured a round trip. Reading an
+//     event removes it.
+//   - [Stats] and [Server.ConnStats] are what metrics read: counters and
+//     histograms (round trips, Snapshot sizes) the side keeps for itself,
+//     a plain value copied at any time between calls; package host sums
+//     them over its matches.
+//   - A [Tracer] is for traces, such as qlog's: every datagram received,
+//     sent, lost or dropped by rule, every state change and RTT sample, as
+//     it happens. It costs per datagram, and nothing when nil.
+//   - [Hooks] see the raw datagrams of a UDP binding ([RunOptions], a
+//     host's match) before any check, to capture them (package pcap) or
+//     drop some as a lossy link would.
 //
 // # Configuration
 //
 // [ClientConfig] and [ServerConfig] hold protocol and game policy;
-// [RunOptions] the UDP bindings' tick or frame time, shutdown grace and
-// hooks. In
-// each, 0 means the default; a negative value means off where off has a
-// meaning (GiveUp, ServerTimeout, InactivityTimeout, SnapshotInterval,
-// SendBudget, ShutdownGrace; QueryRetry and ExpireUnlisted are off by
-// default), and the default for a bound (MaxPlayers, MaxEntities,
-// EventQueue) or a loop's Interval. What the spec fixes, such as a Hello
+// [RunOptions] the client binding's frame time and hooks. In each, 0 means
+// the default; a negative value means off where off has a meaning (GiveUp,
+// ServerTimeout, InactivityTimeout, SnapshotInterval, SendBudget;
+// QueryRetry and ExpireUnlisted are off by default), and the default for a
+// bound (MaxPlayers, MaxEntities, EventQueue) or a loop's Interval. What
+// the spec fixes, such as a Hello
 // every second (§4.2), is no knob.
 //
 // # Ending the game

@@ -15,6 +15,13 @@ type endpoint struct {
 	trace tracing
 }
 
+func newEndpoint(send SendFunc, t Tracer) endpoint {
+	e := endpoint{send: send, trace: tracing{t: t}}
+	e.stats.RTT.Bounds = RTTBounds
+	e.stats.SnapshotSizes.Bounds = SnapshotBounds
+	return e
+}
+
 // drop counts a drop for r, and traces the datagram being received as
 // dropped if r drops it whole.
 func (e *endpoint) drop(r DropReason) {

@@ -44,7 +44,7 @@ func NewServer(cfg ServerConfig, send SendFunc) *Server {
 	cfg = cfg.withDefaults()
 	return &Server{
 		cfg:      cfg,
-		endpoint: endpoint{send: send, trace: tracing{t: cfg.Tracer}},
+		endpoint: newEndpoint(send, cfg.Tracer),
 		conns:    make([]conn, cfg.MaxPlayers),
 		cookies:  newCookieJar(cfg.ValidationKey),
 		closed:   newClosedTable(),

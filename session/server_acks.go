@@ -56,6 +56,7 @@ func (s *Server) ackReceived(c *conn, ack, bits uint32, now time.Time) {
 		if seq == ack {
 			rtt := now.Sub(sp.at)
 			smoothRTT(&c.cs.SRTT, rtt)
+			s.stats.RTT.observeRTT(rtt)
 			if s.trace.on() {
 				s.trace.rtt(c.addr, rtt, c.cs.SRTT)
 			}

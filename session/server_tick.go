@@ -23,7 +23,12 @@ func (s *Server) flush(c *conn, now time.Time) {
 		return
 	}
 	s.sentNow(c, now)
-	s.transmit(c.addr, s.asm.finish())
+	snap := s.asm.snapshot
+	b := s.asm.finish()
+	if snap {
+		s.stats.SnapshotSizes.Observe(float64(len(b)))
+	}
+	s.transmit(c.addr, b)
 }
 
 // Tick advances the server tick; call it once per game tick, after the game
@@ -103,6 +108,7 @@ func (s *Server) sendSnapshot(end toConn) {
 		}
 		first = false
 		put(end, &s.asm, m)
+		s.asm.snapshot = true
 		s.stats.Snapshots++
 	}
 }

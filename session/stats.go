@@ -177,6 +177,12 @@ type Stats struct {
 	Snapshots uint64
 	// PacketsAccepted counts the peer's packets processed (§5.2, §5.4).
 	PacketsAccepted uint64
+	// RTT counts the round-trip samples, in seconds: a client's from Ping
+	// and Pong (§7.2), a server's from acks (§5.1, §5.2).
+	RTT Histogram
+	// SnapshotSizes counts, at a server, the size in bytes of each datagram
+	// it sent with a Snapshot (§8.1, §2.2).
+	SnapshotSizes Histogram
 	// PacketsLost counts the peer's packets that never arrived: sequences
 	// that left the §5.2 window (the highest and the 32 below) unreceived,
 	// to be dropped as too old after. A gap counts once final, so an

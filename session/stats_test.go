@@ -2,6 +2,7 @@ package session
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -160,5 +161,42 @@ func TestServer_5_2_ConnStatsLostLeavesWindow(t *testing.T) {
 				t.Errorf("%s, want %s", got, tt.want)
 			}
 		})
+	}
+}
+
+// §8.1, §5.1: a server's Stats count the size of every datagram it sent
+// with a Snapshot, and a round-trip sample for each ack of its latest
+// packet, in their buckets.
+func TestServer_8_1_StatsHistograms(t *testing.T) {
+	s, cp := newServer(ServerConfig{SnapshotInterval: 1})
+	id := connect(t, s, cp, addrA, t0)
+	for i := range 50 {
+		s.Spawn(rtype.ArchetypeEnemyBidos, float64(i), 0, 0) // 50 states: 2 Snapshots a tick
+	}
+	cp.take()
+	s.Tick(t0)
+	var sizes []int
+	var last uint32
+	for _, w := range cp.take() {
+		if len(ofType(t, []wire{w}, rtype.TypeSnapshot)) > 0 {
+			sizes = append(sizes, len(w.b))
+		}
+		h, _ := messages(t, w.b)
+		last = max(last, h.Sequence)
+	}
+	st := s.Stats()
+	h := st.SnapshotSizes
+	if len(sizes) != 2 || h.Count != 2 || h.Sum != float64(sizes[0]+sizes[1]) {
+		t.Fatalf("Snapshot datagrams %v, histogram %d of sum %v", sizes, h.Count, h.Sum)
+	}
+	big := sizes[0] // 47 states: the 448-512 bucket
+	if i := slices.IndexFunc(SnapshotBounds, func(b float64) bool { return float64(big) <= b }); h.Counts[i] == 0 {
+		t.Errorf("a %d-byte Snapshot datagram not in bucket ≤ %v: %v", big, SnapshotBounds[i], h.Counts)
+	}
+	rtt0 := st.RTT.Count
+	s.Receive(packet(t, rtype.PacketHeader{ConnectionID: id, Sequence: 3, Ack: last}), addrA, t0.Add(30*time.Millisecond))
+	r := s.Stats().RTT
+	if r.Count != rtt0+1 || r.Counts[5] != 1 { // 30 ms: the bucket ≤ 35 ms
+		t.Errorf("RTT histogram after a 30 ms ack: %d samples, buckets %v", r.Count, r.Counts)
 	}
 }

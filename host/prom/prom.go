@@ -99,7 +99,7 @@ func (c *Collector) Collect(ch chan<- prometheus.Metric) {
 
 // histogram turns the host's per-bucket counts into Prometheus's
 // cumulative ones; the last bucket is +Inf, which Prometheus adds itself.
-func histogram(d *prometheus.Desc, h *host.Histogram) prometheus.Metric {
+func histogram(d *prometheus.Desc, h *session.Histogram) prometheus.Metric {
 	buckets := make(map[float64]uint64, len(h.Bounds))
 	var sum uint64
 	for i, b := range h.Bounds {
