@@ -13,8 +13,8 @@
 //   - each match's socket drained once per tick, before its game tick,
 //     with one system call per batch of datagrams (recvmmsg and sendmmsg on
 //     Linux amd64 and arm64; a call per datagram elsewhere on Unix; other
-//     systems are not supported), allocating nothing per datagram. Inputs are only used at the tick anyway (§7.1); the price is
-//     that a Pong waits for the next tick, up to one Interval (16.7 ms at
+//     systems are not supported), allocating nothing per datagram. Inputs
+//     are only used at the tick anyway (§7.1); the price is that a Pong waits for the next tick, up to one Interval (16.7 ms at
 //     §10's 60 ticks a second) added to the RTT a client measures (§7.2);
 //   - everything bounded: a match reads at most [Config.ReadsPerTick]
 //     batches a tick, the rest waiting in (or dropped by) the kernel's
@@ -29,7 +29,14 @@
 // caller opened: a host of one.
 //
 // A match whose game panics is closed, its socket too, and logged; the
-// other matches play on. [Host.ReadMetrics] reads aggregate counters and
-// histograms for an exporter such as Prometheus's without slowing the
-// loops down.
+// other matches play on. [Host.ReadMetrics] sums the counters and
+// histograms each match's session server keeps ([session.Stats]) for an
+// exporter such as Prometheus's (package host/prom), reading each match
+// between two of its ticks.
+//
+// [Options] are a server command's operations as flags: the address and
+// number of matches, the log level (the sessions log joins, leaves and
+// drops by rule), a qlog trace per client, a capture file and, with a
+// handler such as host/prom's, the metrics over HTTP. A main that wants
+// them all registers the options and calls [Options.Serve].
 package host

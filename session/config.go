@@ -1,6 +1,7 @@
 package session
 
 import (
+	"log/slog"
 	"net/netip"
 	"time"
 )
@@ -156,6 +157,11 @@ type ServerConfig struct {
 	// Tracer, when not nil, receives the server's events, of every
 	// address (see [Tracer]).
 	Tracer Tracer
+	// Log, when not nil, receives the records an operator reads: each
+	// player joined and left, with its address and why it left, and the
+	// datagrams and messages dropped by each rule (§12), summed over
+	// DropLogEvery.
+	Log *slog.Logger
 }
 
 // RunOptions tunes the client's UDP binding ([RunClient], [RunClientConn]),

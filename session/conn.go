@@ -47,6 +47,7 @@ func (s *Server) join(p peer, now time.Time) *conn {
 	s.nConns++
 	s.traceState(&c.peer, Playing, CloseNone)
 	s.events.push(Event{Kind: EventPlayerJoined, Conn: c.id, Slot: uint8(slot), At: now})
+	s.ops.joined(c)
 	w := &s.world
 	for i := range w.ents {
 		if !w.ents[i].dead {
@@ -86,6 +87,7 @@ func (s *Server) closeConn(c *conn, why CloseReason, dr rtype.DisconnectReason, 
 	}
 	c.sent, c.entities, c.building = sentRing{}, entityRing{}, entityPacket{}
 	s.events.push(Event{Kind: EventPlayerLeft, Conn: c.id, Slot: uint8(c.slot), Close: why, Disconnect: dr, At: now})
+	s.ops.left(c, why, dr)
 	s.closed.add(c.addr, c.id, now)
 	s.destroyOwned(c.id)
 }

@@ -35,6 +35,7 @@ type Server struct {
 	asm      assembler // the packet being built
 	events   eventQueue
 	departed departures // the last connections closed
+	ops      opsLog
 }
 
 // NewServer returns a server that hands its datagrams to send. It allocates
@@ -45,6 +46,7 @@ func NewServer(cfg ServerConfig, send SendFunc) *Server {
 	return &Server{
 		cfg:      cfg,
 		endpoint: newEndpoint(send, cfg.Tracer),
+		ops:      opsLog{log: cfg.Log},
 		conns:    make([]conn, cfg.MaxPlayers),
 		cookies:  newCookieJar(cfg.ValidationKey),
 		closed:   newClosedTable(),

@@ -47,6 +47,7 @@ func (s *Server) Tick(now time.Time) {
 		return
 	}
 	s.tick++
+	s.ops.drops(&s.stats.Drops, now)
 	s.expire(now)
 	s.admit(now)
 	snap := s.cfg.SnapshotInterval > 0 && s.tick%uint32(s.cfg.SnapshotInterval) == 0

@@ -18,9 +18,12 @@
 package prom
 
 import (
+	"net/http"
 	"sync"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/rtypeproto/rtype/host"
 	"github.com/rtypeproto/rtype/session"
 )
@@ -107,4 +110,13 @@ func histogram(d *prometheus.Desc, h *session.Histogram) prometheus.Metric {
 		buckets[b] = sum
 	}
 	return prometheus.MustNewConstHistogram(d, h.Count, h.Sum, buckets)
+}
+
+// Handler serves h's metrics, with the Go runtime's and the process's, in
+// Prometheus's exposition format: the [host.Options] MetricsHandler.
+func Handler(h *host.Host) http.Handler {
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(NewCollector(h), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+		collectors.NewGoCollector())
+	return promhttp.HandlerFor(reg, promhttp.HandlerOpts{})
 }

@@ -24,6 +24,8 @@ var minBlocks = map[string]int{
 	// The minimal client and server, a host of 100 matches, and the
 	// simulated minute of four clients at 20% loss.
 	"docs/game.md": 4,
+	// A server with the host's operations and Prometheus metrics.
+	"README.md": 1,
 }
 
 // runFor is how long a whole program may run before it counts as failed.
@@ -182,18 +184,28 @@ func check(ctx context.Context, mod string, n int, b Block, runFor time.Duration
 }
 
 // newModule returns a module in a temporary directory, outside the
-// checkout, that requires this repository's module from root: a user's
-// module, but with neither the workspace nor the network.
+// checkout, that requires this repository's module from root, and its
+// host/prom module: a user's module, but with neither the workspace nor
+// the network. host/prom's dependencies come from the module cache, where
+// loading the README's test command, ./host/prom/... among its patterns,
+// put them.
 func newModule(t *testing.T, root string) string {
 	t.Helper()
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Fatal("the go command is needed to build the blocks:", err)
 	}
 	mod := t.TempDir()
-	gomod := fmt.Sprintf("module example.com/readme\n\ngo 1.24\n\nrequire github.com/rtypeproto/rtype v0.0.0\n\nreplace github.com/rtypeproto/rtype => %s\n", root)
-	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
-	if err != nil {
-		t.Fatal(err)
+	prom := filepath.Join(root, "host", "prom")
+	gomod := fmt.Sprintf("module example.com/readme\n\ngo 1.26\n\n"+
+		"require (\n\tgithub.com/rtypeproto/rtype v0.0.0\n\tgithub.com/rtypeproto/rtype/host/prom v0.0.0\n)\n\n"+
+		"replace github.com/rtypeproto/rtype => %s\n\nreplace github.com/rtypeproto/rtype/host/prom => %s\n", root, prom)
+	var sum []byte
+	for _, dir := range []string{root, prom} {
+		b, err := os.ReadFile(filepath.Join(dir, "go.sum"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum = append(sum, b...)
 	}
 	if err := errors.Join(
 		os.WriteFile(filepath.Join(mod, "go.mod"), []byte(gomod), 0o644),

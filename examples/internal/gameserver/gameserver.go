@@ -31,10 +31,9 @@ type Config struct {
 	// Interval and ShutdownGrace tune the host Serve runs the match on,
 	// as host.Config's do; 0 means the default.
 	Interval, ShutdownGrace time.Duration
-	// Log receives joins, leaves, round changes and drops; nil discards.
+	// Log receives round changes and, unless Session.Log is set, the
+	// session server's joins, leaves and drops; nil discards.
 	Log *slog.Logger
-	// DropLogEvery is how often the drop counters are logged; 0 means 1 s.
-	DropLogEvery time.Duration
 	// Pcap, when not nil, records what Serve's socket receives and sends.
 	Pcap *pcap.Writer
 }
@@ -54,9 +53,6 @@ type Server struct {
 	// ids maps world ids to the network ids the session server gave.
 	ids map[uint32]uint32
 
-	drops     session.Drops
-	lastDrops time.Time
-
 	// ended is true once the game ended with the server's shutdown.
 	ended bool
 
@@ -75,8 +71,8 @@ func New(cfg Config) *Server {
 	if cfg.Session.MaxPlayers == 0 {
 		cfg.Session.MaxPlayers = game.MaxPlayers
 	}
-	if cfg.DropLogEvery == 0 {
-		cfg.DropLogEvery = time.Second
+	if cfg.Session.Log == nil {
+		cfg.Session.Log = cfg.Log
 	}
 	log := cfg.Log
 	if log == nil {
@@ -160,29 +156,18 @@ func (g *Server) Step(s *session.Server, now time.Time) {
 			_ = s.Move(id, e.X, e.Y, e.Rotation)
 		}
 	}
-	g.logDrops(s, now)
 }
 
 func (g *Server) handle(s *session.Server, ev session.Event) {
 	switch ev.Kind {
 	case session.EventPlayerJoined:
-		p, _ := s.ConnStats(ev.Conn)
-		slot, ok := g.world.Join(game.PlayerID(ev.Conn))
-		if !ok {
-			g.log.Warn("join without a free slot", "conn", ev.Conn, "addr", p.Addr)
-			return
+		if _, ok := g.world.Join(game.PlayerID(ev.Conn)); !ok {
+			g.log.Warn("join without a free slot", "conn", ev.Conn)
 		}
-		g.log.Info("player joined", "conn", ev.Conn, "addr", p.Addr, "slot", slot,
-			"ship", game.ShipArchetype(slot).String(), "players", g.world.Players())
 	case session.EventPlayerLeft:
 		g.world.Leave(game.PlayerID(ev.Conn))
 		final, _ := s.ConnStats(ev.Conn)
 		g.keep(ev.Conn, Departure{Stats: final, Close: ev.Close, Disconnect: ev.Disconnect})
-		attrs := []any{"conn", ev.Conn, "addr", final.Addr, "close", ev.Close.String(), "players", g.world.Players()}
-		if ev.Close == session.CloseDisconnect {
-			attrs = append(attrs, "reason", ev.Disconnect.String())
-		}
-		g.log.Info("player left", attrs...)
 	case session.EventInput:
 		g.world.Input(game.PlayerID(ev.Conn), ev.Input.Actions)
 	case session.EventQueryEntity:
@@ -272,20 +257,4 @@ func (g *Server) Departure(id uint32) (Departure, bool) {
 	defer g.mu.Unlock()
 	d, ok := g.conns[id]
 	return d, ok
-}
-
-// logDrops reports, at most once per DropLogEvery, how many datagrams and
-// messages were dropped by each rule since the last report (§12).
-func (g *Server) logDrops(s *session.Server, now time.Time) {
-	if now.Sub(g.lastDrops) < g.cfg.DropLogEvery {
-		return
-	}
-	g.lastDrops = now
-	st := s.Stats()
-	for r := range st.Drops {
-		if d := st.Drops[r] - g.drops[r]; d > 0 {
-			g.log.Info("dropped", "rule", session.DropReason(r).String(), "count", d)
-		}
-	}
-	g.drops = st.Drops
 }

@@ -25,8 +25,7 @@ func TestConformance(t *testing.T) {
 	var rep *conformance.Report
 	synctest.Test(t, func(t *testing.T) {
 		nw := rtypetest.NewNetwork(1)
-		g := &game{ships: map[uint32]*ship{}}
-		h, err := host.Listen(host.Config{Addr: addr.String(), New: g.match,
+		h, err := host.Listen(host.Config{Addr: addr.String(), New: newMatch,
 			Listen: func(a netip.AddrPort) (session.PacketConn, error) { return nw.Listen(a) }})
 		if err != nil {
 			t.Fatal(err)

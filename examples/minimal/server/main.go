@@ -3,7 +3,7 @@
 // velocity of its last Input (§7.1). It has no missiles and no Bydos; the
 // full game is examples/server.
 //
-//	go run ./examples/minimal/server [-addr :4242]
+//	go run ./examples/minimal/server [-addr :4242] [-log debug] [-trace DIR] [-pcap FILE]
 package main
 
 import (
@@ -62,21 +62,19 @@ func (g *game) tick(s *session.Server, now time.Time) {
 }
 
 func main() {
-	addr := flag.String("addr", ":4242", "UDP address to listen on")
+	var o host.Options // -addr, -matches, -log, -trace, -pcap
+	o.Register(flag.CommandLine)
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	g := &game{ships: map[uint32]*ship{}}
-	h, err := host.Listen(host.Config{Addr: *addr, New: g.match})
-	if err != nil {
-		log.Fatal(err)
-	}
-	log.Printf("listening on udp %v", h.Addr(0))
-	if err := h.Run(ctx); err != nil {
+	if err := o.Serve(ctx, host.Config{New: newMatch}); err != nil {
 		log.Fatal(err)
 	}
 }
 
-// match is the game as the host's one match: the default session server,
-// tick run before each of its Ticks.
-func (g *game) match(int, netip.AddrPort) host.Match { return host.Match{Tick: g.tick} }
+// newMatch is a new game as the host's match i: the default session
+// server, the game's tick run before each of its Ticks.
+func newMatch(int, netip.AddrPort) host.Match {
+	g := &game{ships: map[uint32]*ship{}}
+	return host.Match{Tick: g.tick}
+}
