@@ -1,9 +1,8 @@
 package session
 
 import (
+	bits32 "math/bits"
 	"time"
-
-	"github.com/rtypeproto/rtype"
 )
 
 // sentPacket remembers a packet's send time and acks, for RTT and loss (§5.2).
@@ -21,6 +20,33 @@ const sentSlots = 64
 
 type sentRing struct {
 	p [sentSlots]sentPacket
+	// top and topBits are the highest ack applied and the union of the
+	// ackBits that came with it: the packets they cover are resolved, so
+	// the next ack walks only what it adds (§5.1).
+	top, topBits uint32
+	// judged is the highest sequence judged by leaving the window.
+	judged uint32
+}
+
+// fresh returns the ackBits of the packets below ack that ack and bits
+// show acknowledged and no earlier ack did, and whether ack itself is new;
+// it records them as applied. An ack below the highest is walked whole.
+func (r *sentRing) fresh(ack, bits uint32) (uint32, bool) {
+	switch {
+	case ack < r.top:
+		return bits, true
+	case ack == r.top:
+		fresh := bits &^ r.topBits
+		r.topBits |= bits
+		return fresh, false
+	}
+	var covered uint32
+	if d := ack - r.top; r.top != 0 && d <= 32 {
+		// The old top is bit d−1 of the new window, its bits above it.
+		covered = 1<<(d-1) | r.topBits<<d
+	}
+	r.top, r.topBits = ack, bits
+	return bits &^ covered, true
 }
 
 func (r *sentRing) slot(seq uint32) *sentPacket { return &r.p[seq%sentSlots] }
@@ -38,28 +64,39 @@ func (s *Server) ack(c *conn, ack, bits uint32, now time.Time) {
 
 // ackReceived marks newly acked packets, measuring the newest's round trip.
 func (s *Server) ackReceived(c *conn, ack, bits uint32, now time.Time) {
-	for seq := ack; seq > 0 && ack-seq <= ackWindow; seq-- {
-		if !rtype.Acked(seq, ack, bits) {
-			continue
+	fresh, top := c.sent.fresh(ack, bits)
+	if top {
+		s.acked(c, ack, true, now)
+	}
+	for fresh != 0 {
+		i := uint32(bits32.TrailingZeros32(fresh))
+		fresh &^= 1 << i
+		if seq := ack - 1 - i; seq > 0 && seq < ack {
+			s.acked(c, seq, false, now)
 		}
-		sp := c.sent.slot(seq)
-		if sp.seq != seq || sp.acked {
-			continue
-		}
-		if sp.lost {
-			// An ack overtaken by a newer one: the packet arrived after all.
-			sp.lost = false
-			c.cs.Lost--
-		}
-		sp.acked = true
-		c.cs.Acked++
-		if seq == ack {
-			rtt := now.Sub(sp.at)
-			smoothRTT(&c.cs.SRTT, rtt)
-			s.stats.RTT.observeRTT(rtt)
-			if s.trace.on() {
-				s.trace.rtt(c.addr, rtt, c.cs.SRTT)
-			}
+	}
+}
+
+// acked marks packet seq acknowledged; the ack's own packet, newest, gives
+// an RTT sample.
+func (s *Server) acked(c *conn, seq uint32, newest bool, now time.Time) {
+	sp := c.sent.slot(seq)
+	if sp.seq != seq || sp.acked {
+		return
+	}
+	if sp.lost {
+		// An ack overtaken by a newer one: the packet arrived after all.
+		sp.lost = false
+		c.cs.Lost--
+	}
+	sp.acked = true
+	c.cs.Acked++
+	if newest {
+		rtt := now.Sub(sp.at)
+		smoothRTT(&c.cs.SRTT, rtt)
+		s.stats.RTT.observeRTT(rtt)
+		if s.trace.on() {
+			s.trace.rtt(c.addr, rtt, c.cs.SRTT)
 		}
 	}
 }
@@ -67,11 +104,12 @@ func (s *Server) ackReceived(c *conn, ack, bits uint32, now time.Time) {
 // ackLeftWindow counts lost the unacknowledged packets more than 32 below
 // ack: only a late client packet could still show them (§5.2).
 func (s *Server) ackLeftWindow(c *conn, ack uint32) {
-	from := uint32(1)
+	from := c.sent.judged + 1
 	if c.seq > sentSlots {
-		from = c.seq - sentSlots + 1
+		from = max(from, c.seq-sentSlots+1)
 	}
 	for seq := from; tooOld(seq, ack); seq++ {
+		c.sent.judged = seq
 		if sp := c.sent.slot(seq); sp.seq == seq && !sp.acked && !sp.lost {
 			sp.lost = true
 			c.cs.Lost++
