@@ -7,6 +7,8 @@ import (
 	"os/exec"
 	"strings"
 	"time"
+
+	"github.com/rtypeproto/rtype/internal/proc"
 )
 
 // QuitGrace is how long a command started by [Command] has to end after
@@ -29,7 +31,7 @@ func Command(out io.Writer, name string, args ...string) Client {
 		if out != nil {
 			cmd.Stdout, cmd.Stderr = out, out
 		}
-		ownGroup(cmd)
+		proc.OwnGroup(cmd)
 		if err := cmd.Start(); err != nil {
 			return nil, nil, err
 		}
@@ -42,13 +44,13 @@ func Command(out io.Writer, name string, args ...string) Client {
 			close(done)
 		}()
 		quit := func() {
-			interrupt(cmd)
+			proc.Interrupt(cmd)
 			select {
 			case <-done:
 				return
 			case <-time.After(QuitGrace):
 			}
-			kill(cmd)
+			proc.Kill(cmd)
 			<-done
 		}
 		return quit, done, nil

@@ -67,12 +67,15 @@ func (udpNetwork) Listen(addr netip.AddrPort) (Conn, error) {
 	return c, nil
 }
 
+// UDP is the system's UDP, the network of Options without one.
+var UDP Network = udpNetwork{}
+
 // network returns the network the options name: theirs, or UDP.
 func (o *Options) network() Network {
 	if o.Network != nil {
 		return o.Network
 	}
-	return udpNetwork{}
+	return UDP
 }
 
 // inMemory reports whether the run is on a network of the options' own,

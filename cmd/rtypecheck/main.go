@@ -3,6 +3,11 @@
 //
 //	rtypecheck server [flags] HOST:PORT
 //	rtypecheck client [flags] [-- COMMAND [ARGS...]]
+//	rtypecheck fuzz server [flags] HOST:PORT | -- COMMAND [ARGS...]
+//	rtypecheck fuzz replay [flags] FILE HOST:PORT | -- COMMAND [ARGS...]
+//
+// fuzz looks for the datagram that crashes or hangs a server and writes a
+// reproducer (rtypecheck fuzz -h).
 //
 // In server mode it plays clients, from a fresh UDP address for each case,
 // against the server at HOST:PORT. In client mode it plays a scripted
@@ -65,6 +70,7 @@ const (
 
 const usageHead = `usage: rtypecheck server [flags] HOST:PORT
        rtypecheck client [flags] [-- COMMAND [ARGS...]]
+       rtypecheck fuzz server|replay ... (rtypecheck fuzz -h)
 
 rtypecheck checks an R-Type protocol v1 implementation over UDP, one case per
 rule of the specification. server: it plays clients against the server at
@@ -88,6 +94,9 @@ Flags (-listen in client mode only):
 // run is the command, with its arguments, outputs and exit status; ctx
 // ends on interrupt.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "fuzz" {
+		return fuzz(ctx, args[1:], stdout, stderr)
+	}
 	cfg, err := parse(args, stderr)
 	if errors.Is(err, errHelp) {
 		printUsage(stdout)

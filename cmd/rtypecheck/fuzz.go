@@ -1,0 +1,163 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/netip"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/rtypeproto/rtype/internal/udpaddr"
+	"github.com/rtypeproto/rtype/rtypefuzz"
+)
+
+const fuzzUsage = `usage: rtypecheck fuzz server [flags] HOST:PORT
+       rtypecheck fuzz server [flags] -- COMMAND [ARGS...]
+       rtypecheck fuzz replay [flags] FILE HOST:PORT
+       rtypecheck fuzz replay [flags] FILE -- COMMAND [ARGS...]
+
+fuzz server plays clients that open real sessions with the server (Hello,
+Welcome, a player in the game) and send, from inside them, datagrams mutated
+at every layer: handshake, header, framing, payload fields at their edges,
+lengths from 0 to past 548 bytes. It stops at the first finding (§12: every
+datagram is untrusted): the server stopped answering (no Pong within 1s on a
+healthy connection, no Welcome to a fresh Hello) or its process ended; it
+answered an invalid datagram from an address without a connection; it sent a
+datagram over 548 bytes (§2.2) or one a receiver must drop (§5.3, §8).
+
+With -- COMMAND, rtypecheck starts the server itself, every {port} in ARGS
+replaced by a free UDP port of 127.0.0.1, and restarts it to shrink a finding
+to the fewest datagrams that still trigger it. A finding is written as
+finding-N.txt (the datagrams as hex, replayable with fuzz replay) and
+finding-N.pcap (for rtypedump and Wireshark) in -out.
+
+Exit status: 0 no finding within -duration; 1 a finding (replay: it
+reproduced); 2 usage error, or the server did not answer from the start.
+
+Flags:
+`
+
+// fuzzConfig is what the fuzz command's flags and arguments say.
+type fuzzConfig struct {
+	mode     string // "server" or "replay"
+	file     string // replay's reproducer
+	target   string
+	command  []string
+	seed     uint64
+	duration time.Duration
+	corpus   string
+	out      string
+	rate     int
+}
+
+func fuzzFlags(cfg *fuzzConfig) *flag.FlagSet {
+	fs := flag.NewFlagSet("rtypecheck fuzz", flag.ContinueOnError)
+	fs.Uint64Var(&cfg.seed, "seed", 1, "seed of the mutations: a run repeats with the same `N`")
+	fs.DurationVar(&cfg.duration, "duration", time.Minute, "how long to fuzz without a finding")
+	fs.StringVar(&cfg.corpus, "corpus", "", "keep inputs that reached new behaviour in `DIR`, and start from them")
+	fs.StringVar(&cfg.out, "out", ".", "write finding-N.txt and finding-N.pcap into `DIR`")
+	fs.IntVar(&cfg.rate, "rate", 2000, "datagrams sent per second")
+	return fs
+}
+
+// fuzz is the fuzz subcommand.
+func fuzz(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	cfg, err := parseFuzz(args, stderr)
+	if errors.Is(err, errHelp) {
+		printFuzzUsage(stdout)
+		return exitPass
+	}
+	if err != nil {
+		fmt.Fprintf(newNoteWriter(stderr), "rtypecheck fuzz: %v\n\n", err)
+		printFuzzUsage(stderr)
+		return exitUsage
+	}
+	if cfg.mode == "replay" {
+		return replay(ctx, cfg, stdout, stderr)
+	}
+	return fuzzServer(ctx, cfg, stdout, stderr)
+}
+
+func parseFuzz(args []string, stderr io.Writer) (*fuzzConfig, error) {
+	if len(args) == 0 {
+		return nil, errors.New("no mode: want server or replay")
+	}
+	cfg := &fuzzConfig{mode: args[0]}
+	switch args[0] {
+	case "-h", "-help", "--help", "help":
+		return nil, errHelp
+	case "server", "replay":
+	case "client":
+		return nil, errors.New("client mode is not built yet: fuzz server")
+	default:
+		return nil, fmt.Errorf("unknown mode %q: want server or replay", args[0])
+	}
+	fs := fuzzFlags(cfg)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {}
+	rest := args[1:]
+	if i := slices.Index(rest, "--"); i >= 0 {
+		// The flag package would take the command's own flags for ours.
+		rest, cfg.command = rest[:i], rest[i+1:]
+	}
+	for {
+		if err := fs.Parse(rest); err != nil {
+			return nil, parseError(err)
+		}
+		rest = fs.Args()
+		if len(rest) == 0 {
+			break
+		}
+		switch {
+		case cfg.mode == "replay" && cfg.file == "":
+			cfg.file = rest[0]
+		case cfg.target == "":
+			cfg.target = rest[0]
+		default:
+			return nil, fmt.Errorf("unexpected argument %q", rest[0])
+		}
+		rest = rest[1:]
+	}
+	switch {
+	case cfg.mode == "replay" && cfg.file == "":
+		return nil, errors.New("replay: no reproducer FILE")
+	case cfg.target == "" && len(cfg.command) == 0:
+		return nil, errors.New("no server: want HOST:PORT or -- COMMAND")
+	case cfg.target != "" && len(cfg.command) > 0:
+		return nil, errors.New("both HOST:PORT and a COMMAND: want one")
+	}
+	return cfg, nil
+}
+
+func printFuzzUsage(w io.Writer) {
+	io.WriteString(w, fuzzUsage)
+	fs := fuzzFlags(&fuzzConfig{})
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+}
+
+// starter returns how the run reaches the server: a Start for a COMMAND,
+// else the address of HOST:PORT.
+func (cfg *fuzzConfig) starter(stderr io.Writer) (rtypefuzz.Start, netip.AddrPort, error) {
+	if len(cfg.command) > 0 {
+		return rtypefuzz.Command(nil, cfg.command[0], cfg.command[1:]...), netip.AddrPort{}, nil
+	}
+	addr, err := udpaddr.Resolve(cfg.target)
+	return nil, addr, err
+}
+
+// nextFinding returns the first finding-N path of dir not taken.
+func nextFinding(dir string) string {
+	for n := 1; ; n++ {
+		p := filepath.Join(dir, "finding-"+strconv.Itoa(n))
+		if _, err := os.Stat(p + ".txt"); errors.Is(err, os.ErrNotExist) {
+			return p
+		}
+	}
+}

@@ -1,0 +1,188 @@
+package main
+
+import (
+	"context"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/rtypeproto/rtype/internal/termwidth"
+	"github.com/rtypeproto/rtype/rtypefuzz"
+)
+
+// fuzzServer runs fuzz server and reports its finding.
+func fuzzServer(ctx context.Context, cfg *fuzzConfig, stdout, stderr io.Writer) int {
+	start, addr, err := cfg.starter(stderr)
+	if err != nil {
+		fmt.Fprintf(newNoteWriter(stderr), "rtypecheck fuzz: %v\n", err)
+		return exitUsage
+	}
+	o := rtypefuzz.Options{Seed: cfg.seed, Duration: cfg.duration, Rate: cfg.rate}
+	if cfg.corpus != "" {
+		if o.Corpus, err = rtypefuzz.OpenCorpus(cfg.corpus); err != nil {
+			fmt.Fprintf(newNoteWriter(stderr), "rtypecheck fuzz: -corpus: %v\n", err)
+			return exitUsage
+		}
+	}
+	line := newProgressLine(stderr)
+	o.Progress = line.show
+	var rep *rtypefuzz.Report
+	if start != nil {
+		rep, err = rtypefuzz.FuzzServerStart(ctx, start, o)
+	} else {
+		rep, err = rtypefuzz.FuzzServer(ctx, addr, o)
+	}
+	line.end()
+	if err != nil {
+		fmt.Fprintf(newNoteWriter(stderr), "rtypecheck fuzz: %v\n", err)
+		return exitUsage
+	}
+	fmt.Fprintf(stdout, "%s\n", summary(rep.Progress))
+	if rep.Finding == nil {
+		fmt.Fprintln(stdout, "no finding")
+		return exitPass
+	}
+	return reportFinding(cfg, rep.Finding, stdout, stderr)
+}
+
+// summary is a run's figures, on one line.
+func summary(p rtypefuzz.Progress) string {
+	rate := 0.0
+	if p.Elapsed > 0 {
+		rate = float64(p.Sent) / p.Elapsed.Seconds()
+	}
+	return fmt.Sprintf("%d datagrams (%.0f/s), %d sessions, %d answers, corpus %d, %v",
+		p.Sent, rate, p.Sessions, p.Answers, p.Corpus, p.Elapsed.Round(time.Second))
+}
+
+// reportFinding writes the finding's files and prints it.
+func reportFinding(cfg *fuzzConfig, f *rtypefuzz.Finding, stdout, stderr io.Writer) int {
+	w := newNoteWriter(stdout)
+	fmt.Fprintf(w, "finding: %s (%s): %s\n", f.Oracle, f.Oracle.Section(), f.Detail)
+	base := nextFinding(cfg.out)
+	rp := &rtypefuzz.Repro{Target: rtypefuzz.Server, Oracle: f.Oracle.String(), Section: f.Oracle.Section(),
+		Detail: f.Detail, Seed: cfg.seed, Datagrams: f.Sent, Conn: f.Conn}
+	if err := writeRepro(base+".txt", rp); err != nil {
+		fmt.Fprintf(newNoteWriter(stderr), "rtypecheck fuzz: %v\n", err)
+	}
+	if err := rtypefuzz.WritePcap(base+".pcap", f.Sent); err != nil {
+		fmt.Fprintf(newNoteWriter(stderr), "rtypecheck fuzz: %v\n", err)
+	}
+	how := "not shrunk: the server cannot be restarted (run it with -- COMMAND)"
+	if f.Shrunk {
+		how = "shrunk"
+	}
+	fmt.Fprintf(w, "%d datagrams after the session's opening (%s); %s.txt, %s.pcap\n", len(f.Sent), how, base, base)
+	width := termwidth.Layout(termwidth.Width(stdout))
+	for _, d := range tail(f.Sent, 5) {
+		fmt.Fprintln(stdout, clip(fmt.Sprintf("  +%.3fs %s", d.At.Seconds(), hex.EncodeToString(d.Bytes)), width))
+	}
+	return exitFail
+}
+
+func writeRepro(path string, rp *rtypefuzz.Repro) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	_, err = rp.WriteTo(f)
+	return errors.Join(err, f.Close())
+}
+
+// replay replays a reproducer against the server.
+func replay(ctx context.Context, cfg *fuzzConfig, stdout, stderr io.Writer) int {
+	f, err := os.Open(cfg.file)
+	if err != nil {
+		fmt.Fprintf(newNoteWriter(stderr), "rtypecheck fuzz: %v\n", err)
+		return exitUsage
+	}
+	rp, err := rtypefuzz.ReadRepro(f)
+	f.Close()
+	oracle, ok := rtypefuzz.Oracle(0), false
+	if err == nil {
+		if oracle, ok = rtypefuzz.ParseOracle(rp.Oracle); !ok {
+			err = fmt.Errorf("unknown oracle %q", rp.Oracle)
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(newNoteWriter(stderr), "rtypecheck fuzz: %s: %v\n", cfg.file, err)
+		return exitUsage
+	}
+	start, addr, err := cfg.starter(stderr)
+	var ended <-chan error
+	if err == nil && start != nil {
+		var stop func()
+		if addr, ended, stop, err = start(ctx); err == nil {
+			defer stop()
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(newNoteWriter(stderr), "rtypecheck fuzz: %v\n", err)
+		return exitUsage
+	}
+	fired, err := rtypefuzz.Replay(nil, addr, ended, oracle, rp.Conn, rp.Datagrams)
+	if err != nil {
+		fmt.Fprintf(newNoteWriter(stderr), "rtypecheck fuzz: %v\n", err)
+		return exitUsage
+	}
+	w := newNoteWriter(stdout)
+	if !fired {
+		fmt.Fprintf(w, "not reproduced: %s (%s) after %d datagrams\n", oracle, oracle.Section(), len(rp.Datagrams))
+		return exitPass
+	}
+	fmt.Fprintf(w, "reproduced: %s (%s) after %d datagrams\n", oracle, oracle.Section(), len(rp.Datagrams))
+	return exitFail
+}
+
+// progressLine shows a run's progress on stderr when it is a terminal, in
+// place, cleared at the end.
+type progressLine struct {
+	mu    sync.Mutex
+	w     io.Writer
+	width int
+	shown bool
+}
+
+func newProgressLine(w io.Writer) *progressLine {
+	if _, _, ok := termwidth.Size(w); !ok {
+		return &progressLine{}
+	}
+	return &progressLine{w: w, width: termwidth.Layout(termwidth.Width(w))}
+}
+
+func (p *progressLine) show(pr rtypefuzz.Progress) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.w == nil {
+		return
+	}
+	s := clip(summary(pr), p.width-1)
+	fmt.Fprintf(p.w, "\r%-*s", p.width-1, s)
+	p.shown = true
+}
+
+func (p *progressLine) end() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.shown {
+		fmt.Fprintf(p.w, "\r%s\r", strings.Repeat(" ", p.width-1))
+	}
+}
+
+// clip cuts s to width columns.
+func clip(s string, width int) string {
+	if len(s) <= width {
+		return s
+	}
+	return s[:max(width-1, 0)] + "…"
+}
+
+// tail is the last n of ds.
+func tail(ds []rtypefuzz.Datagram, n int) []rtypefuzz.Datagram {
+	return ds[max(len(ds)-n, 0):]
+}

@@ -1,0 +1,103 @@
+package rtypefuzz
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/netip"
+	"os/exec"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/rtypeproto/rtype/conformance"
+	"github.com/rtypeproto/rtype/internal/proc"
+)
+
+// StartWait bounds how long a started server may take to answer its first
+// Hello.
+const StartWait = 10 * time.Second
+
+// Command returns the Start of a server run as name with args, every
+// "{port}" in them replaced by a free UDP port of 127.0.0.1, where the
+// server must listen. It counts as started once it answers a Hello. stop
+// sends SIGINT, then SIGKILL after conformance.QuitGrace; the command runs
+// in a process group of its own. Its output goes to out, or nowhere.
+func Command(out io.Writer, name string, args ...string) Start {
+	return func(ctx context.Context) (netip.AddrPort, <-chan error, func(), error) {
+		port, err := freePort()
+		if err != nil {
+			return netip.AddrPort{}, nil, nil, err
+		}
+		argv := make([]string, len(args))
+		for i, a := range args {
+			argv[i] = strings.ReplaceAll(a, "{port}", strconv.Itoa(int(port)))
+		}
+		cmd := exec.Command(name, argv...)
+		if out != nil {
+			cmd.Stdout, cmd.Stderr = out, out
+		}
+		proc.OwnGroup(cmd)
+		if err := cmd.Start(); err != nil {
+			return netip.AddrPort{}, nil, nil, err
+		}
+		ended := make(chan error, 1)
+		done := make(chan struct{})
+		go func() {
+			ended <- cmd.Wait()
+			close(done)
+		}()
+		stop := func() {
+			proc.Interrupt(cmd)
+			select {
+			case <-done:
+				return
+			case <-time.After(conformance.QuitGrace):
+			}
+			proc.Kill(cmd)
+			<-done
+		}
+		addr := netip.AddrPortFrom(netip.AddrFrom4([4]byte{127, 0, 0, 1}), port)
+		if err := awaitServer(ctx, addr, done); err != nil {
+			stop()
+			return netip.AddrPort{}, nil, nil, err
+		}
+		return addr, ended, stop, nil
+	}
+}
+
+// awaitServer waits for the server at addr to answer a Hello (§4.2), for
+// at most StartWait, or until it ends.
+func awaitServer(ctx context.Context, addr netip.AddrPort, done <-chan struct{}) error {
+	deadline := time.Now().Add(StartWait)
+	for time.Now().Before(deadline) {
+		select {
+		case <-done:
+			return fmt.Errorf("%w: the server ended as it started", ErrUnreachable)
+		case <-ctx.Done():
+			return ctx.Err()
+		default:
+		}
+		s, err := dial(conformance.UDP, netip.AddrPortFrom(addr.Addr(), 0), addr, Server)
+		if err != nil {
+			return err
+		}
+		err = s.open(200 * time.Millisecond)
+		s.leave()
+		if err == nil || err == errRejected {
+			return nil
+		}
+	}
+	return fmt.Errorf("%w: no Welcome within %v of its start", ErrUnreachable, StartWait)
+}
+
+// freePort returns a UDP port of 127.0.0.1 free now.
+func freePort() (uint16, error) {
+	c, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		return 0, err
+	}
+	defer c.Close()
+	return uint16(c.LocalAddr().(*net.UDPAddr).Port), nil
+}

@@ -1,0 +1,15 @@
+// Package rtypefuzz looks for the datagrams that crash or hang an R-Type
+// protocol v1 implementation, in any language, and hands back a
+// reproducer: the engine of rtypecheck fuzz, and the same in memory for a
+// Go implementation's tests.
+//
+// It is stateful and protocol-aware: it opens real sessions (Hello,
+// Welcome, a player in the game) and sends, from inside them, datagrams
+// mutated at every layer (§3 to §8): handshake bytes, header fields,
+// framing, payload fields at their edges, lengths from 0 to past the 548
+// bytes of §2.2. Every datagram from an untrusted source must leave an
+// implementation standing (§12); one that stops answering, answers an
+// invalid datagram from an unconnected address, or sends what the
+// specification forbids is a finding, shrunk to the fewest datagrams that
+// still trigger it.
+package rtypefuzz

@@ -1,0 +1,67 @@
+package rtypefuzz
+
+import (
+	"context"
+	"errors"
+	"net/netip"
+	"time"
+
+	"github.com/rtypeproto/rtype/conformance"
+)
+
+// ErrUnreachable: the implementation did not answer from the start: no
+// Welcome to a Hello (§4.2), or its process did not start.
+var ErrUnreachable = errors.New("rtypefuzz: the implementation does not answer")
+
+// Start starts the implementation under test and returns its address, a
+// channel that receives how it ended (nil for a stop asked by stop), and
+// stop. The fuzzer calls it again after a finding, to replay the session
+// against a fresh implementation while it shrinks it.
+type Start func(ctx context.Context) (addr netip.AddrPort, ended <-chan error, stop func(), err error)
+
+// Options tune a run; 0 means the default.
+type Options struct {
+	// Network is where the fuzzer's sockets are opened; nil is the
+	// system's UDP. An in-memory network (rtypetest) inside a
+	// testing/synctest bubble runs in virtual time.
+	Network conformance.Network
+	// Seed draws the mutations: a run with the same seed against the same
+	// implementation sends the same datagrams.
+	Seed uint64
+	// Duration bounds the run; 0 runs until ctx is done or a finding.
+	Duration time.Duration
+	// Corpus keeps the inputs that reached new behaviour and seeds the
+	// run; nil keeps none.
+	Corpus *Corpus
+	// Rate is the datagrams sent per second; 0 means 2000.
+	Rate int
+	// Progress, when not nil, is called about once a second.
+	Progress func(Progress)
+}
+
+// Progress counts what a run did so far.
+type Progress struct {
+	// Sent counts the datagrams sent, Sessions the sessions opened,
+	// Answers the datagrams received.
+	Sent, Sessions, Answers int
+	// Corpus is the corpus's size.
+	Corpus  int
+	Elapsed time.Duration
+}
+
+// Report is what a run found, and how much it did.
+type Report struct {
+	Progress
+	// Finding is nil when the run ended without one.
+	Finding *Finding
+}
+
+func (o Options) withDefaults() Options {
+	if o.Network == nil {
+		o.Network = conformance.UDP
+	}
+	if o.Rate <= 0 {
+		o.Rate = 2000
+	}
+	return o
+}

@@ -1,0 +1,76 @@
+package rtypefuzz
+
+import "fmt"
+
+// Oracle is what makes a run's observation a finding.
+type Oracle uint8
+
+// Oracles, each the rule it enforces.
+const (
+	// StoppedAnswering: a healthy connection's Ping got no Pong within
+	// LiveWait and a fresh Hello no answer: a crash or a hang (§12).
+	StoppedAnswering Oracle = iota + 1
+	// Exited: the implementation's process ended, by itself or by a
+	// signal (§12).
+	Exited
+	// Amplification: an invalid datagram from an address without a
+	// connection got an answer (§12).
+	Amplification
+	// Oversize: the implementation sent a datagram over 548 bytes (§2.2).
+	Oversize
+	// Invalid: the implementation sent a datagram or a message a receiver
+	// must drop (§4, §5.3, §8).
+	Invalid
+)
+
+var oracles = [...]struct{ name, section string }{
+	StoppedAnswering: {"stopped-answering", "§12"},
+	Exited:           {"process-exited", "§12"},
+	Amplification:    {"answered-unconnected", "§12"},
+	Oversize:         {"datagram-over-548", "§2.2"},
+	Invalid:          {"sent-invalid", "§5.3, §8"},
+}
+
+// String returns the oracle's stable name, as reproducers write it.
+func (o Oracle) String() string {
+	if int(o) < len(oracles) && o != 0 {
+		return oracles[o].name
+	}
+	return fmt.Sprintf("oracle(%d)", uint8(o))
+}
+
+// Section returns the section of the rule the oracle enforces.
+func (o Oracle) Section() string {
+	if int(o) < len(oracles) && o != 0 {
+		return oracles[o].section
+	}
+	return "§12"
+}
+
+// Finding is what a run found: the oracle, what it saw, and the datagrams
+// that trigger it.
+type Finding struct {
+	Oracle Oracle
+	// Detail says what was observed, such as "no Pong within 1s of a
+	// Ping, no answer to a fresh Hello".
+	Detail string
+	// Sent are the datagrams the fuzzer sent in the session, after its
+	// opening, that trigger the finding: shrunk when Shrunk is set.
+	Sent []Datagram
+	// Conn is the session's connection id, which Sent's packets carry.
+	Conn   uint32
+	Shrunk bool
+	// Last are the last datagrams of the run before the finding, both
+	// ways, for the report.
+	Last []Datagram
+}
+
+// ParseOracle returns the oracle of name, as String gives it.
+func ParseOracle(name string) (Oracle, bool) {
+	for o := range oracles {
+		if o != 0 && oracles[o].name == name {
+			return Oracle(o), true
+		}
+	}
+	return 0, false
+}

@@ -1,0 +1,191 @@
+package rtypefuzz
+
+import (
+	"errors"
+	"net"
+	"net/netip"
+	"time"
+
+	"github.com/rtypeproto/rtype"
+	"github.com/rtypeproto/rtype/conformance"
+)
+
+// inbox bounds the answers queued on a socket: past it they are dropped,
+// so memory stays bounded whatever the implementation sends (§12).
+const inbox = 256
+
+// maxSent bounds the datagrams a session records for its reproducer;
+// a session that sent as many is replaced by a new one.
+const maxSent = 2000
+
+// errNoWelcome: a session's Hellos got no Welcome.
+var errNoWelcome = errors.New("rtypefuzz: no Welcome")
+
+// errRejected: the implementation answered Rejected (§4.4).
+var errRejected = errors.New("rtypefuzz: Rejected")
+
+// sess is one session of the fuzzer with the implementation: its own
+// socket, what it knows of the peer (Context), and the datagrams it sent.
+type sess struct {
+	conn     conformance.Conn
+	local    netip.AddrPort
+	peer     netip.AddrPort
+	in       chan Datagram
+	start    time.Time
+	ctx      Context
+	win      rtype.SeqWindow
+	welcomed bool
+	// sent are the datagrams sent since the session opened, for its
+	// reproducer; answers counts what came back.
+	sent    []Datagram
+	answers int
+}
+
+// dial opens a socket for a session with peer, bound to bind.
+func dial(nw conformance.Network, bind, peer netip.AddrPort, t Target) (*sess, error) {
+	conn, err := nw.Listen(bind)
+	if err != nil {
+		return nil, err
+	}
+	local, err := netip.ParseAddrPort(conn.LocalAddr().String())
+	if err != nil {
+		conn.Close()
+		return nil, err
+	}
+	s := &sess{conn: conn, local: local, peer: peer, in: make(chan Datagram, inbox), start: time.Now()}
+	s.ctx.Target = t
+	go s.read()
+	return s, nil
+}
+
+// read queues the socket's datagrams until it is closed.
+func (s *sess) read() {
+	buf := make([]byte, 1<<16)
+	for {
+		n, from, err := s.conn.ReadFromUDPAddrPort(buf)
+		if errors.Is(err, net.ErrClosed) {
+			close(s.in)
+			return
+		}
+		if err != nil {
+			continue
+		}
+		d := Datagram{At: time.Since(s.start), From: unmap(from), To: s.local, Bytes: append([]byte(nil), buf[:n]...)}
+		select {
+		case s.in <- d:
+		default:
+		}
+	}
+}
+
+// send sends b to the peer, recorded once the session is open.
+func (s *sess) send(b []byte) {
+	_, _ = s.conn.WriteToUDPAddrPort(b, s.peer)
+	if s.welcomed {
+		s.sent = append(s.sent, Datagram{At: time.Since(s.start), Out: true, From: s.local, To: s.peer, Bytes: b})
+	}
+}
+
+// close ends the session's socket.
+func (s *sess) close() { s.conn.Close() }
+
+// open plays the client's side of the handshake (§4.2, §4.3): a Hello
+// each second until a Welcome, for at most wait, then the first packet,
+// which opens the connection (§12).
+func (s *sess) open(wait time.Duration) error {
+	deadline := time.NewTimer(wait)
+	defer deadline.Stop()
+	for {
+		s.send(rtype.AppendHello(nil))
+		again := time.NewTimer(time.Second)
+		select {
+		case <-deadline.C:
+			again.Stop()
+			return errNoWelcome
+		case d, ok := <-s.in:
+			again.Stop()
+			if !ok {
+				return errNoWelcome
+			}
+			t, id, err := rtype.ParseHandshake(d.Bytes)
+			switch {
+			case err == nil && t == rtype.HandshakeWelcome:
+				s.welcomed, s.ctx.Conn = true, id
+				s.start = time.Now()
+				s.keepalive()
+				s.sent = s.sent[:0] // the opening is redone at each replay
+				return nil
+			case err == nil && t == rtype.HandshakeRejected:
+				return errRejected
+			}
+		case <-again.C:
+		}
+	}
+}
+
+// keepalive sends the session's next valid packet: an Input with no
+// action, acknowledging what arrived (§5.1, §7.1).
+func (s *sess) keepalive() {
+	s.ctx.Seq++
+	h := rtype.PacketHeader{ConnectionID: s.ctx.Conn, Sequence: s.ctx.Seq, Ack: s.ctx.Ack, AckBits: s.ctx.AckBits}
+	b, _ := h.AppendBinary(nil)
+	b, _ = rtype.AppendMessage(b, rtype.Input{InputSequence: s.ctx.Seq})
+	s.send(b)
+}
+
+// absorb learns from an answer: the sequences to acknowledge (§5.1), the
+// entities (§8) a mutation may name.
+func (s *sess) absorb(d Datagram) {
+	s.answers++
+	p, err := rtype.ParsePacket(d.Bytes)
+	if err != nil || !s.welcomed {
+		return
+	}
+	h := p.Header()
+	if h.ConnectionID != s.ctx.Conn {
+		return
+	}
+	s.win.Receive(h.Sequence)
+	s.ctx.Ack, s.ctx.AckBits = s.win.Ack()
+	for m := range p.Messages() {
+		s.learn(m)
+	}
+}
+
+// learn keeps the entity ids and serverTick of a message, a few dozen ids
+// at most.
+func (s *sess) learn(m rtype.RawMessage) {
+	switch m.Type {
+	case rtype.TypeCreateEntity:
+		var v rtype.CreateEntity
+		if v.UnmarshalBinary(m.Payload) == nil {
+			s.ctx.Tick = v.ServerTick
+			if len(s.ctx.Entities) < 64 {
+				s.ctx.Entities = append(s.ctx.Entities, v.NetworkID)
+			}
+		}
+	case rtype.TypeSnapshot:
+		var v rtype.Snapshot
+		if v.UnmarshalBinary(m.Payload) == nil {
+			s.ctx.Tick = v.ServerTick
+		}
+	}
+}
+
+// unmap makes an IPv4-mapped address plain IPv4.
+func unmap(a netip.AddrPort) netip.AddrPort {
+	return netip.AddrPortFrom(a.Addr().Unmap(), a.Port())
+}
+
+// leave sends Disconnect (§7.3) on an open session, so that its slot frees
+// at once, and closes the socket.
+func (s *sess) leave() {
+	if s.welcomed {
+		s.ctx.Seq++
+		h := rtype.PacketHeader{ConnectionID: s.ctx.Conn, Sequence: s.ctx.Seq, Ack: s.ctx.Ack, AckBits: s.ctx.AckBits}
+		b, _ := h.AppendBinary(nil)
+		b, _ = rtype.AppendMessage(b, rtype.Disconnect{Reason: rtype.DisconnectClientQuit})
+		_, _ = s.conn.WriteToUDPAddrPort(b, s.peer)
+	}
+	s.close()
+}
