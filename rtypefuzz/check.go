@@ -24,6 +24,9 @@ func judge(b []byte, k wiredump.Kind) (Oracle, string) {
 	if len(b) > rtype.MaxDatagramSize {
 		return Oversize, fmt.Sprintf("a %d-byte datagram, over the 548 of §2.2", len(b))
 	}
+	if _, _, err := rtype.ParseHandshake(b); err == nil {
+		return 0, "" // a valid handshake, such as a Welcome sent again (§13.2)
+	}
 	d := wiredump.Decode(k, b)
 	if d.Err != nil {
 		return Invalid, fmt.Sprintf("a %s the receiver drops: %v (% x)", k, d.Err, head(b))

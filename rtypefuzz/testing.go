@@ -1,0 +1,36 @@
+package rtypefuzz
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// Check fuzzes the server start starts, as FuzzServerStart does with o, and
+// fails t with the finding: its oracle, the rule, and the shrunk datagrams
+// as a reproducer file. With o.Network an in-memory network on which start
+// serves, inside a testing/synctest bubble, the run takes virtual time; in
+// a fuzz target, o.Seed is the fuzzed value:
+//
+//	f.Fuzz(func(t *testing.T, seed uint64) {
+//		synctest.Test(t, func(t *testing.T) {
+//			nw := rtypetest.NewNetwork(seed)
+//			rtypefuzz.Check(t, myServerOn(nw), rtypefuzz.Options{
+//				Network: conformance.NetworkOf(nw.Listen), Seed: seed, Duration: 10 * time.Second})
+//		})
+//	})
+func Check(t testing.TB, start Start, o Options) *Report {
+	t.Helper()
+	rep, err := FuzzServerStart(context.Background(), start, o)
+	if err != nil {
+		t.Fatalf("rtypefuzz: %v", err)
+	}
+	if f := rep.Finding; f != nil {
+		var b strings.Builder
+		rp := &Repro{Target: Server, Oracle: f.Oracle.String(), Section: f.Oracle.Section(), Detail: f.Detail,
+			Seed: o.Seed, Datagrams: f.Sent, Conn: f.Conn}
+		_, _ = rp.WriteTo(&b)
+		t.Errorf("rtypefuzz: %s (%s): %s\n%s", f.Oracle, f.Oracle.Section(), f.Detail, b.String())
+	}
+	return rep
+}
