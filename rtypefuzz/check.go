@@ -2,6 +2,7 @@ package rtypefuzz
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/rtypeproto/rtype"
@@ -41,26 +42,25 @@ func judge(b []byte, k wiredump.Kind) (Oracle, string) {
 
 // signature names what a datagram is, in the library's view, and what it
 // was answered: a corpus keeps one input per signature (new behaviour).
+// Its messages count as a set, so that the same kinds in another order or
+// number are nothing new.
 func signature(l Layer, b []byte, k wiredump.Kind, answers []string) string {
 	d := wiredump.Decode(k, b)
-	var s strings.Builder
-	s.WriteString(l.String())
-	s.WriteString("|")
-	switch {
-	case d.Err != nil:
-		s.WriteString("drop:" + wiredump.DropKey(d.Err))
-	default:
-		for _, m := range d.Messages {
-			s.WriteString(m.Name())
-			if m.Err != nil {
-				s.WriteString(":" + wiredump.DropKey(m.Err))
-			}
-			s.WriteString(",")
-		}
+	var kinds []string
+	if d.Err != nil {
+		kinds = append(kinds, "drop:"+wiredump.DropKey(d.Err))
 	}
-	s.WriteString("|")
-	s.WriteString(strings.Join(answers, ","))
-	return s.String()
+	for _, m := range d.Messages {
+		kind := m.Name()
+		if m.Err != nil {
+			kind += ":" + wiredump.DropKey(m.Err)
+		}
+		kinds = append(kinds, kind)
+	}
+	slices.Sort(kinds)
+	answers = slices.Clone(answers)
+	slices.Sort(answers)
+	return l.String() + "|" + strings.Join(slices.Compact(kinds), ",") + "|" + strings.Join(slices.Compact(answers), ",")
 }
 
 // answerKind names an answer for a signature: its handshake type, or its
