@@ -64,6 +64,9 @@ func fuzzServer(ctx context.Context, target netip.AddrPort, ended <-chan error, 
 		return nil, err
 	}
 	r.prog.Elapsed = time.Since(r.start)
+	if o.Corpus != nil {
+		r.prog.Corpus = o.Corpus.Len()
+	}
 	return &Report{Progress: r.prog, Finding: f}, nil
 }
 
