@@ -22,6 +22,8 @@ const (
 	probeEvery  = 500 * time.Millisecond
 	silentAfter = 2 * time.Second // a session answered nothing: it is closed
 	lastKept    = 16
+	maxBurst    = 32
+	retryAfter  = 100 * time.Millisecond
 )
 
 // run is one fuzzing run against a server.
@@ -39,6 +41,8 @@ type run struct {
 	prog   Progress
 	// heard is when the fuzz session last got an answer.
 	heard time.Time
+	// retry is when a session that could not open is tried again.
+	retry time.Time
 	last  []Datagram
 }
 
@@ -83,7 +87,7 @@ func (r *run) loop(ctx context.Context) (*Finding, error) {
 	defer probe.Stop()
 	report := time.NewTicker(time.Second)
 	defer report.Stop()
-	burst := max(1, r.o.Rate*int(tick)/int(time.Second))
+	began := time.Now()
 	for {
 		select {
 		case <-ctx.Done():
@@ -97,6 +101,10 @@ func (r *run) loop(ctx context.Context) (*Finding, error) {
 				return r.found(StoppedAnswering, why), nil
 			}
 		case <-t.C:
+			// What the rate owes since the loop began, so that a tick
+			// late or a probe's wait is made up, a few ticks' worth at most.
+			owed := int(time.Since(began).Seconds()*float64(r.o.Rate)) - r.prog.Sent
+			burst := min(max(owed, 1), maxBurst)
 			if f := r.step(burst); f != nil {
 				return f, nil
 			}
@@ -107,8 +115,14 @@ func (r *run) loop(ctx context.Context) (*Finding, error) {
 // step sends one burst and reads what came back.
 func (r *run) step(burst int) *Finding {
 	if r.fuzz == nil || len(r.fuzz.sent) >= maxSent || time.Since(r.heard) > silentAfter {
+		if time.Now().Before(r.retry) {
+			return nil
+		}
 		if !r.renew() {
-			return nil // full, or slow: the probe judges
+			// Full, or slow: try again later; the probe judges whether
+			// it still answers.
+			r.retry = time.Now().Add(retryAfter)
+			return nil
 		}
 	}
 	for range burst {

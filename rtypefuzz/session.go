@@ -1,6 +1,7 @@
 package rtypefuzz
 
 import (
+	"encoding/binary"
 	"errors"
 	"net"
 	"net/netip"
@@ -39,6 +40,10 @@ type sess struct {
 	// reproducer; answers counts what came back.
 	sent    []Datagram
 	answers int
+	// top is the highest sequence sent with the session's id, mutations
+	// included: the peer drops anything not above it as too old or
+	// repeated (§5.2), the Disconnect that frees the slot too.
+	top uint32
 }
 
 // dial opens a socket for a session with peer, bound to bind.
@@ -81,6 +86,9 @@ func (s *sess) read() {
 // send sends b to the peer, recorded once the session is open.
 func (s *sess) send(b []byte) {
 	_, _ = s.conn.WriteToUDPAddrPort(b, s.peer)
+	if s.welcomed && len(b) >= rtype.PacketHeaderSize && binary.BigEndian.Uint32(b) == s.ctx.Conn {
+		s.top = max(s.top, binary.BigEndian.Uint32(b[4:]))
+	}
 	if s.welcomed {
 		s.sent = append(s.sent, Datagram{At: time.Since(s.start), Out: true, From: s.local, To: s.peer, Bytes: b})
 	}
@@ -181,7 +189,12 @@ func unmap(a netip.AddrPort) netip.AddrPort {
 // at once, and closes the socket.
 func (s *sess) leave() {
 	if s.welcomed {
-		s.ctx.Seq++
+		// Above every sequence sent, so that it is not too old (§5.2),
+		// unless a mutation took the last sequence there is.
+		s.ctx.Seq = max(s.ctx.Seq, s.top)
+		if s.ctx.Seq < ^uint32(0) {
+			s.ctx.Seq++
+		}
 		h := rtype.PacketHeader{ConnectionID: s.ctx.Conn, Sequence: s.ctx.Seq, Ack: s.ctx.Ack, AckBits: s.ctx.AckBits}
 		b, _ := h.AppendBinary(nil)
 		b, _ = rtype.AppendMessage(b, rtype.Disconnect{Reason: rtype.DisconnectClientQuit})
