@@ -37,6 +37,11 @@ type Options struct {
 	Rate int
 	// Progress, when not nil, is called about once a second.
 	Progress func(Progress)
+	// Listen is where the fuzzer, playing the server in client mode,
+	// listens for the client under test, on Network; port 0 picks a free
+	// port for each run of the client. Without a valid IP, such as the
+	// zero value, it listens on 127.0.0.1.
+	Listen netip.AddrPort
 }
 
 // Progress counts what a run did so far.
@@ -62,6 +67,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Rate <= 0 {
 		o.Rate = 2000
+	}
+	if !o.Listen.Addr().IsValid() {
+		o.Listen = netip.AddrPortFrom(netip.AddrFrom4([4]byte{127, 0, 0, 1}), o.Listen.Port())
 	}
 	return o
 }

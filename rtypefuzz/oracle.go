@@ -8,10 +8,13 @@ type Oracle uint8
 // Oracles, each the rule it enforces.
 const (
 	// StoppedAnswering: a healthy connection's Ping got no Pong within
-	// LiveWait and a fresh Hello no answer: a crash or a hang (§12).
+	// LiveWait and a fresh Hello no answer: a crash or a hang (§12). Of a
+	// client: no datagram from it within LiveWait while connected, when
+	// it owes an Input every frame (§7.1).
 	StoppedAnswering Oracle = iota + 1
 	// Exited: the implementation's process ended, by itself or by a
-	// signal (§12).
+	// signal (§12). Of a client, an end the fuzzer gave it no reason for:
+	// see FuzzClient.
 	Exited
 	// Amplification: an invalid datagram from an address without a
 	// connection got an answer (§12).

@@ -29,6 +29,10 @@ import (
 //	+0.000 {conn}000000050000000400000000
 //	+0.016 {conn}0000000600000004ffffffff0003000400000001
 //
+// A client's reproducer (target: client) starts at the client's first
+// Hello: the Welcome is among its datagrams, and {conn} stands for that
+// Welcome's id.
+//
 // Field lines are "# key: value", a long value wrapped over lines
 // starting with "#" and two spaces or more; other "#" lines are comments.
 // Values are one line each: their runs of white space are written as one

@@ -19,6 +19,7 @@ import (
 
 const fuzzUsage = `usage: rtypecheck fuzz server [flags] HOST:PORT
        rtypecheck fuzz server [flags] -- COMMAND [ARGS...]
+       rtypecheck fuzz client [flags] -- COMMAND [ARGS...]
        rtypecheck fuzz replay [flags] FILE HOST:PORT
        rtypecheck fuzz replay [flags] FILE -- COMMAND [ARGS...]
 
@@ -37,18 +38,35 @@ to the fewest datagrams that still trigger it. A finding is written as
 finding-N.txt (the datagrams as hex, replayable with fuzz replay) and
 finding-N.pcap (for rtypedump and Wireshark) in -out.
 
-Exit status: 0 no finding within -duration; 1 a finding (replay: it
-reproduced); 2 usage error, or the server did not answer from the start.
+fuzz client plays the server: it listens on -listen, starts COMMAND with
+every {addr} in ARGS replaced by that address, answers the client's Hello
+with a Welcome (after a few broken ones, now and then) and sends it packets
+mutated the same way (Snapshot, CreateEntity, DestroyEntity, Pong), with a
+valid Snapshot among them so that the session lives on; every 2000 datagrams
+a fresh client starts. Findings: the client ended unasked (a signal, a
+non-zero status, or status 0 without a Disconnect: the fuzzer never sends a
+valid Rejected nor falls silent; Disconnect then status 0, a player quitting,
+is no finding); connected, it sent nothing for 1s (§7.1); it sent a datagram
+over 548 bytes or one a server drops. The client is restarted to shrink.
 
-Flags:
+fuzz replay sends a reproducer's datagrams again, to the server or, for a
+client's (# target: client), to a client COMMAND it starts.
+
+Exit status: 0 no finding within -duration; 1 a finding (replay: it
+reproduced); 2 usage error, or the server did not answer from the start, or
+the client sent no Hello.
+
+Flags (-listen in client and replay modes only):
 `
 
 // fuzzConfig is what the fuzz command's flags and arguments say.
 type fuzzConfig struct {
-	mode     string // "server" or "replay"
+	mode     string // "server", "client" or "replay"
 	file     string // replay's reproducer
 	target   string
 	command  []string
+	listen   string // client mode: the fuzzer's address
+	listenAt netip.AddrPort
 	seed     uint64
 	duration time.Duration
 	corpus   string
@@ -58,6 +76,9 @@ type fuzzConfig struct {
 
 func fuzzFlags(cfg *fuzzConfig) *flag.FlagSet {
 	fs := flag.NewFlagSet("rtypecheck fuzz", flag.ContinueOnError)
+	if cfg.mode != "server" {
+		fs.StringVar(&cfg.listen, "listen", "127.0.0.1:0", "client mode: listen on UDP `ADDR`, {addr} in ARGS")
+	}
 	fs.Uint64Var(&cfg.seed, "seed", 1, "seed of the mutations: a run repeats with the same `N`")
 	fs.DurationVar(&cfg.duration, "duration", time.Minute, "how long to fuzz without a finding")
 	fs.StringVar(&cfg.corpus, "corpus", "", "keep inputs that reached new behaviour in `DIR`, and start from them")
@@ -78,25 +99,26 @@ func fuzz(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		printFuzzUsage(stderr)
 		return exitUsage
 	}
-	if cfg.mode == "replay" {
+	switch cfg.mode {
+	case "replay":
 		return replay(ctx, cfg, stdout, stderr)
+	case "client":
+		return fuzzClient(ctx, cfg, stdout, stderr)
 	}
 	return fuzzServer(ctx, cfg, stdout, stderr)
 }
 
 func parseFuzz(args []string, stderr io.Writer) (*fuzzConfig, error) {
 	if len(args) == 0 {
-		return nil, errors.New("no mode: want server or replay")
+		return nil, errors.New("no mode: want server, client or replay")
 	}
 	cfg := &fuzzConfig{mode: args[0]}
 	switch args[0] {
 	case "-h", "-help", "--help", "help":
 		return nil, errHelp
-	case "server", "replay":
-	case "client":
-		return nil, errors.New("client mode is not built yet: fuzz server")
+	case "server", "client", "replay":
 	default:
-		return nil, fmt.Errorf("unknown mode %q: want server or replay", args[0])
+		return nil, fmt.Errorf("unknown mode %q: want server, client or replay", args[0])
 	}
 	fs := fuzzFlags(cfg)
 	fs.SetOutput(stderr)
@@ -127,17 +149,26 @@ func parseFuzz(args []string, stderr io.Writer) (*fuzzConfig, error) {
 	switch {
 	case cfg.mode == "replay" && cfg.file == "":
 		return nil, errors.New("replay: no reproducer FILE")
+	case cfg.mode == "client" && (cfg.target != "" || len(cfg.command) == 0):
+		return nil, errors.New("client: want -- COMMAND [ARGS...], the client to start, {addr} in ARGS")
 	case cfg.target == "" && len(cfg.command) == 0:
 		return nil, errors.New("no server: want HOST:PORT or -- COMMAND")
 	case cfg.target != "" && len(cfg.command) > 0:
 		return nil, errors.New("both HOST:PORT and a COMMAND: want one")
+	}
+	if cfg.listen != "" {
+		at, err := udpaddr.Resolve(cfg.listen)
+		if err != nil {
+			return nil, fmt.Errorf("-listen %s: %v", cfg.listen, err)
+		}
+		cfg.listenAt = at
 	}
 	return cfg, nil
 }
 
 func printFuzzUsage(w io.Writer) {
 	io.WriteString(w, fuzzUsage)
-	fs := fuzzFlags(&fuzzConfig{})
+	fs := fuzzFlags(&fuzzConfig{mode: "client"})
 	fs.SetOutput(w)
 	fs.PrintDefaults()
 }

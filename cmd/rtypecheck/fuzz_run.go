@@ -47,7 +47,7 @@ func fuzzServer(ctx context.Context, cfg *fuzzConfig, stdout, stderr io.Writer) 
 		fmt.Fprintln(stdout, "no finding")
 		return exitPass
 	}
-	return reportFinding(cfg, rep.Finding, stdout, stderr)
+	return reportFinding(cfg, rtypefuzz.Server, rep.Finding, stdout, stderr)
 }
 
 // summary is a run's figures, on one line.
@@ -61,11 +61,11 @@ func summary(p rtypefuzz.Progress) string {
 }
 
 // reportFinding writes the finding's files and prints it.
-func reportFinding(cfg *fuzzConfig, f *rtypefuzz.Finding, stdout, stderr io.Writer) int {
+func reportFinding(cfg *fuzzConfig, target rtypefuzz.Target, f *rtypefuzz.Finding, stdout, stderr io.Writer) int {
 	w := newNoteWriter(stdout)
 	fmt.Fprintf(w, "finding: %s (%s): %s\n", f.Oracle, f.Oracle.Section(), f.Detail)
 	base := nextFinding(cfg.out)
-	rp := &rtypefuzz.Repro{Target: rtypefuzz.Server, Oracle: f.Oracle.String(), Section: f.Oracle.Section(),
+	rp := &rtypefuzz.Repro{Target: target, Oracle: f.Oracle.String(), Section: f.Oracle.Section(),
 		Detail: f.Detail, Seed: cfg.seed, Datagrams: f.Sent, Conn: f.Conn}
 	if err := writeRepro(base+".txt", rp); err != nil {
 		fmt.Fprintf(newNoteWriter(stderr), "rtypecheck fuzz: %v\n", err)
@@ -74,10 +74,14 @@ func reportFinding(cfg *fuzzConfig, f *rtypefuzz.Finding, stdout, stderr io.Writ
 		fmt.Fprintf(newNoteWriter(stderr), "rtypecheck fuzz: %v\n", err)
 	}
 	how := "not shrunk: the server cannot be restarted (run it with -- COMMAND)"
+	opening := "the session's opening"
+	if target == rtypefuzz.Client {
+		how, opening = "not shrunk: a fresh client did not replay it", "the client's Hello"
+	}
 	if f.Shrunk {
 		how = "shrunk"
 	}
-	fmt.Fprintf(w, "%d datagrams after the session's opening (%s); %s.txt, %s.pcap\n", len(f.Sent), how, base, base)
+	fmt.Fprintf(w, "%d datagrams after %s (%s); %s.txt, %s.pcap\n", len(f.Sent), opening, how, base, base)
 	width := termwidth.Layout(termwidth.Width(stdout))
 	for _, d := range tail(f.Sent, 5) {
 		fmt.Fprintln(stdout, clip(fmt.Sprintf("  +%.3fs %s", d.At.Seconds(), hex.EncodeToString(d.Bytes)), width))
@@ -113,6 +117,9 @@ func replay(ctx context.Context, cfg *fuzzConfig, stdout, stderr io.Writer) int 
 		fmt.Fprintf(newNoteWriter(stderr), "rtypecheck fuzz: %s: %v\n", cfg.file, err)
 		return exitUsage
 	}
+	if rp.Target == rtypefuzz.Client {
+		return replayClient(ctx, cfg, rp, oracle, stdout, stderr)
+	}
 	start, addr, err := cfg.starter(stderr)
 	var ended <-chan error
 	if err == nil && start != nil {
@@ -130,12 +137,18 @@ func replay(ctx context.Context, cfg *fuzzConfig, stdout, stderr io.Writer) int 
 		fmt.Fprintf(newNoteWriter(stderr), "rtypecheck fuzz: %v\n", err)
 		return exitUsage
 	}
+	return replayed(oracle, fired, len(rp.Datagrams), stdout)
+}
+
+// replayed says whether a replay reproduced the finding, and returns the
+// exit status.
+func replayed(oracle rtypefuzz.Oracle, fired bool, n int, stdout io.Writer) int {
 	w := newNoteWriter(stdout)
 	if !fired {
-		fmt.Fprintf(w, "not reproduced: %s (%s) after %d datagrams\n", oracle, oracle.Section(), len(rp.Datagrams))
+		fmt.Fprintf(w, "not reproduced: %s (%s) after %d datagrams\n", oracle, oracle.Section(), n)
 		return exitPass
 	}
-	fmt.Fprintf(w, "reproduced: %s (%s) after %d datagrams\n", oracle, oracle.Section(), len(rp.Datagrams))
+	fmt.Fprintf(w, "reproduced: %s (%s) after %d datagrams\n", oracle, oracle.Section(), n)
 	return exitFail
 }
 

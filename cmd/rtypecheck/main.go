@@ -4,10 +4,11 @@
 //	rtypecheck server [flags] HOST:PORT
 //	rtypecheck client [flags] [-- COMMAND [ARGS...]]
 //	rtypecheck fuzz server [flags] HOST:PORT | -- COMMAND [ARGS...]
+//	rtypecheck fuzz client [flags] -- COMMAND [ARGS...]
 //	rtypecheck fuzz replay [flags] FILE HOST:PORT | -- COMMAND [ARGS...]
 //
-// fuzz looks for the datagram that crashes or hangs a server and writes a
-// reproducer (rtypecheck fuzz -h).
+// fuzz looks for the datagram that crashes or hangs a server or a client
+// and writes a reproducer (rtypecheck fuzz -h).
 //
 // In server mode it plays clients, from a fresh UDP address for each case,
 // against the server at HOST:PORT. In client mode it plays a scripted
@@ -70,7 +71,7 @@ const (
 
 const usageHead = `usage: rtypecheck server [flags] HOST:PORT
        rtypecheck client [flags] [-- COMMAND [ARGS...]]
-       rtypecheck fuzz server|replay ... (rtypecheck fuzz -h)
+       rtypecheck fuzz server|client|replay ... (rtypecheck fuzz -h)
 
 rtypecheck checks an R-Type protocol v1 implementation over UDP, one case per
 rule of the specification. server: it plays clients against the server at

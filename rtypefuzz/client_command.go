@@ -1,0 +1,55 @@
+package rtypefuzz
+
+import (
+	"context"
+	"io"
+	"net/netip"
+	"os/exec"
+	"strings"
+	"time"
+
+	"github.com/rtypeproto/rtype/conformance"
+	"github.com/rtypeproto/rtype/internal/proc"
+)
+
+// ClientCommand returns the ClientStart of a client run as name with
+// args, every "{addr}" in them replaced by the fuzzer's address, as
+// rtypecheck's client mode does. Its end is cmd.Wait's: nil for status 0,
+// an *exec.ExitError for a non-zero status or a signal. stop sends SIGINT,
+// which a client takes as its player quitting, then SIGKILL after
+// conformance.QuitGrace; the command runs in a process group of its own,
+// so that a wrapper such as "go run" passes the signal on. Its output goes
+// to out, or nowhere.
+func ClientCommand(out io.Writer, name string, args ...string) ClientStart {
+	return func(_ context.Context, server netip.AddrPort) (<-chan error, func(), error) {
+		argv := make([]string, len(args))
+		for i, a := range args {
+			argv[i] = strings.ReplaceAll(a, "{addr}", server.String())
+		}
+		cmd := exec.Command(name, argv...)
+		if out != nil {
+			cmd.Stdout, cmd.Stderr = out, out
+		}
+		proc.OwnGroup(cmd)
+		if err := cmd.Start(); err != nil {
+			return nil, nil, err
+		}
+		ended := make(chan error, 1)
+		done := make(chan struct{})
+		go func() {
+			ended <- cmd.Wait()
+			close(done)
+		}()
+		stop := func() {
+			proc.Interrupt(cmd)
+			select {
+			case <-done:
+				return
+			case <-time.After(conformance.QuitGrace):
+			}
+			proc.Kill(cmd)
+			<-done
+		}
+		return ended, stop, nil
+	}
+}
