@@ -42,25 +42,27 @@ func judge(b []byte, k wiredump.Kind) (Oracle, string) {
 
 // signature names what a datagram is, in the library's view, and what it
 // was answered: a corpus keeps one input per signature (new behaviour).
-// Its messages count as a set, so that the same kinds in another order or
-// number are nothing new.
+// It is the rules the datagram breaks, as a set, or "valid": the kinds of
+// valid messages, in any order and number, would grow the corpus
+// combinatorially with nothing new to reach.
 func signature(l Layer, b []byte, k wiredump.Kind, answers []string) string {
 	d := wiredump.Decode(k, b)
-	var kinds []string
+	var broken []string
 	if d.Err != nil {
-		kinds = append(kinds, "drop:"+wiredump.DropKey(d.Err))
+		broken = append(broken, wiredump.DropKey(d.Err))
 	}
 	for _, m := range d.Messages {
-		kind := m.Name()
 		if m.Err != nil {
-			kind += ":" + wiredump.DropKey(m.Err)
+			broken = append(broken, wiredump.DropKey(m.Err))
 		}
-		kinds = append(kinds, kind)
 	}
-	slices.Sort(kinds)
+	if len(broken) == 0 {
+		broken = append(broken, "valid")
+	}
+	slices.Sort(broken)
 	answers = slices.Clone(answers)
 	slices.Sort(answers)
-	return l.String() + "|" + strings.Join(slices.Compact(kinds), ",") + "|" + strings.Join(slices.Compact(answers), ",")
+	return l.String() + "|" + strings.Join(slices.Compact(broken), ",") + "|" + strings.Join(slices.Compact(answers), ",")
 }
 
 // answerKind names an answer for a signature: its handshake type, or its

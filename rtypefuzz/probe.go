@@ -24,7 +24,9 @@ type prober struct {
 }
 
 // alive reports whether the implementation answers, and if not, what it
-// failed to answer.
+// failed to answer. A missed Pong is confirmed by fresh Hellos, each
+// given LiveWait: a server that stalled a moment (a busy machine) answers
+// one of them; a crashed or hung one none.
 func (p *prober) alive() (bool, string) {
 	if p.health != nil && p.ping() {
 		return true, ""
@@ -33,21 +35,27 @@ func (p *prober) alive() (bool, string) {
 		p.health.close()
 		p.health = nil
 	}
-	s, err := dial(p.nw, p.bind, p.target, Server)
-	if err != nil {
-		return false, fmt.Sprintf("cannot open a socket: %v", err)
+	for range hellos {
+		s, err := dial(p.nw, p.bind, p.target, Server)
+		if err != nil {
+			return false, fmt.Sprintf("cannot open a socket: %v", err)
+		}
+		switch err := s.open(LiveWait); err {
+		case nil:
+			p.health = s
+			return true, ""
+		case errRejected:
+			s.close() // full, but answering (§4.4)
+			return true, ""
+		}
+		s.close()
 	}
-	switch err := s.open(LiveWait); err {
-	case nil:
-		p.health = s
-		return true, ""
-	case errRejected:
-		s.close() // full, but answering (§4.4)
-		return true, ""
-	}
-	s.close()
-	return false, fmt.Sprintf("no Pong within %v of a Ping on a healthy connection, no Welcome within %v of a fresh Hello", LiveWait, LiveWait)
+	return false, fmt.Sprintf("no Pong within %v of a Ping on a healthy connection, no Welcome within %v of any of %d fresh Hellos", LiveWait, LiveWait, hellos)
 }
+
+// hellos is how many fresh Hellos confirm that an implementation stopped
+// answering.
+const hellos = 3
 
 // ping sends a Ping on the health session and waits for its Pong (§7.2,
 // §8.4), acknowledging what arrives meanwhile.

@@ -74,6 +74,9 @@ func reportFinding(cfg *fuzzConfig, target rtypefuzz.Target, f *rtypefuzz.Findin
 		fmt.Fprintf(newNoteWriter(stderr), "rtypecheck fuzz: %v\n", err)
 	}
 	how := "not shrunk: the server cannot be restarted (run it with -- COMMAND)"
+	if len(cfg.command) > 0 {
+		how = "not shrunk: a fresh server did not replay it, so it may need more than this session"
+	}
 	opening := "the session's opening"
 	if target == rtypefuzz.Client {
 		how, opening = "not shrunk: a fresh client did not replay it", "the client's Hello"
