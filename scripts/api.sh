@@ -6,7 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 APIDIFF=golang.org/x/exp/cmd/apidiff@v0.0.0-20261113113407-e3970619a1a4
 PACKAGES=(github.com/rtypeproto/rtype github.com/rtypeproto/rtype/session github.com/rtypeproto/rtype/conformance
-  github.com/rtypeproto/rtype/netem github.com/rtypeproto/rtype/rtypetest github.com/rtypeproto/rtype/qlog github.com/rtypeproto/rtype/pcap github.com/rtypeproto/rtype/host)
+  github.com/rtypeproto/rtype/netem github.com/rtypeproto/rtype/rtypetest github.com/rtypeproto/rtype/qlog github.com/rtypeproto/rtype/pcap github.com/rtypeproto/rtype/host
+  github.com/rtypeproto/rtype/rtypefuzz)
 
 export_name() { local p=${1#github.com/rtypeproto/}; echo "api/${p//\//_}.export"; }
 
