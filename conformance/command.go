@@ -4,8 +4,6 @@ import (
 	"context"
 	"io"
 	"net/netip"
-	"os/exec"
-	"strings"
 	"time"
 
 	"github.com/rtypeproto/rtype/internal/proc"
@@ -23,36 +21,18 @@ const QuitGrace = 3 * time.Second
 // or nowhere if out is nil.
 func Command(out io.Writer, name string, args ...string) Client {
 	return func(_ context.Context, server netip.AddrPort) (func(), <-chan struct{}, error) {
-		argv := make([]string, len(args))
-		for i, a := range args {
-			argv[i] = strings.ReplaceAll(a, "{addr}", server.String())
-		}
-		cmd := exec.Command(name, argv...)
-		if out != nil {
-			cmd.Stdout, cmd.Stderr = out, out
-		}
-		proc.OwnGroup(cmd)
-		if err := cmd.Start(); err != nil {
+		p, err := proc.Start(out, map[string]string{"addr": server.String()}, name, args...)
+		if err != nil {
 			return nil, nil, err
 		}
 		done := make(chan struct{})
 		end := &procEnd{}
 		procEnds.Store((<-chan struct{})(done), end)
 		go func() {
-			cmd.Wait()
-			end.at, end.state = time.Now(), cmd.ProcessState
+			<-p.Done
+			end.at, end.state = p.At, p.State()
 			close(done)
 		}()
-		quit := func() {
-			proc.Interrupt(cmd)
-			select {
-			case <-done:
-				return
-			case <-time.After(QuitGrace):
-			}
-			proc.Kill(cmd)
-			<-done
-		}
-		return quit, done, nil
+		return func() { p.Stop(QuitGrace); <-done }, done, nil
 	}
 }

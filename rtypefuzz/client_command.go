@@ -4,9 +4,6 @@ import (
 	"context"
 	"io"
 	"net/netip"
-	"os/exec"
-	"strings"
-	"time"
 
 	"github.com/rtypeproto/rtype/conformance"
 	"github.com/rtypeproto/rtype/internal/proc"
@@ -22,34 +19,10 @@ import (
 // to out, or nowhere.
 func ClientCommand(out io.Writer, name string, args ...string) ClientStart {
 	return func(_ context.Context, server netip.AddrPort) (<-chan error, func(), error) {
-		argv := make([]string, len(args))
-		for i, a := range args {
-			argv[i] = strings.ReplaceAll(a, "{addr}", server.String())
-		}
-		cmd := exec.Command(name, argv...)
-		if out != nil {
-			cmd.Stdout, cmd.Stderr = out, out
-		}
-		proc.OwnGroup(cmd)
-		if err := cmd.Start(); err != nil {
+		p, err := proc.Start(out, map[string]string{"addr": server.String()}, name, args...)
+		if err != nil {
 			return nil, nil, err
 		}
-		ended := make(chan error, 1)
-		done := make(chan struct{})
-		go func() {
-			ended <- cmd.Wait()
-			close(done)
-		}()
-		stop := func() {
-			proc.Interrupt(cmd)
-			select {
-			case <-done:
-				return
-			case <-time.After(conformance.QuitGrace):
-			}
-			proc.Kill(cmd)
-			<-done
-		}
-		return ended, stop, nil
+		return ended(p), func() { p.Stop(conformance.QuitGrace) }, nil
 	}
 }

@@ -2,7 +2,6 @@ package rtypefuzz
 
 import (
 	"context"
-	"strings"
 	"testing"
 )
 
@@ -23,12 +22,6 @@ func CheckClient(t testing.TB, start ClientStart, o Options) *Report {
 	if err != nil {
 		t.Fatalf("rtypefuzz: %v", err)
 	}
-	if f := rep.Finding; f != nil {
-		var b strings.Builder
-		rp := &Repro{Target: Client, Oracle: f.Oracle.String(), Section: f.Oracle.Section(), Detail: f.Detail,
-			Seed: o.Seed, Datagrams: f.Sent, Conn: f.Conn}
-		_, _ = rp.WriteTo(&b)
-		t.Errorf("rtypefuzz: %s (%s): %s\n%s", f.Oracle, f.Oracle.Section(), f.Detail, b.String())
-	}
+	fail(t, rep.Finding, Client, o.Seed)
 	return rep
 }

@@ -6,9 +6,7 @@ import (
 	"io"
 	"net"
 	"net/netip"
-	"os/exec"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/rtypeproto/rtype/conformance"
@@ -30,40 +28,17 @@ func Command(out io.Writer, name string, args ...string) Start {
 		if err != nil {
 			return netip.AddrPort{}, nil, nil, err
 		}
-		argv := make([]string, len(args))
-		for i, a := range args {
-			argv[i] = strings.ReplaceAll(a, "{port}", strconv.Itoa(int(port)))
-		}
-		cmd := exec.Command(name, argv...)
-		if out != nil {
-			cmd.Stdout, cmd.Stderr = out, out
-		}
-		proc.OwnGroup(cmd)
-		if err := cmd.Start(); err != nil {
+		p, err := proc.Start(out, map[string]string{"port": strconv.Itoa(int(port))}, name, args...)
+		if err != nil {
 			return netip.AddrPort{}, nil, nil, err
 		}
-		ended := make(chan error, 1)
-		done := make(chan struct{})
-		go func() {
-			ended <- cmd.Wait()
-			close(done)
-		}()
-		stop := func() {
-			proc.Interrupt(cmd)
-			select {
-			case <-done:
-				return
-			case <-time.After(conformance.QuitGrace):
-			}
-			proc.Kill(cmd)
-			<-done
-		}
+		stop := func() { p.Stop(conformance.QuitGrace) }
 		addr := netip.AddrPortFrom(netip.AddrFrom4([4]byte{127, 0, 0, 1}), port)
-		if err := awaitServer(ctx, addr, done); err != nil {
+		if err := awaitServer(ctx, addr, p.Done); err != nil {
 			stop()
 			return netip.AddrPort{}, nil, nil, err
 		}
-		return addr, ended, stop, nil
+		return addr, ended(p), stop, nil
 	}
 }
 
@@ -100,4 +75,14 @@ func freePort() (uint16, error) {
 	}
 	defer c.Close()
 	return uint16(c.LocalAddr().(*net.UDPAddr).Port), nil
+}
+
+// ended is a channel that gets how p ended, once it did.
+func ended(p *proc.Process) <-chan error {
+	c := make(chan error, 1)
+	go func() {
+		<-p.Done
+		c <- p.Err
+	}()
+	return c
 }

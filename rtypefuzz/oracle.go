@@ -1,6 +1,10 @@
 package rtypefuzz
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
 
 // Oracle is what makes a run's observation a finding.
 type Oracle uint8
@@ -76,4 +80,22 @@ func ParseOracle(name string) (Oracle, bool) {
 		}
 	}
 	return 0, false
+}
+
+// Repro returns the finding's reproducer, of a run against t from seed.
+func (f *Finding) Repro(t Target, seed uint64) *Repro {
+	return &Repro{Target: t, Oracle: f.Oracle.String(), Section: f.Oracle.Section(), Detail: f.Detail,
+		Seed: seed, Datagrams: f.Sent, Conn: f.Conn}
+}
+
+// fail fails t with the finding of a run against target, if any: its
+// oracle, the rule, and the reproducer file.
+func fail(t testing.TB, f *Finding, target Target, seed uint64) {
+	t.Helper()
+	if f == nil {
+		return
+	}
+	var b strings.Builder
+	_, _ = f.Repro(target, seed).WriteTo(&b)
+	t.Errorf("rtypefuzz: %s (%s): %s\n%s", f.Oracle, f.Oracle.Section(), f.Detail, b.String())
 }

@@ -2,7 +2,6 @@ package rtypefuzz
 
 import (
 	"context"
-	"strings"
 	"testing"
 )
 
@@ -25,12 +24,6 @@ func Check(t testing.TB, start Start, o Options) *Report {
 	if err != nil {
 		t.Fatalf("rtypefuzz: %v", err)
 	}
-	if f := rep.Finding; f != nil {
-		var b strings.Builder
-		rp := &Repro{Target: Server, Oracle: f.Oracle.String(), Section: f.Oracle.Section(), Detail: f.Detail,
-			Seed: o.Seed, Datagrams: f.Sent, Conn: f.Conn}
-		_, _ = rp.WriteTo(&b)
-		t.Errorf("rtypefuzz: %s (%s): %s\n%s", f.Oracle, f.Oracle.Section(), f.Detail, b.String())
-	}
+	fail(t, rep.Finding, Server, o.Seed)
 	return rep
 }

@@ -65,8 +65,7 @@ func reportFinding(cfg *fuzzConfig, target rtypefuzz.Target, f *rtypefuzz.Findin
 	w := newNoteWriter(stdout)
 	fmt.Fprintf(w, "finding: %s (%s): %s\n", f.Oracle, f.Oracle.Section(), f.Detail)
 	base := nextFinding(cfg.out)
-	rp := &rtypefuzz.Repro{Target: target, Oracle: f.Oracle.String(), Section: f.Oracle.Section(),
-		Detail: f.Detail, Seed: cfg.seed, Datagrams: f.Sent, Conn: f.Conn}
+	rp := f.Repro(target, cfg.seed)
 	if err := writeRepro(base+".txt", rp); err != nil {
 		fmt.Fprintf(newNoteWriter(stderr), "rtypecheck fuzz: %v\n", err)
 	}
