@@ -102,3 +102,16 @@ func TestCarefulServerSurvives(t *testing.T) {
 		}
 	})
 }
+
+// rtypefuzz.Check as a native fuzz target's body: each input is a seed,
+// each run a few virtual seconds of fuzzing of a fresh careful server.
+func FuzzCarefulServer(f *testing.F) {
+	f.Add(uint64(1))
+	f.Fuzz(func(t *testing.T, seed uint64) {
+		synctest.Test(t, func(t *testing.T) {
+			nw := rtypetest.NewNetwork(seed)
+			rtypefuzz.Check(t, startPlanted(nw, planted.None), rtypefuzz.Options{
+				Network: conformance.NetworkOf(nw.Listen), Seed: seed, Duration: 2 * time.Second})
+		})
+	})
+}
