@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/netip"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/rtypeproto/rtype/conformance"
@@ -17,29 +18,57 @@ import (
 // Hello.
 const StartWait = 10 * time.Second
 
-// Command returns the Start of a server run as name with args, every
-// "{port}" in them replaced by a free UDP port of 127.0.0.1, where the
-// server must listen. It counts as started once it answers a Hello. stop
-// sends SIGINT, then SIGKILL after conformance.QuitGrace; the command runs
-// in a process group of its own. Its output goes to out, or nowhere.
-func Command(out io.Writer, name string, args ...string) Start {
-	return func(ctx context.Context) (netip.AddrPort, <-chan error, func(), error) {
-		port, err := freePort()
-		if err != nil {
-			return netip.AddrPort{}, nil, nil, err
-		}
-		p, err := proc.Start(out, map[string]string{"port": strconv.Itoa(int(port))}, name, args...)
-		if err != nil {
-			return netip.AddrPort{}, nil, nil, err
-		}
-		stop := func() { p.Stop(conformance.QuitGrace) }
-		addr := netip.AddrPortFrom(netip.AddrFrom4([4]byte{127, 0, 0, 1}), port)
-		if err := awaitServer(ctx, addr, p.Done); err != nil {
-			stop()
-			return netip.AddrPort{}, nil, nil, err
-		}
-		return addr, ended(p), stop, nil
+// CommandServer is a server run as a command: each Start starts it
+// afresh.
+type CommandServer struct {
+	out  io.Writer
+	name string
+	args []string
+	mu   sync.Mutex
+	p    *proc.Process // the last started
+}
+
+// Command returns the server run as name with args, every "{port}" in
+// them replaced by a free UDP port of 127.0.0.1, where the server must
+// listen. It counts as started once it answers a Hello. Its stop sends
+// SIGINT, then SIGKILL after conformance.QuitGrace; the command runs in a
+// process group of its own. Its output goes to out, or nowhere.
+func Command(out io.Writer, name string, args ...string) *CommandServer {
+	return &CommandServer{out: out, name: name, args: args}
+}
+
+// Start is a Start of the command.
+func (c *CommandServer) Start(ctx context.Context) (netip.AddrPort, <-chan error, func(), error) {
+	port, err := freePort()
+	if err != nil {
+		return netip.AddrPort{}, nil, nil, err
 	}
+	p, err := proc.Start(c.out, map[string]string{"port": strconv.Itoa(int(port))}, c.name, c.args...)
+	if err != nil {
+		return netip.AddrPort{}, nil, nil, err
+	}
+	c.mu.Lock()
+	c.p = p
+	c.mu.Unlock()
+	stop := func() { p.Stop(conformance.QuitGrace) }
+	addr := netip.AddrPortFrom(netip.AddrFrom4([4]byte{127, 0, 0, 1}), port)
+	if err := awaitServer(ctx, addr, p.Done); err != nil {
+		stop()
+		return netip.AddrPort{}, nil, nil, err
+	}
+	return addr, ended(p), stop, nil
+}
+
+// RSS reads the resident memory of the process last started: the
+// Options.RSS of a run on it.
+func (c *CommandServer) RSS() (uint64, error) {
+	c.mu.Lock()
+	p := c.p
+	c.mu.Unlock()
+	if p == nil {
+		return 0, fmt.Errorf("%w: not started", ErrRSS)
+	}
+	return RSS(p.Pid())
 }
 
 // awaitServer waits for the server at addr to answer a Hello (§4.2), for

@@ -35,6 +35,11 @@ type Options struct {
 	Corpus *Corpus
 	// Rate is the datagrams sent per second; 0 means 2000.
 	Rate int
+	// RSS, when not nil, reads the implementation's resident memory in
+	// bytes (RSS of its process, CommandServer.RSS): past MaxRSS (0 means
+	// DefaultMaxRSS) it is a finding.
+	RSS    func() (uint64, error)
+	MaxRSS uint64
 	// Progress, when not nil, is called about once a second.
 	Progress func(Progress)
 	// Listen is where the fuzzer, playing the server in client mode,
@@ -64,6 +69,9 @@ type Report struct {
 func (o Options) withDefaults() Options {
 	if o.Network == nil {
 		o.Network = conformance.UDP
+	}
+	if o.MaxRSS == 0 {
+		o.MaxRSS = DefaultMaxRSS
 	}
 	if o.Rate <= 0 {
 		o.Rate = 2000

@@ -28,6 +28,9 @@ const (
 	// Invalid: the implementation sent a datagram or a message a receiver
 	// must drop (§4, §5.3, §8).
 	Invalid
+	// MemoryGrew: the implementation's resident memory grew past
+	// Options.MaxRSS while the fuzzer's connections were bounded (§12).
+	MemoryGrew
 )
 
 var oracles = [...]struct{ name, section string }{
@@ -36,6 +39,7 @@ var oracles = [...]struct{ name, section string }{
 	Amplification:    {"answered-unconnected", "§12"},
 	Oversize:         {"datagram-over-548", "§2.2"},
 	Invalid:          {"sent-invalid", "§5.3, §8"},
+	MemoryGrew:       {"memory-grew", "§12"},
 }
 
 // String returns the oracle's stable name, as reproducers write it.

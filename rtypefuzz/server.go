@@ -100,6 +100,9 @@ func (r *run) loop(ctx context.Context) (*Finding, error) {
 			if ok, why := r.probe.alive(); !ok {
 				return r.found(StoppedAnswering, why), nil
 			}
+			if f := r.memoryFinding(); f != nil {
+				return f, nil
+			}
 		case <-t.C:
 			// What the rate owes since the loop began, so that a tick
 			// late or a probe's wait is made up, a few ticks' worth at most.

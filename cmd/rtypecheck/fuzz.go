@@ -31,6 +31,8 @@ datagram is untrusted): the server stopped answering (no Pong within 1s on a
 healthy connection, no Welcome to a fresh Hello) or its process ended; it
 answered an invalid datagram from an address without a connection; it sent a
 datagram over 548 bytes (§2.2) or one a receiver must drop (§5.3, §8).
+With -- COMMAND (or -pid PID), its resident memory growing past -max-rss
+while the fuzzer's connections stay few is a finding too (§12).
 
 With -- COMMAND, rtypecheck starts the server itself, every {port} in ARGS
 replaced by a free UDP port of 127.0.0.1, and restarts it to shrink a finding
@@ -72,6 +74,8 @@ type fuzzConfig struct {
 	corpus   string
 	out      string
 	rate     int
+	pid      int
+	maxRSS   uint64
 }
 
 func fuzzFlags(cfg *fuzzConfig) *flag.FlagSet {
@@ -84,6 +88,8 @@ func fuzzFlags(cfg *fuzzConfig) *flag.FlagSet {
 	fs.StringVar(&cfg.corpus, "corpus", "", "keep inputs that reached new behaviour in `DIR`, and start from them")
 	fs.StringVar(&cfg.out, "out", ".", "write finding-N.txt and finding-N.pcap into `DIR`")
 	fs.IntVar(&cfg.rate, "rate", 2000, "datagrams sent per second")
+	fs.IntVar(&cfg.pid, "pid", 0, "watch the memory of the server's process `PID` (with HOST:PORT; -- COMMAND watches its own)")
+	fs.Uint64Var(&cfg.maxRSS, "max-rss", rtypefuzz.DefaultMaxRSS>>20, "a server whose resident memory grows past `MiB` is a finding")
 	return fs
 }
 
@@ -173,14 +179,20 @@ func printFuzzUsage(w io.Writer) {
 	fs.PrintDefaults()
 }
 
-// starter returns how the run reaches the server: a Start for a COMMAND,
-// else the address of HOST:PORT.
-func (cfg *fuzzConfig) starter(stderr io.Writer) (rtypefuzz.Start, netip.AddrPort, error) {
+// starter returns how the run reaches the server, a Start for a COMMAND,
+// else the address of HOST:PORT, and how it reads the server's memory
+// (nil: it does not).
+func (cfg *fuzzConfig) starter(stderr io.Writer) (rtypefuzz.Start, netip.AddrPort, func() (uint64, error), error) {
 	if len(cfg.command) > 0 {
-		return rtypefuzz.Command(nil, cfg.command[0], cfg.command[1:]...), netip.AddrPort{}, nil
+		srv := rtypefuzz.Command(nil, cfg.command[0], cfg.command[1:]...)
+		return srv.Start, netip.AddrPort{}, srv.RSS, nil
 	}
 	addr, err := udpaddr.Resolve(cfg.target)
-	return nil, addr, err
+	var rss func() (uint64, error)
+	if cfg.pid > 0 {
+		rss = func() (uint64, error) { return rtypefuzz.RSS(cfg.pid) }
+	}
+	return nil, addr, rss, err
 }
 
 // nextFinding returns the first finding-N path of dir not taken.

@@ -17,12 +17,12 @@ import (
 
 // fuzzServer runs fuzz server and reports its finding.
 func fuzzServer(ctx context.Context, cfg *fuzzConfig, stdout, stderr io.Writer) int {
-	start, addr, err := cfg.starter(stderr)
+	start, addr, rss, err := cfg.starter(stderr)
 	if err != nil {
 		fmt.Fprintf(newNoteWriter(stderr), "rtypecheck fuzz: %v\n", err)
 		return exitUsage
 	}
-	o := rtypefuzz.Options{Seed: cfg.seed, Duration: cfg.duration, Rate: cfg.rate}
+	o := rtypefuzz.Options{Seed: cfg.seed, Duration: cfg.duration, Rate: cfg.rate, RSS: rss, MaxRSS: cfg.maxRSS << 20}
 	if cfg.corpus != "" {
 		if o.Corpus, err = rtypefuzz.OpenCorpus(cfg.corpus); err != nil {
 			fmt.Fprintf(newNoteWriter(stderr), "rtypecheck fuzz: -corpus: %v\n", err)
@@ -122,7 +122,7 @@ func replay(ctx context.Context, cfg *fuzzConfig, stdout, stderr io.Writer) int 
 	if rp.Target == rtypefuzz.Client {
 		return replayClient(ctx, cfg, rp, oracle, stdout, stderr)
 	}
-	start, addr, err := cfg.starter(stderr)
+	start, addr, _, err := cfg.starter(stderr)
 	var ended <-chan error
 	if err == nil && start != nil {
 		var stop func()

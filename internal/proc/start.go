@@ -63,3 +63,6 @@ func (p *Process) Stop(grace time.Duration) {
 
 // State is the process's end state, nil before Done is closed.
 func (p *Process) State() *os.ProcessState { return p.cmd.ProcessState }
+
+// Pid is the process's id.
+func (p *Process) Pid() int { return p.cmd.Process.Pid }
