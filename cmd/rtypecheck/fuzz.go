@@ -88,7 +88,7 @@ func fuzzFlags(cfg *fuzzConfig) *flag.FlagSet {
 	fs.StringVar(&cfg.corpus, "corpus", "", "keep inputs that reached new behaviour in `DIR`, and start from them")
 	fs.StringVar(&cfg.out, "out", ".", "write finding-N.txt and finding-N.pcap into `DIR`")
 	fs.IntVar(&cfg.rate, "rate", 2000, "datagrams sent per second")
-	fs.IntVar(&cfg.pid, "pid", 0, "watch the memory of the server's process `PID` (with HOST:PORT; -- COMMAND watches its own)")
+	fs.IntVar(&cfg.pid, "pid", 0, "with HOST:PORT, watch the memory of the server's process `PID`")
 	fs.Uint64Var(&cfg.maxRSS, "max-rss", rtypefuzz.DefaultMaxRSS>>20, "a server whose resident memory grows past `MiB` is a finding")
 	return fs
 }
