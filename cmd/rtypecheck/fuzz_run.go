@@ -23,6 +23,18 @@ func fuzzServer(ctx context.Context, cfg *fuzzConfig, stdout, stderr io.Writer) 
 		return exitUsage
 	}
 	o := rtypefuzz.Options{Seed: cfg.seed, Duration: cfg.duration, Rate: cfg.rate, RSS: rss, MaxRSS: cfg.maxRSS << 20}
+	return fuzzRun(cfg, rtypefuzz.Server, o, func(o rtypefuzz.Options) (*rtypefuzz.Report, error) {
+		if start != nil {
+			return rtypefuzz.FuzzServerStart(ctx, start, o)
+		}
+		return rtypefuzz.FuzzServer(ctx, addr, o)
+	}, stdout, stderr)
+}
+
+// fuzzRun runs a fuzzing run with o, its corpus opened and its progress
+// shown, and reports what it found against target.
+func fuzzRun(cfg *fuzzConfig, target rtypefuzz.Target, o rtypefuzz.Options, run func(rtypefuzz.Options) (*rtypefuzz.Report, error), stdout, stderr io.Writer) int {
+	var err error
 	if cfg.corpus != "" {
 		if o.Corpus, err = rtypefuzz.OpenCorpus(cfg.corpus); err != nil {
 			fmt.Fprintf(newNoteWriter(stderr), "rtypecheck fuzz: -corpus: %v\n", err)
@@ -31,12 +43,7 @@ func fuzzServer(ctx context.Context, cfg *fuzzConfig, stdout, stderr io.Writer) 
 	}
 	line := newProgressLine(stderr)
 	o.Progress = line.show
-	var rep *rtypefuzz.Report
-	if start != nil {
-		rep, err = rtypefuzz.FuzzServerStart(ctx, start, o)
-	} else {
-		rep, err = rtypefuzz.FuzzServer(ctx, addr, o)
-	}
+	rep, err := run(o)
 	line.end()
 	if err != nil {
 		fmt.Fprintf(newNoteWriter(stderr), "rtypecheck fuzz: %v\n", err)
@@ -47,7 +54,7 @@ func fuzzServer(ctx context.Context, cfg *fuzzConfig, stdout, stderr io.Writer) 
 		fmt.Fprintln(stdout, "no finding")
 		return exitPass
 	}
-	return reportFinding(cfg, rtypefuzz.Server, rep.Finding, stdout, stderr)
+	return reportFinding(cfg, target, rep.Finding, stdout, stderr)
 }
 
 // summary is a run's figures, on one line.
