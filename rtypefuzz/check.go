@@ -40,12 +40,13 @@ func judge(b []byte, k wiredump.Kind) (Oracle, string) {
 	return 0, ""
 }
 
-// signature names what a datagram is, in the library's view, and what it
-// was answered: a corpus keeps one input per signature (new behaviour).
-// It is the rules the datagram breaks, as a set, or "valid": the kinds of
-// valid messages, in any order and number, would grow the corpus
-// combinatorially with nothing new to reach.
-func signature(l Layer, b []byte, k wiredump.Kind, answers []string) string {
+// signature names what a datagram is, in the library's view: a corpus
+// keeps one input per signature (new behaviour). It is the layer and the
+// rules the datagram breaks, as a set, or "valid": the kinds of valid
+// messages, in any order and number, would grow the corpus
+// combinatorially with nothing new to reach. Answers come back later and
+// are not tied to one datagram, so they are no part of it.
+func signature(l Layer, b []byte, k wiredump.Kind) string {
 	d := wiredump.Decode(k, b)
 	var broken []string
 	if d.Err != nil {
@@ -60,12 +61,10 @@ func signature(l Layer, b []byte, k wiredump.Kind, answers []string) string {
 		broken = append(broken, "valid")
 	}
 	slices.Sort(broken)
-	answers = slices.Clone(answers)
-	slices.Sort(answers)
-	return l.String() + "|" + strings.Join(slices.Compact(broken), ",") + "|" + strings.Join(slices.Compact(answers), ",")
+	return l.String() + "|" + strings.Join(slices.Compact(broken), ",")
 }
 
-// answerKind names an answer for a signature: its handshake type, or its
+// answerKind names an answer for a finding's detail: its handshake type, or its
 // message types.
 func answerKind(b []byte, k wiredump.Kind) string {
 	d := wiredump.Decode(k, b)

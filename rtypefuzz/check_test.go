@@ -24,13 +24,13 @@ func packetOf(t *testing.T, msgs ...rtype.Message) []byte {
 // small), a message dropped by another rule is.
 func TestSignature(t *testing.T) {
 	ping, input := rtype.Ping{Timestamp: 1}, rtype.Input{InputSequence: 1}
-	a := signature(LayerPayload, packetOf(t, ping, input), wiredump.Packet, nil)
-	b := signature(LayerPayload, packetOf(t, input, ping, ping, rtype.QueryEntity{NetworkID: 4}), wiredump.Packet, nil)
+	a := signature(LayerPayload, packetOf(t, ping, input), wiredump.Packet)
+	b := signature(LayerPayload, packetOf(t, input, ping, ping, rtype.QueryEntity{NetworkID: 4}), wiredump.Packet)
 	if a != b {
 		t.Errorf("the same kinds differ: %q, %q", a, b)
 	}
-	zero := signature(LayerPayload, packetOf(t, rtype.RawMessage{Type: rtype.TypeQueryEntity, Payload: make([]byte, 4)}), wiredump.Packet, nil)
-	short := signature(LayerPayload, packetOf(t)[:10], wiredump.Packet, nil)
+	zero := signature(LayerPayload, packetOf(t, rtype.RawMessage{Type: rtype.TypeQueryEntity, Payload: make([]byte, 4)}), wiredump.Packet)
+	short := signature(LayerPayload, packetOf(t)[:10], wiredump.Packet)
 	if zero == a || short == a || zero == short {
 		t.Errorf("other behaviours share a signature: %q, %q, %q", a, zero, short)
 	}

@@ -209,7 +209,7 @@ func (r *clientRun) send(m Mutation) {
 	r.cs.emit(m.Bytes)
 	r.prog.Sent++
 	if r.o.Corpus != nil {
-		sig := signature(m.Layer, m.Bytes, kindOf(m.Layer != LayerHandshake), nil)
+		sig := signature(m.Layer, m.Bytes, kindOf(m.Layer != LayerHandshake))
 		_, _ = r.o.Corpus.Add(sig, m.Layer, m.Bytes)
 	}
 }

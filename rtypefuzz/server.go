@@ -158,7 +158,7 @@ func (r *run) sendOne() {
 	}
 	s.send(m.Bytes)
 	if r.o.Corpus != nil {
-		sig := signature(m.Layer, m.Bytes, kindOf(m.Layer != LayerHandshake), nil)
+		sig := signature(m.Layer, m.Bytes, kindOf(m.Layer != LayerHandshake))
 		_, _ = r.o.Corpus.Add(sig, m.Layer, m.Bytes)
 	}
 }
