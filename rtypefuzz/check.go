@@ -64,8 +64,8 @@ func signature(l Layer, b []byte, k wiredump.Kind) string {
 	return l.String() + "|" + strings.Join(slices.Compact(broken), ",")
 }
 
-// answerKind names an answer for a finding's detail: its handshake type, or its
-// message types.
+// answerKind names an answer for a finding's detail: its handshake type,
+// or its message types.
 func answerKind(b []byte, k wiredump.Kind) string {
 	d := wiredump.Decode(k, b)
 	switch {
