@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rtypeproto/rtype/internal/exampletest"
 	"github.com/rtypeproto/rtype/session"
 )
 
@@ -16,7 +17,7 @@ import (
 func TestFloodOneMatch(t *testing.T) {
 	r := start(t, Config{Matches: 2, Loops: 1, New: noGame})
 	p := play(t, r.Addr(1).String())
-	waitFor(t, "the player of match 1 to get Snapshots", func() bool { return p.snapshots.Load() > 5 })
+	exampletest.WaitFor(t, "the player of match 1 to get Snapshots", func() bool { return p.snapshots.Load() > 5 })
 
 	flood, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
 	if err != nil {
@@ -48,7 +49,7 @@ func TestFloodOneMatch(t *testing.T) {
 	}()
 	before := p.snapshots.Load()
 	start := time.Now()
-	waitFor(t, "match 1 to send 20 more Snapshots under the flood", func() bool { return p.snapshots.Load() >= before+20 })
+	exampletest.WaitFor(t, "match 1 to send 20 more Snapshots under the flood", func() bool { return p.snapshots.Load() >= before+20 })
 	elapsed := time.Since(start)
 	close(stop)
 	n := <-sent

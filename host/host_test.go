@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/rtypeproto/rtype"
+	"github.com/rtypeproto/rtype/internal/exampletest"
 	"github.com/rtypeproto/rtype/session"
 )
 
@@ -73,17 +74,6 @@ func play(t *testing.T, addr string) *player {
 	return p
 }
 
-// waitFor polls cond until it holds or 10 s passed.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); !cond(); {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
-
 func noGame(int, netip.AddrPort) Match { return Match{} }
 
 func TestListenConsecutivePorts(t *testing.T) {
@@ -142,7 +132,7 @@ func TestMatchesPlay(t *testing.T) {
 	for i := range n {
 		players[i] = play(t, r.Addr(i).String())
 	}
-	waitFor(t, "every client to get 20 Snapshots", func() bool {
+	exampletest.WaitFor(t, "every client to get 20 Snapshots", func() bool {
 		for _, p := range players {
 			if p.snapshots.Load() < 20 {
 				return false
@@ -168,7 +158,7 @@ func TestMatchesPlay(t *testing.T) {
 	}
 	r.ReadMetrics(&m)
 	before := m.DatagramsIn
-	waitFor(t, "the datagram counter to rise", func() bool { r.ReadMetrics(&m); return m.DatagramsIn > before })
+	exampletest.WaitFor(t, "the datagram counter to rise", func() bool { r.ReadMetrics(&m); return m.DatagramsIn > before })
 	if err := r.end(t); err != nil {
 		t.Fatalf("Run: %v", err)
 	}
@@ -189,9 +179,9 @@ func TestPanicClosesOneMatch(t *testing.T) {
 	}})
 	players := []*player{play(t, r.Addr(0).String()), play(t, r.Addr(1).String()), play(t, r.Addr(2).String())}
 	var m Metrics
-	waitFor(t, "match 1 to fail", func() bool { r.ReadMetrics(&m); return m.Failed == 1 })
+	exampletest.WaitFor(t, "match 1 to fail", func() bool { r.ReadMetrics(&m); return m.Failed == 1 })
 	at := []int64{players[0].snapshots.Load(), players[2].snapshots.Load()}
-	waitFor(t, "matches 0 and 2 to send 10 more Snapshots", func() bool {
+	exampletest.WaitFor(t, "matches 0 and 2 to send 10 more Snapshots", func() bool {
 		return players[0].snapshots.Load() > at[0]+10 && players[2].snapshots.Load() > at[1]+10
 	})
 	r.ReadMetrics(&m)
@@ -241,12 +231,12 @@ func TestShutdownEndsTheGame(t *testing.T) {
 		t.Cleanup(func() { stop(); <-done })
 	}
 	var m Metrics
-	waitFor(t, "both players", func() bool { r.ReadMetrics(&m); return m.Players == 2 })
-	waitFor(t, "a Snapshot to each", func() bool { r.ReadMetrics(&m); return m.Snapshot.Count >= 2 })
+	exampletest.WaitFor(t, "both players", func() bool { r.ReadMetrics(&m); return m.Players == 2 })
+	exampletest.WaitFor(t, "a Snapshot to each", func() bool { r.ReadMetrics(&m); return m.Snapshot.Count >= 2 })
 	if err := r.end(t); err != nil {
 		t.Fatalf("Run: %v", err)
 	}
-	waitFor(t, "both clients to see the game end", func() bool { return ended[0].Load() && ended[1].Load() })
+	exampletest.WaitFor(t, "both clients to see the game end", func() bool { return ended[0].Load() && ended[1].Load() })
 	if got := left.Load(); got != 2 {
 		t.Errorf("the games read %d departures at the end, want 2", got)
 	}

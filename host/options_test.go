@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/rtypeproto/rtype/internal/exampletest"
 	"github.com/rtypeproto/rtype/session"
 )
 
@@ -60,7 +61,7 @@ func TestOptionsServeRecords(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- o.Serve(ctx, Config{New: noGame, Listen: listen}) }()
 	p := play(t, (<-addrs).String())
-	waitFor(t, "Snapshots to the player", func() bool { return p.snapshots.Load() >= 3 })
+	exampletest.WaitFor(t, "Snapshots to the player", func() bool { return p.snapshots.Load() >= 3 })
 	stop()
 	if err := <-done; err != nil {
 		t.Fatalf("Serve: %v", err)

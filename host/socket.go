@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/rtypeproto/rtype/internal/mmsg"
+	"github.com/rtypeproto/rtype/internal/udpbuf"
 	"github.com/rtypeproto/rtype/session"
 )
 
@@ -39,7 +40,7 @@ const connQueue = 4 * DefaultBatch
 type connSocket struct {
 	conn  session.PacketConn
 	local netip.AddrPort
-	bufs  [connQueue][mmsg.MaxDatagram]byte
+	bufs  [connQueue][udpbuf.Size]byte
 	full  chan queued
 	free  chan int
 	done  chan struct{} // closed when the reader ended
@@ -64,7 +65,7 @@ func newConnSocket(conn session.PacketConn, local netip.AddrPort) *connSocket {
 
 func (s *connSocket) receive() {
 	defer close(s.done)
-	var spare [mmsg.MaxDatagram]byte
+	var spare [udpbuf.Size]byte
 	for {
 		i, pooled := -1, false
 		select {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rtypeproto/rtype/internal/exampletest"
 	"github.com/rtypeproto/rtype/internal/mmsg"
 	"github.com/rtypeproto/rtype/session"
 )
@@ -25,7 +26,7 @@ func TestServeOnAConn(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- Serve(ctx, conn, Match{}, Config{}) }()
 	p := play(t, conn.LocalAddr().String())
-	waitFor(t, "Snapshots to the player", func() bool { return p.snapshots.Load() >= 3 })
+	exampletest.WaitFor(t, "Snapshots to the player", func() bool { return p.snapshots.Load() >= 3 })
 	stop()
 	if err := <-done; err != nil {
 		t.Fatalf("Serve: %v", err)

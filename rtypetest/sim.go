@@ -5,6 +5,7 @@ import (
 	"net/netip"
 	"time"
 
+	"github.com/rtypeproto/rtype/internal/timeheap"
 	"github.com/rtypeproto/rtype/netem"
 	"github.com/rtypeproto/rtype/session"
 )
@@ -32,8 +33,7 @@ type Sim struct {
 	now     time.Time
 	links   links
 	ends    map[netip.AddrPort]func(b []byte, from netip.AddrPort, now time.Time)
-	due     dueHeap
-	seq     uint64
+	due     timeheap.Heap[datagram]
 	pool    [][]byte
 	capture *Capture
 	tap     Tap
@@ -127,12 +127,12 @@ func (s *Sim) SetTap(t Tap) { s.tap = t }
 // endpoints at [Sim.Now].
 func (s *Sim) Advance(d time.Duration) {
 	end := s.now.Add(max(d, 0))
-	for s.due.len() > 0 && !s.due.min().at.After(end) {
-		dg := s.due.pop()
-		s.now = dg.at
+	for s.due.Len() > 0 && !s.due.Next().After(end) {
+		at, dg := s.due.Pop()
+		s.now = at
 		if recv, ok := s.ends[dg.to]; ok && recv != nil {
 			s.links.get(dg.from, dg.to).stats.Delivered++
-			recv(dg.b, dg.from, dg.at)
+			recv(dg.b, dg.from, at)
 		} else {
 			s.links.get(dg.from, dg.to).stats.Dropped[DropNoListener]++
 		}
@@ -164,7 +164,7 @@ func (s *Sim) send(from, to netip.AddrPort, b []byte) {
 }
 
 func (s *Sim) schedule(l *link, from, to netip.AddrPort, b []byte, wait time.Duration) {
-	if s.due.len() >= maxInFlight {
+	if s.due.Len() >= maxInFlight {
 		l.stats.Dropped[DropFull]++
 		return
 	}
@@ -172,6 +172,12 @@ func (s *Sim) schedule(l *link, from, to netip.AddrPort, b []byte, wait time.Dur
 	if n := len(s.pool); n > 0 {
 		buf, s.pool = s.pool[n-1], s.pool[:n-1]
 	}
-	s.seq++
-	s.due.push(datagram{at: s.now.Add(wait), seq: s.seq, from: from, to: to, b: append(buf, b...)})
+	s.due.Push(s.now.Add(wait), datagram{from: from, to: to, b: append(buf, b...)})
+}
+
+// datagram is one copy in flight, waiting in the Sim's heap for its
+// delivery time.
+type datagram struct {
+	from, to netip.AddrPort
+	b        []byte
 }

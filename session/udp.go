@@ -7,6 +7,9 @@ import (
 	"net"
 	"net/netip"
 	"time"
+
+	"github.com/rtypeproto/rtype/internal/udpaddr"
+	"github.com/rtypeproto/rtype/internal/udpbuf"
 )
 
 // Errors that end the UDP bindings other than by their context.
@@ -42,9 +45,9 @@ type datagram struct {
 // goroutine owning the Client or Server: no lock, no allocation per datagram.
 type udpLoop struct {
 	conn PacketConn
-	// One byte over the largest datagram: a larger one reads as 549
-	// bytes and is dropped (§2.2) rather than cut.
-	bufs [64][549]byte
+	// One byte over the largest datagram: a larger one fills the buffer
+	// and is dropped (§2.2) rather than cut.
+	bufs [64][udpbuf.Size]byte
 	full chan datagram
 	free chan int
 	quit chan struct{}
@@ -119,16 +122,12 @@ func (l *udpLoop) stop() {
 // RunClient runs a Client of the server at addr (for example
 // "127.0.0.1:4242") on a new UDP socket; see [RunClientConn].
 func RunClient(ctx context.Context, addr string, cfg ClientConfig, opts RunOptions, frame func(c *Client, now time.Time) bool) error {
-	server, err := netip.ParseAddrPort(addr)
+	server, err := udpaddr.Resolve(addr)
 	if err != nil {
-		ua, rerr := net.ResolveUDPAddr("udp4", addr)
-		if rerr != nil {
-			return fmt.Errorf("%w: %w", ErrSocket, rerr)
-		}
-		server = ua.AddrPort()
+		return fmt.Errorf("%w: %w", ErrSocket, err)
 	}
 	network := "udp4"
-	if !server.Addr().Unmap().Is4() {
+	if !server.Addr().Is4() {
 		network = "udp6"
 	}
 	conn, err := net.ListenUDP(network, nil)

@@ -2,7 +2,5 @@ package main
 
 import "github.com/rtypeproto/rtype/internal/termwidth"
 
-// The names the tests measure lines and join words with, termwidth's.
-var textWidth = termwidth.Columns
-
+// The name the tests join words with, termwidth's.
 const nbsp = termwidth.NBSP

@@ -10,19 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rtypeproto/rtype/internal/exampletest"
 	"github.com/rtypeproto/rtype/internal/wiredump"
 )
-
-// checkWidth fails the test for every line of out wider than width
-// columns, counted in runes (§ takes one column).
-func checkWidth(t *testing.T, name, out string, width int) {
-	t.Helper()
-	for _, line := range strings.Split(out, "\n") {
-		if n := textWidth(line); n > width {
-			t.Errorf("%s: a line of %d columns, over %d:\n%s", name, n, width, line)
-		}
-	}
-}
 
 // statsText returns the -stats text report of the capture or hex file
 // name, without the datagrams before it, laid out to width.
@@ -69,7 +59,7 @@ func TestStatsFitWidth(t *testing.T) {
 		wide := statsText(t, args, 1000)
 		for _, width := range []int{80, 60} {
 			got := statsText(t, args, width)
-			checkWidth(t, fmt.Sprint(args, " at ", width), got, width)
+			exampletest.CheckWidth(t, fmt.Sprint(args, " at ", width), got, width)
 			if unwrap(got) != wide {
 				t.Errorf("%v at %d columns reads otherwise than in one line each:\n%s\nwant, unwrapped:\n%s", args, width, got, wide)
 			}
@@ -118,7 +108,7 @@ func TestStatsTextWraps(t *testing.T) {
 	if err := writeStatsText(&b, []wiredump.Object{o}, 80); err != nil {
 		t.Fatal(err)
 	}
-	checkWidth(t, "report", b.String(), 80)
+	exampletest.CheckWidth(t, "report", b.String(), 80)
 	lines := strings.Split(b.String(), "\n")
 	var under []string
 	for _, l := range lines {

@@ -12,7 +12,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"unicode/utf8"
 
 	"github.com/rtypeproto/rtype/internal/exampletest"
 	"github.com/rtypeproto/rtype/session"
@@ -56,16 +55,6 @@ func cell(t *testing.T, row []string, i int) float64 {
 	return v
 }
 
-// checkWidth fails the test for a line of s wider than 80 columns.
-func checkWidth(t *testing.T, name, s string) {
-	t.Helper()
-	for _, l := range strings.Split(s, "\n") {
-		if n := utf8.RuneCountInString(l); n > 80 {
-			t.Errorf("%s: a line of %d columns:\n%s", name, n, l)
-		}
-	}
-}
-
 func portOf(t *testing.T, addr string, i int) string {
 	t.Helper()
 	_, p, err := net.SplitHostPort(addr)
@@ -99,8 +88,8 @@ func healthyRun(t *testing.T, mode string) {
 	if code != 0 && !(code == 1 && behind) {
 		t.Fatalf("exit status %d, want 0", code)
 	}
-	checkWidth(t, "stdout", stdout)
-	checkWidth(t, "stderr", stderr)
+	exampletest.CheckWidth(t, "stdout", stdout, 80)
+	exampletest.CheckWidth(t, "stderr", stderr, 80)
 	rs := rows(t, stdout)
 	for i := range 3 {
 		r, ok := rs[portOf(t, addr, i)]
@@ -146,7 +135,7 @@ func healthyRun(t *testing.T, mode string) {
 		}
 	}
 	for i, g := range games {
-		waitFor(t, fmt.Sprintf("match %d's 4 Disconnects", i), func() bool { return g.disconnects() == 4 })
+		exampletest.WaitFor(t, fmt.Sprintf("match %d's 4 Disconnects", i), func() bool { return g.disconnects() == 4 })
 	}
 }
 
@@ -160,7 +149,7 @@ func TestMissingServer(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("exit status %d, want 1", code)
 	}
-	checkWidth(t, "stdout", stdout)
+	exampletest.CheckWidth(t, "stdout", stdout, 80)
 	host, _, _ := net.SplitHostPort(addr)
 	want := "match " + net.JoinHostPort(host, portOf(t, addr, 1)) + ": bots 1, 2, 3, 4 never got a world"
 	if !strings.Contains(stderr, want) {
@@ -276,7 +265,7 @@ func TestInterrupt(t *testing.T) {
 	go func() {
 		done <- runContext(ctx, []string{"-server", addr, "-matches", "1", "-duration", "0", "-max-snapshot-p99", loose}, &out, &errOut)
 	}()
-	waitFor(t, "4 bots playing", func() bool { return strings.Contains(errOut.String(), " 4/4 playing") })
+	exampletest.WaitFor(t, "4 bots playing", func() bool { return strings.Contains(errOut.String(), " 4/4 playing") })
 	cancel()
 	var code int
 	select {
@@ -291,7 +280,7 @@ func TestInterrupt(t *testing.T) {
 	if r := rows(t, out.String())["all"]; r == nil || r[1] != "4/4" {
 		t.Errorf("overall row %q, want 4/4", r)
 	}
-	waitFor(t, "4 Disconnects", func() bool { return games[0].disconnects() == 4 })
+	exampletest.WaitFor(t, "4 Disconnects", func() bool { return games[0].disconnects() == 4 })
 }
 
 // TestUsage: a command line that cannot run exits 2, saying why, and
@@ -323,7 +312,7 @@ func TestUsage(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "-max-snapshot-p99") {
 		t.Errorf("-h: status %d, stdout %q", code, stdout)
 	}
-	checkWidth(t, "usage", stdout)
+	exampletest.CheckWidth(t, "usage", stdout, 80)
 }
 
 // TestFullServer: a server with one player slot gives one bot the world,
@@ -358,7 +347,7 @@ func TestServerStops(t *testing.T) {
 	go func() {
 		done <- runContext(context.Background(), []string{"-server", addr, "-matches", "1", "-duration", "2500ms"}, &out, &errOut)
 	}()
-	waitFor(t, "4 bots playing", func() bool { return strings.Contains(errOut.String(), " 4/4 playing") })
+	exampletest.WaitFor(t, "4 bots playing", func() bool { return strings.Contains(errOut.String(), " 4/4 playing") })
 	stop(0)
 	code := <-done
 	t.Logf("stdout:\n%s\nstderr:\n%s", out.String(), errOut.String())

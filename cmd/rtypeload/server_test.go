@@ -189,19 +189,6 @@ func contains(s []int, v int) bool {
 	return false
 }
 
-// waitFor waits, 10 s at most, until cond holds, and fails the test
-// otherwise; what says what it waits for.
-func waitFor(t testing.TB, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
-
 // players returns the players' addresses, as they joined.
 func (g *testGame) players() []netip.Addr {
 	g.mu.Lock()

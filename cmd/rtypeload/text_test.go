@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rtypeproto/rtype/internal/exampletest"
 )
 
 // TestFit: a number never takes more than its room, whatever its size.
@@ -53,13 +55,13 @@ func TestTextWidth(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("\n%s", b.String())
-	checkWidth(t, "text", b.String())
+	exampletest.CheckWidth(t, "text", b.String(), 80)
 	if !strings.Contains(b.String(), "FAIL:") {
 		t.Error("no FAIL verdict")
 	}
 	var e bytes.Buffer
 	writeProblems(&e, []string{strings.Repeat("long ", 40), "match [2001:db8::1]:65535: bots 1, 2, 3, 4 never got a world: welcomed, never sent the world (§10)"})
-	checkWidth(t, "stderr", e.String())
+	exampletest.CheckWidth(t, "stderr", e.String(), 80)
 }
 
 // TestProgressWidth: the progress line fits 80 columns, whatever it says.

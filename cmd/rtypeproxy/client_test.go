@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rtypeproto/rtype/internal/exampletest"
 )
 
 // TestIdleClientForgotten: a client silent for -idle in both directions is
@@ -190,7 +192,7 @@ func TestHeldBytesBounded(t *testing.T) {
 		if _, err := c.Write(huge); err != nil {
 			t.Fatal(err)
 		}
-		waitFor(t, "the proxy to read the datagram", func() bool { return cl.stats[up].in.Load() > int64(i) })
+		exampletest.WaitFor(t, "the proxy to read the datagram", func() bool { return cl.stats[up].in.Load() > int64(i) })
 	}
 	st := cl.stats[up].tally()
 	if st.drops[dropMemory] != want-heldBound/65536 {

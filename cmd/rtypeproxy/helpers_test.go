@@ -193,18 +193,6 @@ func readWithin(t *testing.T, c *net.UDPConn) []byte {
 	return buf[:n]
 }
 
-// waitFor polls cond until it holds or testDeadline passes.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	end := time.Now().Add(testDeadline)
-	for !cond() {
-		if time.Now().After(end) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(time.Millisecond)
-	}
-}
-
 // lines splits s into its non-empty lines.
 func lines(s string) []string {
 	return strings.FieldsFunc(s, func(r rune) bool { return r == '\n' })

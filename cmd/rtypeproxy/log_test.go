@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/rtypeproto/rtype"
+	"github.com/rtypeproto/rtype/internal/exampletest"
 )
 
 // lossyArgs impair both directions: up loses, down delays and duplicates.
@@ -38,7 +39,7 @@ func lossyRun(t *testing.T, format string, seed int) (log, totals, server string
 	// Every datagram is logged on arrival: sent up, and down as many as
 	// the up link let through; the last ones leave 20 ms later.
 	cl := receive(t, joined)
-	waitFor(t, "every datagram logged and sent", func() bool {
+	exampletest.WaitFor(t, "every datagram logged and sent", func() bool {
 		u, d := cl.stats[up].tally(), cl.stats[down].tally()
 		return u.in == sent && u.out+u.dropped() == sent && d.in == u.out && d.out == d.in+d.dups
 	})
@@ -227,9 +228,9 @@ func TestLogKindFollowsDelivery(t *testing.T) {
 	}
 	send(rtype.AppendWelcome(nil, 9))
 	cl := receive(t, joined)
-	waitFor(t, "the Welcome's echo logged", func() bool { return cl.stats[down].in.Load() == 1 })
+	exampletest.WaitFor(t, "the Welcome's echo logged", func() bool { return cl.stats[down].in.Load() == 1 })
 	send(packet) // while the Welcome is held: it reaches the client behind it
-	waitFor(t, "the packet's echo logged", func() bool { return cl.stats[down].in.Load() == 2 })
+	exampletest.WaitFor(t, "the packet's echo logged", func() bool { return cl.stats[down].in.Load() == 2 })
 	if cl.stats[down].out.Load() != 0 {
 		t.Fatal("the Welcome was delivered before the packet's echo came: the machine stalled for 2 s")
 	}
@@ -246,7 +247,7 @@ func TestLogKindFollowsDelivery(t *testing.T) {
 		"packet INVALID (connection id 10 differs from the Welcome's 9 (§5.4))"}
 	down := []string{"handshake Welcome connectionId=9 => delayed by 2s", "packet connectionId=9 sequence=1",
 		"packet INVALID (connection id 10 differs from the Welcome's 9 (§5.4))"}
-	waitFor(t, "every datagram logged", func() bool { return len(lines(r.stdout.String())) >= len(up)+len(down) })
+	exampletest.WaitFor(t, "every datagram logged", func() bool { return len(lines(r.stdout.String())) >= len(up)+len(down) })
 	var gotUp, gotDown []string
 	for _, l := range lines(r.stdout.String()) {
 		if m := textVerdict.FindStringSubmatch(l); m != nil && m[2] == srv.addr() {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/rtypeproto/rtype"
+	"github.com/rtypeproto/rtype/internal/exampletest"
 	"github.com/rtypeproto/rtype/internal/wiredump"
 )
 
@@ -103,7 +104,7 @@ func TestPcapDroppedOnSenderHop(t *testing.T) {
 	}
 	upstream := srv.next(t).from
 	cl := receive(t, joined)
-	waitFor(t, "the echo dropped", func() bool { return cl.stats[down].drops[dropLoss].Load() == 1 })
+	exampletest.WaitFor(t, "the echo dropped", func() bool { return cl.stats[down].drops[dropLoss].Load() == 1 })
 	if code := r.stop(t); code != exitOK {
 		t.Fatalf("exit %d: %s", code, r.stderr)
 	}

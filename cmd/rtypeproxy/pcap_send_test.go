@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/rtypeproto/rtype/internal/exampletest"
 )
 
 // TestPcapSendBounded: with -pcap, sends are made under the file's lock,
@@ -47,7 +49,7 @@ func TestPcapSendBounded(t *testing.T) {
 			t.Fatal(err)
 		}
 		start := time.Now()
-		waitFor(t, d.dir.String()+": the send deadline passing", func() bool { return errors.Is(d.write(), os.ErrDeadlineExceeded) })
+		exampletest.WaitFor(t, d.dir.String()+": the send deadline passing", func() bool { return errors.Is(d.write(), os.ErrDeadlineExceeded) })
 		if waited := time.Since(start); waited > pcapSendTimeout+time.Second {
 			t.Errorf("%s: the deadline took %v, more than %v", d.dir, waited, pcapSendTimeout)
 		}

@@ -6,27 +6,12 @@ import (
 	"context"
 	"net/netip"
 	"testing"
-	"testing/synctest"
-	"time"
 
 	"github.com/rtypeproto/rtype/conformance"
 	"github.com/rtypeproto/rtype/examples/internal/bot"
+	"github.com/rtypeproto/rtype/internal/exampletest"
 	"github.com/rtypeproto/rtype/rtypetest"
 )
-
-// inMemory runs f inside a testing/synctest bubble, in virtual time, with
-// a fresh rtypetest.Network, and logs the wall time it took.
-func inMemory(t *testing.T, seed uint64, f func(t *testing.T, nw *rtypetest.Network)) {
-	t.Helper()
-	wall := time.Now()
-	var virtual time.Duration
-	synctest.Test(t, func(t *testing.T) {
-		start := time.Now()
-		f(t, rtypetest.NewNetwork(seed))
-		virtual = time.Since(start)
-	})
-	t.Logf("%v of virtual time in %v of wall time", virtual.Round(time.Millisecond), time.Since(wall).Round(time.Millisecond))
-}
 
 // botOn starts, for each case, an example bot in this process on a fresh
 // socket of nw: bot.Run as the bot command runs it, on Config.Conn.
@@ -46,7 +31,7 @@ func botOn(nw *rtypetest.Network) conformance.Client {
 func TestConformanceInMemory(t *testing.T) {
 	t.Parallel()
 	var rep *conformance.Report
-	inMemory(t, 1, func(t *testing.T, nw *rtypetest.Network) {
+	exampletest.InMemory(t, 1, func(t *testing.T, nw *rtypetest.Network) {
 		o := conformance.Options{Network: conformance.NetworkOf(nw.Listen), Strict: true}
 		var err error
 		if rep, err = conformance.RunClient(context.Background(), botOn(nw), o); err != nil {

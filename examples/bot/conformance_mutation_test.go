@@ -14,6 +14,7 @@ import (
 
 	"github.com/rtypeproto/rtype"
 	"github.com/rtypeproto/rtype/conformance"
+	"github.com/rtypeproto/rtype/internal/exampletest"
 	"github.com/rtypeproto/rtype/rtypetest"
 )
 
@@ -621,7 +622,7 @@ func TestConformanceMutations(t *testing.T) {
 	}
 	var sound *conformance.Report
 	var soundErr error
-	inMemory(t, 1, func(t *testing.T, _ *rtypetest.Network) {
+	exampletest.InMemory(t, 1, func(t *testing.T, _ *rtypetest.Network) {
 		var wg sync.WaitGroup
 		for i, m := range mutations {
 			if m.d == neverGiveUp && testing.Short() {

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"unicode/utf8"
 
 	"github.com/rtypeproto/rtype/examples/internal/gameserver"
+	"github.com/rtypeproto/rtype/internal/exampletest"
 	"github.com/rtypeproto/rtype/session"
 )
 
@@ -27,18 +27,6 @@ func startServer(t *testing.T) string {
 	go func() { done <- gameserver.New(gameserver.Config{}).Serve(ctx, conn) }()
 	t.Cleanup(func() { cancel(); <-done })
 	return conn.LocalAddr().String()
-}
-
-// checkWidth fails the test for every line of out wider than 80 columns,
-// the width of a report written to no terminal; µ, § and × take one
-// column each.
-func checkWidth(t *testing.T, name, out string) {
-	t.Helper()
-	for _, line := range strings.Split(out, "\n") {
-		if n := utf8.RuneCountInString(line); n > 80 {
-			t.Errorf("%s: a line of %d columns:\n%s", name, n, line)
-		}
-	}
 }
 
 // progressLines returns the progress lines of out, split into the time
@@ -153,8 +141,8 @@ func TestBotCommand(t *testing.T) {
 	if strings.Contains(out.String(), "demo") {
 		t.Errorf("the bot's output speaks of the demo:\n%s", out.String())
 	}
-	checkWidth(t, "stdout", out.String())
-	checkWidth(t, "stderr", errw.String())
+	exampletest.CheckWidth(t, "stdout", out.String(), 80)
+	exampletest.CheckWidth(t, "stderr", errw.String(), 80)
 }
 
 // Eight bots against a server of four slots (§10): four play, and each of
@@ -201,8 +189,8 @@ func TestBotCommandMoreBotsThanSlots(t *testing.T) {
 	if lines := strings.Count(errw.String(), "waiting: ") + strings.Count(errw.String(), "rejected: "); lines > 2 {
 		t.Errorf("%d failure lines, want one for the waiting bots and one for the rejected:\n%s", lines, errw.String())
 	}
-	checkWidth(t, "stdout", out.String())
-	checkWidth(t, "stderr", errw.String())
+	exampletest.CheckWidth(t, "stdout", out.String(), 80)
+	exampletest.CheckWidth(t, "stderr", errw.String(), 80)
 }
 
 // Bots against an address where no server listens print one progress line
@@ -243,8 +231,8 @@ func TestBotCommandNoServer(t *testing.T) {
 	if st := statuses(out.String()); st["bot-1"] != "no-connect" || st["bot-2"] != "no-connect" {
 		t.Errorf("statuses %v, want no-connect:\n%s", st, out.String())
 	}
-	checkWidth(t, "stdout", out.String())
-	checkWidth(t, "stderr", errw.String())
+	exampletest.CheckWidth(t, "stdout", out.String(), 80)
+	exampletest.CheckWidth(t, "stderr", errw.String(), 80)
 }
 
 func TestBotCommandFlags(t *testing.T) {

