@@ -63,6 +63,7 @@ type ReproError struct {
 	Msg  string
 }
 
+// Error says which line of the file is wrong, and how.
 func (e *ReproError) Error() string {
 	if e.Line == 0 {
 		return fmt.Sprintf("%v: %s", ErrRepro, e.Msg)
