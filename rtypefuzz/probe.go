@@ -21,6 +21,10 @@ type prober struct {
 	bind, target netip.AddrPort
 	health       *sess
 	pings        uint32
+	// pongless is set once a Ping went unanswered by a server that still
+	// welcomed a fresh Hello: one without §7.2 yet. Its liveness is then
+	// judged by Hellos alone, not a second's wait for a Pong each time.
+	pongless bool
 }
 
 // alive reports whether the implementation answers, and if not, what it
@@ -28,11 +32,12 @@ type prober struct {
 // given LiveWait: a server that stalled a moment (a busy machine) answers
 // one of them; a crashed or hung one none.
 func (p *prober) alive() (bool, string) {
-	if p.health != nil && p.ping() {
+	if p.health != nil && !p.pongless && p.ping() {
 		return true, ""
 	}
+	pinged := p.health != nil && !p.pongless
 	if p.health != nil {
-		p.health.close()
+		p.health.leave()
 		p.health = nil
 	}
 	for range hellos {
@@ -42,7 +47,7 @@ func (p *prober) alive() (bool, string) {
 		}
 		switch err := s.open(LiveWait); err {
 		case nil:
-			p.health = s
+			p.health, p.pongless = s, p.pongless || pinged
 			return true, ""
 		case errRejected:
 			s.close() // full, but answering (§4.4)
