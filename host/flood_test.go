@@ -65,7 +65,7 @@ func TestFloodOneMatch(t *testing.T) {
 		t.Errorf("%d of %d garbage datagrams received, %d dropped, %d matches, %d failed", m.DatagramsIn, n, m.Drops.Total(), m.Matches, m.Failed)
 	}
 	// Random sizes up to 600 bytes: those over 548 are dropped as such (§2.2).
-	if m.Drops[session.DropTooLarge] == 0 {
+	if m.Drops.Count(session.DropTooLarge) == 0 {
 		t.Error("no datagram of the flood counted as too large (§2.2)")
 	}
 	if m.Players != 1 {

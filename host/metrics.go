@@ -43,9 +43,7 @@ func (m *Metrics) add(st *session.Stats) {
 	m.BytesIn += st.BytesIn
 	m.DatagramsOut += st.PacketsOut
 	m.BytesOut += st.BytesOut
-	for r, n := range st.Drops {
-		m.Drops[r] += n
-	}
+	m.Drops.Add(&st.Drops)
 	m.Resends += st.Resends
 	m.RTT.Add(&st.RTT)
 	m.Snapshot.Add(&st.SnapshotSizes)

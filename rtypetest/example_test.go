@@ -41,7 +41,7 @@ func ExampleSim() {
 	fmt.Println("client:", cli.State())
 	fmt.Println("same world:", rtypetest.WorldDiff(srv, cli, 0) == "")
 	up := sim.Stats(player, server)
-	fmt.Printf("player → server: %d sent, %d lost\n", up.Sent, up.Dropped[rtypetest.DropLoss])
+	fmt.Printf("player → server: %d sent, %d lost\n", up.Sent, up.Dropped(rtypetest.DropLoss))
 	// Output:
 	// client: Playing
 	// same world: true

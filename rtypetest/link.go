@@ -35,8 +35,16 @@ type LinkStats struct {
 	// Delivered counts the copies handed to the receiver, duplicates
 	// included.
 	Delivered uint64
-	// Dropped counts the datagrams the link did not deliver, by reason.
-	Dropped [NumDropReasons]uint64
+	// dropped counts the datagrams the link did not deliver, by reason.
+	dropped [numDropReasons]uint64
+}
+
+// Dropped returns the datagrams the link did not deliver for reason r.
+func (s LinkStats) Dropped(r DropReason) uint64 {
+	if r < numDropReasons {
+		return s.dropped[r]
+	}
+	return 0
 }
 
 // DropReason says why a network did not deliver a datagram.
@@ -60,24 +68,27 @@ const (
 	// DropTap: the network's Tap returned false.
 	DropTap
 
-	// NumDropReasons is the number of drop reasons.
-	NumDropReasons
+	// numDropReasons is the number of drop reasons: LinkStats' room.
+	numDropReasons
 )
 
-var dropNames = [NumDropReasons]string{"loss", "blackout", "queue", "partition", "no-listener", "full", "tap"}
+var dropNames = [numDropReasons]string{"loss", "blackout", "queue", "partition", "no-listener", "full", "tap"}
 
 // String names the reason.
 func (r DropReason) String() string {
-	if r < NumDropReasons {
+	if r < numDropReasons {
 		return dropNames[r]
 	}
 	return "unknown"
 }
 
+// Equal reports whether s and o count the same (go-cmp uses it).
+func (s LinkStats) Equal(o LinkStats) bool { return s == o }
+
 // Total returns the number of datagrams dropped for every reason.
 func (s LinkStats) Total() uint64 {
 	var n uint64
-	for _, v := range s.Dropped {
+	for _, v := range s.dropped {
 		n += v
 	}
 	return n
@@ -97,7 +108,7 @@ type link struct {
 func (l *link) decide(now time.Time, size int) (o netem.Outcome, r DropReason, ok bool) {
 	l.stats.Sent++
 	if l.partitioned {
-		l.stats.Dropped[DropPartition]++
+		l.stats.dropped[DropPartition]++
 		return o, DropPartition, false
 	}
 	if l.em == nil {
@@ -114,7 +125,7 @@ func (l *link) decide(now time.Time, size int) (o netem.Outcome, r DropReason, o
 	default:
 		r = DropQueue
 	}
-	l.stats.Dropped[r]++
+	l.stats.dropped[r]++
 	return o, r, false
 }
 

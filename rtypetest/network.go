@@ -151,7 +151,7 @@ func (n *Network) write(from, to netip.AddrPort, b []byte) {
 	l := n.links.get(from, to)
 	if n.tap != nil && !n.tap(now, from, to, b) {
 		l.stats.Sent++
-		l.stats.Dropped[DropTap]++
+		l.stats.dropped[DropTap]++
 		n.mu.Unlock()
 		return
 	}
@@ -174,7 +174,7 @@ func (n *Network) write(from, to netip.AddrPort, b []byte) {
 			continue
 		}
 		if n.inFlight >= maxInFlight {
-			l.stats.Dropped[DropFull]++
+			l.stats.dropped[DropFull]++
 			continue
 		}
 		n.inFlight++
@@ -194,7 +194,7 @@ func (n *Network) write(from, to netip.AddrPort, b []byte) {
 func (n *Network) deliverLocked(l *link, from, to netip.AddrPort, b []byte) {
 	c, ok := n.conns[to]
 	if !ok {
-		l.stats.Dropped[DropNoListener]++
+		l.stats.dropped[DropNoListener]++
 		return
 	}
 	buf := n.copyOf(b)
@@ -202,7 +202,7 @@ func (n *Network) deliverLocked(l *link, from, to netip.AddrPort, b []byte) {
 	case c.in <- packet{from: from, buf: buf}:
 		l.stats.Delivered++
 	default:
-		l.stats.Dropped[DropFull]++
+		l.stats.dropped[DropFull]++
 		n.release(buf)
 	}
 }

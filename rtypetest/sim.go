@@ -134,7 +134,7 @@ func (s *Sim) Advance(d time.Duration) {
 			s.links.get(dg.from, dg.to).stats.Delivered++
 			recv(dg.b, dg.from, at)
 		} else {
-			s.links.get(dg.from, dg.to).stats.Dropped[DropNoListener]++
+			s.links.get(dg.from, dg.to).stats.dropped[DropNoListener]++
 		}
 		s.pool = append(s.pool, dg.b[:0])
 	}
@@ -150,7 +150,7 @@ func (s *Sim) send(from, to netip.AddrPort, b []byte) {
 	l := s.links.get(from, to)
 	if s.tap != nil && !s.tap(s.now, from, to, b) {
 		l.stats.Sent++
-		l.stats.Dropped[DropTap]++
+		l.stats.dropped[DropTap]++
 		return
 	}
 	o, _, ok := l.decide(s.now, len(b))
@@ -165,7 +165,7 @@ func (s *Sim) send(from, to netip.AddrPort, b []byte) {
 
 func (s *Sim) schedule(l *link, from, to netip.AddrPort, b []byte, wait time.Duration) {
 	if s.due.Len() >= maxInFlight {
-		l.stats.Dropped[DropFull]++
+		l.stats.dropped[DropFull]++
 		return
 	}
 	var buf []byte

@@ -160,7 +160,7 @@ func TestSim_DeliveryOrderDelayAndPartition(t *testing.T) {
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("deliveries (-want +got):\n%s", d)
 	}
-	if st := s.Stats(a, b); st.Sent != 3 || st.Delivered != 2 || st.Dropped[DropPartition] != 1 {
+	if st := s.Stats(a, b); st.Sent != 3 || st.Delivered != 2 || st.Dropped(DropPartition) != 1 {
 		t.Errorf("a → b: %+v", st)
 	}
 }
@@ -241,7 +241,7 @@ func TestSim_Tap(t *testing.T) {
 	if d := cmp.Diff([]string{"one", "two"}, got); d != "" {
 		t.Errorf("delivered (-want +got):\n%s", d)
 	}
-	if st := s.Stats(a, b); st.Sent != 3 || st.Dropped[DropTap] != 1 || st.Delivered != 2 {
+	if st := s.Stats(a, b); st.Sent != 3 || st.Dropped(DropTap) != 1 || st.Delivered != 2 {
 		t.Errorf("stats %+v", st)
 	}
 }

@@ -110,7 +110,7 @@ func TestClient_4_3_AcceptsOnlyValidWelcome(t *testing.T) {
 			if tt.event != 0 && (len(ev) != 1 || ev[0].Kind != tt.event) {
 				t.Errorf("events %v, want %v", ev, tt.event)
 			}
-			if tt.event == 0 && (len(ev) != 0 || c.Stats().Drops[tt.drop] != 1) {
+			if tt.event == 0 && (len(ev) != 0 || c.Stats().Drops.Count(tt.drop) != 1) {
 				t.Errorf("events %v, Drops %v", ev, c.Stats().Drops)
 			}
 			if tt.state == Waiting && c.ConnectionID() != 5 {
@@ -172,7 +172,7 @@ func TestClient_5_4_DropsPackets(t *testing.T) {
 				c.Receive(srv(t, q), serverAddr, t0)
 			}
 			c.Receive(tt.b(t), tt.from, t0)
-			if c.NumEntities() != 0 || c.Stats().Drops[tt.drop] != 1 {
+			if c.NumEntities() != 0 || c.Stats().Drops.Count(tt.drop) != 1 {
 				t.Errorf("entities %d, Drops %v", c.NumEntities(), c.Stats().Drops)
 			}
 		})
@@ -234,7 +234,7 @@ func TestClient_7_2_MeasuresRTT(t *testing.T) {
 	var p rtype.Ping
 	p.UnmarshalBinary(pings[0].Payload)
 	c.Receive(srv(t, 1, rtype.Pong{Timestamp: p.Timestamp + 1}), serverAddr, t0.Add(130*time.Millisecond))
-	if st := c.Stats(); st.SRTT != 0 || st.Drops[DropPong] != 1 {
+	if st := c.Stats(); st.SRTT != 0 || st.Drops.Count(DropPong) != 1 {
 		t.Errorf("an unmatched Pong was used: SRTT %v", st.SRTT)
 	}
 	c.Receive(srv(t, 2, rtype.Pong(p)), serverAddr, t0.Add(145*time.Millisecond))

@@ -25,8 +25,8 @@ func newEndpoint(send SendFunc, t Tracer) endpoint {
 // drop counts a drop for r, and traces the datagram being received as
 // dropped if r drops it whole.
 func (e *endpoint) drop(r DropReason) {
-	e.stats.Drops[r]++
-	if e.trace.on() && r < DropUnknownMessage {
+	e.stats.Drops.add(r)
+	if e.trace.on() && r.Datagram() {
 		e.trace.dropped(r)
 	}
 }

@@ -159,7 +159,7 @@ func TestServer_12_FirstPacketMustVerify(t *testing.T) {
 				}
 				return
 			}
-			if len(out) != 0 || s.Stats().Drops[tt.drop] != 1 || len(events(s, 0)) != 0 {
+			if len(out) != 0 || s.Stats().Drops.Count(tt.drop) != 1 || len(events(s, 0)) != 0 {
 				t.Errorf("sent %d, drops %v, want one %v and nothing else", len(out), s.Stats().Drops, tt.drop)
 			}
 		})
@@ -182,7 +182,7 @@ func TestServer_4_3_IDCollision(t *testing.T) {
 		t.Fatalf("Welcome to B carried %d, want the second candidate, not %d", id, taken)
 	}
 	s.Receive(packet(t, rtype.PacketHeader{ConnectionID: taken, Sequence: 1}), addrB, t0)
-	if s.NumPlayers() != 1 || s.Stats().Drops[DropWrongAddress] != 1 {
+	if s.NumPlayers() != 1 || s.Stats().Drops.Count(DropWrongAddress) != 1 {
 		t.Fatalf("the taken id: %d players, drops %v", s.NumPlayers(), s.Stats().Drops)
 	}
 	s.Receive(packet(t, rtype.PacketHeader{ConnectionID: id, Sequence: 1}), addrB, t0)
@@ -288,7 +288,7 @@ func TestServer_7_3_LatePacketDoesNotReopen(t *testing.T) {
 			}
 			events(s, 0)
 			cp.take()
-			before := s.Stats().Drops[tt.want]
+			before := s.Stats().Drops.Count(tt.want)
 			var m rtype.Message = rtype.Ping{Timestamp: 1}
 			if tt.lateSeq == tt.packets && tt.close == "disconnect" {
 				m = rtype.Disconnect{Reason: 1} // the network's copy
@@ -300,8 +300,8 @@ func TestServer_7_3_LatePacketDoesNotReopen(t *testing.T) {
 			if out := cp.take(); len(out) != 0 {
 				t.Errorf("the late packet was answered: %v", out)
 			}
-			if got := s.Stats().Drops[tt.want] - before; got != 1 {
-				t.Errorf("Drops[%v] += %d, want 1 (%v)", tt.want, got, s.Stats().Drops)
+			if got := s.Stats().Drops.Count(tt.want) - before; got != 1 {
+				t.Errorf("Drops.Count(%v) += %d, want 1 (%v)", tt.want, got, s.Stats().Drops)
 			}
 		})
 	}
@@ -329,7 +329,7 @@ func TestServer_7_3_ReconnectFromSamePort(t *testing.T) {
 	// The first two reconnections' old ids stay refused until the third
 	// Hello cleared them; the last one's is refused.
 	s.Receive(packet(t, rtype.PacketHeader{ConnectionID: ids[2], Sequence: 1}), addrA, t0.Add(2*time.Second))
-	if s.NumPlayers() != 0 || s.Stats().Drops[DropClosedConnection] != 1 {
+	if s.NumPlayers() != 0 || s.Stats().Drops.Count(DropClosedConnection) != 1 {
 		t.Errorf("a late packet of the last connection: %d players, drops %v", s.NumPlayers(), s.Stats().Drops)
 	}
 }

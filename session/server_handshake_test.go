@@ -44,8 +44,8 @@ func TestServer_4_2_DropsInvalidHello(t *testing.T) {
 			if s.NumPlayers() != 0 {
 				t.Errorf("NumPlayers = %d, want 0", s.NumPlayers())
 			}
-			if got := s.Stats().Drops[tt.want]; got != 1 {
-				t.Errorf("Drops[%v] = %d, want 1 (drops %v)", tt.want, got, s.Stats().Drops)
+			if got := s.Stats().Drops.Count(tt.want); got != 1 {
+				t.Errorf("Drops.Count(%v) = %d, want 1 (drops %v)", tt.want, got, s.Stats().Drops)
 			}
 			if ev := events(s, 0); len(ev) != 0 {
 				t.Errorf("events %v", ev)
@@ -116,7 +116,7 @@ func TestServer_13_1_RejectsWhenFull(t *testing.T) {
 		s.Receive(hello(), addrC, t0)
 		out := cp.take()
 		switch {
-		case disabled && (len(out) != 0 || s.Stats().Drops[DropServerFull] != 1):
+		case disabled && (len(out) != 0 || s.Stats().Drops.Count(DropServerFull) != 1):
 			t.Errorf("disabled: sent %d datagrams, drops %v", len(out), s.Stats().Drops)
 		case !disabled && (len(out) != 1 || string(out[0].b) != string(rtype.AppendRejected(nil)) || out[0].to != addrC):
 			t.Errorf("enabled: sent %v, want one Rejected to %v", out, addrC)
@@ -177,7 +177,7 @@ func TestServer_13_2_ResendsLostWelcome(t *testing.T) {
 			if tt.want == 1 && string(out[0].b) != string(rtype.AppendWelcome(nil, id)) {
 				t.Errorf("sent % x, want the same Welcome", out[0].b)
 			}
-			if tt.sentPacket && s.Stats().Drops[DropShortPacket] != 1 {
+			if tt.sentPacket && s.Stats().Drops.Count(DropShortPacket) != 1 {
 				t.Errorf("drops %v, want one ShortPacket", s.Stats().Drops)
 			}
 			if want := map[bool]int{false: 0, true: 1}[tt.sentPacket]; s.NumPlayers() != want {
@@ -288,7 +288,7 @@ func TestServer_13_2_WelcomePerHello(t *testing.T) {
 			if ok := isOpen(s, first); ok != tt.opens {
 				t.Errorf("first id opens = %v, want %v", ok, tt.opens)
 			}
-			if !tt.opens && s.Stats().Drops[tt.dropped] != 1 {
+			if !tt.opens && s.Stats().Drops.Count(tt.dropped) != 1 {
 				t.Errorf("drops %v, want one %v", s.Stats().Drops, tt.dropped)
 			}
 		})

@@ -29,7 +29,7 @@ func TestServer_12_ClosedAnswersNothing(t *testing.T) {
 			s.Close(t0)
 			events(s, 0)
 		}
-		drops := s.Stats().Drops[DropClosed]
+		drops := s.Stats().Drops.Count(DropClosed)
 		now := t0
 		for _, tt := range []struct {
 			name string
@@ -60,7 +60,7 @@ func TestServer_12_ClosedAnswersNothing(t *testing.T) {
 		if !closed {
 			continue
 		}
-		if got := s.Stats().Drops[DropClosed] - drops; got != 4 {
+		if got := s.Stats().Drops.Count(DropClosed) - drops; got != 4 {
 			t.Errorf("DropClosed += %d, want 4 (the datagrams)", got)
 		}
 		if s.NumPlayers() != 0 || s.NumWaiting() != 0 || len(events(s, 0)) != 0 {

@@ -50,9 +50,9 @@ func (l *opsLog) drops(d *Drops, now time.Time) {
 	case now.Sub(l.at) < DropLogEvery:
 		return
 	}
-	for r, n := range d {
-		if n > l.reported[r] {
-			l.log.Warn("dropped", "rule", DropReason(r).Key(), "count", n-l.reported[r], "period", DropLogEvery)
+	for r, n := range d.All() {
+		if was := l.reported.Count(r); n > was {
+			l.log.Warn("dropped", "rule", r.Key(), "count", n-was, "period", DropLogEvery)
 		}
 	}
 	l.reported, l.at = *d, now

@@ -73,8 +73,8 @@ func TestServer_5_4_DropsConnectedPackets(t *testing.T) {
 			if out := cp.take(); len(out) != 0 {
 				t.Errorf("answered with %d datagrams", len(out))
 			}
-			if got := s.Stats().Drops[tt.want] - before.Drops[tt.want]; got != 1 {
-				t.Errorf("Drops[%v] += %d, want 1 (%v)", tt.want, got, s.Stats().Drops)
+			if got := s.Stats().Drops.Count(tt.want) - before.Drops.Count(tt.want); got != 1 {
+				t.Errorf("Drops.Count(%v) += %d, want 1 (%v)", tt.want, got, s.Stats().Drops)
 			}
 			if ev := events(s, 0); len(ev) != 0 {
 				t.Errorf("events %v", ev)
@@ -88,7 +88,7 @@ func TestServer_5_4_DropsConnectedPackets(t *testing.T) {
 func TestServer_5_4_DropsWrongAddress(t *testing.T) {
 	s, cp, a, _ := connected(t, ServerConfig{})
 	s.Receive(packet(t, rtype.PacketHeader{ConnectionID: a, Sequence: 2}, ping7), addrC, t0)
-	if out := cp.take(); len(out) != 0 || s.NumPlayers() != 2 || s.Stats().Drops[DropWrongAddress] != 1 {
+	if out := cp.take(); len(out) != 0 || s.NumPlayers() != 2 || s.Stats().Drops.Count(DropWrongAddress) != 1 {
 		t.Errorf("sent %d, players %d, drops %v", len(out), s.NumPlayers(), s.Stats().Drops)
 	}
 }
@@ -113,8 +113,8 @@ func TestServer_5_2_ClassifiesSequences(t *testing.T) {
 		for _, q := range tt.seqs {
 			s.Receive(packet(t, rtype.PacketHeader{ConnectionID: a, Sequence: q}, ping7), addrA, t0)
 		}
-		if got := len(cp.take()); got != tt.answered || s.Stats().Drops[tt.drop] != tt.drops {
-			t.Errorf("%v: %d answers, Drops[%v] = %d; want %d, %d", tt.seqs, got, tt.drop, s.Stats().Drops[tt.drop], tt.answered, tt.drops)
+		if got := len(cp.take()); got != tt.answered || s.Stats().Drops.Count(tt.drop) != tt.drops {
+			t.Errorf("%v: %d answers, Drops.Count(%v) = %d; want %d, %d", tt.seqs, got, tt.drop, s.Stats().Drops.Count(tt.drop), tt.answered, tt.drops)
 		}
 	}
 }
@@ -181,8 +181,8 @@ func TestServer_7_1_AcceptsInput(t *testing.T) {
 			if d := cmp.Diff(tt.accept, got); d != "" {
 				t.Errorf("accepted (-want +got):\n%s", d)
 			}
-			if s.Stats().Drops[tt.drop] != tt.drops {
-				t.Errorf("Drops[%v] = %d, want %d", tt.drop, s.Stats().Drops[tt.drop], tt.drops)
+			if s.Stats().Drops.Count(tt.drop) != tt.drops {
+				t.Errorf("Drops.Count(%v) = %d, want %d", tt.drop, s.Stats().Drops.Count(tt.drop), tt.drops)
 			}
 		})
 	}
@@ -275,7 +275,7 @@ func TestServer_7_4_AnswersQueryEntity(t *testing.T) {
 		{"3 bytes", rtype.RawMessage{Type: rtype.TypeQueryEntity, Payload: []byte{0, 0, 1}}, nil, true},
 	}
 	for i, tt := range tests {
-		before := s.Stats().Drops[DropQueryEntity]
+		before := s.Stats().Drops.Count(DropQueryEntity)
 		s.Receive(packet(t, rtype.PacketHeader{ConnectionID: a, Sequence: uint32(2 + i)}, tt.msg), addrA, t0)
 		var got []rtype.CreateEntity
 		for _, m := range ofType(t, cp.take(), rtype.TypeCreateEntity) {
@@ -284,7 +284,7 @@ func TestServer_7_4_AnswersQueryEntity(t *testing.T) {
 		if d := cmp.Diff(tt.want, got); d != "" {
 			t.Errorf("%s: answer (-want +got):\n%s", tt.name, d)
 		}
-		if dropped := s.Stats().Drops[DropQueryEntity] > before; dropped != tt.drop {
+		if dropped := s.Stats().Drops.Count(DropQueryEntity) > before; dropped != tt.drop {
 			t.Errorf("%s: dropped = %v", tt.name, dropped)
 		}
 		if q := events(s, EventQueryEntity); len(q) != 1 && !tt.drop {
@@ -304,7 +304,7 @@ func TestServer_6_IgnoresUnknownMessages(t *testing.T) {
 	if got := len(ofType(t, cp.take(), rtype.TypePong)); got != 1 {
 		t.Errorf("%d Pongs, want 1", got)
 	}
-	if s.Stats().Drops[DropUnknownMessage] != 2 {
+	if s.Stats().Drops.Count(DropUnknownMessage) != 2 {
 		t.Errorf("Drops %v", s.Stats().Drops)
 	}
 }

@@ -39,7 +39,7 @@ func TestServer_4_4_WaitingQueueThenRejected(t *testing.T) {
 		cfg      ServerConfig
 		clients  int
 		want     []string // per client: "player", "waiting", "rejected", "dropped"
-		waitDrop uint64   // Drops[DropServerFull]
+		waitDrop uint64   // Drops.Count(DropServerFull)
 	}{
 		{"2 slots, 2 clients", ServerConfig{MaxPlayers: 2}, 2, []string{"player", "player"}, 0},
 		{"2 slots, 3 clients", ServerConfig{MaxPlayers: 2}, 3, []string{"player", "player", "waiting"}, 0},
@@ -82,8 +82,8 @@ func TestServer_4_4_WaitingQueueThenRejected(t *testing.T) {
 					waiting++
 				}
 			}
-			if s.NumWaiting() != waiting || s.Stats().Waited != uint64(waiting) || s.Stats().Drops[DropServerFull] != tt.waitDrop {
-				t.Errorf("NumWaiting %d, Waited %d, Drops[ServerFull] %d; want %d, %d, %d", s.NumWaiting(), s.Stats().Waited, s.Stats().Drops[DropServerFull], waiting, waiting, tt.waitDrop)
+			if s.NumWaiting() != waiting || s.Stats().Waited != uint64(waiting) || s.Stats().Drops.Count(DropServerFull) != tt.waitDrop {
+				t.Errorf("NumWaiting %d, Waited %d, Drops.Count(ServerFull) %d; want %d, %d, %d", s.NumWaiting(), s.Stats().Waited, s.Stats().Drops.Count(DropServerFull), waiting, waiting, tt.waitDrop)
 			}
 			if got := len(events(s, EventPlayerJoined)); got != s.NumPlayers() {
 				t.Errorf("%d joins for %d players: a waiting client joined", got, s.NumPlayers())
@@ -160,7 +160,7 @@ func TestServer_5_2_WaitingClientAnswers(t *testing.T) {
 			if d := cmp.Diff(tt.want, got); d != "" {
 				t.Errorf("answers (-want +got):\n%s", d)
 			}
-			if tt.drop != 0 && s.Stats().Drops[tt.drop] != 1 {
+			if tt.drop != 0 && s.Stats().Drops.Count(tt.drop) != 1 {
 				t.Errorf("drops %v, want one %v", s.Stats().Drops, tt.drop)
 			}
 			if len(events(s, EventInput)) != 0 {

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"iter"
 	"net/netip"
 	"strconv"
 	"time"
@@ -9,8 +10,8 @@ import (
 // DropReason names the rule that made a side drop a datagram or a message.
 type DropReason uint8
 
-// Drop reasons. Datagram-level ones drop the whole datagram unanswered
-// (§12); message-level ones drop one message of a processed packet (§6).
+// Drop reasons. Each drops a whole datagram unanswered (§12) or one
+// message of a processed packet (§6): [DropReason.Datagram] says which.
 const (
 	// DropTooLarge: a datagram over 548 bytes (§2.2).
 	DropTooLarge DropReason = iota
@@ -87,28 +88,58 @@ const (
 	// DropPong: a Pong not exactly 4 bytes, or matching no Ping (§8.4).
 	DropPong
 
-	// NumDropReasons is the number of drop reasons.
-	NumDropReasons
+	// numDropReasons is the number of drop reasons: Drops' room.
+	numDropReasons
 )
 
-var dropNames = [NumDropReasons]string{
-	"TooLarge", "BadHandshake", "HandshakeSize", "ZeroConnectionID",
-	"UnexpectedHandshake", "NotFromServer", "Closed", "ShortPacket",
-	"UnknownConnection", "WrongAddress", "WrongConnection", "Duplicate",
-	"TooOld", "Framing", "ServerFull", "ClosedConnection", "FirstSequence",
-	"UnknownMessage",
-	"Input", "StaleInput", "Ping", "Disconnect", "QueryEntity", "Snapshot",
-	"CreateEntity", "KnownEntity", "EntityLimit", "DestroyEntity", "Pong",
+// dropScope is what a drop discards.
+type dropScope uint8
+
+const (
+	// wholeDatagram: the datagram, unanswered (§12).
+	wholeDatagram dropScope = iota
+	// oneMessage: one message of a packet otherwise processed (§6).
+	oneMessage
+)
+
+// dropRule is what a drop reason is: its Go name, its stable key and what
+// it discards.
+type dropRule struct {
+	name, key string
+	scope     dropScope
 }
 
-var dropKeys = [NumDropReasons]string{
-	"datagram-too-large", "bad-handshake", "handshake-size", "zero-connection-id",
-	"unexpected-handshake", "not-from-server", "closed", "short-packet",
-	"unknown-connection", "wrong-address", "connection-id-differs", "duplicate-sequence",
-	"sequence-too-old", "framing", "server-full", "closed-connection", "first-sequence",
-	"unknown-message",
-	"input", "stale-input", "ping", "disconnect", "query-entity", "snapshot",
-	"create-entity", "known-entity", "entity-limit", "destroy-entity", "pong",
+// dropRules is every reason's rule, the one place that says them.
+var dropRules = [numDropReasons]dropRule{
+	DropTooLarge:            {"TooLarge", "datagram-too-large", wholeDatagram},
+	DropBadHandshake:        {"BadHandshake", "bad-handshake", wholeDatagram},
+	DropHandshakeSize:       {"HandshakeSize", "handshake-size", wholeDatagram},
+	DropZeroConnectionID:    {"ZeroConnectionID", "zero-connection-id", wholeDatagram},
+	DropUnexpectedHandshake: {"UnexpectedHandshake", "unexpected-handshake", wholeDatagram},
+	DropNotFromServer:       {"NotFromServer", "not-from-server", wholeDatagram},
+	DropClosed:              {"Closed", "closed", wholeDatagram},
+	DropShortPacket:         {"ShortPacket", "short-packet", wholeDatagram},
+	DropUnknownConnection:   {"UnknownConnection", "unknown-connection", wholeDatagram},
+	DropWrongAddress:        {"WrongAddress", "wrong-address", wholeDatagram},
+	DropWrongConnection:     {"WrongConnection", "connection-id-differs", wholeDatagram},
+	DropDuplicate:           {"Duplicate", "duplicate-sequence", wholeDatagram},
+	DropTooOld:              {"TooOld", "sequence-too-old", wholeDatagram},
+	DropFraming:             {"Framing", "framing", wholeDatagram},
+	DropServerFull:          {"ServerFull", "server-full", wholeDatagram},
+	DropClosedConnection:    {"ClosedConnection", "closed-connection", wholeDatagram},
+	DropFirstSequence:       {"FirstSequence", "first-sequence", wholeDatagram},
+	DropUnknownMessage:      {"UnknownMessage", "unknown-message", oneMessage},
+	DropInput:               {"Input", "input", oneMessage},
+	DropStaleInput:          {"StaleInput", "stale-input", oneMessage},
+	DropPing:                {"Ping", "ping", oneMessage},
+	DropDisconnect:          {"Disconnect", "disconnect", oneMessage},
+	DropQueryEntity:         {"QueryEntity", "query-entity", oneMessage},
+	DropSnapshot:            {"Snapshot", "snapshot", oneMessage},
+	DropCreateEntity:        {"CreateEntity", "create-entity", oneMessage},
+	DropKnownEntity:         {"KnownEntity", "known-entity", oneMessage},
+	DropEntityLimit:         {"EntityLimit", "entity-limit", oneMessage},
+	DropDestroyEntity:       {"DestroyEntity", "destroy-entity", oneMessage},
+	DropPong:                {"Pong", "pong", oneMessage},
 }
 
 // Key returns the reason's stable name in kebab-case, for traces and
@@ -116,31 +147,91 @@ var dropKeys = [NumDropReasons]string{
 // ("datagram-too-large", "duplicate-sequence"), the reason's own name
 // otherwise. A reason out of range is "other".
 func (r DropReason) Key() string {
-	if r < NumDropReasons {
-		return dropKeys[r]
+	if r < numDropReasons {
+		return dropRules[r].key
 	}
 	return "other"
 }
 
 // String names the reason.
 func (r DropReason) String() string {
-	if r < NumDropReasons {
-		return dropNames[r]
+	if r < numDropReasons {
+		return dropRules[r].name
 	}
 	return "DropReason(" + strconv.Itoa(int(r)) + ")"
 }
 
-// Drops counts drops by reason.
-type Drops [NumDropReasons]uint64
+// Datagram reports whether r drops a whole datagram, unanswered (§12),
+// rather than one message of a packet otherwise processed (§6).
+func (r DropReason) Datagram() bool {
+	return r < numDropReasons && dropRules[r].scope == wholeDatagram
+}
+
+// Drops counts drops by reason, a plain value read without allocating.
+// Reasons added later grow it without changing its methods.
+type Drops struct {
+	n [numDropReasons]uint64
+}
+
+// Count returns the drops of reason r.
+func (d Drops) Count(r DropReason) uint64 {
+	if r < numDropReasons {
+		return d.n[r]
+	}
+	return 0
+}
 
 // Total returns the number of drops of every reason.
-func (d *Drops) Total() uint64 {
+func (d Drops) Total() uint64 {
 	var n uint64
-	for _, v := range d {
+	for _, v := range d.n {
 		n += v
 	}
 	return n
 }
+
+// Add adds o's drops to d.
+func (d *Drops) Add(o *Drops) {
+	for r, v := range o.n {
+		d.n[r] += v
+	}
+}
+
+// All yields every reason, in order, with its count, zero or not.
+func (d Drops) All() iter.Seq2[DropReason, uint64] {
+	return func(yield func(DropReason, uint64) bool) {
+		for r, v := range d.n {
+			if !yield(DropReason(r), v) {
+				return
+			}
+		}
+	}
+}
+
+// String lists the reasons counted, as Key=count; "none" when none is.
+func (d Drops) String() string {
+	var b []byte
+	for r, v := range d.n {
+		if v != 0 {
+			if b != nil {
+				b = append(b, ' ')
+			}
+			b = append(b, DropReason(r).Key()...)
+			b = append(b, '=')
+			b = strconv.AppendUint(b, v, 10)
+		}
+	}
+	if b == nil {
+		return "none"
+	}
+	return string(b)
+}
+
+// Equal reports whether d and o count the same drops (go-cmp uses it).
+func (d Drops) Equal(o Drops) bool { return d == o }
+
+// add counts one drop of r.
+func (d *Drops) add(r DropReason) { d.n[r]++ }
 
 // Stats are the counters of one side, a plain value read without allocating.
 type Stats struct {

@@ -189,8 +189,8 @@ func TestTrace_5_2_LostAsCounted(t *testing.T) {
 				}
 			}
 		}
-		if n := side.log.dropped[session.DropDuplicate]; uint64(n) != side.stats.Drops[session.DropDuplicate] || n == 0 {
-			t.Errorf("%s: %d duplicates traced, %d counted", side.name, n, side.stats.Drops[session.DropDuplicate])
+		if n := side.log.dropped[session.DropDuplicate]; uint64(n) != side.stats.Drops.Count(session.DropDuplicate) || n == 0 {
+			t.Errorf("%s: %d duplicates traced, %d counted", side.name, n, side.stats.Drops.Count(session.DropDuplicate))
 		}
 	}
 	if uint64(srv.resent) != s.Stats().Resends || srv.resent == 0 {
@@ -252,7 +252,7 @@ func TestTrace_7_2_ReceivedBeforeItsAnswer(t *testing.T) {
 	if diff := cmp.Diff([]session.DropReason{session.DropDuplicate}, tr.drops); diff != "" {
 		t.Errorf("drops traced (-want +got):\n%s", diff)
 	}
-	if n := s.Stats().Drops[session.DropInput]; n != 1 {
+	if n := s.Stats().Drops.Count(session.DropInput); n != 1 {
 		t.Errorf("%d Inputs dropped, want the 10-byte one", n)
 	}
 }

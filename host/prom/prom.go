@@ -90,8 +90,8 @@ func (c *Collector) Collect(ch chan<- prometheus.Metric) {
 	counter(c.datagrams, m.DatagramsOut, "out")
 	counter(c.bytes, m.BytesIn, "in")
 	counter(c.bytes, m.BytesOut, "out")
-	for r := range session.NumDropReasons {
-		counter(c.drops, m.Drops[r], r.Key())
+	for r, n := range m.Drops.All() {
+		counter(c.drops, n, r.Key())
 	}
 	counter(c.resends, m.Resends)
 	counter(c.failures, m.Failed)
