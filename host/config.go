@@ -35,7 +35,7 @@ type Match struct {
 	Hooks *session.Hooks
 }
 
-// Config tunes a Host; 0 means the default.
+// Config tunes a Host; 0 means the default, as in package session.
 type Config struct {
 	// Addr is the first match's UDP address, such as ":4242" (§1); match i
 	// listens on its port + i. Port 0 picks a free run of ports.
@@ -51,9 +51,9 @@ type Config struct {
 	// Interval is the tick time; 0 means 1/60 s (§10).
 	Interval time.Duration
 	// ShutdownGrace is how long matches keep running once Run's context
-	// is done, as in [session.RunOptions]: 0 means 500 ms; negative skips
-	// the game's end (§8.3): the matches close at once, their games
-	// ticking a last time to read the departures.
+	// is done, for the game's end to reach the players (§8.3): 0 means
+	// 500 ms; [session.Off] skips it: the matches close at once, their
+	// games ticking a last time to read the departures.
 	ShutdownGrace time.Duration
 	// Batch is how many datagrams one system call moves; 0 means
 	// DefaultBatch.

@@ -21,10 +21,10 @@ import "github.com/rtypeproto/rtype/session"
 // meets the original protocol but for that.
 func V1Server() session.ServerConfig {
 	return session.ServerConfig{
-		DisableReliableEvents: true,
-		DisableRejected:       true,
-		InactivityTimeout:     -1,
-		SendBudget:            -1,
+		ReliableEvents:    session.Off,
+		Rejected:          session.Off,
+		InactivityTimeout: session.Off,
+		SendBudget:        session.Off,
 	}
 }
 
@@ -34,5 +34,5 @@ func V1Server() session.ServerConfig {
 // times out a silent server, which version 1 does not describe; it gives
 // up connecting after 10 s (§4.2).
 func V1Client() session.ClientConfig {
-	return session.ClientConfig{ServerTimeout: -1}
+	return session.ClientConfig{ServerTimeout: session.Off}
 }

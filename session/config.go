@@ -54,16 +54,28 @@ const (
 	destroyedMemory = 2 * time.Second
 )
 
+// Off turns off a knob of [ClientConfig], [ServerConfig] or host.Config
+// that has an off, where 0 means its default (see Configuration in the
+// package doc). Any negative value is Off.
+const Off = -1
+
+// Feature is a §13 improvement that a [Server] has on by default: 0 (the
+// zero value) is on, [Off] turns it off, as version 1 behaves.
+type Feature int8
+
+// on reports whether f is on: any value but a negative one.
+func (f Feature) on() bool { return f >= 0 }
+
 // ClientConfig holds the protocol and game policy of a [Client]. A field's 0
-// means its default; a negative value means off where the field says so, and
-// the default for a bound such as MaxEntities.
+// means its default; [Off] turns off a field that has an off, and is the
+// default for a bound such as MaxEntities.
 type ClientConfig struct {
 	// GiveUp is how long after the first Hello, sent every second (§4.2),
 	// the client stops trying and reports [EventTimedOut]; 0 means 10 s
-	// (§4.2), negative never.
+	// (§4.2), [Off] never.
 	GiveUp time.Duration
 	// ServerTimeout closes a connected client that has received no valid
-	// packet for that long, with [EventTimedOut]; 0 means 10 s, negative
+	// packet for that long, with [EventTimedOut]; 0 means 10 s, [Off]
 	// never.
 	ServerTimeout time.Duration
 	// QueryRetry, when positive, trades §7.4's SHOULD, ask once, for repair
@@ -71,7 +83,7 @@ type ClientConfig struct {
 	// answer for QueryRetry makes the client ask again, then after twice
 	// as long, and so on, 4 asks per id at most ([DefaultQueryRetry] is
 	// sensible). Only a version 1 server needs it (§13.4: it never resends
-	// a lost CreateEntity). 0 or negative is off: the client asks once per
+	// a lost CreateEntity). 0 (or [Off]) is off: the client asks once per
 	// id, as §7.4 says it SHOULD, and again only after no Snapshot listed
 	// the id for 2 s. A client whose table holds MaxEntities entities asks
 	// nothing.
@@ -95,8 +107,8 @@ type ClientConfig struct {
 	// worlds spread a round over several packets (§8.1) and loss skips
 	// rounds: 1 s, 20 rounds, is sensible. An expired id is remembered like
 	// a destroyed one, for 2 s, lest a late Snapshot query it (§8.3); a newer
-	// Snapshot listing it brings it back through QueryEntity (§7.4). 0 or
-	// negative is off: entities stay until destroyed, as §1 says a client
+	// Snapshot listing it brings it back through QueryEntity (§7.4). 0 (or
+	// [Off]) is off: entities stay until destroyed, as §1 says a client
 	// MUST NOT assume an unstated disappearance; expiry reads Snapshots,
 	// which carry each tick's replicated entities (§8.1), as stating it.
 	ExpireUnlisted time.Duration
@@ -116,11 +128,11 @@ type ServerConfig struct {
 	MaxPlayers int
 	// InactivityTimeout closes a connection that sent no valid packet for
 	// that long, as if it had sent Disconnect (§13.3), and forgets a silent
-	// waiting client; 0 means 10 s, negative never closes a connection (the
+	// waiting client; 0 means 10 s, [Off] never closes a connection (the
 	// v1 behaviour), though waiting clients are still forgotten after 10 s.
 	InactivityTimeout time.Duration
 	// SnapshotInterval is the number of [Server.Tick] calls between two
-	// Snapshots (§8.1); 0 means 3, negative never.
+	// Snapshots (§8.1); 0 means 3, [Off] never.
 	SnapshotInterval int
 	// EventQueue bounds the EventInput and EventQueryEntity events waiting
 	// in [Server.Events]; 0 means 4096. Past it a new one is lost, counted in
@@ -129,17 +141,17 @@ type ServerConfig struct {
 	// player waiting, as for a slot, for a Tick with room for its join and
 	// every leave.
 	EventQueue int
-	// DisableReliableEvents sends each CreateEntity and DestroyEntity once,
-	// as version 1 does (§13.4), instead of resending to each player what
-	// its client lacks until the acks show it arrived: a lost creation is
+	// ReliableEvents resends to each player the CreateEntity and
+	// DestroyEntity its client lacks until the acks show they arrived
+	// (§13.4). [Off] sends each once, as version 1 does: a lost creation is
 	// then repaired only by QueryEntity, a lost destruction never, and no
 	// DestroyEntity gets its redundant second copy.
-	DisableReliableEvents bool
-	// DisableRejected silently drops, as version 1 does (§13.1), a Hello to
-	// a full server, and the first packet of a validated client that finds
-	// every slot and the waiting queue taken, or the game ending, instead of
-	// answering Rejected.
-	DisableRejected bool
+	ReliableEvents Feature
+	// Rejected answers Rejected (§4.4) to a Hello to a full server, and to
+	// the first packet of a validated client that finds every slot and the
+	// waiting queue taken, or the game ending (§13.1). [Off] drops them
+	// silently, as version 1 does.
+	Rejected Feature
 	// ValidationKey keys the HMAC-SHA256 that derives a Welcome's connection
 	// id from the client's address and a 5-second time window (§4.2, §12).
 	// nil or empty means 32 random bytes from crypto/rand, drawn by NewServer
@@ -151,7 +163,7 @@ type ServerConfig struct {
 	// DestroyEntity (§12: a spoofed address never acks), only one empty
 	// packet per packet it sends and the answers to its Ping and
 	// QueryEntity, until an ack covers one of the last SendBudget. 0 means
-	// 64, negative never (v1). Conforming clients ack every packet (§5.1);
+	// 64, [Off] never (v1). Conforming clients ack every packet (§5.1);
 	// keep it above the packets sent per round trip.
 	SendBudget int
 	// Tracer, when not nil, receives the server's events, of every
@@ -173,7 +185,7 @@ type RunOptions struct {
 	// passes to Receive or takes from the SendFunc (§3).
 	Hooks *Hooks
 	// Interval is the time between two calls of the tick or frame function;
-	// 0 or negative (a loop has no off) means 1/60 s (§10).
+	// 0 means 1/60 s (§10), as does a negative value: a loop has no off.
 	Interval time.Duration
 }
 

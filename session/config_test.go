@@ -34,14 +34,14 @@ func TestConfig_OneRule(t *testing.T) {
 	}
 	negative := get(
 		ClientConfig{GiveUp: -1, ServerTimeout: -1, QueryRetry: -1, MaxEntities: -1, EventQueue: -1, ExpireUnlisted: -1},
-		ServerConfig{MaxPlayers: -1, InactivityTimeout: -1, SnapshotInterval: -1, EventQueue: -1, SendBudget: -1},
+		ServerConfig{MaxPlayers: -1, InactivityTimeout: -1, SnapshotInterval: -1, EventQueue: -1, SendBudget: -1, ReliableEvents: -1, Rejected: -1},
 		RunOptions{Interval: -1})
 	want = all{
 		// Off: kept negative, read as off where used.
 		ClientConfig{GiveUp: -1, ServerTimeout: -1, QueryRetry: -1, ExpireUnlisted: -1,
 			// Bounds: the default.
 			MaxEntities: DefaultMaxEntities, EventQueue: DefaultEventQueue},
-		ServerConfig{InactivityTimeout: -1, SnapshotInterval: -1, SendBudget: -1,
+		ServerConfig{InactivityTimeout: -1, SnapshotInterval: -1, SendBudget: -1, ReliableEvents: -1, Rejected: -1,
 			MaxPlayers: DefaultMaxPlayers, EventQueue: DefaultEventQueue},
 		RunOptions{Interval: DefaultInterval},
 	}

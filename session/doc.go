@@ -38,13 +38,15 @@
 // # Configuration
 //
 // [ClientConfig] and [ServerConfig] hold protocol and game policy;
-// [RunOptions] the client binding's frame time and hooks. In each, 0 means
-// the default; a negative value means off where off has a meaning (GiveUp,
-// ServerTimeout, InactivityTimeout, SnapshotInterval, SendBudget;
-// QueryRetry and ExpireUnlisted are off by default), and the default for a
-// bound (MaxPlayers, MaxEntities, EventQueue) or a loop's Interval. What
-// the spec fixes, such as a Hello
-// every second (§4.2), is no knob.
+// [RunOptions] the client binding's frame time and hooks. One rule holds for
+// every knob of theirs and of host.Config: 0 means the default, and [Off]
+// (any negative value) turns off a knob that has an off: the timeouts
+// (GiveUp, ServerTimeout, InactivityTimeout), SnapshotInterval, SendBudget,
+// the improvements of §13 (the [Feature]s ReliableEvents and Rejected),
+// QueryRetry and ExpireUnlisted (off by default), a host's ShutdownGrace.
+// A knob without an off, a bound (MaxPlayers, MaxEntities, EventQueue) or
+// a loop's Interval, takes its default for Off too. What the spec fixes,
+// such as a Hello every second (§4.2), is no knob.
 //
 // # Ending the game
 //

@@ -58,8 +58,8 @@ func TestServer_13_4_StallLosesNothing(t *testing.T) {
 		{"3 s, client to server only", 3 * time.Second, true, false, 50, ServerConfig{}},
 		{"3 s, server to client only", 3 * time.Second, false, true, 50, ServerConfig{}},
 		{"3 s both ways, missiles living one tick", 3 * time.Second, true, true, 1, ServerConfig{}},
-		{"3 s both ways, send budget off", 3 * time.Second, true, true, 1, ServerConfig{SendBudget: -1}},
-		{"9 s server to client only, send budget off", 9 * time.Second, false, true, 2, ServerConfig{SendBudget: -1}},
+		{"3 s both ways, send budget off", 3 * time.Second, true, true, 1, ServerConfig{SendBudget: Off}},
+		{"9 s server to client only, send budget off", 9 * time.Second, false, true, 2, ServerConfig{SendBudget: Off}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -166,7 +166,7 @@ func TestServer_13_4_BigWorldLosslessSettles(t *testing.T) {
 func TestServer_12_13_4_BigWorldAnyBudget(t *testing.T) {
 	for _, budget := range []int{0, 1024, -1} {
 		t.Run("", func(t *testing.T) {
-			d := newDuplex(t, ServerConfig{SendBudget: budget, DisableRejected: true}, ClientConfig{QueryRetry: -1}, 50*time.Millisecond)
+			d := newDuplex(t, ServerConfig{SendBudget: budget, Rejected: Off}, ClientConfig{QueryRetry: Off}, 50*time.Millisecond)
 			for range 3200 {
 				d.srv.Spawn(rtype.ArchetypeLowGround, 10, 10, 0)
 			}

@@ -86,8 +86,8 @@ func fates(seed uint64, step, n int) [][]int {
 
 func newRelSUT() *relSUT {
 	u := &relSUT{now: t0, created: map[uint32]int{}, gone: map[uint32]int{}, spec: newSpecClient()}
-	u.srv = NewServer(ServerConfig{InactivityTimeout: -1}, func(_ netip.AddrPort, b []byte) { u.down = append(u.down, slices.Clone(b)) })
-	u.cli = NewClient(serverAddr, ClientConfig{ServerTimeout: -1}, func(_ netip.AddrPort, b []byte) { u.up = append(u.up, slices.Clone(b)) })
+	u.srv = NewServer(ServerConfig{InactivityTimeout: Off}, func(_ netip.AddrPort, b []byte) { u.down = append(u.down, slices.Clone(b)) })
+	u.cli = NewClient(serverAddr, ClientConfig{ServerTimeout: Off}, func(_ netip.AddrPort, b []byte) { u.up = append(u.up, slices.Clone(b)) })
 	u.exchange(0, 0, false, 0)
 	u.exchange(0, 0, false, 0)
 	return u

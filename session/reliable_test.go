@@ -98,7 +98,7 @@ func TestReliable_8_3_NoCreationAfterDestruction(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s, cp, a, _ := connected(t, ServerConfig{SnapshotInterval: -1})
+			s, cp, a, _ := connected(t, ServerConfig{SnapshotInterval: Off})
 			cp.take()
 			id := s.Spawn(rtype.ArchetypeEnemyBidos, 10, 10, 0)
 			s.Tick(t0)
@@ -242,7 +242,7 @@ func TestReliable_13_4_LateCopyOfCreation(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s, cp, a, _ := connected(t, ServerConfig{SnapshotInterval: -1})
+			s, cp, a, _ := connected(t, ServerConfig{SnapshotInterval: Off})
 			cp.take()
 			id := s.Spawn(rtype.ArchetypeEnemyBidos, 10, 10, 0)
 			cl := newSpecClient()
@@ -391,7 +391,7 @@ func TestServer_8_3_13_4_DestroyEntitySentTwice(t *testing.T) {
 		{"first copy arrived, the second lost", ServerConfig{}, false, 0b10, true, false},
 		{"both copies lost: resent once", ServerConfig{}, false, 0b00, true, true},
 		{"first copy acknowledged before the next Tick: no copy", ServerConfig{}, true, 0b11, false, false},
-		{"reliable events off: sent once", ServerConfig{DisableReliableEvents: true}, false, 0b00, false, false},
+		{"reliable events off: sent once", ServerConfig{ReliableEvents: Off}, false, 0b00, false, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -473,7 +473,7 @@ func TestServer_8_3_13_4_DestroyEntitySentTwice(t *testing.T) {
 			if sv := s.Stats(); sv.Resends != st.Resends+stB.Resends || sv.RedundantDestroys != st.RedundantDestroys+stB.RedundantDestroys {
 				t.Errorf("server stats: %d resends, %d redundant; connections %+v, %+v", sv.Resends, sv.RedundantDestroys, st, stB)
 			}
-			if !tt.wantResend && s.conns[0].pending(&s.world) != 0 && !tt.cfg.DisableReliableEvents {
+			if !tt.wantResend && s.conns[0].pending(&s.world) != 0 && tt.cfg.ReliableEvents.on() {
 				t.Errorf("%d events pending after the acks", s.conns[0].pending(&s.world))
 			}
 		})

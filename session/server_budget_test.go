@@ -111,8 +111,8 @@ func TestServer_12_SendBudget(t *testing.T) {
 	}{
 		{"keep-alive with ack 0 every 5 s", ServerConfig{}, every5s, DefaultSendBudget + 1, 0},
 		{"budget of 10", ServerConfig{SendBudget: 10}, every5s, 11, 0},
-		{"reliable events off", ServerConfig{DisableReliableEvents: true}, every5s, DefaultSendBudget + 1, 0},
-		{"budget off: the v1 behaviour", ServerConfig{SendBudget: -1}, every5s, ticks, 19},
+		{"reliable events off", ServerConfig{ReliableEvents: Off}, every5s, DefaultSendBudget + 1, 0},
+		{"budget off: the v1 behaviour", ServerConfig{SendBudget: Off}, every5s, ticks, 19},
 		{"acks again after 10 s", ServerConfig{}, func(id uint32, k int, last uint32) []byte {
 			if k < 600 {
 				return every5s(id, k, last)

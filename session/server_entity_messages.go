@@ -62,7 +62,7 @@ func (s *Server) sendEntity(end toConn, i int) {
 // creation stays owed and goes once there is room.
 func (s *Server) answerQuery(end toConn, id uint32) {
 	i, ok := s.world.find(id)
-	if !ok || s.world.ents[i].dead || !s.cfg.DisableReliableEvents && !s.roomForEntities(end.c) {
+	if !ok || s.world.ents[i].dead || s.cfg.ReliableEvents.on() && !s.roomForEntities(end.c) {
 		return
 	}
 	s.sendCreate(end, i)
@@ -73,7 +73,7 @@ func (s *Server) answerQuery(end toConn, id uint32) {
 func (s *Server) sendCreate(end toConn, i int) {
 	c, e := end.c, &s.world.ents[i]
 	put(end, &s.asm, e.create(s.tick))
-	reliable := !s.cfg.DisableReliableEvents
+	reliable := s.cfg.ReliableEvents.on()
 	if reliable {
 		c.record(entityRef{id: e.id})
 	}
@@ -88,7 +88,7 @@ func (s *Server) sendDestroy(end toConn, i int) {
 	m := e.destroy
 	m.ServerTick = s.tick
 	put(end, &s.asm, m)
-	reliable := !s.cfg.DisableReliableEvents
+	reliable := s.cfg.ReliableEvents.on()
 	if reliable {
 		c.record(entityRef{id: e.id, destroy: true})
 	}

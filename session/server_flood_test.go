@@ -19,9 +19,9 @@ func TestServer_12_NoWorldTrafficBeforeFirstPacket(t *testing.T) {
 		entities int
 	}{
 		{"100 entities", ServerConfig{}, 100},
-		{"100 entities, reliable off", ServerConfig{DisableReliableEvents: true}, 100},
+		{"100 entities, reliable off", ServerConfig{ReliableEvents: Off}, 100},
 		{"empty world", ServerConfig{}, 0},
-		{"no snapshots", ServerConfig{SnapshotInterval: -1}, 10},
+		{"no snapshots", ServerConfig{SnapshotInterval: Off}, 10},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

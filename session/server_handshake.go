@@ -51,9 +51,9 @@ func (s *Server) canJoin() bool {
 	return !s.full() && s.events.roomForJoin(s.nConns)
 }
 
-// reject answers Rejected (§4.4), or nothing with DisableRejected (§13.1).
+// reject answers Rejected (§4.4), or nothing with Rejected off (§13.1).
 func (s *Server) reject(to netip.AddrPort) {
-	if s.cfg.DisableRejected {
+	if !s.cfg.Rejected.on() {
 		s.drop(DropServerFull)
 		return
 	}

@@ -105,7 +105,11 @@ func TestServer_4_2_WelcomesValidHello(t *testing.T) {
 // off; invalid ones never.
 func TestServer_13_1_RejectsWhenFull(t *testing.T) {
 	for _, disabled := range []bool{false, true} {
-		s, cp := newServer(ServerConfig{MaxPlayers: 2, DisableRejected: disabled})
+		cfg := ServerConfig{MaxPlayers: 2}
+		if disabled {
+			cfg.Rejected = Off
+		}
+		s, cp := newServer(cfg)
 		for _, a := range []netip.AddrPort{addrA, addrB} {
 			connect(t, s, cp, a, t0)
 		}
@@ -325,7 +329,7 @@ func TestServer_12_HelloTakesNoSlot(t *testing.T) {
 		{"3 open, spoofed", ServerConfig{}, 3, 50, time.Millisecond, "welcome", 4},
 		{"4 open", ServerConfig{}, 4, 0, 0, "rejected", 4},
 		{"4 open, spoofed", ServerConfig{}, 4, 20, 0, "rejected", 4},
-		{"4 open, Rejected off", ServerConfig{DisableRejected: true}, 4, 0, 0, "", 4},
+		{"4 open, Rejected off", ServerConfig{Rejected: Off}, 4, 0, 0, "", 4},
 		{"1 player slot, spoofed", ServerConfig{MaxPlayers: 1}, 0, 70, 0, "welcome", 1},
 	}
 	for _, tt := range tests {
@@ -423,7 +427,7 @@ func TestServer_13_1_SpoofedHellosDoNotLockOut(t *testing.T) {
 	}{
 		{"4 spoofed", ServerConfig{}, 0, 4, time.Second, "welcome", "welcome"},
 		{"1000 spoofed, next window", ServerConfig{}, 0, 1000, 6 * time.Second, "welcome", "welcome"},
-		{"4 spoofed, inactivity off", ServerConfig{InactivityTimeout: -1}, 0, 4, 3 * time.Second, "welcome", "welcome"},
+		{"4 spoofed, inactivity off", ServerConfig{InactivityTimeout: Off}, 0, 4, 3 * time.Second, "welcome", "welcome"},
 		{"3 open, 200 spoofed", ServerConfig{}, 3, 200, 3 * time.Second, "welcome", "welcome"},
 		{"4 open", ServerConfig{}, 4, 0, 3 * time.Second, "rejected", "rejected"},
 		{"1 slot, 200 spoofed", ServerConfig{MaxPlayers: 1}, 0, 200, 3 * time.Second, "welcome", "welcome"},

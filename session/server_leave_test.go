@@ -27,7 +27,7 @@ func TestServer_7_3_LeaverEntitiesGo(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s, cp := newServer(ServerConfig{SnapshotInterval: -1})
+			s, cp := newServer(ServerConfig{SnapshotInterval: Off})
 			ids := map[netip.AddrPort]uint32{}
 			for _, a := range []netip.AddrPort{addrA, addrB, addrC} {
 				ids[a] = connect(t, s, cp, a, t0)
@@ -91,8 +91,8 @@ func TestServer_8_3_ShutdownEndsTheGame(t *testing.T) {
 		{"reliable, nothing lost", ServerConfig{}, 0, true, false, "Rejected"},
 		{"reliable, the packet to A lost, its copy arrived", ServerConfig{}, 1, true, false, "Rejected"},
 		{"reliable, the packet to A and its copy lost", ServerConfig{}, 2, true, true, "Rejected"},
-		{"v1 events, the packet to A lost", ServerConfig{DisableReliableEvents: true}, 1, false, false, "Rejected"},
-		{"Rejected disabled", ServerConfig{DisableRejected: true}, 0, true, false, ""},
+		{"v1 events, the packet to A lost", ServerConfig{ReliableEvents: Off}, 1, false, false, "Rejected"},
+		{"Rejected disabled", ServerConfig{Rejected: Off}, 0, true, false, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -31,7 +31,7 @@ const (
 // reason 4, game ended (§8.3), and sends every player at once what it is
 // owed, without a Snapshot or advancing the tick. Connections stay open for
 // the next Ticks to repeat what was lost (§13.4); a valid Hello now gets
-// Rejected (§4.4), or is dropped with DisableRejected. Later entities are
+// Rejected (§4.4), or is dropped with Rejected off. Later entities are
 // sent as usual; a second Shutdown destroys them too. After Close it does
 // nothing.
 func (s *Server) Shutdown(now time.Time) {

@@ -109,7 +109,7 @@ func TestServer_8_2_StampedAtSendingTime(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s, cp, a, _ := connected(t, ServerConfig{SnapshotInterval: -1})
+			s, cp, a, _ := connected(t, ServerConfig{SnapshotInterval: Off})
 			e := &env{t: t, s: s, cp: cp, a: a, seq: 1}
 			got := tt.run(e)
 			if d := cmp.Diff(tt.want, got); d != "" {

@@ -44,7 +44,7 @@ func TestServer_4_4_WaitingQueueThenRejected(t *testing.T) {
 		{"2 slots, 2 clients", ServerConfig{MaxPlayers: 2}, 2, []string{"player", "player"}, 0},
 		{"2 slots, 3 clients", ServerConfig{MaxPlayers: 2}, 3, []string{"player", "player", "waiting"}, 0},
 		{"2 slots, 5 clients", ServerConfig{MaxPlayers: 2}, 5, []string{"player", "player", "waiting", "waiting", "rejected"}, 0},
-		{"2 slots, 6 clients, Rejected off", ServerConfig{MaxPlayers: 2, DisableRejected: true}, 6, []string{"player", "player", "waiting", "waiting", "dropped", "dropped"}, 2},
+		{"2 slots, 6 clients, Rejected off", ServerConfig{MaxPlayers: 2, Rejected: Off}, 6, []string{"player", "player", "waiting", "waiting", "dropped", "dropped"}, 2},
 		{"1 slot, 3 clients", ServerConfig{MaxPlayers: 1}, 3, []string{"player", "waiting", "rejected"}, 0},
 	}
 	for _, tt := range tests {
@@ -185,8 +185,8 @@ func TestServer_13_3_WaitingClientLeaves(t *testing.T) {
 		{"silent 9.9 s", ServerConfig{MaxPlayers: 1}, 9900 * time.Millisecond, false, false},
 		{"silent 10 s", ServerConfig{MaxPlayers: 1}, 10 * time.Second, false, true},
 		{"silent 2 s of 2 s", ServerConfig{MaxPlayers: 1, InactivityTimeout: 2 * time.Second}, 2 * time.Second, false, true},
-		{"inactivity off, silent 9.9 s", ServerConfig{MaxPlayers: 1, InactivityTimeout: -1}, 9900 * time.Millisecond, false, false},
-		{"inactivity off, silent 10 s", ServerConfig{MaxPlayers: 1, InactivityTimeout: -1}, 10 * time.Second, false, true},
+		{"inactivity off, silent 9.9 s", ServerConfig{MaxPlayers: 1, InactivityTimeout: Off}, 9900 * time.Millisecond, false, false},
+		{"inactivity off, silent 10 s", ServerConfig{MaxPlayers: 1, InactivityTimeout: Off}, 10 * time.Second, false, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

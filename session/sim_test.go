@@ -378,7 +378,7 @@ func TestSim_13_4_ReliableEventsUnderLoss(t *testing.T) {
 // of those clients holds all the same, so three seeds are played.
 func TestSim_7_4_QueryEntityRepairsLostCreations(t *testing.T) {
 	for seed := uint64(1); seed <= 3; seed++ {
-		r := runSim(t, seed, 0.2, session.ServerConfig{DisableReliableEvents: true}, session.ClientConfig{GiveUp: time.Hour, QueryRetry: session.DefaultQueryRetry}, 4000)
+		r := runSim(t, seed, 0.2, session.ServerConfig{ReliableEvents: session.Off}, session.ClientConfig{GiveUp: time.Hour, QueryRetry: session.DefaultQueryRetry}, 4000)
 		lostCreates, unrepaired := 0, 0
 		for i := range r.clients {
 			for _, id := range slices.Sorted(maps.Keys(r.alive)) {

@@ -146,7 +146,7 @@ func TestServer_5_2_ConnStatsLostLeavesWindow(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			// Up to 100 packets go unacknowledged: past the send budget
 			// (§12) the server would stop sending them.
-			s, cp, a, _ := connected(t, ServerConfig{SnapshotInterval: 1, SendBudget: -1})
+			s, cp, a, _ := connected(t, ServerConfig{SnapshotInterval: 1, SendBudget: Off})
 			for range tt.sent {
 				s.Tick(t0)
 			}

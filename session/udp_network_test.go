@@ -178,7 +178,7 @@ func TestUDP_8_3_HostEndsTheGame(t *testing.T) {
 						mu.Unlock()
 						return false
 					}}
-					clientDone <- session.RunClientConn(cliCtx, cliConn, serverAddr, session.ClientConfig{ServerTimeout: -1}, session.RunOptions{Hooks: hooks}, func(c *session.Client, now time.Time) bool {
+					clientDone <- session.RunClientConn(cliCtx, cliConn, serverAddr, session.ClientConfig{ServerTimeout: session.Off}, session.RunOptions{Hooks: hooks}, func(c *session.Client, now time.Time) bool {
 						mu.Lock()
 						wasKnown, wasEnded, wasSettled := known, ended, settled
 						for e := range c.Events() {

@@ -129,7 +129,7 @@ func newReplayer(rc *replayCapture, ci int) *replayer {
 func (p *replayer) restart() {
 	cl := p.rc.clients[p.ci]
 	// The replay's Hello is no real one: it never gives up waiting.
-	p.client = session.NewClient(cl.server, session.ClientConfig{GiveUp: -1}, func(netip.AddrPort, []byte) {})
+	p.client = session.NewClient(cl.server, session.ClientConfig{GiveUp: session.Off}, func(netip.AddrPort, []byte) {})
 	p.fed, p.next, p.tick = -frameStep, 0, 0
 	p.runTo(0)
 }

@@ -168,7 +168,7 @@ func testServersWith(t testing.TB, n int, cfg session.ServerConfig, absent ...in
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_ = host.Serve(ctx, c, host.Match{Session: cfg, Tick: games[i].step}, host.Config{ShutdownGrace: -1})
+			_ = host.Serve(ctx, c, host.Match{Session: cfg, Tick: games[i].step}, host.Config{ShutdownGrace: session.Off})
 		}()
 	}
 	t.Cleanup(func() {

@@ -222,7 +222,7 @@ func (m mutant) serve(nw *rtypetest.Network) (string, func() error, error) {
 		w.see(s)
 	}}
 	// No game's end (§8.3): by stop, the suite has left.
-	hc := host.Config{Interval: m.tick, ShutdownGrace: -1}
+	hc := host.Config{Interval: m.tick, ShutdownGrace: session.Off}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- host.Serve(ctx, &brokenConn{m: m, w: w, buf: make([]byte, 1<<16)}, match, hc) }()

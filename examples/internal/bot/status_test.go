@@ -141,7 +141,7 @@ func TestSessionConfig(t *testing.T) {
 	if c.ExpireUnlisted != ExpireUnlisted || c.QueryRetry != 0 {
 		t.Errorf("defaults: ExpireUnlisted %v, QueryRetry %v", c.ExpireUnlisted, c.QueryRetry)
 	}
-	c = SessionConfig(session.ClientConfig{ExpireUnlisted: -1, QueryRetry: 3 * session.DefaultQueryRetry})
+	c = SessionConfig(session.ClientConfig{ExpireUnlisted: session.Off, QueryRetry: 3 * session.DefaultQueryRetry})
 	if c.ExpireUnlisted != -1 || c.QueryRetry != 3*session.DefaultQueryRetry {
 		t.Errorf("caller's values replaced: ExpireUnlisted %v, QueryRetry %v", c.ExpireUnlisted, c.QueryRetry)
 	}

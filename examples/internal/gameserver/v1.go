@@ -10,5 +10,5 @@ import "github.com/rtypeproto/rtype/session"
 // be tried against it. The Welcome resend and the timeouts stay on: they
 // change no message a client receives from a live connection.
 func V1() session.ServerConfig {
-	return session.ServerConfig{DisableReliableEvents: true, DisableRejected: true}
+	return session.ServerConfig{ReliableEvents: session.Off, Rejected: session.Off}
 }
