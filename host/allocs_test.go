@@ -81,7 +81,7 @@ func (b *bench) tick() {
 		bc.n = 0
 	}
 	for range phases {
-		b.h.loops[0].each(b.now, true)
+		b.h.loops[0].each(b.now)
 	}
 	for _, bc := range b.clients {
 		n, _ := b.in.Read(bc.conn)

@@ -33,7 +33,19 @@ type loop struct {
 	errs    []error
 	// phase is the group of matches the next wake-up ticks.
 	phase int
+	state loopState
 }
+
+// loopState is where a loop is in its life.
+type loopState uint8
+
+const (
+	// playing: a tick runs each match's game, then its session server.
+	playing loopState = iota
+	// ending: the session servers resend the game's end (§8.3) for the
+	// grace; the games tick no more.
+	ending
+)
 
 func newLoop(cfg *Config) *loop {
 	return &loop{cfg: cfg, in: mmsg.NewBatch(cfg.Batch), out: mmsg.NewBatch(cfg.Batch), metrics: newLoopMetrics()}
@@ -78,7 +90,7 @@ func (l *loop) run(ctx context.Context) {
 			l.shutdown(t)
 			return
 		case now := <-t.C:
-			l.each(now, true)
+			l.each(now)
 			if len(l.matches) == 0 {
 				return // every match closed, by its socket or a panic
 			}
@@ -86,9 +98,8 @@ func (l *loop) run(ctx context.Context) {
 	}
 }
 
-// each runs one tick of every match of the next phase; game false skips
-// the games' ticks, as during the shutdown.
-func (l *loop) each(now time.Time, game bool) {
+// each runs one tick of every match of the next phase.
+func (l *loop) each(now time.Time) {
 	phase := l.phase
 	l.phase = (l.phase + 1) % phases
 	for i, n := 0, 0; i < len(l.matches); {
@@ -102,7 +113,7 @@ func (l *loop) each(now time.Time, game bool) {
 			// yielding first spares it a preemption signal each pass.
 			runtime.Gosched()
 		}
-		if l.locked(m, now, game) {
+		if l.locked(m, now) {
 			i++
 		}
 	}
@@ -111,11 +122,11 @@ func (l *loop) each(now time.Time, game bool) {
 // locked runs step under the metrics' lock, so that a reader sees the
 // match's server between two ticks, and reports whether m is still on the
 // loop.
-func (l *loop) locked(m *match, now time.Time, game bool) bool {
+func (l *loop) locked(m *match, now time.Time) bool {
 	l.metrics.mu.Lock()
 	defer l.metrics.mu.Unlock()
 	start := time.Now()
-	if err := l.step(m, now, game); err != nil {
+	if err := l.step(m, now); err != nil {
 		l.remove(m, err)
 		return false
 	}
@@ -123,9 +134,10 @@ func (l *loop) locked(m *match, now time.Time, game bool) bool {
 	return true
 }
 
-// step is one tick of one match: its datagrams in, the game, the session
-// server's Tick, its datagrams out. A panic in it closes the match only.
-func (l *loop) step(m *match, now time.Time, game bool) (err error) {
+// step is one tick of one match: its datagrams in, the game while the
+// loop is playing, the session server's Tick, its datagrams out. A panic
+// in it closes the match only.
+func (l *loop) step(m *match, now time.Time) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			l.pending = 0
@@ -137,7 +149,7 @@ func (l *loop) step(m *match, now time.Time, game bool) (err error) {
 		l.end(m, now)
 		return fmt.Errorf("%w: match %d (%v): %w", ErrMatch, m.index, m.addr, err)
 	}
-	if game && m.tick != nil {
+	if l.state == playing && m.tick != nil {
 		m.tick(m.srv, now)
 	}
 	m.srv.Tick(now)
@@ -182,6 +194,7 @@ func (l *loop) shutdown(t *time.Ticker) {
 			l.safely(m, func() { m.srv.Shutdown(now) })
 		}
 		l.metrics.mu.Unlock()
+		l.state = ending
 		deadline := time.NewTimer(l.cfg.ShutdownGrace)
 		defer deadline.Stop()
 	wait:
@@ -192,7 +205,7 @@ func (l *loop) shutdown(t *time.Ticker) {
 			case <-t.C:
 				// The tick's own time may be before Shutdown's: a server's
 				// times never go back.
-				l.each(time.Now(), false)
+				l.each(time.Now())
 			}
 		}
 	}

@@ -46,7 +46,7 @@ func (s *Server) Shutdown(now time.Time) {
 		}
 	}
 	for c := range s.open() {
-		s.sendTick(c, false, now)
+		s.sendTick(c, now)
 	}
 }
 

@@ -50,44 +50,73 @@ func (s *Server) Tick(now time.Time) {
 	s.ops.drops(&s.stats.Drops, now)
 	s.expire(now)
 	s.admit(now)
-	snap := s.cfg.SnapshotInterval > 0 && s.tick%uint32(s.cfg.SnapshotInterval) == 0
-	if snap {
+	if s.cfg.SnapshotInterval > 0 && s.tick%uint32(s.cfg.SnapshotInterval) == 0 {
 		s.states = s.world.states(s.states)
-	}
-	for c := range s.open() {
-		s.sendTick(c, snap, now)
+		for c := range s.open() {
+			s.sendRound(c, now)
+		}
+	} else {
+		for c := range s.open() {
+			s.sendTick(c, now)
+		}
 	}
 	s.world.purge()
 }
 
-// sendTick sends c the entity messages it is owed and the Snapshot
-// messages, the entity messages first unless the Snapshot is large, each
-// side sharing a packet with the other when there is room.
-func (s *Server) sendTick(c *conn, snap bool, now time.Time) {
+// sendTick sends c the entity messages it is owed, on a tick without a
+// Snapshot.
+func (s *Server) sendTick(c *conn, now time.Time) {
 	end := toConn{s, c, now}
-	if s.overBudget(c) {
-		// A probe per packet received lets a real client ack and resume.
-		if c.probeDue {
-			c.probeDue = false
-			c.lastSent = s.tick
-			end.begin()
-			s.flush(c, now)
-		}
+	if s.probing(end) {
 		return
 	}
-	c.probeDue = false
+	s.sendEntities(end)
+	s.endTick(end)
+}
+
+// sendRound sends c the entity messages it is owed and the Snapshot
+// messages of the round in s.states, the entity messages first unless the
+// Snapshot is large, each side sharing a packet with the other when there
+// is room.
+func (s *Server) sendRound(c *conn, now time.Time) {
+	end := toConn{s, c, now}
+	if s.probing(end) {
+		return
+	}
 	// An ack covers 33 packets (§5.1): entity messages before a larger
 	// Snapshot would never show received, so they come after it.
-	late := snap && len(s.states) > ackWindow/2*rtype.MaxSnapshotStates
-	if !late {
+	if len(s.states) > ackWindow/2*rtype.MaxSnapshotStates {
+		s.sendSnapshot(end)
 		s.sendEntities(end)
-	}
-	if snap {
+	} else {
+		s.sendEntities(end)
 		s.sendSnapshot(end)
 	}
-	if late {
-		s.sendEntities(end)
+	s.endTick(end)
+}
+
+// probing reports whether the connection is over its SendBudget (§12),
+// then sent only a probe per packet it sent, which lets a real client ack
+// and resume.
+func (s *Server) probing(end toConn) bool {
+	c := end.c
+	if !s.overBudget(c) {
+		c.probeDue = false
+		return false
 	}
+	if c.probeDue {
+		c.probeDue = false
+		c.lastSent = s.tick
+		end.begin()
+		s.flush(c, end.now)
+	}
+	return true
+}
+
+// endTick sends what the tick assembled for the connection, and an empty
+// packet when its acks need one to move.
+func (s *Server) endTick(end toConn) {
+	c := end.c
 	if !s.asm.open && c.entities.used > 0 && s.tick-c.lastSent >= probeTicks {
 		// Acks move only when the client receives something newer: without
 		// Snapshots, an empty packet (valid, §5.3) makes it show the loss.
@@ -95,7 +124,7 @@ func (s *Server) sendTick(c *conn, snap bool, now time.Time) {
 	}
 	if s.asm.open {
 		c.lastSent = s.tick
-		s.flush(c, now)
+		s.flush(c, end.now)
 	}
 }
 

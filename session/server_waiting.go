@@ -49,7 +49,7 @@ func (s *Server) enqueue(p peer) *waiter {
 	return nil
 }
 
-// unqueue frees w (waiterQueued → waiterFree): it joined, left, was told
+// unqueue frees w (placeTaken → placeFree): it joined, left, was told
 // Rejected or fell silent.
 func (s *Server) unqueue(w *waiter) {
 	if w.state == placeTaken {
