@@ -61,7 +61,7 @@ func (s *Server) join(p peer, now time.Time) *conn {
 func (c *conn) pending(w *world) int {
 	n := 0
 	for i := range w.ents {
-		if p := w.rep(i, c.slot).phase; p != repAbsent && p != repHeld {
+		if w.rep(i, c.slot).unsettled() {
 			n++
 		}
 	}

@@ -193,8 +193,8 @@ func (w *world) check() error {
 		}
 		dead++
 		for k := range w.slots {
-			if r := w.rep(i, k); r.phase == repPending || r.phase == repCreating || r.phase == repHeld {
-				return fmt.Errorf("dead entity %d in phase %d for slot %d", e.id, r.phase, k)
+			if r := w.rep(i, k); r.state == repPending || r.state == repCreating || r.state == repCreateDue || r.state == repHeld {
+				return fmt.Errorf("dead entity %d in state %v for slot %d", e.id, r.state, k)
 			}
 		}
 	}

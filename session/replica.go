@@ -17,40 +17,217 @@ package session
 // show it may be lost). Only a client losing maxDestroyTries copies of one
 // DestroyEntity is given up on.
 
-// repPhase is where one entity stands with one client.
-type repPhase uint8
+// repState is where one entity stands with one client: what it holds and
+// what it is owed.
+type repState uint8
 
 const (
-	// repAbsent: the client does not hold the entity and is owed nothing.
-	repAbsent repPhase = iota
-	// repPending: the entity is in the world, no CreateEntity sent yet.
+	// Absent: the client does not hold the entity and is owed nothing.
+	repAbsent repState = iota
+	// Pending: the entity is in the world, no CreateEntity sent yet.
 	repPending
-	// repCreating: CreateEntity copies sent, none known to have arrived.
+	// Creating: CreateEntity copies sent, none known to have arrived.
 	repCreating
-	// repHeld: a CreateEntity arrived: the client holds the entity.
+	// CreateDue: as Creating, and the last copy seems lost: one is owed.
+	repCreateDue
+	// Held: a CreateEntity arrived: the client holds the entity.
 	repHeld
-	// repDoomed: the entity left the world and the client holds it or may;
+	// Doomed: the entity left the world and the client holds it or may;
 	// its DestroyEntity is not sent yet.
 	repDoomed
-	// repDestroying: DestroyEntity copies sent, none known to have arrived
-	// (or the acks showed a creation copy that may have come after them):
-	// a copy is owed whenever the last seems lost.
+	// DestroyEcho: the first DestroyEntity went; its second copy is owed
+	// at the next Tick, before any ack, so a lost destruction rarely needs
+	// a resend (§8.3).
+	repDestroyEcho
+	// Destroying: DestroyEntity copies sent, none known to have arrived.
 	repDestroying
-	// repDestroyed: a DestroyEntity arrived, but a creation copy still in
+	// DestroyDue: as Destroying, and no copy counts any more (lost, or
+	// arrived before a creation copy that may have come after it): one
+	// is owed.
+	repDestroyDue
+	// Destroyed: a DestroyEntity arrived, but a creation copy still in
 	// flight could arrive after it (§5.2 processes out-of-order packets).
 	repDestroyed
+
+	numRepStates
 )
 
-// replica is one entity as one client is known to hold it: its phase and
+// repAny, as the state a transition leaves, is every state.
+const repAny = numRepStates
+
+var repStateNames = [numRepStates]string{
+	"Absent", "Pending", "Creating", "CreateDue", "Held", "Doomed",
+	"DestroyEcho", "Destroying", "DestroyDue", "Destroyed",
+}
+
+func (s repState) String() string { return repStateNames[s] }
+
+// repEvent is what happened to one entity, one client or one copy of an
+// entity message in flight to it.
+type repEvent uint8
+
+const (
+	// entered: the entity entered the world, or its client joined (§8.2,
+	// §10).
+	evEntered repEvent = iota
+	// forgotten: the client left; nothing about the entity matters.
+	evForgotten
+	// left: the entity left the world (§8.3).
+	evLeft
+	// sentCreate, sentDestroy: a copy went, tracked until the acks resolve
+	// it; sentCreateOnce, sentDestroyOnce: it went once, as version 1 does.
+	evSentCreate
+	evSentCreateOnce
+	evSentDestroy
+	evSentDestroyOnce
+	// createArrived: the acks show a packet with a CreateEntity copy
+	// arrived (§5.1).
+	evCreateArrived
+	// createLost: a packet with a CreateEntity copy left the window never
+	// acknowledged (§5.2), another copy still in flight; createLostLast:
+	// none is.
+	evCreateLost
+	evCreateLostLast
+	// destroyArrived: a DestroyEntity copy arrived past the fence, a
+	// creation copy still in flight; destroySettled: none is.
+	evDestroyArrived
+	evDestroySettled
+	// destroyVoid: a DestroyEntity copy lost, or arrived before the fence
+	// (a creation copy lost only by inference may come after it), another
+	// copy still in flight; destroyVoidLast: none is.
+	evDestroyVoid
+	evDestroyVoidLast
+	// gaveUp: the client lost maxDestroyTries copies of the DestroyEntity.
+	evGaveUp
+	// suspected: the acks show a later packet received before the one
+	// with the latest copy (§5.1): that copy may be lost.
+	evSuspected
+
+	numRepEvents
+)
+
+var repEventNames = [numRepEvents]string{
+	"entered", "forgotten", "left", "sentCreate", "sentCreateOnce",
+	"sentDestroy", "sentDestroyOnce", "createArrived", "createLost",
+	"createLostLast", "destroyArrived", "destroySettled", "destroyVoid",
+	"destroyVoidLast", "gaveUp", "suspected",
+}
+
+func (e repEvent) String() string { return repEventNames[e] }
+
+// repTransitions is the machine, one transition a line: from, event, to;
+// "any" is every state. A pair not listed leaves the state as it is.
+// TestReplica_TransitionTable holds this comment and repNext to each other.
+//
+//	any          entered          Pending
+//	any          forgotten        Absent
+//	Pending      left             Absent
+//	Creating     left             Doomed
+//	CreateDue    left             Doomed
+//	Held         left             Doomed
+//	Pending      sentCreate       Creating
+//	CreateDue    sentCreate       Creating
+//	any          sentCreateOnce   Held
+//	Doomed       sentDestroy      DestroyEcho
+//	DestroyEcho  sentDestroy      Destroying
+//	DestroyDue   sentDestroy      Destroying
+//	any          sentDestroyOnce  Absent
+//	Creating     createArrived    Held
+//	CreateDue    createArrived    Held
+//	DestroyEcho  createArrived    DestroyDue
+//	Destroying   createArrived    DestroyDue
+//	Destroyed    createArrived    DestroyDue
+//	Creating     createLostLast   CreateDue
+//	DestroyEcho  createLost       DestroyDue
+//	Destroying   createLost       DestroyDue
+//	Destroyed    createLost       DestroyDue
+//	DestroyEcho  createLostLast   DestroyDue
+//	Destroying   createLostLast   DestroyDue
+//	Destroyed    createLostLast   DestroyDue
+//	DestroyEcho  destroyArrived   Destroyed
+//	Destroying   destroyArrived   Destroyed
+//	DestroyDue   destroyArrived   Destroyed
+//	DestroyEcho  destroySettled   Absent
+//	Destroying   destroySettled   Absent
+//	DestroyDue   destroySettled   Absent
+//	Destroyed    destroySettled   Absent
+//	DestroyEcho  destroyVoidLast  DestroyDue
+//	Destroying   destroyVoidLast  DestroyDue
+//	DestroyEcho  gaveUp           Absent
+//	Destroying   gaveUp           Absent
+//	DestroyDue   gaveUp           Absent
+//	Creating     suspected        CreateDue
+//	DestroyEcho  suspected        DestroyDue
+//	Destroying   suspected        DestroyDue
+var repTransitions = []struct {
+	from repState
+	ev   repEvent
+	to   repState
+}{
+	{repAny, evEntered, repPending},
+	{repAny, evForgotten, repAbsent},
+	{repPending, evLeft, repAbsent},
+	{repCreating, evLeft, repDoomed},
+	{repCreateDue, evLeft, repDoomed},
+	{repHeld, evLeft, repDoomed},
+	{repPending, evSentCreate, repCreating},
+	{repCreateDue, evSentCreate, repCreating},
+	{repAny, evSentCreateOnce, repHeld},
+	{repDoomed, evSentDestroy, repDestroyEcho},
+	{repDestroyEcho, evSentDestroy, repDestroying},
+	{repDestroyDue, evSentDestroy, repDestroying},
+	{repAny, evSentDestroyOnce, repAbsent},
+	{repCreating, evCreateArrived, repHeld},
+	{repCreateDue, evCreateArrived, repHeld},
+	{repDestroyEcho, evCreateArrived, repDestroyDue},
+	{repDestroying, evCreateArrived, repDestroyDue},
+	{repDestroyed, evCreateArrived, repDestroyDue},
+	{repCreating, evCreateLostLast, repCreateDue},
+	{repDestroyEcho, evCreateLost, repDestroyDue},
+	{repDestroying, evCreateLost, repDestroyDue},
+	{repDestroyed, evCreateLost, repDestroyDue},
+	{repDestroyEcho, evCreateLostLast, repDestroyDue},
+	{repDestroying, evCreateLostLast, repDestroyDue},
+	{repDestroyed, evCreateLostLast, repDestroyDue},
+	{repDestroyEcho, evDestroyArrived, repDestroyed},
+	{repDestroying, evDestroyArrived, repDestroyed},
+	{repDestroyDue, evDestroyArrived, repDestroyed},
+	{repDestroyEcho, evDestroySettled, repAbsent},
+	{repDestroying, evDestroySettled, repAbsent},
+	{repDestroyDue, evDestroySettled, repAbsent},
+	{repDestroyed, evDestroySettled, repAbsent},
+	{repDestroyEcho, evDestroyVoidLast, repDestroyDue},
+	{repDestroying, evDestroyVoidLast, repDestroyDue},
+	{repDestroyEcho, evGaveUp, repAbsent},
+	{repDestroying, evGaveUp, repAbsent},
+	{repDestroyDue, evGaveUp, repAbsent},
+	{repCreating, evSuspected, repCreateDue},
+	{repDestroyEcho, evSuspected, repDestroyDue},
+	{repDestroying, evSuspected, repDestroyDue},
+}
+
+// repNext is repTransitions as a table: repNext[from][ev] is the state ev
+// leads to from.
+var repNext = func() (t [numRepStates][numRepEvents]repState) {
+	for s := range numRepStates {
+		for e := range numRepEvents {
+			t[s][e] = s
+		}
+	}
+	for _, tr := range repTransitions {
+		for s := range numRepStates {
+			if tr.from == repAny || s == tr.from {
+				t[s][tr.ev] = tr.to
+			}
+		}
+	}
+	return t
+}()
+
+// replica is one entity as one client is known to hold it: its state and
 // the packets in flight with a copy of each message, resolved by the acks.
 type replica struct {
-	phase repPhase
-	// due asks Tick for a copy of the phase's message, CreateEntity or
-	// DestroyEntity, whose last copy seems lost.
-	due bool
-	// echo asks for a DestroyEntity's second copy at the next Tick, before
-	// any ack, so a lost destruction rarely needs a resend (§8.3).
-	echo bool
+	state repState
 	// creates and destroys count the packets in flight with a copy.
 	creates, destroys uint8
 	// tries counts the DestroyEntity copies lost: past maxDestroyTries the
@@ -70,77 +247,72 @@ type replica struct {
 // entities for ever.
 const maxDestroyTries = 16
 
-// owed reports whether a first message, a due copy or an echo is owed now.
+// on moves the replica along ev.
+func (r *replica) on(ev repEvent) { r.state = repNext[r.state][ev] }
+
+// owed reports whether a message is owed now: a first CreateEntity or
+// DestroyEntity, a copy of one that seems lost, or the echo.
 func (r *replica) owed() bool {
-	return r.phase == repPending || r.phase == repDoomed || r.due || r.echo && r.phase == repDestroying
+	switch r.state {
+	case repPending, repCreateDue, repDoomed, repDestroyEcho, repDestroyDue:
+		return true
+	}
+	return false
 }
 
-// resend reports whether the message owed is a copy of one sent before.
-func (r *replica) resend() bool {
-	return r.due && (r.phase == repCreating || r.phase == repDestroying)
-}
+// resend reports whether the message owed is a copy of one that seems lost.
+func (r *replica) resend() bool { return r.state == repCreateDue || r.state == repDestroyDue }
+
+// echoing reports whether the message owed is the DestroyEntity's echo.
+func (r *replica) echoing() bool { return r.state == repDestroyEcho }
 
 // settled reports whether nothing about the entity is owed or in flight.
 func (r *replica) settled() bool {
-	return r.phase == repAbsent && r.creates == 0 && r.destroys == 0
+	return r.state == repAbsent && r.creates == 0 && r.destroys == 0
 }
 
-// spawned: the entity entered the world, or its client joined (§8.2, §10).
-func (r *replica) spawned() { *r = replica{phase: repPending} }
+// unsettled reports whether the client lacks the world's view of the
+// entity: a message owed or in flight, or one it holds that is gone.
+func (r *replica) unsettled() bool { return r.state != repAbsent && r.state != repHeld }
 
-// forgotten: the client left; nothing about the entity matters any more.
-func (r *replica) forgotten() { *r = replica{} }
+// spawned: the entity entered the world, or its client joined.
+func (r *replica) spawned() { *r = replica{}; r.on(evEntered) }
+
+// forgotten: the client left.
+func (r *replica) forgotten() { *r = replica{}; r.on(evForgotten) }
 
 // killed: the entity left the world. A client never sent its CreateEntity
 // is owed nothing; any other may hold it and is owed its DestroyEntity.
-func (r *replica) killed() {
-	switch r.phase {
-	case repPending:
-		r.phase, r.due = repAbsent, false
-	case repCreating, repHeld:
-		r.phase, r.due = repDoomed, false
-	}
-}
+func (r *replica) killed() { r.on(evLeft) }
 
-// sentCreate: a CreateEntity copy went in seq; unreliable (v1), it is held.
-func (r *replica) sentCreate(seq uint32, reliable bool) {
-	r.due = false
-	switch {
-	case !reliable:
-		r.phase = repHeld
-		return
-	case r.phase == repPending:
-		r.phase = repCreating
-	}
+// sentCreate: a CreateEntity copy went in packet seq.
+func (r *replica) sentCreate(seq uint32) {
 	r.creates++
 	r.last = seq
+	r.on(evSentCreate)
 }
 
-// sentDestroy: a DestroyEntity copy went in packet seq, the first one or
-// its echo owed at the next Tick, or a resend, after which none is owed.
-func (r *replica) sentDestroy(seq uint32, reliable bool) {
-	if !reliable {
-		*r = replica{}
-		return
-	}
-	r.echo = r.phase == repDoomed // only the first copy is echoed
-	r.phase, r.due = repDestroying, false
+// sentCreateOnce: a CreateEntity went untracked (version 1): it counts as
+// held.
+func (r *replica) sentCreateOnce() { r.on(evSentCreateOnce) }
+
+// sentDestroy: a DestroyEntity copy went in packet seq: the first one, its
+// echo or a resend.
+func (r *replica) sentDestroy(seq uint32) {
 	r.destroys++
 	r.last = seq
+	r.on(evSentDestroy)
 }
+
+// sentDestroyOnce: a DestroyEntity went untracked (version 1): done.
+func (r *replica) sentDestroyOnce() { *r = replica{state: r.state}; r.on(evSentDestroyOnce) }
 
 // ackedCreate: a packet with a CreateEntity copy arrived. After the
 // entity left the world, that copy may have arrived after a DestroyEntity,
 // so one more goes.
 func (r *replica) ackedCreate() {
 	r.creates = dec(r.creates)
-	switch r.phase {
-	case repCreating:
-		r.phase, r.due = repHeld, false
-	case repDestroying, repDestroyed:
-		r.phase, r.due, r.echo = repDestroying, true, false
-	}
-	// repDoomed: its first DestroyEntity is owed anyway.
+	r.on(evCreateArrived)
 }
 
 // lostCreate: packet seq, with a CreateEntity copy, left the window never
@@ -150,28 +322,19 @@ func (r *replica) ackedCreate() {
 func (r *replica) lostCreate(seq uint32) {
 	r.creates = dec(r.creates)
 	r.fence = max(r.fence, seq+ackWindow+1)
-	switch r.phase {
-	case repCreating:
-		r.due = r.due || r.creates == 0
-	case repDestroying, repDestroyed:
-		r.phase, r.due = repDestroying, true
-	}
+	r.on(lastOr(r.creates, evCreateLost, evCreateLostLast))
 }
 
 // ackedDestroy: the packet seq with a DestroyEntity copy arrived; done
 // unless a creation copy is still in flight, or may have been processed
-// after it (fence).
+// after it (before the fence: the copy counts for nothing).
 func (r *replica) ackedDestroy(seq uint32) {
 	r.destroys = dec(r.destroys)
-	if seq < r.fence {
-		r.due = r.due || r.phase == repDestroying && r.destroys == 0
-		return
-	}
-	if r.phase == repDestroying {
-		r.phase, r.due, r.echo = repDestroyed, false, false
-	}
-	if r.phase == repDestroyed && r.creates == 0 {
-		r.phase = repAbsent
+	switch {
+	case seq < r.fence:
+		r.on(lastOr(r.destroys, evDestroyVoid, evDestroyVoidLast))
+	default:
+		r.on(lastOr(r.creates, evDestroyArrived, evDestroySettled))
 	}
 }
 
@@ -180,23 +343,33 @@ func (r *replica) ackedDestroy(seq uint32) {
 // the server gives up.
 func (r *replica) lostDestroy() {
 	r.destroys = dec(r.destroys)
-	if r.phase != repDestroying {
+	switch r.state {
+	case repDestroyEcho, repDestroying, repDestroyDue:
+	default:
 		return
 	}
 	if r.tries++; r.tries >= maxDestroyTries {
-		r.phase, r.due, r.echo = repAbsent, false, false
+		r.on(evGaveUp)
 		return
 	}
-	r.due = r.due || r.destroys == 0
+	r.on(lastOr(r.destroys, evDestroyVoid, evDestroyVoidLast))
 }
 
 // suspect: the acks show a later packet than seq received and seq not yet
 // (§5.1). If seq carried the latest copy, another goes now rather than once
 // seq leaves the window; a late duplicate is harmless (§8.2, §8.3).
 func (r *replica) suspect(seq uint32) {
-	if r.last == seq && (r.phase == repCreating || r.phase == repDestroying) {
-		r.due = true
+	if r.last == seq {
+		r.on(evSuspected)
 	}
+}
+
+// lastOr is ev while copies remain in flight, last once none does.
+func lastOr(inFlight uint8, ev, last repEvent) repEvent {
+	if inFlight == 0 {
+		return last
+	}
+	return ev
 }
 
 func dec(n uint8) uint8 {

@@ -22,7 +22,7 @@ func (s *Server) sendEntities(end toConn) {
 		if !r.owed() {
 			continue
 		}
-		if r.echo && !r.due && r.last > before {
+		if r.echoing() && r.last > before {
 			w.owes[c.slot] = true // the echo goes at the next Tick
 			continue
 		}
@@ -49,7 +49,7 @@ func (s *Server) sendEntity(end toConn, i int) {
 		s.sendCreate(end, i)
 		return
 	}
-	if r.phase == repDestroying && !r.due {
+	if r.echoing() {
 		c.cs.RedundantDestroys++
 		s.stats.RedundantDestroys++
 	}
@@ -73,12 +73,13 @@ func (s *Server) answerQuery(end toConn, id uint32) {
 func (s *Server) sendCreate(end toConn, i int) {
 	c, e := end.c, &s.world.ents[i]
 	put(end, &s.asm, e.create(s.tick))
-	reliable := s.cfg.ReliableEvents.on()
-	if reliable {
-		c.record(entityRef{id: e.id})
+	if !s.cfg.ReliableEvents.on() {
+		s.world.update(i, c.slot, (*replica).sentCreateOnce)
+		return
 	}
+	c.record(entityRef{id: e.id})
 	seq := c.seq
-	s.world.update(i, c.slot, func(r *replica) { r.sentCreate(seq, reliable) })
+	s.world.update(i, c.slot, func(r *replica) { r.sentCreate(seq) })
 }
 
 // sendDestroy puts dead entity i's DestroyEntity, stamped now, in c's
@@ -88,12 +89,13 @@ func (s *Server) sendDestroy(end toConn, i int) {
 	m := e.destroy
 	m.ServerTick = s.tick
 	put(end, &s.asm, m)
-	reliable := s.cfg.ReliableEvents.on()
-	if reliable {
-		c.record(entityRef{id: e.id, destroy: true})
+	if !s.cfg.ReliableEvents.on() {
+		s.world.update(i, c.slot, (*replica).sentDestroyOnce)
+		return
 	}
+	c.record(entityRef{id: e.id, destroy: true})
 	seq := c.seq
-	s.world.update(i, c.slot, func(r *replica) { r.sentDestroy(seq, reliable) })
+	s.world.update(i, c.slot, func(r *replica) { r.sentDestroy(seq) })
 }
 
 // traceResent traces the resending to c of entity i's message.
