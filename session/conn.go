@@ -20,10 +20,8 @@ type conn struct {
 	lastInput uint32
 	gotInput  bool
 
-	sent     sentRing
-	entities entityRing   // the packets with entity messages, unresolved
-	building entityPacket // the entity messages of the packet being built
-	cs       ConnStats
+	sent history
+	cs   ConnStats
 }
 
 func (c *conn) stats(w *world) ConnStats {
@@ -85,7 +83,7 @@ func (s *Server) closeConn(c *conn, why CloseReason, dr rtype.DisconnectReason, 
 	for i := range s.world.ents {
 		s.world.update(i, c.slot, (*replica).forgotten)
 	}
-	c.sent, c.entities, c.building = sentRing{}, entityRing{}, entityPacket{}
+	c.sent = history{}
 	s.events.push(Event{Kind: EventPlayerLeft, Conn: c.id, Slot: uint8(c.slot), Close: why, Disconnect: dr, At: now})
 	s.ops.left(c, why, dr)
 	s.closed.add(c.addr, c.id, now)

@@ -543,7 +543,7 @@ func TestReliable_7_4_QueryWhileNoRoomLeavesNoGhost(t *testing.T) {
 	deliver()
 	s.Tick(now) // tick 3: a Snapshot listing all 600 entities arrives
 	deliver()
-	if n := s.conns[0].entities.used; n != entitySlots {
+	if n := s.conns[0].sent.used; n != entitySlots {
 		t.Fatalf("ring holds %d, want full", n)
 	}
 	const last = 600 // listed in the Snapshot, never sent a CreateEntity yet

@@ -3,53 +3,9 @@ package session
 import (
 	bits32 "math/bits"
 	"time"
+
+	"github.com/rtypeproto/rtype"
 )
-
-// sentPacket remembers a packet's send time and acks, for RTT and loss (§5.2).
-type sentPacket struct {
-	seq   uint32
-	at    time.Time
-	acked bool
-	lost  bool // counted in Lost: it left the window unacknowledged
-}
-
-// sentSlots is how many packets the ring remembers, more than the ack
-// window (§5.1). A packet is counted lost when an ack more than 32 above it
-// shows it unacknowledged (§5.2), or when its slot is reused before that.
-const sentSlots = 64
-
-type sentRing struct {
-	p [sentSlots]sentPacket
-	// top and topBits are the highest ack applied and the union of the
-	// ackBits that came with it: the packets they cover are resolved, so
-	// the next ack walks only what it adds (§5.1).
-	top, topBits uint32
-	// judged is the highest sequence judged by leaving the window.
-	judged uint32
-}
-
-// fresh returns the ackBits of the packets below ack that ack and bits
-// show acknowledged and no earlier ack did, and whether ack itself is new;
-// it records them as applied. An ack below the highest is walked whole.
-func (r *sentRing) fresh(ack, bits uint32) (uint32, bool) {
-	switch {
-	case ack < r.top:
-		return bits, true
-	case ack == r.top:
-		fresh := bits &^ r.topBits
-		r.topBits |= bits
-		return fresh, false
-	}
-	var covered uint32
-	if d := ack - r.top; r.top != 0 && d <= 32 {
-		// The old top is bit d−1 of the new window, its bits above it.
-		covered = 1<<(d-1) | r.topBits<<d
-	}
-	r.top, r.topBits = ack, bits
-	return bits &^ covered, true
-}
-
-func (r *sentRing) slot(seq uint32) *sentPacket { return &r.p[seq%sentSlots] }
 
 // ack applies the client's ack and ackBits (§5.1) to c: round-trip time,
 // loss, and the entity messages of the packets they resolve (§13.4).
@@ -117,15 +73,48 @@ func (s *Server) ackLeftWindow(c *conn, ack uint32) {
 	}
 }
 
+// ackEntities resolves the entity blocks acked, destructions first, as a
+// creation in the same ack may have arrived after them; those too old are
+// lost, and those missing below a received one suspected (§5.1, §5.2).
+func (s *Server) ackEntities(c *conn, ack, bits uint32) {
+	if c.sent.used == 0 {
+		return
+	}
+	var arrived uint32 // by block index
+	for i := range c.sent.blocks {
+		b := &c.sent.blocks[i]
+		switch {
+		case b.n == 0:
+		case rtype.Acked(b.seq, ack, bits):
+			arrived |= 1 << i
+			s.destructionsArrived(c, b)
+		case tooOld(b.seq, ack):
+			s.copiesLost(c, b)
+			c.sent.free(i)
+		case b.seq < ack && !b.suspected:
+			b.suspected = true
+			s.copiesSuspected(c, b)
+		}
+	}
+	for a := arrived; a != 0; a &= a - 1 {
+		i := bits32.TrailingZeros32(a)
+		s.creationsArrived(c, &c.sent.blocks[i])
+		c.sent.free(i)
+	}
+}
+
 // sentNow records the packet just sent, and its entity messages (§13.4).
+// The record it reuses, if never resolved, counts as lost.
 func (s *Server) sentNow(c *conn, now time.Time) {
 	if old := c.sent.slot(c.seq); old.seq != 0 && !old.acked && !old.lost {
 		c.cs.Lost++
 	}
 	*c.sent.slot(c.seq) = sentPacket{seq: c.seq, at: now}
 	c.cs.Sent++
-	if c.building.n > 0 {
-		s.keepEntityPacket(c)
+	if c.sent.building.n > 0 && !c.sent.keep(c.seq) {
+		// Unreachable, given roomForEntities: the copies count as lost.
+		s.copiesLost(c, &c.sent.building)
+		c.sent.building.n = 0
 	}
 }
 

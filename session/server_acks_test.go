@@ -6,7 +6,7 @@ import "testing"
 // new highest ack adds to its window, the bits a repeated one adds, and,
 // for an ack below the highest, everything it shows (each packet is then
 // checked against its slot).
-func TestSentRingFresh(t *testing.T) {
+func TestHistoryFresh(t *testing.T) {
 	tests := []struct {
 		name                string
 		top, topBits        uint32
@@ -25,7 +25,7 @@ func TestSentRingFresh(t *testing.T) {
 		{"a jump of exactly 32", 8, 0, 40, 1 << 31, 0, true, 40, 1 << 31},
 	}
 	for _, tt := range tests {
-		r := sentRing{top: tt.top, topBits: tt.topBits}
+		r := history{top: tt.top, topBits: tt.topBits}
 		fresh, newest := r.fresh(tt.ack, tt.bits)
 		if fresh != tt.fresh || newest != tt.newest || r.top != tt.wantTop || r.topBits != tt.wantTopBit {
 			t.Errorf("%s: fresh %032b newest %t top %d bits %b; want %032b %t %d %b", tt.name,

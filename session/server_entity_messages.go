@@ -77,7 +77,7 @@ func (s *Server) sendCreate(end toConn, i int) {
 		s.world.update(i, c.slot, (*replica).sentCreateOnce)
 		return
 	}
-	c.record(entityRef{id: e.id})
+	c.sent.record(entityRef{id: e.id, kind: creation})
 	seq := c.seq
 	s.world.update(i, c.slot, func(r *replica) { r.sentCreate(seq) })
 }
@@ -93,7 +93,7 @@ func (s *Server) sendDestroy(end toConn, i int) {
 		s.world.update(i, c.slot, (*replica).sentDestroyOnce)
 		return
 	}
-	c.record(entityRef{id: e.id, destroy: true})
+	c.sent.record(entityRef{id: e.id, kind: destruction})
 	seq := c.seq
 	s.world.update(i, c.slot, func(r *replica) { r.sentDestroy(seq) })
 }

@@ -117,7 +117,7 @@ func (s *Server) probing(end toConn) bool {
 // packet when its acks need one to move.
 func (s *Server) endTick(end toConn) {
 	c := end.c
-	if !s.asm.open && c.entities.used > 0 && s.tick-c.lastSent >= probeTicks {
+	if !s.asm.open && c.sent.used > 0 && s.tick-c.lastSent >= probeTicks {
 		// Acks move only when the client receives something newer: without
 		// Snapshots, an empty packet (valid, §5.3) makes it show the loss.
 		end.begin()
