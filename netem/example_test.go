@@ -14,7 +14,7 @@ import (
 func ExampleLink_Decide() {
 	p, _ := netem.LookupProfile("3g")
 	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	l := netem.NewLink(p.Down, start, netem.Seed(1, 0, false))
+	l := netem.NewLink(p.Down, start, netem.Seed(1, 0))
 	for i := range 6 {
 		at := time.Duration(i) * 20 * time.Millisecond
 		o := l.Decide(start.Add(at), 1200)

@@ -1,17 +1,20 @@
 package netem
 
-// Seed derives the seed of one direction of one client's link from the
-// run's base seed, so that every link draws its own stream and a run with
-// the same base and the same clients repeats. Clients are numbered 0, 1, …
-// in the order they first send; up is the client → server direction.
-// For one base, distinct (client, up) pairs get distinct seeds: the mix is
-// a bijection and is fed distinct values.
-func Seed(base uint64, client int, up bool) uint64 {
-	n := uint64(client) << 1
-	if up {
-		n |= 1
+// Seed derives the seed of one link from a run's base seed and the words
+// that name the link, so that every link draws its own stream and a run
+// with the same base and the same links repeats: rtypeproxy names a link by
+// its client's number (0, 1, … in the order clients first send) and
+// direction, as client<<1 | 1 for client → server; an in-memory network of
+// rtypetest by its two addresses. The words are folded in turn through a
+// bijective mix, so for one base and one word, distinct words get distinct
+// seeds; the values are pinned (TestSeedPinned) so a seed repeats across
+// versions.
+func Seed(base uint64, link ...uint64) uint64 {
+	h := mix(base)
+	for _, w := range link {
+		h = mix(h + w)
 	}
-	return mix(mix(base) + n)
+	return h
 }
 
 // mix is the SplitMix64 finaliser: a bijection on 64 bits that spreads

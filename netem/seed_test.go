@@ -16,7 +16,7 @@ func TestSeedPinned(t *testing.T) {
 		{0, 0, false, 0xa706dd2f4d197e6f},
 	}
 	for _, tt := range tests {
-		if got := Seed(tt.base, tt.client, tt.up); got != tt.want {
+		if got := Seed(tt.base, key(tt.client, tt.up)); got != tt.want {
 			t.Errorf("Seed(%d, %d, %v) = %#x, want %#x", tt.base, tt.client, tt.up, got, tt.want)
 		}
 	}
@@ -29,7 +29,7 @@ func TestSeedDistinct(t *testing.T) {
 		seen := map[uint64]bool{}
 		for c := range 10_000 {
 			for _, up := range []bool{false, true} {
-				s := Seed(base, c, up)
+				s := Seed(base, key(c, up))
 				if seen[s] {
 					t.Fatalf("base %d: Seed(%d, %v) = %#x repeats", base, c, up, s)
 				}
@@ -39,10 +39,20 @@ func TestSeedDistinct(t *testing.T) {
 	}
 	seen := map[uint64]bool{}
 	for base := range uint64(10_000) {
-		s := Seed(base, 3, true)
+		s := Seed(base, key(3, true))
 		if seen[s] {
 			t.Fatalf("Seed(%d, 3, true) = %#x repeats", base, s)
 		}
 		seen[s] = true
 	}
+}
+
+// key is the word rtypeproxy names a client's link by: client<<1, and 1
+// for the direction to the server.
+func key(client int, up bool) uint64 {
+	k := uint64(client) << 1
+	if up {
+		k |= 1
+	}
+	return k
 }

@@ -45,7 +45,7 @@ func ExampleSim() {
 	// Output:
 	// client: Playing
 	// same world: true
-	// player → server: 597 sent, 139 lost
+	// player → server: 597 sent, 135 lost
 }
 
 // A partition for 5 s, as when a player's link goes down: the server's

@@ -1,8 +1,8 @@
 package rtypetest
 
 import (
+	"encoding/binary"
 	"errors"
-	"hash/fnv"
 	"net/netip"
 	"time"
 
@@ -185,18 +185,15 @@ func (ls *links) stats(from, to netip.AddrPort) LinkStats {
 	return LinkStats{}
 }
 
-// linkSeed derives a link's seed from the network's and its two ends.
+// linkSeed derives a link's seed from the network's and its two ends,
+// by netem's one scheme.
 func linkSeed(seed uint64, from, to netip.AddrPort) uint64 {
-	h := fnv.New64a()
-	var b [8]byte
-	for i := range b {
-		b[i] = byte(seed >> (8 * i))
-	}
-	h.Write(b[:])
-	fb, _ := from.MarshalBinary()
-	tb, _ := to.MarshalBinary()
-	h.Write(fb)
-	h.Write([]byte{0})
-	h.Write(tb)
-	return h.Sum64()
+	f, t := addrWords(from), addrWords(to)
+	return netem.Seed(seed, f[0], f[1], f[2], t[0], t[1], t[2])
+}
+
+// addrWords is a as three words: its 16-byte address and its port.
+func addrWords(a netip.AddrPort) [3]uint64 {
+	b := a.Addr().As16()
+	return [3]uint64{binary.BigEndian.Uint64(b[:8]), binary.BigEndian.Uint64(b[8:]), uint64(a.Port())}
 }

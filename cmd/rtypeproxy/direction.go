@@ -15,3 +15,13 @@ func (d direction) String() string {
 	}
 	return "down"
 }
+
+// linkKey names client n's link in direction d for netem.Seed: n<<1, and 1
+// for the way to the server, so that a -seed repeats across versions.
+func linkKey(n int, d direction) uint64 {
+	k := uint64(n) << 1
+	if d == up {
+		k |= 1
+	}
+	return k
+}

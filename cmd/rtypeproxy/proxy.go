@@ -200,7 +200,7 @@ func (p *proxy) newClient(from netip.AddrPort) (*client, error) {
 	p.clients.add(c)
 	for d, params := range [2]netem.Params{p.cfg.up, p.cfg.down} {
 		if !params.None() {
-			c.links[d] = netem.NewLink(params, p.start, netem.Seed(p.cfg.seed, c.n, d == int(up)))
+			c.links[d] = netem.NewLink(params, p.start, netem.Seed(p.cfg.seed, linkKey(c.n, direction(d))))
 		}
 	}
 	now := time.Since(p.start)
