@@ -28,14 +28,12 @@ import (
 // and past [maxInFlight] datagrams waiting on timers, datagrams are
 // dropped and counted, so memory stays bounded whatever is sent.
 type Network struct {
-	mu       sync.Mutex
-	links    links
+	mu sync.Mutex
+	route
 	conns    map[netip.AddrPort]*Conn
 	inFlight int
 	nextPort int // the next ephemeral port Listen tries, from 49152
 	free     chan *buffer
-	capture  *Capture
-	tap      Tap
 }
 
 // QueueLen is how many datagrams a Conn holds unread.
@@ -52,7 +50,7 @@ type buffer struct {
 // NewNetwork returns an empty network whose links draw from seed.
 func NewNetwork(seed uint64) *Network {
 	return &Network{
-		links: newLinks(seed, time.Now()),
+		route: route{links: newLinks(seed, time.Now())},
 		conns: make(map[netip.AddrPort]*Conn),
 		free:  make(chan *buffer, 4*QueueLen),
 	}
@@ -140,35 +138,14 @@ func (n *Network) SetTap(t Tap) {
 	n.tap = t
 }
 
-// write carries datagram b from → to: the link decides, and each copy is
+// write carries datagram b from → to: the route decides, and each copy is
 // delivered at once or by a timer.
 func (n *Network) write(from, to netip.AddrPort, b []byte) {
-	now := time.Now()
 	n.mu.Lock()
-	if n.capture != nil {
-		n.capture.add(now, from, to, b)
-	}
-	l := n.links.get(from, to)
-	if n.tap != nil && !n.tap(now, from, to, b) {
-		l.stats.Sent++
-		l.stats.dropped[DropTap]++
-		n.mu.Unlock()
-		return
-	}
-	o, _, ok := l.decide(now, len(b))
-	if !ok {
-		n.mu.Unlock()
-		return
-	}
-	copies := 1
-	if o.Dup {
-		copies = 2
-	}
-	for i := range copies {
-		wait := o.Wait
-		if i == 1 {
-			wait = o.DupWait
-		}
+	defer n.mu.Unlock()
+	c := n.route.send(time.Now(), from, to, b)
+	l := c.l
+	for _, wait := range c.wait[:c.n] {
 		if wait <= 0 {
 			n.deliverLocked(l, from, to, b)
 			continue
@@ -187,7 +164,6 @@ func (n *Network) write(from, to netip.AddrPort, b []byte) {
 			n.release(buf)
 		})
 	}
-	n.mu.Unlock()
 }
 
 // deliverLocked hands a copy of b to the Conn at to, if any, counting it.

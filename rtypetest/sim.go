@@ -30,20 +30,18 @@ const maxInFlight = 1 << 16
 // called from a Receive it delivers to other than through the endpoint
 // itself, as session's SendFunc rule already says.
 type Sim struct {
-	now     time.Time
-	links   links
-	ends    map[netip.AddrPort]func(b []byte, from netip.AddrPort, now time.Time)
-	due     timeheap.Heap[datagram]
-	pool    [][]byte
-	capture *Capture
-	tap     Tap
+	route
+	now  time.Time
+	ends map[netip.AddrPort]func(b []byte, from netip.AddrPort, now time.Time)
+	due  timeheap.Heap[datagram]
+	pool [][]byte
 }
 
 // NewSim returns a Sim at [Epoch] whose links draw from seed.
 func NewSim(seed uint64) *Sim {
 	return &Sim{
+		route: route{links: newLinks(seed, Epoch)},
 		now:   Epoch,
-		links: newLinks(seed, Epoch),
 		ends:  make(map[netip.AddrPort]func([]byte, netip.AddrPort, time.Time)),
 	}
 }
@@ -141,25 +139,12 @@ func (s *Sim) Advance(d time.Duration) {
 	s.now = end
 }
 
-// send takes a datagram from an endpoint: it copies it, and the link
-// decides when, if ever, it is delivered.
+// send takes a datagram from an endpoint: the route decides when, if
+// ever, each copy is delivered, and the copies wait in the heap.
 func (s *Sim) send(from, to netip.AddrPort, b []byte) {
-	if s.capture != nil {
-		s.capture.add(s.now, from, to, b)
-	}
-	l := s.links.get(from, to)
-	if s.tap != nil && !s.tap(s.now, from, to, b) {
-		l.stats.Sent++
-		l.stats.dropped[DropTap]++
-		return
-	}
-	o, _, ok := l.decide(s.now, len(b))
-	if !ok {
-		return
-	}
-	s.schedule(l, from, to, b, o.Wait)
-	if o.Dup {
-		s.schedule(l, from, to, b, o.DupWait)
+	c := s.route.send(s.now, from, to, b)
+	for _, wait := range c.wait[:c.n] {
+		s.schedule(c.l, from, to, b, wait)
 	}
 }
 
