@@ -48,7 +48,7 @@ func watchCrash(run func(*check)) func(*check) {
 // judgeCrash fails the case, past its own verdict, when its client
 // crashed without being asked to quit.
 func (t *check) judgeCrash() {
-	r := t.harness.current()
+	r := t.cli.harness.current()
 	if r == nil {
 		return
 	}

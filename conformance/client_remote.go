@@ -51,13 +51,13 @@ const (
 // send from; the case is skipped when none comes. The case's time starts
 // with that Hello.
 func (t *check) startClient() *remote {
-	h := t.harness
+	h := t.cli.harness
 	r := &remote{peer: peer{t: t, ep: h.ep}, h: h}
 	r.handshake = r.takeHandshake
 	var self *client
 	begun := time.Now()
 	if h.start == nil {
-		fmt.Fprintf(h.log, "rtypecheck: case %d of %d, %s: start your client now, against %v (%s)\n", t.nth, t.of, t.id, h.addr(), t.title)
+		fmt.Fprintf(h.log, "rtypecheck: case %d of %d, %s: start your client now, against %v (%s)\n", t.cli.nth, t.cli.of, t.id, h.addr(), t.cli.title)
 	} else {
 		quit, done, err := h.start(t.ctx, h.addr())
 		if err != nil {
@@ -77,7 +77,7 @@ func (t *check) startClient() *remote {
 		})
 	}
 	h.hold(r)
-	end := begun.Add(t.startWait)
+	end := begun.Add(t.cli.startWait)
 	var refused netip.AddrPort
 	for {
 		dg, ok := r.recv(end) // from any address, r.to not known yet
@@ -107,9 +107,9 @@ func (r *remote) noHello(waited time.Duration, refused netip.AddrPort) string {
 	case r.ended():
 		why = fmt.Sprintf("the client exited within %v of its start, and sent no Hello", waited)
 	case r.h.start == nil:
-		why = fmt.Sprintf("no client sent Hello within %v of the prompt", r.t.startWait)
+		why = fmt.Sprintf("no client sent Hello within %v of the prompt", r.t.cli.startWait)
 	default:
-		why = fmt.Sprintf("no Hello from the client within %v of starting it", r.t.startWait)
+		why = fmt.Sprintf("no Hello from the client within %v of starting it", r.t.cli.startWait)
 	}
 	if refused.IsValid() {
 		why += fmt.Sprintf("; datagrams came from %v, the address of an earlier case's client, which may still run", refused)
@@ -126,7 +126,7 @@ func (t *check) connect(observers ...func(m msg)) *remote {
 	for _, f := range observers {
 		r.observe(f)
 	}
-	r.welcome(t.harness.id())
+	r.welcome(t.cli.harness.id())
 	if _, ok := r.expect(firstPacket, func(msg) bool { return true }); !ok {
 		t.Skipf("welcomed as connection %d, the client sent no packet within %v", r.id, firstPacket)
 	}

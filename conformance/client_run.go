@@ -89,7 +89,7 @@ func (cr *clientRun) lane(h *harness, order []int, first bool) error {
 		var t *check
 		r := runCase(cr.ctx, c, cr.o.limit(c), wait, cr.o.Record, func(ct *check) {
 			t = ct
-			ct.harness, ct.startWait, ct.nth, ct.of, ct.title = h, wait, n, cr.waits, c.Title
+			ct.cli = clientSide{harness: h, startWait: wait, nth: n, of: cr.waits, title: c.Title}
 			ct.net, ct.ownNet, ct.suite = cr.o.network(), cr.o.inMemory(), cr.suite
 			h.lend(ct)
 		})

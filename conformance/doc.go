@@ -85,3 +85,18 @@
 // packet, as the QueryEntity it sends for an id a Snapshot lists shows,
 // or, for a client that never queries, its acks (r.acked).
 package conformance
+
+// The files, by role (one package, so that the API is one):
+//
+//	suite.go, suite_*.go    the run engine: RunServer and RunClient, cases
+//	                        and their selection, a case's check and verdict,
+//	                        the scheduler, the ladder and the liveness probe
+//	wire_*.go               what both modes' cases drive: networks, sockets
+//	                        (endpoint), a connection's end (peer), matchers
+//	server_*.go             server mode: the suite's player, what it knows
+//	                        and sees, the server cases and their scenes
+//	client.go, client_*.go  client mode: the client command and its end, the
+//	                        scripted server (harness, remote), the client
+//	                        cases and their probes, the run of its lanes
+//	report.go, report_*.go  the Report and its text, JSON and JUnit forms
+//	testing.go              TestServer and TestClient, for go test

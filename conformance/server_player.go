@@ -63,16 +63,16 @@ const (
 func (t *check) newPlayer() *player {
 	var bind netip.AddrPort
 	switch {
-	case t.ownNet, t.server.Addr().IsLoopback():
+	case t.ownNet, t.srv.server.Addr().IsLoopback():
 		// The address the server will see, as the report shows it.
-		bind = netip.AddrPortFrom(t.server.Addr(), 0)
-	case t.server.Addr().Is4():
+		bind = netip.AddrPortFrom(t.srv.server.Addr(), 0)
+	case t.srv.server.Addr().Is4():
 		bind = netip.AddrPortFrom(netip.IPv4Unspecified(), 0)
 	default:
 		bind = netip.AddrPortFrom(netip.IPv6Unspecified(), 0)
 	}
-	p := &player{peer: peer{t: t, ep: t.socket(bind), to: t.server}, world: newWorld()}
-	p.ep.awaitWelcome(t.server)
+	p := &player{peer: peer{t: t, ep: t.socket(bind), to: t.srv.server}, world: newWorld()}
+	p.ep.awaitWelcome(t.srv.server)
 	p.handshake = p.takeHandshake
 	p.observe(func(m msg) { p.world.apply(m.raw) })
 	p.observe(p.seen.see)
@@ -143,7 +143,7 @@ const shipWait = 200 * time.Millisecond
 // or the capability c missing.
 func (t *check) noJoin(p *player, what string, c capability) {
 	t.mu.Lock()
-	others := t.players
+	others := t.srv.players
 	if p.counted {
 		others--
 	}
@@ -171,8 +171,8 @@ func (p *player) hello(d time.Duration) bool {
 // first Hellos with no valid Welcome: each case would wait for one in
 // vain.
 func (t *check) needWelcome() {
-	if t.noWelcome != "" {
-		t.Skipf("the server answered the run's first Hellos with %s, never a valid Welcome (cases 4.2/1 and 4.3 judge it): the case needs a connection", t.noWelcome)
+	if t.srv.noWelcome != "" {
+		t.Skipf("the server answered the run's first Hellos with %s, never a valid Welcome (cases 4.2/1 and 4.3 judge it): the case needs a connection", t.srv.noWelcome)
 	}
 }
 
@@ -227,8 +227,8 @@ func (p *player) welcomed(id uint32) {
 	p.t.cleanup(p.leave)
 	p.t.mu.Lock()
 	p.counted = true
-	p.t.players++
-	p.t.peak = max(p.t.peak, p.t.players)
+	p.t.srv.players++
+	p.t.srv.peak = max(p.t.srv.peak, p.t.srv.players)
 	p.t.mu.Unlock()
 }
 
@@ -246,7 +246,7 @@ func (p *player) leave() {
 	p.left = true
 	if p.counted {
 		p.t.mu.Lock()
-		p.t.players--
+		p.t.srv.players--
 		p.t.mu.Unlock()
 	}
 	p.send(rtype.Disconnect{Reason: rtype.DisconnectClientQuit})

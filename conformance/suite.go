@@ -33,8 +33,8 @@ type suite struct {
 	// zeroWelcomes counts them.
 	zeroWelcomes int
 	// cause says why the ladder's probe missed its rung when it dropped
-	// server packets with messages (dropped.go), for the reasons of the
-	// cases not run for want of it.
+	// server packets with messages (suite_dropped.go), for the reasons of
+	// the cases not run for want of it.
 	cause string
 }
 

@@ -207,7 +207,7 @@ func (t *check) lack(c capability, detail string) {
 // rung.
 func (t *check) notRunFor(c capability, detail string) {
 	t.mu.Lock()
-	t.wantOf = c + 1
+	t.srv.wantOf = c + 1
 	t.mu.Unlock()
 	t.Skipf("%s", detail)
 }

@@ -10,7 +10,9 @@ import (
 )
 
 // check is the state of one running case: its deadline, the datagrams it
-// exchanged, what it ends with, and what it must close.
+// exchanged, what it ends with, and what it must close. What only one
+// mode's cases have is in srv (server mode) or cli (client mode); the
+// other mode's stays zero.
 type check struct {
 	ctx      context.Context
 	start    time.Time
@@ -27,30 +29,9 @@ type check struct {
 	// suite is what the cases of the run share; id is the case's.
 	suite *suite
 	id    string
-	// wantOf is the capability the case was not run for want of, plus
-	// one, or 0.
-	wantOf capability
-	// players counts the players the case has connected at once, at
-	// most; peak is the most.
-	players, peak int
-	// steady, when not nil, tells the run that what a case marked beside
-	// sets up is in place.
-	steady func()
 
-	// server is the implementation under test in server mode.
-	server netip.AddrPort
-	// noWelcome, in server mode, says what the server answered the run's
-	// first Hellos with when that was no valid Welcome.
-	noWelcome string
-	// harness is the scripted server of client mode; startWait is how
-	// long the case waits for its client's first Hello, nth and of its
-	// number among the cases of the run that need a client, id and
-	// title its own, for the prompts of a client started by hand.
-	harness   *harness
-	startWait time.Duration
-	nth, of   int
-	title     string
-	absent    bool // no client came: started by noClient
+	srv serverSide
+	cli clientSide
 
 	mu       sync.Mutex
 	outcome  Outcome
@@ -59,15 +40,51 @@ type check struct {
 	dropped  int
 	kept     int // bytes in exchange
 	cleanups []func()
-	// lost lists the server packets with messages the case's players
-	// dropped (dropped.go), lostCount counts them; tapping says a tap
-	// runs, whose verdict reads every datagram.
-	lost      []lostPacket
-	lostCount int
-	tapping   bool
+	// tapping says a tap runs, whose verdict reads every datagram
+	// (suite_dropped.go's blame).
+	tapping bool
 	// judged freezes the outcome once the case returned: what its
 	// cleanups or a case left running do after that changes nothing.
 	judged bool
+}
+
+// serverSide is what a case of server mode has of its own: the server
+// under test and what the run's first Hellos got, the run's scheduler
+// and the ladder, the players the case connected, and the server packets
+// they dropped. players, peak, wantOf, lost and lostCount are guarded by
+// check.mu.
+type serverSide struct {
+	// server is the implementation under test.
+	server netip.AddrPort
+	// noWelcome says what the server answered the run's first Hellos
+	// with when that was no valid Welcome.
+	noWelcome string
+	// steady, when not nil, tells the run that what a case marked beside
+	// sets up is in place.
+	steady func()
+	// wantOf is the capability the case was not run for want of, plus
+	// one, or 0.
+	wantOf capability
+	// players counts the players the case has connected at once, at
+	// most; peak is the most.
+	players, peak int
+	// lost lists the server packets with messages the case's players
+	// dropped (suite_dropped.go), lostCount counts them.
+	lost      []lostPacket
+	lostCount int
+}
+
+// clientSide is what a case of client mode has of its own: harness is
+// the scripted server; startWait is how long the case waits for its
+// client's first Hello, nth and of its number among the cases of the run
+// that need a client, and title its own, for the prompts of a client
+// started by hand; absent, guarded by check.mu, says no client came.
+type clientSide struct {
+	harness   *harness
+	startWait time.Duration
+	nth, of   int
+	title     string
+	absent    bool // no client came: started by noClient
 }
 
 // maxExchange bounds the datagrams a case keeps for its report, whatever
@@ -112,7 +129,7 @@ func (t *check) overran() {
 // such case makes the client unreachable.
 func (t *check) noClient() {
 	t.mu.Lock()
-	t.absent = true
+	t.cli.absent = true
 	t.mu.Unlock()
 }
 
@@ -120,7 +137,7 @@ func (t *check) noClient() {
 func (t *check) clientAbsent() bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.absent
+	return t.cli.absent
 }
 
 // restart counts the case's time from at, when its client's first Hello
@@ -146,8 +163,8 @@ func (t *check) restart(at time.Time) {
 // settled tells the run that the case's set-up is done: the cases after
 // a case marked beside start then.
 func (t *check) settled() {
-	if t.steady != nil {
-		t.steady()
+	if t.srv.steady != nil {
+		t.srv.steady()
 	}
 }
 
@@ -219,7 +236,7 @@ func runCase(parent context.Context, c Case, limit, extra time.Duration, record 
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	r := Result{Case: c, Outcome: t.outcome, Detail: t.detail, Duration: time.Since(t.start)}
-	t.suite.ended(c.ID, r.Outcome, t.wantOf)
+	t.suite.ended(c.ID, r.Outcome, t.srv.wantOf)
 	if r.Outcome == Fail && record {
 		r.Exchange = append([]Datagram(nil), t.exchange...)
 		if t.dropped > 0 {

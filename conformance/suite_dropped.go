@@ -61,7 +61,7 @@ func packetSum(b []byte) uint64 {
 // another connection's id, else for its §5.2 class. Only a server-mode
 // player once welcomed counts, and only a packet with messages.
 func (p *peer) dropped(dg datagram, pk rtype.Packet, class rtype.SeqClass, foreign bool) {
-	if p.t.harness != nil || p.id == 0 {
+	if p.t.cli.harness != nil || p.id == 0 {
 		return
 	}
 	n := 0
@@ -79,10 +79,10 @@ func (p *peer) dropped(dg datagram, pk rtype.Packet, class rtype.SeqClass, forei
 	l := lostPacket{p: p, seq: h.Sequence, id: h.ConnectionID, class: class, foreign: foreign, msgs: n, at: dg.at, sum: sum}
 	t := p.t
 	t.mu.Lock()
-	if len(t.lost) < maxLost {
-		t.lost = append(t.lost, l)
+	if len(t.srv.lost) < maxLost {
+		t.srv.lost = append(t.srv.lost, l)
 	}
-	t.lostCount++
+	t.srv.lostCount++
 	t.mu.Unlock()
 }
 
@@ -108,11 +108,11 @@ func (l lostPacket) describe(t *check) (judge, why string) {
 // as what it waited for may have been in those packets. A verdict formed
 // in a tap reads every datagram, dropped or not, and stands.
 func (t *check) blame(o Outcome, detail string) (Outcome, string) {
-	if t.harness != nil {
+	if t.cli.harness != nil {
 		return o, detail
 	}
 	t.mu.Lock()
-	judged, tapping, lost, count := t.judged, t.tapping, append([]lostPacket(nil), t.lost...), t.lostCount
+	judged, tapping, lost, count := t.judged, t.tapping, append([]lostPacket(nil), t.srv.lost...), t.srv.lostCount
 	t.mu.Unlock()
 	if judged || tapping && o == Fail { // judged: the players are no longer the case's to read
 		return o, detail
@@ -144,7 +144,7 @@ func (t *check) blame(o Outcome, detail string) (Outcome, string) {
 // packets with messages, or returns "".
 func (t *check) lostCause() string {
 	t.mu.Lock()
-	lost := append([]lostPacket(nil), t.lost...)
+	lost := append([]lostPacket(nil), t.srv.lost...)
 	t.mu.Unlock()
 	for _, l := range lost {
 		if !l.p.recent.has(l.seq, l.sum) {

@@ -54,7 +54,10 @@ func RunServer(ctx context.Context, target string, o Options) (*Report, error) {
 	nw, own := o.network(), o.inMemory()
 	s := newSuite()
 	noWelcome := ""
-	at := func(t *check) { t.server, t.noWelcome, t.net, t.ownNet, t.suite = addr, noWelcome, nw, own, s }
+	at := func(t *check) {
+		t.srv = serverSide{server: addr, noWelcome: noWelcome}
+		t.net, t.ownNet, t.suite = nw, own, s
+	}
 	r := runCase(ctx, probeServer, 3*time.Second, 0, false, at)
 	if r.Outcome == Fail || ctx.Err() != nil {
 		if ctx.Err() != nil {
@@ -75,7 +78,7 @@ func RunServer(ctx context.Context, target string, o Options) (*Report, error) {
 	rep := &Report{Mode: ServerMode, Target: target}
 	sch := &scheduler{ctx: ctx, lanes: serverLanes, add: func(r Result) { rep.add(r, &o) }, stopped: s.stopped}
 	sch.run = func(c Case, steady func()) (Result, bool) {
-		r := runCase(ctx, c, o.limit(c), 0, o.Record, func(t *check) { at(t); t.steady = steady })
+		r := runCase(ctx, c, o.limit(c), 0, o.Record, func(t *check) { at(t); t.srv.steady = steady })
 		return r, s.ran(c.ID)
 	}
 	sch.alive = func(after Result) string {
@@ -190,6 +193,6 @@ var probeServer = Case{ID: "probe", Title: "the server answers a Hello", run: fu
 	case p.odd != "":
 		t.Skipf("%s", p.odd)
 	default:
-		t.Failf("no answer within %v to a Hello sent every %v to %v", welcomeBy, helloEvery, t.server)
+		t.Failf("no answer within %v to a Hello sent every %v to %v", welcomeBy, helloEvery, t.srv.server)
 	}
 }}
