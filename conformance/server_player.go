@@ -228,7 +228,6 @@ func (p *player) welcomed(id uint32) {
 	p.t.mu.Lock()
 	p.counted = true
 	p.t.srv.players++
-	p.t.srv.peak = max(p.t.srv.peak, p.t.srv.players)
 	p.t.mu.Unlock()
 }
 

@@ -51,7 +51,7 @@ type check struct {
 // serverSide is what a case of server mode has of its own: the server
 // under test and what the run's first Hellos got, the run's scheduler
 // and the ladder, the players the case connected, and the server packets
-// they dropped. players, peak, wantOf, lost and lostCount are guarded by
+// they dropped. players, wantOf, lost and lostCount are guarded by
 // check.mu.
 type serverSide struct {
 	// server is the implementation under test.
@@ -65,9 +65,8 @@ type serverSide struct {
 	// wantOf is the capability the case was not run for want of, plus
 	// one, or 0.
 	wantOf capability
-	// players counts the players the case has connected at once, at
-	// most; peak is the most.
-	players, peak int
+	// players counts the case's players connected now.
+	players int
 	// lost lists the server packets with messages the case's players
 	// dropped (suite_dropped.go), lostCount counts them.
 	lost      []lostPacket
