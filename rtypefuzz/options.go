@@ -64,6 +64,10 @@ type Report struct {
 	Progress
 	// Finding is nil when the run ended without one.
 	Finding *Finding
+	// NoPong is set when the server welcomed fresh Hellos but answered no
+	// Ping (§7.2): whether it still answered was then judged by Hellos
+	// alone, and a hang that spares the handshake goes unseen.
+	NoPong bool
 }
 
 func (o Options) withDefaults() Options {

@@ -97,8 +97,8 @@ func TestCarefulServerSurvives(t *testing.T) {
 		if rep.Finding != nil {
 			t.Fatalf("%s: %s", rep.Finding.Oracle, rep.Finding.Detail)
 		}
-		if rep.Sent < 10000 || rep.Sessions < 1 {
-			t.Errorf("%d datagrams in %d sessions", rep.Sent, rep.Sessions)
+		if rep.Sent < 10000 || rep.Sessions < 1 || rep.NoPong {
+			t.Errorf("%d datagrams in %d sessions, NoPong %v", rep.Sent, rep.Sessions, rep.NoPong)
 		}
 	})
 }

@@ -71,7 +71,7 @@ func fuzzServer(ctx context.Context, target netip.AddrPort, ended <-chan error, 
 	if o.Corpus != nil {
 		r.prog.Corpus = o.Corpus.Len()
 	}
-	return &Report{Progress: r.prog, Finding: f}, nil
+	return &Report{Progress: r.prog, Finding: f, NoPong: r.probe.pongless}, nil
 }
 
 // loop sends until a finding or the end of the run.

@@ -50,6 +50,9 @@ func fuzzRun(cfg *fuzzConfig, target rtypefuzz.Target, o rtypefuzz.Options, run 
 		return exitUsage
 	}
 	fmt.Fprintf(stdout, "%s\n", summary(rep.Progress))
+	if rep.NoPong {
+		fmt.Fprintln(newNoteWriter(stdout), "liveness judged by fresh Hellos alone: the server answered no Ping (§7.2)")
+	}
 	if rep.Finding == nil {
 		fmt.Fprintln(stdout, "no finding")
 		return exitPass

@@ -70,7 +70,26 @@ func TestFuzzServerCarefulProcess(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	code := run(context.Background(), []string{"fuzz", "server", "-duration", "5s", "-out", t.TempDir(),
 		"--", bin, "-addr", "127.0.0.1:{port}", "-bug", "none"}, &stdout, &stderr)
-	if code != exitPass || !strings.Contains(stdout.String(), "no finding") {
+	if code != exitPass || !strings.Contains(stdout.String(), "no finding") || strings.Contains(stdout.String(), "Hellos alone") {
+		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, &stdout, &stderr)
+	}
+}
+
+// A server process without §7.2 yet (examples/stepwise's stage 2 answers
+// packets, never a Ping) survives, and the report says its liveness was
+// judged by fresh Hellos alone.
+func TestFuzzServerWithoutPong(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and fuzzes a server process")
+	}
+	bin := filepath.Join(t.TempDir(), "stepwise")
+	if out, err := exec.Command("go", "build", "-o", bin, "github.com/rtypeproto/rtype/examples/stepwise").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"fuzz", "server", "-duration", "4s", "-out", t.TempDir(),
+		"--", bin, "-stage", "2", "-addr", "127.0.0.1:{port}"}, &stdout, &stderr)
+	if code != exitPass || !strings.Contains(stdout.String(), "no finding") || !strings.Contains(stdout.String(), "liveness judged by fresh Hellos alone") {
 		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, &stdout, &stderr)
 	}
 }
