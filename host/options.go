@@ -45,6 +45,22 @@ type Options struct {
 	MetricsHandler func(*Host) http.Handler
 }
 
+// Logger returns match i's logger: stderr at level Log, with the match's
+// number on each record when there are several. Serve gives it to each
+// match's session server; a game logs its own records, such as its rounds,
+// through it too.
+func (o *Options) Logger(i int) *slog.Logger {
+	if o.Matches > 1 {
+		return o.base().With("match", i)
+	}
+	return o.base()
+}
+
+// base is a logger to stderr at level Log: the host's own.
+func (o *Options) base() *slog.Logger {
+	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: o.Log}))
+}
+
 // Register defines the options' flags on fs, their defaults the fields'
 // values, ":4242" and 1 match when unset.
 func (o *Options) Register(fs *flag.FlagSet) {
@@ -66,9 +82,9 @@ func (o *Options) Register(fs *flag.FlagSet) {
 // stderr and closes what it opened. Its error is Listen's, Run's or the
 // recordings'.
 func (o *Options) Serve(ctx context.Context, cfg Config) (err error) {
-	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: o.Log}))
+	log := o.base()
 	cfg.Addr, cfg.Matches, cfg.Log = o.Addr, max(o.Matches, 1), log
-	rec, err := o.recorders(&cfg, log)
+	rec, err := o.recorders(&cfg)
 	if err != nil {
 		return err
 	}
@@ -105,7 +121,7 @@ type recorders struct {
 
 // recorders opens o's capture and wraps cfg.New to give each match its
 // logger, trace directory and capture hooks.
-func (o *Options) recorders(cfg *Config, log *slog.Logger) (*recorders, error) {
+func (o *Options) recorders(cfg *Config) (*recorders, error) {
 	r := &recorders{}
 	if o.Pcap != "" {
 		w, err := pcap.Create(o.Pcap)
@@ -122,10 +138,7 @@ func (o *Options) recorders(cfg *Config, log *slog.Logger) (*recorders, error) {
 	cfg.New = func(i int, addr netip.AddrPort) Match {
 		m := newMatch(i, addr)
 		if m.Session.Log == nil {
-			m.Session.Log = log
-			if several {
-				m.Session.Log = log.With("match", i)
-			}
+			m.Session.Log = o.Logger(i)
 		}
 		if o.Trace != "" && m.Session.Tracer == nil {
 			path := o.Trace

@@ -34,7 +34,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"log/slog"
 	"net/netip"
 	"os"
 	"os/signal"
@@ -77,10 +76,7 @@ func main() {
 // newMatch makes match i's game: its own seed, the host's logger for its
 // rounds.
 func (o *options) newMatch(i int, _ netip.AddrPort) host.Match {
-	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: o.host.Log}))
-	if o.host.Matches > 1 {
-		log = log.With("match", i)
-	}
+	log := o.host.Logger(i)
 	if o.v1 && i == 0 {
 		log.Info("behaving as a version 1 server", "entity events", "sent once", "full server", "silent")
 	}
