@@ -22,23 +22,38 @@ func (s *Server) ack(c *conn, ack, bits uint32, now time.Time) {
 func (s *Server) ackReceived(c *conn, ack, bits uint32, now time.Time) {
 	fresh, top := c.sent.fresh(ack, bits)
 	if top {
-		s.acked(c, ack, true, now)
+		s.ackedNewest(c, ack, now)
 	}
 	for fresh != 0 {
 		i := uint32(bits32.TrailingZeros32(fresh))
 		fresh &^= 1 << i
 		if seq := ack - 1 - i; seq > 0 && seq < ack {
-			s.acked(c, seq, false, now)
+			s.acked(c, seq)
 		}
 	}
 }
 
-// acked marks packet seq acknowledged; the ack's own packet, newest, gives
-// an RTT sample.
-func (s *Server) acked(c *conn, seq uint32, newest bool, now time.Time) {
+// ackedNewest marks the ack's own packet acknowledged and samples its
+// round trip.
+func (s *Server) ackedNewest(c *conn, seq uint32, now time.Time) {
+	sp := s.acked(c, seq)
+	if sp == nil {
+		return
+	}
+	rtt := now.Sub(sp.at)
+	smoothRTT(&c.cs.SRTT, rtt)
+	s.stats.RTT.observeRTT(rtt)
+	if s.trace.on() {
+		s.trace.rtt(c.addr, rtt, c.cs.SRTT)
+	}
+}
+
+// acked marks packet seq acknowledged and returns its record; nil if it
+// was acknowledged before or its record is reused.
+func (s *Server) acked(c *conn, seq uint32) *sentPacket {
 	sp := c.sent.slot(seq)
 	if sp.seq != seq || sp.acked {
-		return
+		return nil
 	}
 	if sp.lost {
 		// An ack overtaken by a newer one: the packet arrived after all.
@@ -47,14 +62,7 @@ func (s *Server) acked(c *conn, seq uint32, newest bool, now time.Time) {
 	}
 	sp.acked = true
 	c.cs.Acked++
-	if newest {
-		rtt := now.Sub(sp.at)
-		smoothRTT(&c.cs.SRTT, rtt)
-		s.stats.RTT.observeRTT(rtt)
-		if s.trace.on() {
-			s.trace.rtt(c.addr, rtt, c.cs.SRTT)
-		}
-	}
+	return sp
 }
 
 // ackLeftWindow counts lost the unacknowledged packets more than 32 below
