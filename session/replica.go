@@ -305,7 +305,7 @@ func (r *replica) sentDestroy(seq uint32) {
 }
 
 // sentDestroyOnce: a DestroyEntity went untracked (version 1): done.
-func (r *replica) sentDestroyOnce() { *r = replica{state: r.state}; r.on(evSentDestroyOnce) }
+func (r *replica) sentDestroyOnce() { *r = replica{}; r.on(evSentDestroyOnce) }
 
 // ackedCreate: a packet with a CreateEntity copy arrived. After the
 // entity left the world, that copy may have arrived after a DestroyEntity,

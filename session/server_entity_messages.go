@@ -26,7 +26,7 @@ func (s *Server) sendEntities(end toConn) {
 			w.owes[c.slot] = true // the echo goes at the next Tick
 			continue
 		}
-		if !s.roomForEntities(c) {
+		if !c.sent.roomForEntities() {
 			w.owes[c.slot] = true
 			return
 		}
@@ -62,7 +62,7 @@ func (s *Server) sendEntity(end toConn, i int) {
 // creation stays owed and goes once there is room.
 func (s *Server) answerQuery(end toConn, id uint32) {
 	i, ok := s.world.find(id)
-	if !ok || s.world.ents[i].dead || s.cfg.ReliableEvents.on() && !s.roomForEntities(end.c) {
+	if !ok || s.world.ents[i].dead || s.cfg.ReliableEvents.on() && !end.c.sent.roomForEntities() {
 		return
 	}
 	s.sendCreate(end, i)

@@ -4,10 +4,6 @@ package session
 // connection's history until the acks resolve them; entity messages go
 // only into packets with a free block, so none is forgotten unresolved.
 
-// roomForEntities reports whether an entity message may go in c's next
-// packet.
-func (s *Server) roomForEntities(c *conn) bool { return c.sent.roomForEntities() }
-
 // destructionsArrived: the DestroyEntity copies of block b arrived.
 func (s *Server) destructionsArrived(c *conn, b *entityBlock) {
 	s.eachRef(c, b, destruction, func(r *replica) { r.ackedDestroy(b.seq) })
@@ -25,12 +21,14 @@ func (s *Server) copiesLost(c *conn, b *entityBlock) {
 	s.eachRef(c, b, creation, func(r *replica) { r.lostCreate(b.seq) })
 }
 
-// copiesSuspected tells the replicas of block b's messages that their copy
-// may be lost.
+// copiesSuspected tells the replicas of block b's messages, of either
+// kind, that their copy may be lost.
 func (s *Server) copiesSuspected(c *conn, b *entityBlock) {
-	t := func(r *replica) { r.suspect(b.seq) }
-	s.eachRef(c, b, creation, t)
-	s.eachRef(c, b, destruction, t)
+	for _, ref := range b.refs[:b.n] {
+		if j, ok := s.world.find(ref.id); ok {
+			s.world.update(j, c.slot, func(r *replica) { r.suspect(b.seq) })
+		}
+	}
 }
 
 // eachRef applies t to c's replica of every entity block b has a message
