@@ -143,7 +143,7 @@ func (n *Network) SetTap(t Tap) {
 func (n *Network) write(from, to netip.AddrPort, b []byte) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	c := n.route.send(time.Now(), from, to, b)
+	c := n.route.carry(time.Now(), from, to, b)
 	l := c.l
 	for _, wait := range c.wait[:c.n] {
 		if wait <= 0 {

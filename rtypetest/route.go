@@ -23,9 +23,9 @@ type copies struct {
 	n    int
 }
 
-// send takes datagram b from → to at now and returns the copies to
+// carry takes datagram b from → to at now and returns the copies to
 // deliver, counting the drops.
-func (r *route) send(now time.Time, from, to netip.AddrPort, b []byte) copies {
+func (r *route) carry(now time.Time, from, to netip.AddrPort, b []byte) copies {
 	if r.capture != nil {
 		r.capture.add(now, from, to, b)
 	}

@@ -142,7 +142,7 @@ func (s *Sim) Advance(d time.Duration) {
 // send takes a datagram from an endpoint: the route decides when, if
 // ever, each copy is delivered, and the copies wait in the heap.
 func (s *Sim) send(from, to netip.AddrPort, b []byte) {
-	c := s.route.send(s.now, from, to, b)
+	c := s.route.carry(s.now, from, to, b)
 	for _, wait := range c.wait[:c.n] {
 		s.schedule(c.l, from, to, b, wait)
 	}
