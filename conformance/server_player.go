@@ -1,7 +1,6 @@
 package conformance
 
 import (
-	"encoding/binary"
 	"fmt"
 	"net/netip"
 	"sync/atomic"
@@ -190,10 +189,6 @@ func (p *player) helloUntil(d time.Duration, accept func(datagram) bool) (datagr
 			}
 			typ, id, err := rtype.ParseHandshake(dg.b)
 			welcome := err == nil && typ == rtype.HandshakeWelcome
-			if zeroWelcome(dg.b) {
-				// Ignored as a client must (§4.3), and judged by 4.3/2.
-				p.t.suite.sawZeroWelcome(dg.b, p.t.id, p.t.at(dg.at))
-			}
 			p.rejected = p.rejected || err == nil && typ == rtype.HandshakeRejected
 			if !welcome && p.odd == "" {
 				p.odd = fmt.Sprintf("a datagram of %d bytes (% x) at %v", len(dg.b), head(dg.b), p.t.at(dg.at))
@@ -208,12 +203,6 @@ func (p *player) helloUntil(d time.Duration, accept func(datagram) bool) (datagr
 		}
 	}
 	return datagram{}, false
-}
-
-// zeroWelcome reports whether b is a 10-byte Welcome carrying connection
-// id 0, which a client ignores (§4.3).
-func zeroWelcome(b []byte) bool {
-	return looksWelcome(b) && len(b) == rtype.WelcomeSize && b[4] == rtype.Version && binary.BigEndian.Uint32(b[6:]) == 0
 }
 
 // welcomed takes connection id from a Welcome, so the case ends with a

@@ -1,9 +1,7 @@
 package conformance
 
 import (
-	"fmt"
 	"sync"
-	"time"
 )
 
 // suite is what the cases of one run share: the ladder probed before
@@ -11,6 +9,8 @@ import (
 // rule, and what any case saw that a later one judges.
 type suite struct {
 	ladder *ladder
+	// wire judges every datagram of the run (wire_monitor.go).
+	wire *monitor
 
 	// joining is held by the player joining the server, one at a time
 	// (check.join): a channel, on which a wait inside a testing/synctest
@@ -27,11 +27,6 @@ type suite struct {
 	// stopped says why the run stopped before its cases: the server died
 	// during the ladder's probe.
 	stopped string
-	// zeroWelcome describes the first Welcome of the run that carried
-	// connection id 0, which 4.3/2 judges whichever case got it.
-	zeroWelcome string
-	// zeroWelcomes counts them.
-	zeroWelcomes int
 	// cause says why the ladder's probe missed its rung when it dropped
 	// server packets with messages (suite_dropped.go), for the reasons of
 	// the cases not run for want of it.
@@ -55,7 +50,7 @@ type ended struct {
 }
 
 func newSuite() *suite {
-	return &suite{results: map[string]ended{}, ladder: newLadder(), joining: make(chan struct{}, 1)}
+	return &suite{results: map[string]ended{}, ladder: newLadder(), wire: newMonitor(), joining: make(chan struct{}, 1)}
 }
 
 // ended notes how case id ended; want is the capability it lacked, plus
@@ -90,28 +85,6 @@ func (s *suite) outcome(id string) (Outcome, bool) {
 func (s *suite) failed(id string) bool {
 	o, ok := s.outcome(id)
 	return ok && o == Fail
-}
-
-// sawZeroWelcome notes a Welcome carrying connection id 0 (§4.3), got by
-// the case named, at when into it.
-func (s *suite) sawZeroWelcome(b []byte, caseID string, when time.Duration) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.zeroWelcomes++
-	if s.zeroWelcome == "" {
-		s.zeroWelcome = fmt.Sprintf("the Welcome answering a Hello of %s at %v carries connectionId 0 (% x)", caseName(caseID), when, head(b))
-	}
-}
-
-// zeroWelcomeSeen describes the run's first Welcome carrying connection
-// id 0 and how many came, or returns "".
-func (s *suite) zeroWelcomeSeen() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.zeroWelcomes > 1 {
-		return fmt.Sprintf("%s; %d Welcomes of the run carried connectionId 0", s.zeroWelcome, s.zeroWelcomes)
-	}
-	return s.zeroWelcome
 }
 
 // ladderCause returns, for a reason, "; " and why the ladder's probe

@@ -53,6 +53,7 @@ func RunServer(ctx context.Context, target string, o Options) (*Report, error) {
 	}
 	nw, own := o.network(), o.inMemory()
 	s := newSuite()
+	s.wire.watch(ServerMode, addr)
 	noWelcome := ""
 	at := func(t *check) {
 		t.srv = serverSide{server: addr, noWelcome: noWelcome}

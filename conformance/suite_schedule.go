@@ -9,7 +9,7 @@ import (
 // foundations are the cases whose rules other verdicts rest on (acks,
 // sequences): they run first, so that a case reading acks knows whether
 // it may trust them (check.restsOn).
-var foundations = []string{"5.1/1", "5.1/2", "5.1/3", "5.2/1"}
+var foundations = []string{"5.1/1", "5.1/2", "5.1/3"}
 
 // serverLanes is how many server cases run at once, and slotBudget how
 // many players they connect together at most: the 4 slots of §10. The

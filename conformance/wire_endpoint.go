@@ -146,12 +146,16 @@ func (e *endpoint) read() {
 			continue
 		}
 		failed = 0
+		at := time.Now()
+		if t := e.owner.Load(); t != nil {
+			t.suite.wire.saw(unmap(from), e.local, buf[:n], at)
+		}
 		if e.queued.Load()+int64(n) > inboxBytes {
 			e.overflow.Add(1)
 			inboxOverflows.Add(1)
 			continue
 		}
-		d := datagram{from: unmap(from), b: append([]byte(nil), buf[:n]...), at: time.Now()}
+		d := datagram{from: unmap(from), b: append([]byte(nil), buf[:n]...), at: at}
 		handshake := e.arrived(d)
 		if t := e.owner.Load(); t != nil {
 			t.note(d.from, e.local, handshake, d.b, d.at)
@@ -170,7 +174,9 @@ func (e *endpoint) read() {
 // precondition of every case is a network that works.
 func (e *endpoint) sendTo(addr netip.AddrPort, b []byte) {
 	t := e.owner.Load()
-	t.note(e.local, addr, e.handshake(addr), b, time.Now())
+	now := time.Now()
+	t.note(e.local, addr, e.handshake(addr), b, now)
+	t.suite.wire.saw(e.local, addr, b, now)
 	if _, err := e.conn.WriteToUDPAddrPort(b, addr); err != nil {
 		t.Skipf("cannot send to %v: %v", addr, err)
 	}

@@ -91,7 +91,7 @@ func TestConformanceMutants(t *testing.T) {
 		t.Skip("checks behaviour, not races; TestConformance runs the suite under -race")
 	}
 	t.Parallel()
-	ms := slices.Concat(wireMutants(), gameMutants(), stepperMutants(), rulesMutants())
+	ms := slices.Concat(wireMutants(), gameMutants(), stepperMutants(), rulesMutants(), rareMutants())
 	reps := make([]*conformance.Report, len(ms))
 	errs := make([]error, len(ms))
 	exampletest.InMemory(t, 1, func(t *testing.T, _ *rtypetest.Network) {

@@ -162,7 +162,10 @@ func answerEveryone(w *wire, from netip.AddrPort, b []byte) []byte {
 		return b
 	}
 	c := rtype.CreateEntity{NetworkID: binary.BigEndian.Uint32(q), EntityType: rtype.ArchetypePlayerBlue}
-	p, _ := c.AppendBinary(nil)
+	p, err := c.AppendBinary(nil)
+	if err != nil {
+		return b // a QueryEntity of id 0, which 7.4/3 judges
+	}
 	for to := range w.peers {
 		if to != from && w.open(to) {
 			w.forge(to, rtype.RawMessage{Type: rtype.TypeCreateEntity, Payload: p})
@@ -461,7 +464,7 @@ func gameMutants() []mutant {
 			}
 			return q
 		})},
-		{name: "one Snapshot a tick", catch: []string{"8.1/5"}, out: oneSnapshotPerTick},
+		{name: "one Snapshot a tick", catch: []string{"8.1/5"}, also: []string{"5.2/1" /* the packets it leaves out were numbered */}, out: oneSnapshotPerTick},
 		{name: "Snapshot entityType not the archetype's", catch: []string{"8.1/6"}, out: snapshot(func(q []byte) []byte {
 			for off := 6; off+11 <= len(q); off += 11 {
 				q[off+4] ^= 1
