@@ -128,6 +128,7 @@ func RunClient(ctx context.Context, start Client, o Options) (*Report, error) {
 	}
 	cr := &clientRun{ctx: ctx, o: &o, start: start, log: log, waits: waits, suite: newSuite(),
 		rep: &Report{Mode: ClientMode, Target: h.addr().String()}, cases: cases, results: make([]*Result, len(cases))}
+	cr.suite.wire.watch(ClientMode, h.addr())
 	if err := cr.runAll(h); err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/netip"
+	"slices"
 	"sync"
 	"time"
 
@@ -25,10 +26,12 @@ import (
 // clients, in client mode the implementation is, on the harness's
 // address. Every table is bounded, whatever the implementation sends.
 type monitor struct {
-	mu     sync.Mutex
-	mode   Mode
-	server netip.AddrPort // the server's address: the target or the harness
-	start  time.Time
+	mu   sync.Mutex
+	mode Mode
+	// servers are the server's addresses: the target, or the scripted
+	// servers of client mode.
+	servers []netip.AddrPort
+	start   time.Time
 
 	datagrams, packets int // sent by the implementation
 	connections        int // welcomed
@@ -73,11 +76,11 @@ func newMonitor() *monitor {
 	return &monitor{start: time.Now(), conns: map[netip.AddrPort]*wireConn{}}
 }
 
-// watch starts judging the implementation of mode m: the datagrams to and
-// from the server's address are the ones the monitor judges.
+// watch judges the implementation of mode m on the datagrams to and from
+// server, an address of the server: the target, or a scripted server.
 func (w *monitor) watch(m Mode, server netip.AddrPort) {
 	w.mu.Lock()
-	w.mode, w.server = m, server
+	w.mode, w.servers = m, append(w.servers, server)
 	w.mu.Unlock()
 }
 
@@ -89,11 +92,8 @@ func (w *monitor) saw(src, dst netip.AddrPort, b []byte, at time.Time) {
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if !w.server.IsValid() {
-		return
-	}
-	toServer := dst == w.server
-	if !toServer && src != w.server {
+	toServer := slices.Contains(w.servers, dst)
+	if !toServer && !slices.Contains(w.servers, src) {
 		return // between the suite's own sockets, or another address
 	}
 	client := src

@@ -80,6 +80,8 @@ const (
 	snapshotRepeat          // takes a Snapshot listing an id twice (§8.1)
 	createLong              // takes a CreateEntity of 16 bytes or more (§8.2)
 	forgetDestroyed         // queries a destroyed id a late Snapshot lists (§8.3)
+	bigEverySecond          // sends a 600-byte packet once a second, from its 60th frame (§2.2)
+	skipEverySecond         // skips a sequence number once a second, from its 60th frame (§5.2)
 )
 
 // Bounds of the purpose-built client's tables, whatever the suite sends.
@@ -249,6 +251,16 @@ func (f *fake) play(now time.Time) {
 		msgs = append(msgs, rtype.RawMessage{Type: rtype.TypePong, Payload: make([]byte, 4)})
 	}
 	f.sendPacket(msgs)
+	if f.d == bigEverySecond && f.frame%60 == 0 {
+		f.seq++
+		// An unknown message pads it: nothing else is wrong.
+		b := binary.BigEndian.AppendUint16(f.header(), 0x0042)
+		b = binary.BigEndian.AppendUint16(b, 600-rtype.PacketHeaderSize-rtype.MessageHeaderSize)
+		f.write(append(b, make([]byte, 600-len(b))...))
+	}
+	if f.d == skipEverySecond && f.frame%60 == 0 {
+		f.seq++
+	}
 	if f.d == zeroIDPackets && f.frame%30 == 1 {
 		// The same sequence again, so that only the connectionId is wrong.
 		b := f.header()
@@ -592,6 +604,10 @@ var mutations = []struct {
 	{"Snapshot repeating an id taken", snapshotRepeat, false, []string{"8.1/4"}, nil, nil},
 	{"long CreateEntity taken", createLong, false, []string{"8.2/1"}, nil, nil},
 	{"destroyed ids forgotten", forgetDestroyed, false, []string{"8.3/1"}, nil, nil},
+	// Once a second only: what a case watches for less time misses it,
+	// the run's monitor does not.
+	{"a 600-byte packet a second", bigEverySecond, false, []string{"2.2/1"}, nil, nil},
+	{"a sequence number skipped every second", skipEverySecond, false, []string{"5.2/1"}, nil, nil},
 }
 
 // TestConformanceMutations runs, for each broken client, the MUST cases and
