@@ -55,7 +55,7 @@ func (cr *clientRun) runAll(h *harness) error {
 			return err
 		}
 		defer h2.close()
-		cr.suite.wire.watch(ClientMode, h2.addr())
+		cr.suite.wire.Watch(h2.addr())
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

@@ -11,7 +11,8 @@ import (
 // must never answer (§12).
 var serverHandshakeCases = []Case{
 	// The rules of every datagram are judged over the whole run by the
-	// monitor (wire_monitor.go): their cases run late and report it.
+	// monitor (package wiremon, suite_over_run.go): their cases run late
+	// and report it.
 	{ID: "2.2/1", late: true, Level: Must, Title: "a sender MUST NOT send a datagram larger than 548 bytes", run: func(t *check) {
 		t.overRun(func() { t.join().play(watchPlay, 0) })
 	}},

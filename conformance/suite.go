@@ -2,6 +2,8 @@ package conformance
 
 import (
 	"sync"
+
+	"github.com/rtypeproto/rtype/internal/wiremon"
 )
 
 // suite is what the cases of one run share: the ladder probed before
@@ -9,8 +11,8 @@ import (
 // rule, and what any case saw that a later one judges.
 type suite struct {
 	ladder *ladder
-	// wire judges every datagram of the run (wire_monitor.go).
-	wire *monitor
+	// wire judges every datagram of the run (package wiremon).
+	wire *wiremon.Monitor
 
 	// joining is held by the player joining the server, one at a time
 	// (check.join): a channel, on which a wait inside a testing/synctest
@@ -49,8 +51,13 @@ type ended struct {
 	want    capability
 }
 
-func newSuite() *suite {
-	return &suite{results: map[string]ended{}, ladder: newLadder(), wire: newMonitor(), joining: make(chan struct{}, 1)}
+// newSuite returns the shared state of a run of mode m.
+func newSuite(m Mode) *suite {
+	role := wiremon.Server
+	if m == ClientMode {
+		role = wiremon.Client
+	}
+	return &suite{results: map[string]ended{}, ladder: newLadder(), wire: wiremon.New(role), joining: make(chan struct{}, 1)}
 }
 
 // ended notes how case id ended; want is the capability it lacked, plus

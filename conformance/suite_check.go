@@ -219,7 +219,7 @@ func (t *check) note(src, dst netip.AddrPort, handshake bool, b []byte, at time.
 func runCase(parent context.Context, c Case, limit, extra time.Duration, record bool, setup func(*check)) Result {
 	ctx, cancel := context.WithTimeout(parent, limit+extra)
 	defer cancel()
-	t := &check{ctx: ctx, start: time.Now(), record: record, limit: limit, id: c.ID, suite: newSuite()}
+	t := &check{ctx: ctx, start: time.Now(), record: record, limit: limit, id: c.ID, suite: newSuite(ServerMode)}
 	t.deadline = t.start.Add(limit)
 	setup(t)
 	t.wait(t.launch(c))

@@ -15,7 +15,7 @@ import (
 // never reach the case, so a verdict that waited for them reads a broken
 // numbering or id, which cases 5.2/1 and 5.1/4 judge, not the rule of the
 // case: the monitor of the run saw the packet before the case dropped it
-// (wire_monitor.go), and a failure of the case is then not run when the
+// (package wiremon), and a failure of the case is then not run when the
 // monitor judged that rule broken, and says what was dropped otherwise.
 
 // lostPacket is a server packet carrying messages that the suite's client
@@ -133,7 +133,7 @@ func (t *check) blame(o Outcome, detail string) (Outcome, string) {
 		switch {
 		case o == NotRun:
 			return NotRun, rest + strings.TrimPrefix(detail, "not run: ")
-		case t.suite.wire.brokenFor(ServerMode, judge):
+		case t.brokenOverRun(judge):
 			return NotRun, rest + "without them: " + detail
 		}
 		return Fail, fmt.Sprintf("%s; meanwhile %s", detail, why)

@@ -52,8 +52,8 @@ func RunServer(ctx context.Context, target string, o Options) (*Report, error) {
 		return nil, err
 	}
 	nw, own := o.network(), o.inMemory()
-	s := newSuite()
-	s.wire.watch(ServerMode, addr)
+	s := newSuite(ServerMode)
+	s.wire.Watch(addr)
 	noWelcome := ""
 	at := func(t *check) {
 		t.srv = serverSide{server: addr, noWelcome: noWelcome}
@@ -126,9 +126,9 @@ func RunClient(ctx context.Context, start Client, o Options) (*Report, error) {
 		fmt.Fprintf(log, "rtypecheck: the scripted server listens on %v; %d cases need a client of their own: start yours against it when a case asks, and stop it when the case is done%s\n",
 			h.addr(), waits, skippedByHand(byHand))
 	}
-	cr := &clientRun{ctx: ctx, o: &o, start: start, log: log, waits: waits, suite: newSuite(),
+	cr := &clientRun{ctx: ctx, o: &o, start: start, log: log, waits: waits, suite: newSuite(ClientMode),
 		rep: &Report{Mode: ClientMode, Target: h.addr().String()}, cases: cases, results: make([]*Result, len(cases))}
-	cr.suite.wire.watch(ClientMode, h.addr())
+	cr.suite.wire.Watch(h.addr())
 	if err := cr.runAll(h); err != nil {
 		return nil, err
 	}

@@ -148,7 +148,7 @@ func (e *endpoint) read() {
 		failed = 0
 		at := time.Now()
 		if t := e.owner.Load(); t != nil {
-			t.suite.wire.saw(unmap(from), e.local, buf[:n], at)
+			t.suite.wire.Saw(unmap(from), e.local, buf[:n], at)
 		}
 		if e.queued.Load()+int64(n) > inboxBytes {
 			e.overflow.Add(1)
@@ -176,7 +176,7 @@ func (e *endpoint) sendTo(addr netip.AddrPort, b []byte) {
 	t := e.owner.Load()
 	now := time.Now()
 	t.note(e.local, addr, e.handshake(addr), b, now)
-	t.suite.wire.saw(e.local, addr, b, now)
+	t.suite.wire.Saw(e.local, addr, b, now)
 	if _, err := e.conn.WriteToUDPAddrPort(b, addr); err != nil {
 		t.Skipf("cannot send to %v: %v", addr, err)
 	}

@@ -29,7 +29,7 @@ func TestEndpointLabelsWelcomeOnArrival(t *testing.T) {
 		defer srv.Close()
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
-		c := &check{ctx: ctx, start: time.Now(), record: true, net: NetworkOf(nw.Listen), ownNet: true, srv: serverSide{server: memServer}, suite: newSuite(), id: "test"}
+		c := &check{ctx: ctx, start: time.Now(), record: true, net: NetworkOf(nw.Listen), ownNet: true, srv: serverSide{server: memServer}, suite: newSuite(ServerMode), id: "test"}
 		c.deadline = c.start.Add(time.Minute)
 		p := c.newPlayer()
 		defer func() {
