@@ -11,8 +11,8 @@ import (
 // What the players of a run see of the positions a server sends (§9.1),
 // which case 9.1/1 judges: a position clamped to the encodable range
 // stays at its end, one encoded modulo the range jumps to the other end.
-// Every player watches its Snapshots and CreateEntity messages for both,
-// and for how far positions went.
+// Every player watches its Snapshots for both, and its Snapshots and
+// CreateEntity messages for how far positions went.
 
 // leapFar is how far from 0 both ends of a jump lie: no entity crosses
 // most of the range between two Snapshots but by wrapping.
@@ -23,8 +23,8 @@ const leapFar = 4096
 const leapTicks = 30
 
 // rangeSeen is what the players of a run saw of positions: the first
-// that jumped across the range and the first at one of its ends (each ""
-// until seen), how many positions and their least and greatest x and y,
+// that jumped across the range and the first that stayed at one of its
+// ends (each "" until seen), how many positions and their least and greatest x and y,
 // and where the entities a case pushed out went (pushOut): ended, when
 // the server destroyed the missile pushed, else pushed, the last push.
 type rangeSeen struct {
@@ -48,9 +48,11 @@ func (r *rangeSeen) at(x, y rtype.Pos16) {
 	r.n++
 }
 
-// atEnd reports whether p encodes an end of the range, -8192 or 8191.75,
-// where a clamped position stays.
-func atEnd(p rtype.Pos16) bool { return p == 0 || p == math.MaxUint16 }
+// stays reports whether a coordinate stood at an end of the range, -8192
+// or 8191.75, in two Snapshots: where a clamped position past it stays.
+func stays(a, b float64) bool {
+	return a == b && (a == rtype.Pos16(0).Pixels() || a == rtype.Pos16(math.MaxUint16).Pixels())
+}
 
 // merge adds o, seen by one player, to the run's r.
 func (r *rangeSeen) merge(o rangeSeen) {
@@ -85,12 +87,12 @@ func (r rangeSeen) extent() string {
 // leapWatch returns an observer of p's messages that notes in the run the
 // positions they carry: the first entity whose position went from beyond
 // one side of leapFar to beyond the other between two Snapshots, the
-// first at an end of the range, and how far they went.
+// first that stayed at an end of the range in two, and how far they went.
 func leapWatch(p *player) func(m msg) {
 	last := map[uint32]sample{}
-	where := func(kind string, id uint32, typ uint16, s sample) string {
-		return fmt.Sprintf("connection %d, in %s, got a %s placing entity %d (entityType %#02x) at %v",
-			p.id, caseName(p.t.id), kind, id, typ, s)
+	where := func(id uint32, typ uint8, s sample) string {
+		return fmt.Sprintf("connection %d, in %s, got a Snapshot placing entity %d (entityType %#02x) at %v",
+			p.id, caseName(p.t.id), id, typ, s)
 	}
 	return func(m msg) {
 		var seen rangeSeen
@@ -102,9 +104,6 @@ func leapWatch(p *player) func(m msg) {
 			}
 			// A new life of the id: no jump to see.
 			delete(last, c.NetworkID)
-			if atEnd(c.X) || atEnd(c.Y) {
-				seen.bound = where("CreateEntity", c.NetworkID, uint16(c.EntityType), sample{c.ServerTick, c.X.Pixels(), c.Y.Pixels()})
-			}
 			seen.at(c.X, c.Y)
 		case rtype.TypeDestroyEntity:
 			if len(m.raw.Payload) >= 8 {
@@ -118,17 +117,20 @@ func leapWatch(p *player) func(m msg) {
 			}
 			for _, st := range s.States {
 				now := sample{tick: s.ServerTick, x: st.X.Pixels(), y: st.Y.Pixels()}
-				if seen.bound == "" && (atEnd(st.X) || atEnd(st.Y)) {
-					seen.bound = where("Snapshot", st.NetworkID, uint16(st.EntityType), now)
-				}
 				seen.at(st.X, st.Y)
 				prev, ok := last[st.NetworkID]
 				if !ok && len(last) >= maxWorld || ok && !rtype.SequenceNewer(now.tick, prev.tick) {
 					continue
 				}
 				last[st.NetworkID] = now
-				if seen.leap == "" && ok && now.tick-prev.tick <= leapTicks && (leaps(prev.x, now.x) || leaps(prev.y, now.y)) {
-					seen.leap = fmt.Sprintf("%s, then at %v", where("Snapshot", st.NetworkID, uint16(st.EntityType), prev), now)
+				if !ok || now.tick-prev.tick > leapTicks {
+					continue
+				}
+				switch {
+				case seen.leap == "" && (leaps(prev.x, now.x) || leaps(prev.y, now.y)):
+					seen.leap = fmt.Sprintf("%s, then at %v", where(st.NetworkID, st.EntityType, prev), now)
+				case seen.bound == "" && (stays(prev.x, now.x) || stays(prev.y, now.y)):
+					seen.bound = fmt.Sprintf("%s, and again at %v", where(st.NetworkID, st.EntityType, prev), now)
 				}
 			}
 		default:
