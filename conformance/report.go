@@ -73,7 +73,8 @@ func (s Status) String() string {
 
 // Status returns what the run proved: Undecided when the implementation
 // stopped answering, NonConformant when a case that counts failed or did
-// not run, else Conformant. BEYOND cases never count.
+// not run, else Conformant. BEYOND cases never count, nor do vacuous ones
+// (Result.Vacuous).
 func (r *Report) Status(strict bool) Status {
 	if r.Stopped != "" {
 		return Undecided
@@ -85,11 +86,12 @@ func (r *Report) Status(strict bool) Status {
 }
 
 // Counting returns the ids of the cases that count for the run's status
-// (MUST; with strict SHOULD and GAME too) and ended with o.
+// (MUST; with strict SHOULD and GAME too) and ended with o; a vacuous
+// case (Result.Vacuous) never counts.
 func (r *Report) Counting(strict bool, o Outcome) []string {
 	var ids []string
 	for _, res := range r.Results {
-		if res.Outcome == o && res.Case.Level.Fails(strict) {
+		if res.Outcome == o && !(o == NotRun && res.Vacuous) && res.Case.Level.Fails(strict) {
 			ids = append(ids, res.Case.ID)
 		}
 	}

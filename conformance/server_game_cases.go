@@ -80,12 +80,14 @@ var serverGameCases = []Case{
 		}
 	}},
 	{ID: "8.3/4", beside: true, Level: Game, Title: "a missile that leaves the playfield is destroyed with reason 1 or 2", needs: 8 * time.Second, run: func(t *check) {
+		// Its ship held Left while the missile flies: the push 9.1/1
+		// reads too, so that it need not push again.
+		t.need(capMissiles)
 		p := t.join()
 		ship := p.ownShip(time.Second)
-		c := p.missile(ship, time.Second)
-		fired := t.since()
-		t.settled() // the flight is its own: other cases may start
-		if !until(p, nil, 6*time.Second, func() bool { _, ok := p.seen.destroyed(c.id); return ok }) {
+		c, _ := p.pushOut(ship, 6*time.Second, false)
+		fired := t.at(c.at)
+		if _, ok := p.seen.destroyed(c.id); !ok {
 			t.Failf("missile %d, created at %v at (%.0f, %.0f), got no DestroyEntity within 6s", c.id, fired, c.x, c.y)
 		}
 		if d, _ := p.seen.destroyed(c.id); d.reason != uint8(rtype.DestroyGameplay) && d.reason != uint8(rtype.DestroyOutOfBounds) {

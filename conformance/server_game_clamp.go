@@ -1,7 +1,6 @@
 package conformance
 
 import (
-	"encoding/binary"
 	"fmt"
 	"time"
 
@@ -9,98 +8,97 @@ import (
 )
 
 // §9.1: a sender MUST clamp positions to the encodable range, -8192 to
-// 8191.75. A clamped position stays at the edge; one encoded modulo the
-// range instead jumps to the other edge. The wire shows it only for an
-// entity the server lets past an edge, so every player of the run watches
-// its Snapshots for such a jump, and case 9.1/1, run last, judges them
-// all, after following a missile of its own until it is destroyed.
+// 8191.75. The wire shows whether a server does only for an entity it
+// lets past an end of the range: clamped, it stays at that end; encoded
+// modulo the range, it jumps to the other. Case 9.1/1, run last, judges
+// what every player of the run saw (server_game_range.go): a jump fails,
+// a position at an end passes. When the run saw neither, it pushes the
+// player's entities out as far as the server lets them go (pushOut): a
+// server that destroys the missile inside the range never had a position
+// to clamp, and the case is vacuous; one that let it fly on past the
+// case's time leaves it not run.
 
-// leapFar is how far from 0 both ends of a jump lie: no entity crosses
-// most of the range between two Snapshots but by wrapping.
-const leapFar = 4096
+// pushWait bounds a push of 9.1/1: a missile flying at §10's 900 pixels a
+// second from the screen reaches an end of the range in 9 seconds.
+const pushWait = 12 * time.Second
 
-// leapTicks bounds the serverTicks between two Snapshots compared: half a
-// second at §10's 60 ticks.
-const leapTicks = 30
-
-// leapWatch returns an observer of p's messages that notes in the run the
-// first entity whose position went from beyond one side of leapFar to
-// beyond the other between two Snapshots.
-func leapWatch(p *player) func(m msg) {
-	last := map[uint32]sample{}
-	return func(m msg) {
-		switch m.raw.Type {
-		case rtype.TypeCreateEntity, rtype.TypeDestroyEntity:
-			// A new life of the id, or none: no jump to see.
-			if len(m.raw.Payload) >= 8 {
-				delete(last, binary.BigEndian.Uint32(m.raw.Payload[4:8]))
-			}
-			return
-		case rtype.TypeSnapshot:
-		default:
-			return
-		}
-		var s rtype.Snapshot
-		if s.UnmarshalBinary(m.raw.Payload) != nil {
-			return
-		}
-		for _, st := range s.States {
-			now := sample{tick: s.ServerTick, x: st.X.Pixels(), y: st.Y.Pixels()}
-			prev, ok := last[st.NetworkID]
-			if !ok && len(last) >= maxWorld {
-				continue
-			}
-			if ok && !rtype.SequenceNewer(now.tick, prev.tick) {
-				continue
-			}
-			last[st.NetworkID] = now
-			if ok && now.tick-prev.tick <= leapTicks && (leaps(prev.x, now.x) || leaps(prev.y, now.y)) {
-				p.t.suite.sawLeap(fmt.Sprintf("connection %d, in %s, got Snapshots placing entity %d (entityType %#02x) at %v, then at %v",
-					p.id, caseName(p.t.id), st.NetworkID, st.EntityType, prev, now))
-			}
-		}
-	}
-}
-
-// leaps reports whether a position went from one far side to the other.
-func leaps(a, b float64) bool {
-	return a > leapFar && b < -leapFar || a < -leapFar && b > leapFar
-}
-
-// sawLeap notes the run's first jump across the range.
-func (s *suite) sawLeap(what string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.leap == "" {
-		s.leap = what
-	}
-}
-
-// leapSeen returns the run's first jump across the range, or "".
-func (s *suite) leapSeen() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.leap
-}
-
-// clamped fires a missile and follows it until it is destroyed, so that
-// the run sees an entity go as far as the server lets one, unless case
-// 8.3/4 did so already, then fails if any player of the run saw a
-// position jump across the range.
+// clamped judges what the run saw of positions, pushing the case's own
+// entities out first when the run saw too little.
 func clamped(t *check) {
-	if l := t.suite.leapSeen(); l != "" {
-		t.Failf("%s: a position past the range sent modulo it, not clamped to [-8192, 8191.75]", l)
-	}
-	if o, ok := t.suite.outcome("8.3/4"); ok && o == Pass {
-		return // its player followed a missile out of the playfield
+	if t.judgeRange() {
+		return
 	}
 	p := t.join()
-	c := p.missile(p.ownShip(time.Second), time.Second)
-	until(p, nil, 12*time.Second, func() bool {
-		_, gone := p.seen.destroyed(c.id)
-		return gone || t.suite.leapSeen() != ""
-	})
-	if l := t.suite.leapSeen(); l != "" {
-		t.Failf("%s: a position past the range sent modulo it, not clamped to [-8192, 8191.75]", l)
+	ship := p.ownShip(time.Second)
+	p.pushOut(ship, pushWait, true)
+	if t.judgeRange() {
+		return
 	}
+	r := t.suite.rangeNow()
+	t.Skipf("no position of the run came to an end of the encodable range, -8192 or 8191.75, nor did the case see the server stop its entities short of it: %s; %s", r.pushed, r.extent())
+}
+
+// judgeRange ends the case on what the run saw of positions: failed for
+// a jump across the range, vacuous when a missile pushed out was
+// destroyed inside it and no position came to an end; it returns true,
+// the case passed, for a position at an end, false when the run saw too
+// little.
+func (t *check) judgeRange() bool {
+	r := t.suite.rangeNow()
+	switch {
+	case r.leap != "":
+		t.Failf("%s: a position past the range sent modulo it, not clamped to [-8192, 8191.75]", r.leap)
+	case r.bound != "":
+		return true
+	case r.ended != "":
+		t.vacuous("no position the server sent came to an end of the encodable range, -8192 or 8191.75, so none needed §9.1's clamp: %s; %s", r.ended, r.extent())
+	}
+	return false
+}
+
+// pushOut fires a missile from ship, when the ladder found missiles, and
+// holds Left while it flies, so that both go as far as the server lets
+// them (§9.1): until the server destroyed the missile, d passed, or, when
+// quick, the run has 9.1/1's verdict. It notes in the run where they
+// went, and returns the missile and whether there is one.
+func (p *player) pushOut(ship uint32, d time.Duration, quick bool) (seenCreate, bool) {
+	var c seenCreate
+	_, lacks := p.t.suite.ladder.lacking(capMissiles)
+	if !lacks {
+		c = p.missile(ship, time.Second)
+	}
+	p.t.settled() // the flight is the case's own: other cases may start
+	start, first := time.Now(), p.seq+1
+	gone := func() bool {
+		_, ok := p.seen.destroyed(c.id)
+		return !lacks && ok
+	}
+	end := p.t.within(d)
+	for time.Now().Before(end) && !gone() && !(quick && p.t.suite.rangeDecided()) {
+		p.input(rtype.ActionLeft)
+		p.settle(frameTime)
+	}
+	what := fmt.Sprintf("ship %d, held Left in packets %d to %d, went to %s", ship, first, p.seq, p.seen.lastAt(ship))
+	switch {
+	case lacks:
+		what += ", with no missile (§7.1)"
+	case gone():
+		what = fmt.Sprintf("missile %d, created at (%.2f, %.2f), was last at %s when the server destroyed it; %s", c.id, c.x, c.y, p.seen.lastAt(c.id), what)
+	default:
+		what = fmt.Sprintf("missile %d, created at (%.2f, %.2f), was at %s %v after, not destroyed; %s", c.id, c.x, c.y, p.seen.lastAt(c.id), time.Since(start).Round(time.Millisecond), what)
+	}
+	p.t.suite.sawPush(what, gone())
+	return c, !lacks
+}
+
+// lastAt describes the last position of entity id the Snapshots gave.
+func (w *watcher) lastAt(id uint32) string {
+	for i := len(w.snaps) - 1; i >= 0; i-- {
+		for _, st := range w.snaps[i].states {
+			if st.NetworkID == id {
+				return sample{tick: w.snaps[i].tick, x: st.X.Pixels(), y: st.Y.Pixels()}.String()
+			}
+		}
+	}
+	return "no Snapshot listing it"
 }

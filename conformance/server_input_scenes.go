@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"fmt"
 	"math"
 	"time"
 
@@ -21,15 +22,22 @@ func dropsInput(t *check, what string, bad func(p *player) []rtype.Message) {
 	start := time.Now()
 	p.frames(holdTime, func() { p.send(bad(p)...) })
 	m := p.seen.motion(ship, start.Add(lag), time.Now())
+	last := p.seq
 	if m.ok && m.dist() > 8 {
-		t.Failf("packets %d to %d carried %s; the ship %d moved %v", first, p.seq, what, ship, m)
+		// A ship that moves on its own, a GAME gap, is no Input used:
+		// valid Inputs of 0x00 must stop it first.
+		if still := p.hold(ship, 0, holdTime, lag); still.ok && still.dist() > 8 {
+			t.Skipf("packets %d to %d carried %s; the ship %d moved %v, and valid Inputs of 0x00 then left it moving %v: its motion tells nothing; it needs a ship that stops, which case 7.1/8 judges",
+				first, last, what, ship, m, still)
+		}
+		t.Failf("packets %d to %d carried %s; the ship %d moved %v", first, last, what, ship, m)
 	}
 	c := p.hold(ship, rtype.ActionRight, holdTime, lag)
 	if !m.ok || !c.ok {
 		t.Skipf("fewer than two Snapshots of different ticks listed the ship %d within %v", ship, holdTime-lag)
 	}
 	if c.dist() < 8 {
-		t.Skipf("valid Inputs holding Right did not move the ship %d either (%v): its motion tells nothing", ship, c)
+		t.Skipf("valid Inputs holding Right did not move the ship %d either (%v): its motion tells nothing; it needs Right to move the ship, which case 7.1/5 judges", ship, c)
 	}
 }
 
@@ -51,9 +59,9 @@ func staleInput(t *check) {
 	case !l.ok || !r.ok:
 		t.Skipf("fewer than two Snapshots of different ticks listed the ship %d within %v", ship, holdTime-lag)
 	case l.speed() < 0.5:
-		t.Skipf("valid Inputs holding Left did not move the ship %d (%v): whether stale ones are used tells nothing", ship, l)
+		t.Skipf("valid Inputs holding Left did not move the ship %d (%v): whether stale ones are used tells nothing; it needs Left to move the ship, which case 7.1/5 judges", ship, l)
 	case goesAs(r, l):
-		t.Skipf("valid Inputs holding Right left the ship %d going the way Left took it (%v, then %v): whether stale ones holding Left are used tells nothing", ship, l, r)
+		t.Skipf("valid Inputs holding Right left the ship %d going the way Left took it (%v, then %v): whether stale ones holding Left are used tells nothing; it needs Right to turn the ship, which case 7.1/5 judges", ship, l, r)
 	}
 	k, right := p.inputSeq, p.seq
 	start := time.Now()
@@ -90,53 +98,92 @@ func turned(before, m motion) bool {
 // what it holds: each newer than the last of the step before by the
 // signed difference (§7.1), the last one only past the wrap of the
 // counter. A step numbers its Inputs on from its first, at most one a
-// frame for wrapStep, so that no step reaches the next one's first.
+// frame for wrapStep, so that no step reaches the next one's first. The
+// steps turn the ship between Right and Left only, so that a game that
+// ignores Up or Down (case 7.1/5) is not read as Inputs dropped.
 var wrapSteps = []struct {
 	seq uint32 // 0: the player's next
 	a   rtype.Actions
-}{{0, rtype.ActionRight}, {0x7FFFFFFF, rtype.ActionDown}, {0xFFFFFF00, rtype.ActionLeft}, {5, rtype.ActionUp}}
+}{{0, rtype.ActionRight}, {0x7FFFFFFF, rtype.ActionLeft}, {0xFFFFFF00, rtype.ActionRight}, {5, rtype.ActionLeft}}
 
 // wrappedInput sends the steps of wrapSteps, each turning the ship
 // another way. A step's Inputs were taken only if the ship then moves,
 // and otherwise than in the step before: one that keeps its course (a
 // server moving ships every tick by their last accepted Input) or stops
-// (one moving a ship on each Input it accepts) dropped them.
+// (one moving a ship on each Input it accepts) dropped them, or its game
+// ignores the direction held, which Inputs numbered on from the step
+// before tell apart (wrapDropped).
 func wrappedInput(t *check) {
 	p := t.join()
 	ship := p.ownShip(time.Second)
 	lag := p.lag()
-	var first, prev motion
-	var prevFrom, prevTo uint32
+	var first, prev wrapped
 	for i, s := range wrapSteps {
 		seq := s.seq
 		if seq == 0 {
 			seq = p.inputSeq + 1
 		}
-		from := seq
-		// The turn is judged on the step's second half, well past the lag.
-		start := time.Now()
-		p.frames(wrapStep, func() {
-			p.inputAt(seq, s.a)
-			seq++
-		})
-		p.inputSeq = seq - 1
-		m := p.seen.motion(ship, start.Add(max(lag, wrapStep/2)), time.Now())
+		w := p.numbered(ship, lag, seq, s.a)
 		switch {
-		case !m.ok:
+		case !w.m.ok:
 			t.Skipf("fewer than two Snapshots of different ticks listed the ship %d within %v", ship, wrapStep/2)
-		case i == 0 && m.speed() < 0.5:
-			t.Skipf("valid Inputs holding Right did not move the ship %d (%v): its motion tells nothing", ship, m)
+		case i == 0 && w.m.speed() < 0.5:
+			t.Skipf("valid Inputs holding Right did not move the ship %d (%v): its motion tells nothing; it needs the direction bits to move the ship, which case 7.1/5 judges", ship, w.m)
 		case i == 0:
-			first = m
-		case m.speed() < first.speed()/4:
-			t.Failf("after Inputs %#x to %#x, which moved the ship %d %v, Inputs %#x to %#x holding %v (signed difference %d) stopped it (%v): they were dropped",
-				prevFrom, prevTo, ship, prev, from, p.inputSeq, s.a, int32(from-prevTo), m)
-		case !turned(prev, m):
-			t.Failf("after Inputs %#x to %#x, which moved the ship %d %v, Inputs %#x to %#x holding %v (signed difference %d) left it going %v: they were dropped",
-				prevFrom, prevTo, ship, prev, from, p.inputSeq, s.a, int32(from-prevTo), m)
+			first = w
+		case w.m.speed() < first.m.speed()/4 || !turned(prev.m, w.m):
+			wrapDropped(t, p, ship, lag, prev, w, first.m.speed())
 		}
-		prev, prevFrom, prevTo = m, from, p.inputSeq
+		prev = w
 	}
+}
+
+// wrapped is one step of wrappedInput: the Inputs from to to, holding a,
+// and how the ship moved in the step's second half.
+type wrapped struct {
+	from, to uint32
+	a        rtype.Actions
+	m        motion
+}
+
+// numbered sends one Input a frame for wrapStep, numbered on from seq and
+// holding a, and returns the step. The turn is judged on its second half,
+// well past the lag.
+func (p *player) numbered(ship uint32, lag time.Duration, seq uint32, a rtype.Actions) wrapped {
+	w := wrapped{from: seq, a: a}
+	start := time.Now()
+	p.frames(wrapStep, func() {
+		p.inputAt(seq, a)
+		seq++
+	})
+	w.to, p.inputSeq = seq-1, seq-1
+	w.m = p.seen.motion(ship, start.Add(max(lag, wrapStep/2)), time.Now())
+	return w
+}
+
+// wrapDropped judges step w, after prev, that did not turn the ship: it
+// holds w's direction again in Inputs numbered on from prev's last, newer
+// by any count. They move the ship w's way when the game uses that
+// direction: w's Inputs were dropped, and the case fails. When they do not
+// either, the game ignores the direction, a GAME gap (case 7.1/5), and the
+// case is not run. speed is the first step's.
+func wrapDropped(t *check, p *player, ship uint32, lag time.Duration, prev, w wrapped, speed float64) {
+	did := "stopped it"
+	if w.m.speed() >= speed/4 {
+		did = "left it going"
+	}
+	again := p.numbered(ship, lag, prev.to+1, w.a)
+	if !again.m.ok {
+		t.Skipf("fewer than two Snapshots of different ticks listed the ship %d within %v", ship, wrapStep/2)
+	}
+	step := fmt.Sprintf("after Inputs %#x to %#x, which moved the ship %d %v, Inputs %#x to %#x holding %v (signed difference %d) %s (%v)",
+		prev.from, prev.to, ship, prev.m, w.from, w.to, w.a, int32(w.from-prev.to), did, w.m)
+	if along(again.m, w.a) < speed/4 {
+		t.Skipf("%s, and Inputs %#x to %#x holding %v, newer than %#x by any count, did not move it %v either (%v): the game does not use %v, which case 7.1/5 judges",
+			step, again.from, again.to, w.a, prev.to, w.a, again.m, w.a)
+	}
+	t.Failf("%s: they were dropped, as Inputs %#x to %#x holding %v, newer than %#x by any count, then moved it %v",
+		step, again.from, again.to, w.a, prev.to, again.m)
 }
 
 // wrapStep is how long wrappedInput holds each Input.

@@ -23,9 +23,9 @@ type suite struct {
 	results map[string]ended
 	// notRun counts, per capability, the cases not run for want of it.
 	notRun [numCapabilities]int
-	// leap describes the first position a player saw jump across the
-	// encodable range between two Snapshots, which 9.1/1 judges.
-	leap string
+	// positions is what the players of the run saw of positions, which
+	// 9.1/1 judges (server_game_range.go).
+	positions rangeSeen
 	// stopped says why the run stopped before its cases: the server died
 	// during the ladder's probe.
 	stopped string

@@ -51,7 +51,7 @@ type check struct {
 // serverSide is what a case of server mode has of its own: the server
 // under test and what the run's first Hellos got, the run's scheduler
 // and the ladder, the players the case connected, and the server packets
-// they dropped. players, wantOf, lost and lostCount are guarded by
+// they dropped. players, wantOf, vacuous, lost and lostCount are guarded by
 // check.mu.
 type serverSide struct {
 	// server is the implementation under test.
@@ -65,6 +65,9 @@ type serverSide struct {
 	// wantOf is the capability the case was not run for want of, plus
 	// one, or 0.
 	wantOf capability
+	// vacuous says the case was not run as its rule never applied
+	// (check.vacuous).
+	vacuous bool
 	// players counts the case's players connected now.
 	players int
 	// lost lists the server packets with messages the case's players
@@ -234,7 +237,7 @@ func runCase(parent context.Context, c Case, limit, extra time.Duration, record 
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	r := Result{Case: c, Outcome: t.outcome, Detail: t.detail, Duration: time.Since(t.start)}
+	r := Result{Case: c, Outcome: t.outcome, Detail: t.detail, Duration: time.Since(t.start), Vacuous: t.outcome == NotRun && t.srv.vacuous}
 	t.suite.ended(c.ID, r.Outcome, t.srv.wantOf)
 	if r.Outcome == Fail && record {
 		r.Exchange = append([]Datagram(nil), t.exchange...)

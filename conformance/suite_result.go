@@ -45,6 +45,12 @@ type Result struct {
 	Detail string
 	// Duration is how long the case ran.
 	Duration time.Duration
+	// Vacuous marks a case not run because its rule never applied: the
+	// case drove the implementation to where the rule binds, and it
+	// stopped short, as the spec lets it (9.1/1: no position past the
+	// encodable range, the missiles destroyed inside it). Detail says
+	// what the case saw. It does not count for Report.Status.
+	Vacuous bool
 	// Exchange lists the datagrams the case sent and received, in order;
 	// it is kept only for failed cases, and only with Options.Record.
 	Exchange []Datagram

@@ -27,7 +27,9 @@
 // Exit status:
 //
 //	0  conformant: every selected MUST case ran and passed (with -strict,
-//	   every SHOULD and GAME case too); BEYOND cases never count
+//	   every SHOULD and GAME case too); BEYOND cases never count, nor
+//	   do vacuous ones, whose rule never applied (9.1/1: no position
+//	   past the encodable range)
 //	1  not conformant: such a case failed, or did not run because the
 //	   implementation lacks what it needs (stderr: "N MUST cases not run")
 //	2  usage error, or the implementation could not be reached at all:
@@ -84,7 +86,8 @@ packets, Ping/Pong, ship, Snapshots, second player, missiles, Bydos, rounds)
 and prints that ladder: a case needing a missing one is not run.
 
 Exit status: 0 when every selected MUST case ran and passed (-strict: SHOULD
-and GAME too; BEYOND never counts); 1 when one failed or did not run for want
+and GAME too; BEYOND never counts, nor a vacuous case, whose rule never
+applied); 1 when one failed or did not run for want
 of a capability; 2 on a usage error or an unreachable implementation (no
 answer to any Hello, no Hello from the client); 3 when the server stopped
 answering mid-run (did it crash?), so the cases left could not judge it.

@@ -32,7 +32,8 @@ import (
 // or hand a datagram to the session as if another client sent it (route);
 // the session still sees each client at its own address. Each mutant
 // breaks one rule: the cases of catch must fail, no other MUST case may
-// but those of also, related rules that the same break trips.
+// but those of also, related rules that the same break trips; or its break
+// never shows on the wire, and the cases of vacuous say so.
 type mutant struct {
 	name  string
 	catch []string
@@ -53,6 +54,12 @@ type mutant struct {
 	// verdict, when not nil, checks the detail of a case of catch that
 	// caught the mutant, returning what is wrong with it or "".
 	verdict func(r conformance.Result) string
+	// pass lists cases that must pass: the break is not theirs to judge.
+	pass []string
+	// vacuous maps cases that must end vacuous (Result.Vacuous) to what
+	// their detail must say: the break never shows on the wire. With no
+	// case in catch, the run must then be conformant.
+	vacuous map[string]string
 }
 
 // stepper is what a mutant's host runs on its session server: the example
@@ -91,7 +98,7 @@ func TestConformanceMutants(t *testing.T) {
 		t.Skip("checks behaviour, not races; TestConformance runs the suite under -race")
 	}
 	t.Parallel()
-	ms := slices.Concat(wireMutants(), gameMutants(), stepperMutants(), rulesMutants(), rareMutants())
+	ms := slices.Concat(wireMutants(), gameMutants(), stepperMutants(), rulesMutants(), rareMutants(), premiseMutants())
 	reps := make([]*conformance.Report, len(ms))
 	errs := make([]error, len(ms))
 	exampletest.InMemory(t, 1, func(t *testing.T, _ *rtypetest.Network) {
@@ -109,7 +116,7 @@ func TestConformanceMutants(t *testing.T) {
 		wg.Wait()
 	})
 	for i, m := range ms {
-		t.Run(strings.ReplaceAll(m.catch[0], "/", "_")+"_"+m.name, func(t *testing.T) {
+		t.Run(strings.ReplaceAll(m.judged()[0], "/", "_")+"_"+m.name, func(t *testing.T) {
 			if errs[i] != nil {
 				t.Fatal(errs[i])
 			}
@@ -127,7 +134,7 @@ func (m mutant) run(nw *rtypetest.Network) (*conformance.Report, error) {
 	}
 	o := suiteOn(nw)
 	o.Slow = true // a slow case runs when a mutant names it
-	o.Run = idsRegexp(append(mustIDs(), m.catch...))
+	o.Run = idsRegexp(append(mustIDs(), m.judged()...))
 	rep, err := conformance.RunServer(context.Background(), addr, o)
 	return rep, errors.Join(err, stop())
 }
@@ -150,23 +157,33 @@ func (m mutant) judge(t *testing.T, rep *conformance.Report) {
 			}
 		case slices.Contains(m.catch, r.Case.ID):
 			t.Errorf("case %s did not catch it: %s %s", r.Case.ID, r.Outcome, r.Detail)
+		case m.vacuous[r.Case.ID] != "" && (r.Outcome != conformance.NotRun || !r.Vacuous || !strings.Contains(r.Detail, m.vacuous[r.Case.ID])):
+			t.Errorf("case %s: %s (vacuous %v) %s, want vacuous, saying %q", r.Case.ID, r.Outcome, r.Vacuous, r.Detail, m.vacuous[r.Case.ID])
+		case m.vacuous[r.Case.ID] != "":
+			t.Logf("vacuous, %s: %s", r.Case.ID, r.Detail)
+		case slices.Contains(m.pass, r.Case.ID) && r.Outcome != conformance.Pass:
+			t.Errorf("case %s, which must pass, %s: %s", r.Case.ID, r.Outcome, r.Detail)
 		case caught && slices.Contains(m.also, r.Case.ID):
 			t.Logf("also caught by %s: %s", r.Case.ID, r.Detail)
 		case caught:
 			t.Errorf("unrelated MUST case %s failed: %s", r.Case.ID, r.Detail)
-		case m.notRunFor != "" && r.Outcome == conformance.NotRun && r.Case.Level == conformance.Must && !strings.Contains(r.Detail, "case "+m.notRunFor):
+		case m.notRunFor != "" && r.Outcome == conformance.NotRun && !r.Vacuous && r.Case.Level == conformance.Must && !strings.Contains(r.Detail, "case "+m.notRunFor):
 			t.Errorf("MUST case %s not run without naming case %s: %s", r.Case.ID, m.notRunFor, r.Detail)
 		case r.Outcome == conformance.NotRun && m.notRunFor != "":
 			t.Logf("not run, %s: %s", r.Case.ID, r.Detail)
 		}
 	}
-	for _, id := range m.catch {
+	for _, id := range append(m.judged(), m.pass...) {
 		if !ran[id] {
 			t.Errorf("case %s did not run", id)
 		}
 	}
-	if got := rep.Status(true); got != conformance.NonConformant {
-		t.Errorf("the run is %v with -strict, want non-conformant", got)
+	want := conformance.NonConformant
+	if len(m.catch) == 0 {
+		want = conformance.Conformant
+	}
+	if got := rep.Status(true); got != want {
+		t.Errorf("the run is %v with -strict, want %v", got, want)
 	}
 	for _, r := range rep.Ladder {
 		if r.State == conformance.Missing && m.notRunFor != "" && !strings.Contains(r.Detail, "case "+m.notRunFor) {
@@ -176,6 +193,16 @@ func (m mutant) judge(t *testing.T, rep *conformance.Report) {
 			t.Logf("the ladder misses %s: %s", r.Name, r.Detail)
 		}
 	}
+}
+
+// judged returns the cases m names to catch it or to be vacuous, sorted.
+func (m mutant) judged() []string {
+	ids := slices.Clone(m.catch)
+	for id := range m.vacuous {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids[len(m.catch):])
+	return ids
 }
 
 // mustIDs returns the ids of the server's MUST cases.

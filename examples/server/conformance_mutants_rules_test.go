@@ -223,7 +223,8 @@ func rulesMutants() []mutant {
 // TestConformanceRulesGame runs the MUST cases and the §10 cases against
 // rulesGame as §10 has it, and with missiles flying past the encodable
 // range, clamped: none fails, and the §10 ones pass, so that each mutant
-// of rulesMutants fails for its one broken rule.
+// of rulesMutants fails for its one broken rule. 9.1/1 passes where the
+// missiles reach the end of the range, and is vacuous where they do not.
 func TestConformanceRulesGame(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the MUST cases against a second server")
@@ -253,8 +254,14 @@ func TestConformanceRulesGame(t *testing.T) {
 			if rep == nil {
 				t.FailNow()
 			}
+			// Missiles destroyed inside the encodable range leave no
+			// position to clamp: 9.1/1 is vacuous.
+			clamps := r.r.reach > 8192
 			for _, r := range rep.Results {
-				if r.Outcome != conformance.Pass {
+				switch {
+				case r.Case.ID == "9.1/1" && !clamps && r.Outcome == conformance.NotRun && r.Vacuous:
+					t.Logf("%s vacuous: %s", r.Case.ID, r.Detail)
+				case r.Outcome != conformance.Pass:
 					t.Errorf("%s %s %s: %s", r.Case.ID, r.Case.Level, r.Outcome, r.Detail)
 				}
 			}

@@ -80,7 +80,9 @@ func runInMemory(t *testing.T, mutate func(*gameserver.Config), o conformance.Op
 }
 
 // allPass fails t for every case of rep that did not pass, but the BEYOND
-// cases, which are logged, and those of skip, which may be skipped.
+// cases and the vacuous ones (9.1/1: the example destroys its missiles
+// inside the encodable range), which are logged, and those of skip, which
+// may be skipped.
 func allPass(t *testing.T, rep *conformance.Report, skip map[string]bool) {
 	t.Helper()
 	if n := len(conformance.Cases(conformance.ServerMode)); len(rep.Results) != n {
@@ -88,7 +90,7 @@ func allPass(t *testing.T, rep *conformance.Report, skip map[string]bool) {
 	}
 	for _, r := range rep.Results {
 		switch {
-		case r.Case.Level == conformance.Beyond:
+		case r.Case.Level == conformance.Beyond, r.Outcome == conformance.NotRun && r.Vacuous:
 			t.Logf("%s %s %s: %s", r.Case.ID, r.Case.Level, r.Outcome, r.Detail)
 		case r.Outcome == conformance.Pass, r.Outcome == conformance.NotRun && skip[r.Case.ID]:
 		default:

@@ -1,0 +1,74 @@
+//go:build go1.25
+
+package main
+
+import (
+	"math"
+	"strings"
+	"time"
+
+	"github.com/rtypeproto/rtype"
+	"github.com/rtypeproto/rtype/conformance"
+	"github.com/rtypeproto/rtype/session"
+)
+
+// premiseMutants break a rule whose case can judge it only once the server
+// does something else first, a GAME rule or a position past the encodable
+// range: each case provokes that, or says it could not, and never fails
+// for a GAME gap.
+func premiseMutants() []mutant {
+	return []mutant{
+		// The session accepts the wrapped Inputs: the Input cases turn
+		// the ship with the directions the game uses.
+		{name: "a game that ignores Down", catch: []string{"7.1/5"}, pass: []string{"7.1/1", "7.1/2", "7.1/3", "7.1/4"},
+			in: actions(func(a rtype.Actions) (rtype.Actions, bool) { return a &^ rtype.ActionDown, true })},
+		// Left moves nothing: the cases that need it are not run, naming
+		// the case of the GAME rule.
+		{name: "a game that ignores Left", catch: []string{"7.1/5"}, pass: []string{"7.1/1", "7.1/2"}, notRunFor: "7.1/5",
+			in: actions(func(a rtype.Actions) (rtype.Actions, bool) { return a &^ rtype.ActionLeft, true })},
+		// Nothing it sends comes near the end of the range: the break
+		// is never on the wire.
+		{name: "positions wrapped, missiles destroyed at x = 2048", game: newRulesGame(rules{wrap: true}),
+			vacuous: map[string]string{"9.1/1": "was last at (20"}},
+		{name: "positions wrapped, a ship flying 2400 pixels a second", catch: []string{"9.1/1"}, game: newEdgeStepper,
+			verdict: func(r conformance.Result) string {
+				if !strings.Contains(r.Detail, "in case 9.1/1") {
+					return "the jump is not the ship 9.1/1 pushed"
+				}
+				return ""
+			}},
+	}
+}
+
+// edgeStepper is inputStepper with fast ships and positions wrapped: one
+// Input moves a ship 40 pixels, no wall stops it, and a position past the
+// encodable range goes on the wire modulo it (§9.1). A ship held Left from
+// x = 150 passes -8192 in under 4 seconds.
+type edgeStepper struct{ inputStepper }
+
+func newEdgeStepper() stepper { return &edgeStepper{inputStepper{ships: map[uint32]*stepShip{}}} }
+
+func (g *edgeStepper) Step(s *session.Server, _ time.Time) {
+	for ev := range s.Events() {
+		switch ev.Kind {
+		case session.EventPlayerJoined:
+			sh := &stepShip{x: 150, y: 150 + 100*float64(ev.Slot)}
+			sh.id, _ = s.SpawnFor(ev.Conn, rtype.ArchetypePlayerBlue, sh.x, sh.y, 0)
+			g.ships[ev.Conn] = sh
+		case session.EventInput:
+			if sh := g.ships[ev.Conn]; sh != nil {
+				vx, vy := ev.Input.Actions.Velocity(40)
+				sh.x, sh.y = sh.x+vx, sh.y+vy
+				_ = s.Move(sh.id, wrapped(sh.x), wrapped(sh.y), 0)
+			}
+		case session.EventPlayerLeft:
+			delete(g.ships, ev.Conn)
+		}
+	}
+}
+
+// wrapped is v modulo the encodable range, as a server that does not
+// clamp sends it.
+func wrapped(v float64) float64 {
+	return math.Mod(math.Mod(v+8192, 16384)+16384, 16384) - 8192
+}
