@@ -35,7 +35,13 @@ func clamped(t *check) {
 		return
 	}
 	r := t.suite.rangeNow()
-	t.Skipf("no position of the run came to an end of the encodable range, -8192 or 8191.75, nor did the case see the server stop its entities short of it: %s; %s", r.pushed, r.extent())
+	const none = "no position of the run came to an end of the encodable range, -8192 or 8191.75"
+	if low, lacks := t.suite.ladder.lacking(capMissiles); lacks {
+		t.notRunFor(low, fmt.Sprintf("not run: %s; a missile would show where the server stops its entities, and %s failed: %s; %s",
+			none, low.cite(), r.pushed, r.extent()))
+	}
+	t.Skipf("%s, nor did the case see the server stop its entities short of it: %s; %s (a missile that leaves the playfield is destroyed: case 8.3/4)",
+		none, r.pushed, r.extent())
 }
 
 // judgeRange ends the case on what the run saw of positions: failed for
@@ -81,7 +87,7 @@ func (p *player) pushOut(ship uint32, d time.Duration, quick bool) (seenCreate, 
 	what := fmt.Sprintf("ship %d, held Left in packets %d to %d, went to %s", ship, first, p.seq, p.seen.lastAt(ship))
 	switch {
 	case lacks:
-		what += ", with no missile (§7.1)"
+		what += ", no missile fired"
 	case gone():
 		what = fmt.Sprintf("missile %d, created at (%.2f, %.2f), was last at %s when the server destroyed it; %s", c.id, c.x, c.y, p.seen.lastAt(c.id), what)
 	default:
