@@ -12,7 +12,7 @@ import (
 // lets past an end of the range: clamped, it stays at that end; encoded
 // modulo the range, it jumps to the other. Case 9.1/1, run last, judges
 // what every player of the run saw (server_game_range.go): a jump fails,
-// a position at an end passes. When the run saw neither, it pushes the
+// a position that stays at an end passes. When the run saw neither, it pushes the
 // player's entities out as far as the server lets them go (pushOut): a
 // server that destroys the missile inside the range never had a position
 // to clamp, and the case is vacuous; one that let it fly on past the
@@ -47,8 +47,8 @@ func clamped(t *check) {
 // judgeRange ends the case on what the run saw of positions: failed for
 // a jump across the range, vacuous when a missile pushed out was
 // destroyed inside it and no position came to an end; it returns true,
-// the case passed, for a position at an end, false when the run saw too
-// little.
+// the case passed, for a position that stayed at an end, false when the
+// run saw too little.
 func (t *check) judgeRange() bool {
 	r := t.suite.rangeNow()
 	switch {
