@@ -12,7 +12,7 @@ import (
 // lets past an end of the range: clamped, it stays at that end; encoded
 // modulo the range, it jumps to the other. Case 9.1/1, run last, judges
 // what every player of the run saw (server_game_range.go): a jump fails,
-// a position at an end passes. When the run saw neither, it pushes the
+// a position that stays at an end passes. When the run saw neither, it pushes the
 // player's entities out as far as the server lets them go (pushOut): a
 // server that destroys the missile inside the range never had a position
 // to clamp, and the case is vacuous; one that let it fly on past the
@@ -35,14 +35,20 @@ func clamped(t *check) {
 		return
 	}
 	r := t.suite.rangeNow()
-	t.Skipf("no position of the run came to an end of the encodable range, -8192 or 8191.75, nor did the case see the server stop its entities short of it: %s; %s", r.pushed, r.extent())
+	const none = "no position of the run came to an end of the encodable range, -8192 or 8191.75"
+	if low, lacks := t.suite.ladder.lacking(capMissiles); lacks {
+		t.notRunFor(low, fmt.Sprintf("not run: %s; a missile would show where the server stops its entities, and %s failed: %s; %s",
+			none, low.cite(), r.pushed, r.extent()))
+	}
+	t.Skipf("%s, nor did the case see the server stop its entities short of it: %s; %s (a missile that leaves the playfield is destroyed: case 8.3/4)",
+		none, r.pushed, r.extent())
 }
 
 // judgeRange ends the case on what the run saw of positions: failed for
 // a jump across the range, vacuous when a missile pushed out was
 // destroyed inside it and no position came to an end; it returns true,
-// the case passed, for a position at an end, false when the run saw too
-// little.
+// the case passed, for a position that stayed at an end, false when the
+// run saw too little.
 func (t *check) judgeRange() bool {
 	r := t.suite.rangeNow()
 	switch {
@@ -81,7 +87,7 @@ func (p *player) pushOut(ship uint32, d time.Duration, quick bool) (seenCreate, 
 	what := fmt.Sprintf("ship %d, held Left in packets %d to %d, went to %s", ship, first, p.seq, p.seen.lastAt(ship))
 	switch {
 	case lacks:
-		what += ", with no missile (§7.1)"
+		what += ", no missile fired"
 	case gone():
 		what = fmt.Sprintf("missile %d, created at (%.2f, %.2f), was last at %s when the server destroyed it; %s", c.id, c.x, c.y, p.seen.lastAt(c.id), what)
 	default:

@@ -60,6 +60,9 @@ type mutant struct {
 	// their detail must say: the break never shows on the wire. With no
 	// case in catch, the run must then be conformant.
 	vacuous map[string]string
+	// notRun maps cases that must end not run, not vacuous, to what their
+	// detail must say: the break leaves them nothing to judge by.
+	notRun map[string]string
 }
 
 // stepper is what a mutant's host runs on its session server: the example
@@ -161,6 +164,10 @@ func (m mutant) judge(t *testing.T, rep *conformance.Report) {
 			t.Errorf("case %s: %s (vacuous %v) %s, want vacuous, saying %q", r.Case.ID, r.Outcome, r.Vacuous, r.Detail, m.vacuous[r.Case.ID])
 		case m.vacuous[r.Case.ID] != "":
 			t.Logf("vacuous, %s: %s", r.Case.ID, r.Detail)
+		case m.notRun[r.Case.ID] != "" && (r.Outcome != conformance.NotRun || r.Vacuous || !strings.Contains(r.Detail, m.notRun[r.Case.ID])):
+			t.Errorf("case %s: %s (vacuous %v) %s, want not run, saying %q", r.Case.ID, r.Outcome, r.Vacuous, r.Detail, m.notRun[r.Case.ID])
+		case m.notRun[r.Case.ID] != "":
+			t.Logf("not run, %s: %s", r.Case.ID, r.Detail)
 		case slices.Contains(m.pass, r.Case.ID) && r.Outcome != conformance.Pass:
 			t.Errorf("case %s, which must pass, %s: %s", r.Case.ID, r.Outcome, r.Detail)
 		case caught && slices.Contains(m.also, r.Case.ID):
@@ -195,11 +202,14 @@ func (m mutant) judge(t *testing.T, rep *conformance.Report) {
 	}
 }
 
-// judged returns the cases m names to catch it or to be vacuous, sorted.
+// judged returns the cases m names to catch it, then, sorted, those it
+// names to be vacuous or not run.
 func (m mutant) judged() []string {
 	ids := slices.Clone(m.catch)
-	for id := range m.vacuous {
-		ids = append(ids, id)
+	for _, ends := range []map[string]string{m.vacuous, m.notRun} {
+		for id := range ends {
+			ids = append(ids, id)
+		}
 	}
 	slices.Sort(ids[len(m.catch):])
 	return ids

@@ -24,8 +24,13 @@ func premiseMutants() []mutant {
 			in: actions(func(a rtype.Actions) (rtype.Actions, bool) { return a &^ rtype.ActionDown, true })},
 		// Left moves nothing: the cases that need it are not run, naming
 		// the case of the GAME rule.
-		{name: "a game that ignores Left", catch: []string{"7.1/5"}, pass: []string{"7.1/1", "7.1/2"}, notRunFor: "7.1/5",
-			in: actions(func(a rtype.Actions) (rtype.Actions, bool) { return a &^ rtype.ActionLeft, true })},
+		{name: "a game that ignores Left", catch: []string{"7.1/5"}, pass: []string{"7.1/1", "7.1/2"},
+			notRun: map[string]string{"7.1/3": "which case 7.1/5 judges", "7.1/4": "the game does not use Left, which case 7.1/5 judges"},
+			in:     actions(func(a rtype.Actions) (rtype.Actions, bool) { return a &^ rtype.ActionLeft, true })},
+		// Ships drift on their own: 7.1/1 and 7.1/2 cannot tell a
+		// malformed Input used, and say so, naming the GAME case.
+		{name: "ships drifting right on their own, on a server moving ships on each Input", catch: []string{"7.1/8"}, game: newDriftStepper,
+			notRun: map[string]string{"7.1/1": "which case 7.1/8 judges", "7.1/2": "which case 7.1/8 judges"}},
 		// Nothing it sends comes near the end of the range: the break
 		// is never on the wire.
 		{name: "positions wrapped, missiles destroyed at x = 2048", game: newRulesGame(rules{wrap: true}),
@@ -37,6 +42,21 @@ func premiseMutants() []mutant {
 				}
 				return ""
 			}},
+	}
+}
+
+// driftStepper is inputStepper with ships that drift right a pixel a
+// tick, whatever the Inputs: a GAME gap (§7.1: the Inputs set the
+// velocity).
+type driftStepper struct{ inputStepper }
+
+func newDriftStepper() stepper { return &driftStepper{inputStepper{ships: map[uint32]*stepShip{}}} }
+
+func (g *driftStepper) Step(s *session.Server, now time.Time) {
+	g.inputStepper.Step(s, now)
+	for _, sh := range g.ships {
+		sh.x++
+		_ = s.Move(sh.id, sh.x, sh.y, 0)
 	}
 }
 
