@@ -30,7 +30,7 @@ func (l *ladder) paced(d time.Duration) time.Duration {
 		return d
 	}
 	f := float64(paceMultiple*l.slowest) / float64(time.Second)
-	return time.Duration(float64(d) * min(max(f, 1), paceMax))
+	return time.Duration(float64(d) * min(max(f, 1), paceMax)).Round(time.Millisecond)
 }
 
 // paced returns the case's wait of d for an answer, grown to the run's
