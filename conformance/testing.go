@@ -94,7 +94,7 @@ func (v verdict) subtest(t *testing.T, r Result) (ran bool) {
 	t.Run(r.Case.ID, func(t *testing.T) {
 		switch {
 		case v.fails(r) && r.Outcome == NotRun:
-			t.Errorf("%s %s: not run: %s", r.Case.Level, r.Case.Title, r.Detail)
+			t.Errorf("%s %s: %s", r.Case.Level, r.Case.Title, notRun(r.Detail))
 		case v.fails(r):
 			t.Errorf("%s %s: %s", r.Case.Level, r.Case.Title, r.Detail)
 		case r.Outcome == NotRun:
@@ -115,14 +115,22 @@ func (v verdict) flat(t *testing.T, results []Result) {
 		count[r.Outcome]++
 		switch {
 		case v.fails(r) && r.Outcome == NotRun:
-			t.Errorf("%s %s %s: not run: %s", r.Case.ID, r.Case.Level, r.Case.Title, r.Detail)
+			t.Errorf("%s %s %s: %s", r.Case.ID, r.Case.Level, r.Case.Title, notRun(r.Detail))
 		case v.fails(r):
 			t.Errorf("%s %s %s: %s", r.Case.ID, r.Case.Level, r.Case.Title, r.Detail)
 		case r.Outcome == NotRun:
-			t.Logf("%s not run: %s", r.Case.ID, r.Detail)
+			t.Logf("%s %s", r.Case.ID, notRun(r.Detail))
 		case r.Outcome == Fail:
 			t.Logf("%s %s (not failing): %s: %s", r.Case.ID, r.Case.Level, r.Case.Title, r.Detail)
 		}
 	}
 	t.Logf("%d cases: %d pass, %d fail, %d not run", len(results), count[Pass], count[Fail], count[NotRun])
+}
+
+// notRun returns the detail of a case not run, led by "not run: " once.
+func notRun(detail string) string {
+	if strings.HasPrefix(detail, "not run") {
+		return detail
+	}
+	return "not run: " + detail
 }
