@@ -13,9 +13,12 @@
 //
 // A case that cannot meet its precondition (a full server, no Bydos ever
 // spawned, a client that never queries where its acks do not show the
-// rule) is not run, saying why. A failed MUST case fails the run; SHOULD and GAME cases fail it only in
-// strict mode; BEYOND cases, the fixes of §13's known limitations, are
-// reported and never fail a version 1 implementation.
+// rule) is not run, saying why. A failed MUST case fails the run, as does
+// one not run for want of what it needs; SHOULD and GAME cases count only
+// in strict mode; BEYOND cases, the fixes of §13's known limitations, are
+// reported and never fail a version 1 implementation. A run the
+// implementation stopped answering (a crash, a hang) decides nothing.
+// [TestServer] and [TestClient] fail a Go test as that status does.
 //
 // [RunServer] and [RunClient] return a [Report], written as text, JSON or
 // JUnit XML; [TestServer] and [TestClient] run the cases as subtests of a
@@ -64,7 +67,10 @@
 // without a command such a case is skipped before any client is asked
 // for. The body ends the case with t.Failf
 // (what was sent, what came back or did not, by when) or t.Skipf (a
-// precondition not met); returning passes. It opens its end of a
+// precondition not met), or t.waitedOut when the precondition is an
+// answer that did not come in time, which a busy server may owe to the
+// cases beside it: the run runs such a case again alone. Returning passes.
+// A wait for an answer lasts t.paced(d), d grown to the server's pace. It opens its end of a
 // connection with one call, and both ends act alike:
 //
 //	p := t.join()    // server mode: a player welcomed, its first Ping answered

@@ -35,8 +35,8 @@ type jsonCase struct {
 	Level   Level   `json:"level"`
 	Title   string  `json:"title"`
 	Result  Outcome `json:"result"`
-	// Detail is "" for a passed case, but always present, so that every
-	// case object has the same keys.
+	// Detail is "" for a passed case, but one run again alone, and
+	// always present, so that every case object has the same keys.
 	Detail string `json:"detail"`
 	MS     int64  `json:"ms"`
 }

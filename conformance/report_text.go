@@ -91,7 +91,8 @@ func (tw *TextWriter) Result(r Result) error {
 	} else {
 		writeLines(&b, termwidth.Wrap(r.Case.Title, width, head, strings.Repeat(" ", termwidth.Columns(head))))
 	}
-	if r.Outcome != Pass && r.Detail != "" {
+	// A pass has no detail, but one run again alone, which says so.
+	if r.Detail != "" {
 		writeIndented(&b, r.Detail, width, "")
 	}
 	if tw.verbose && r.Outcome == Fail {

@@ -135,6 +135,7 @@ func (p *player) position(id uint32) (x, y float64) {
 // skipping the case when none comes within d of the release.
 func (p *player) missile(ship uint32, d time.Duration) seenCreate {
 	p.t.need(capMissiles)
+	d = p.t.paced(d)
 	x, y := p.position(ship)
 	since := time.Now()
 	first, presses := p.seq+1, 0

@@ -103,7 +103,7 @@ func (t *check) handshake() *player {
 	t.need(capWelcome)
 	p := t.newPlayer()
 	if !p.hello(welcomeBy) {
-		t.noJoin(p, fmt.Sprintf("no Welcome within %v of the first Hello", welcomeBy), capWelcome)
+		t.noJoin(p, fmt.Sprintf("no Welcome within %v of the first Hello", t.paced(welcomeBy)), capWelcome)
 	}
 	return p
 }
@@ -120,11 +120,11 @@ func (t *check) join() *player {
 	t.suite.joining <- struct{}{}
 	defer func() { <-t.suite.joining }()
 	ts := p.ping()
-	if _, ok := p.pong(ts, time.Second); !ok {
-		t.noJoin(p, fmt.Sprintf("welcomed as connection %d, but no Pong within 1s of the first packet's Ping", p.id), capPong)
+	if _, ok := p.pong(ts, t.paced(time.Second)); !ok {
+		t.noJoin(p, fmt.Sprintf("welcomed as connection %d, but no Pong within %v of the first packet's Ping", p.id, t.paced(time.Second)), capPong)
 	}
 	if _, lacks := t.suite.ladder.lacking(capShip); !lacks {
-		end := t.within(shipWait)
+		end := t.within(t.paced(shipWait))
 		for p.world.newestShip() == 0 && time.Now().Before(end) {
 			p.settle(frameTime)
 		}
@@ -151,7 +151,7 @@ func (t *check) noJoin(p *player, what string, c capability) {
 	case p.rejected:
 		t.Skipf("not run: %s; the server answered Rejected: it is full (§4.4)", what)
 	case others > 0:
-		t.Skipf("not run: %s; the server took the case's %d other player(s), not this one: it may be full", what, others)
+		t.waitedOut("not run: %s; the server took the case's %d other player(s), not this one: it may be full", what, others)
 	case p.odd != "" && c == capWelcome:
 		t.lack(c, fmt.Sprintf("%s; the server answered %s", what, p.odd))
 	}
@@ -159,10 +159,10 @@ func (t *check) noJoin(p *player, what string, c capability) {
 }
 
 // hello sends Hello every helloEvery until a valid Welcome (§4.3) comes
-// from the server within d.
+// from the server within d, grown to the run's pace.
 func (p *player) hello(d time.Duration) bool {
 	p.t.needWelcome()
-	_, ok := p.helloUntil(d, isWelcome)
+	_, ok := p.helloUntil(p.t.paced(d), isWelcome)
 	return ok
 }
 

@@ -91,6 +91,7 @@ func (p *player) ownShip(d time.Duration) uint32 {
 	if p.own != 0 && p.world.ents[p.own] != nil {
 		return p.own
 	}
+	d = p.t.paced(d)
 	end := p.t.within(d)
 	for p.world.newestShip() == 0 && time.Now().Before(end) {
 		p.input(0)

@@ -67,7 +67,7 @@ func (t *check) answered(bad ...[]byte) (string, bool) {
 	}
 	probe := t.newPlayer()
 	if !probe.hello(welcomeBy) {
-		t.Skipf("no Welcome within %v to a probe Hello sent after the datagrams: the server may be full", welcomeBy)
+		t.waitedOut("no Welcome within %v to a probe Hello sent after the datagrams: the server may be full", t.paced(welcomeBy))
 	}
 	welcomed := t.since()
 	dg, ok := p.recv(t.within(lateAnswer))
@@ -106,9 +106,9 @@ func head(b []byte) []byte {
 // is; the case is skipped when none comes.
 func (t *check) firstAnswer() (*player, datagram) {
 	p := t.newPlayer()
-	dg, ok := p.helloUntil(welcomeBy, func(datagram) bool { return true })
+	dg, ok := p.helloUntil(t.paced(welcomeBy), func(datagram) bool { return true })
 	if !ok {
-		t.Skipf("no answer within %v to a Hello sent every %v: the server may be full", welcomeBy, helloEvery)
+		t.waitedOut("no answer within %v to a Hello sent every %v: the server may be full", t.paced(welcomeBy), helloEvery)
 	}
 	return p, dg
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"net/netip"
+	"sync"
 	"syscall"
 	"time"
 
@@ -28,10 +29,66 @@ var probeAlive = Case{ID: aliveID, Title: "the server still answers a Hello", ru
 	}
 }}
 
-// stoppedAfter says why the cases after id were not run.
-func stoppedAfter(id string) string {
-	return fmt.Sprintf("the server stopped answering after case %s (did it crash?): a Hello from a fresh address got no answer within %v; "+
-		"a full server that drops Hellos looks the same (§13)", id, aliveWait)
+// stoppedWhen says why the cases after the liveness probe that followed
+// case after were not run: the server stopped answering during case
+// during, when the run's traffic tells which, else after case after.
+func stoppedWhen(during, after string) string {
+	when := "after case " + after
+	if during != "" {
+		when = "during case " + during
+	}
+	return fmt.Sprintf("the server stopped answering %s (did it crash?): a Hello from a fresh address got no answer within %v; "+
+		"a full server that drops Hellos looks the same (§13)", when, aliveWait)
+}
+
+// lastHeard follows, over a server run, when the server's last datagram
+// came and which case first sent it one after that: once the server
+// stops answering, that is the case it stopped during, whichever case
+// ended first.
+type lastHeard struct {
+	server netip.AddrPort
+
+	mu sync.Mutex
+	at time.Time
+	// by is the case that got the server's last datagram, next the
+	// first case that sent the server one after it, or "".
+	by, next string
+}
+
+// note takes a datagram of case id, from src to dst, at when. The run's
+// probes answer for no case: what they send blames none.
+func (h *lastHeard) note(id string, src, dst netip.AddrPort, at time.Time) {
+	if h == nil {
+		return
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	switch {
+	case src == h.server && !at.Before(h.at):
+		h.at, h.by, h.next = at, id, ""
+	case dst == h.server && h.next == "" && !probing(id):
+		h.next = id
+	}
+}
+
+// during names the case the server stopped answering during: the first
+// to send it a datagram after its last one, else the case that got that
+// one; "" when neither is a case.
+func (h *lastHeard) during() string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	switch {
+	case h.next != "":
+		return h.next
+	case !probing(h.by):
+		return h.by
+	}
+	return ""
+}
+
+// probing reports whether id names one of the run's probes, not a case.
+func probing(id string) bool {
+	return id == aliveID || id == ladderID || id == "probe" || id == ""
 }
 
 // silence explains a server that answered no Hello of the first probe.

@@ -3,6 +3,7 @@ package conformance
 import (
 	"fmt"
 	"slices"
+	"time"
 )
 
 // capability is something a server must do before cases that stand on it
@@ -104,6 +105,8 @@ type ladder struct {
 	// cut is the rung the probe was trying when the server stopped
 	// answering: it and those after it are untried.
 	cut capability
+	// slowest is the slowest answer the probe saw (suite_pace.go).
+	slowest time.Duration
 }
 
 func newLadder() *ladder { return &ladder{cut: numCapabilities} }
@@ -200,7 +203,8 @@ func (t *check) lack(c capability, detail string) {
 	if lacks {
 		t.needed(low)
 	}
-	t.Skipf("not run: %s", detail)
+	// The ladder had c: the case's wait for it ran out.
+	t.waitedOut("not run: %s", detail)
 }
 
 // notRunFor ends the case as not run for want of c, counted under its

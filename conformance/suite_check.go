@@ -40,11 +40,18 @@ type check struct {
 	dropped  int
 	kept     int // bytes in exchange
 	cleanups []func()
+	// conns are the sockets the case opened, closed under a case that
+	// outlived its time so that it returns (unblock).
+	conns []Conn
+	// expired says the case ended not run because a wait for an answer
+	// ran out (waitedOut): beside other cases, it is run again alone.
+	expired bool
 	// tapping says a tap runs, whose verdict reads every datagram
 	// (suite_dropped.go's blame).
 	tapping bool
-	// judged freezes the outcome once the case returned: what its
-	// cleanups or a case left running do after that changes nothing.
+	// judged freezes the outcome once the case returned or was given
+	// up on: what its cleanups or a case still running do after that
+	// changes nothing, and no datagram is recorded.
 	judged bool
 }
 
@@ -59,6 +66,9 @@ type serverSide struct {
 	// noWelcome says what the server answered the run's first Hellos
 	// with when that was no valid Welcome.
 	noWelcome string
+	// heard follows the server's last datagram, for the case a liveness
+	// stop names; nil outside the cases.
+	heard *lastHeard
 	// steady, when not nil, tells the run that what a case marked beside
 	// sets up is in place.
 	steady func()
@@ -121,6 +131,23 @@ func (t *check) end(o Outcome, detail string) {
 	runtime.Goexit()
 }
 
+// waitedOut ends the case as not run because a wait for an answer ran
+// out: a server busy with the cases beside it may answer late, so the run
+// runs such a case again alone (scheduler.again).
+func (t *check) waitedOut(format string, args ...any) {
+	t.mu.Lock()
+	t.expired = true
+	t.mu.Unlock()
+	t.Skipf(format, args...)
+}
+
+// timedOut reports whether the case ended not run on a wait that ran out.
+func (t *check) timedOut() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.expired && t.outcome == NotRun
+}
+
 // overran ends a case whose context is done: it ran past its time, or
 // the run was interrupted, which runCase then reports.
 func (t *check) overran() {
@@ -170,6 +197,15 @@ func (t *check) settled() {
 	}
 }
 
+// closeAtEnd closes conn when the case ends, or under it when it
+// outlives its time.
+func (t *check) closeAtEnd(conn Conn) {
+	t.mu.Lock()
+	t.conns = append(t.conns, conn)
+	t.mu.Unlock()
+	t.cleanup(func() { conn.Close() })
+}
+
 // cleanup registers f to run when the case ends, last registered first.
 func (t *check) cleanup(f func()) {
 	t.mu.Lock()
@@ -199,11 +235,15 @@ func (t *check) within(d time.Duration) time.Time {
 
 // note records one datagram for the report.
 func (t *check) note(src, dst netip.AddrPort, handshake bool, b []byte, at time.Time) {
+	t.srv.heard.note(t.id, src, dst, at)
 	if !t.record {
 		return
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if t.judged {
+		return
+	}
 	if len(t.exchange) >= maxExchange || t.kept+len(b) > maxExchangeBytes {
 		t.dropped++
 		return
@@ -217,8 +257,9 @@ func (t *check) note(src, dst netip.AddrPort, handshake bool, b []byte, at time.
 
 // runCase runs c with a fresh check and returns its result. It never takes
 // much longer than limit+extra: a case still running then is reported
-// failed, and its sockets are closed under it. A case cut short by the
-// end of parent is a skip, "interrupted".
+// failed, and its sockets are closed under it so that it returns before
+// its cleanups run. A case cut short by the end of parent is a skip,
+// "interrupted".
 func runCase(parent context.Context, c Case, limit, extra time.Duration, record bool, setup func(*check)) Result {
 	ctx, cancel := context.WithTimeout(parent, limit+extra)
 	defer cancel()
@@ -268,24 +309,61 @@ func (t *check) launch(c Case) <-chan struct{} {
 	return done
 }
 
-// wait waits for the case to return, or for its context to end and then
-// a second more, every wait of a case ending with its context. It returns
-// with t.mu held and the outcome frozen.
+// How long a case past its context gets to return: caseGrace on its own,
+// every wait of a case ending with its context, then unblockWait once its
+// sockets are closed under it.
+const (
+	caseGrace   = time.Second
+	unblockWait = 2 * time.Second
+)
+
+// wait waits for the case to return. A case whose context ended gets
+// caseGrace to return by itself; then its sockets are closed, which ends
+// any read, and it gets unblockWait more. A case that returned by neither
+// is reported failed and given up: its outcome is frozen and nothing it
+// does after is recorded. wait returns with t.mu held and the outcome
+// frozen.
 func (t *check) wait(done <-chan struct{}) {
 	finished := true
 	select {
 	case <-done:
 	case <-t.ctx.Done():
-		select {
-		case <-done:
-		case <-time.After(time.Second):
-			finished = false
-		}
+		finished = waitFor(done, caseGrace) || t.unblock(done)
 	}
 	t.mu.Lock()
 	t.judged = true
 	if !finished {
 		t.outcome, t.detail = Fail, fmt.Sprintf("the case did not finish within %v", t.limit)
+	}
+}
+
+// unblock closes the case's sockets under it and waits up to unblockWait
+// for it to return; it reports whether it did. The case, still running,
+// is failed first: a case that overran did not finish in its time,
+// whatever it ends with once its sockets are gone.
+func (t *check) unblock(done <-chan struct{}) bool {
+	t.mu.Lock()
+	if !t.judged {
+		t.outcome, t.detail = Fail, fmt.Sprintf("the case did not finish within %v", t.limit)
+		t.judged = true
+	}
+	conns := t.conns
+	t.mu.Unlock()
+	for _, c := range conns {
+		c.Close()
+	}
+	return waitFor(done, unblockWait)
+}
+
+// waitFor reports whether done closes within d.
+func waitFor(done <-chan struct{}, d time.Duration) bool {
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-done:
+		return true
+	case <-timer.C:
+		return false
 	}
 }
 

@@ -23,6 +23,7 @@ import (
 	"net/netip"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -541,6 +542,27 @@ func checkReport(t *testing.T, rep *Report, want int) {
 		count[Pass], count[Fail], count[NotRun], exchangeBytes(rep)>>10)
 }
 
+// conclusion is what a run against a hostile peer must conclude: its status
+// (without strict), and cases that must have failed, those of them that
+// were selected.
+type conclusion struct {
+	status Status
+	fails  []string
+}
+
+// check fails t unless rep concludes v.
+func (v conclusion) check(t *testing.T, rep *Report) {
+	t.Helper()
+	if got := rep.Status(false); got != v.status {
+		t.Errorf("the run is %v (stopped: %q; failed: %v), want %v", got, rep.Stopped, rep.Counting(false, Fail), v.status)
+	}
+	for _, r := range rep.Results {
+		if slices.Contains(v.fails, r.Case.ID) && r.Outcome != Fail {
+			t.Errorf("case %s %v, want it failed: %s", r.Case.ID, r.Outcome, r.Detail)
+		}
+	}
+}
+
 // exchangeBytes is the size of the datagrams a report keeps.
 func exchangeBytes(rep *Report) int {
 	n := 0
@@ -553,13 +575,15 @@ func exchangeBytes(rep *Report) int {
 }
 
 // judge checks a hostile run: it returned, every case of n reported as
-// checkReport wants, and the heap, the report dropped, as checkHeap wants.
-func (r *runResult) judge(t *testing.T, n int, heap *heapWatch) {
+// checkReport wants, concluding v, and the heap, the report dropped, as
+// checkHeap wants.
+func (r *runResult) judge(t *testing.T, n int, v conclusion, heap *heapWatch) {
 	t.Helper()
 	if r.err != nil {
 		t.Fatalf("the run: %v", r.err)
 	}
 	checkReport(t, r.rep, n)
+	v.check(t, r.rep)
 	// What the report keeps is measured apart (exchangeBytes): the heap
 	// must not keep anything else.
 	r.rep = nil
@@ -583,6 +607,9 @@ func TestHostileServers(t *testing.T) {
 	if testing.Short() {
 		subset = regexp.MustCompile(`^4\.`)
 	}
+	// Each welcomes, or echoes, a Hello of a bad magic number, which a
+	// server must drop (§4.2).
+	badHello := []string{"4.2/2"}
 	tests := []struct {
 		name string
 		kind hostileKind
@@ -590,16 +617,20 @@ func TestHostileServers(t *testing.T) {
 		// full is the run of every server case but the few seconds-long
 		// ones (longCases), not with -short.
 		full bool
+		want conclusion
 	}{
-		{name: "garbage-flood", kind: garbageFlood, run: subset},
-		{name: "absurd-flood", kind: absurdFlood, run: subset},
-		{name: "welcome-storm", kind: welcomeStorm, run: subset},
-		{name: "silent-after-welcome", kind: silentAfterWelcome, run: subset},
-		{name: "amplifier", kind: amplifier, run: subset},
-		{name: "crashes", kind: crashes, run: subset},
+		{name: "garbage-flood", kind: garbageFlood, run: subset, want: conclusion{NonConformant, badHello}},
+		{name: "absurd-flood", kind: absurdFlood, run: subset, want: conclusion{NonConformant, badHello}},
+		{name: "welcome-storm", kind: welcomeStorm, run: subset, want: conclusion{NonConformant, badHello}},
+		{name: "silent-after-welcome", kind: silentAfterWelcome, run: subset, want: conclusion{NonConformant, badHello}},
+		// Its players get no ship (§8.2).
+		{name: "amplifier", kind: amplifier, run: subset, want: conclusion{NonConformant, []string{"4.2/2", "8.2/4"}}},
+		// Dead during the ladder: nothing could be judged.
+		{name: "crashes", kind: crashes, run: subset, want: conclusion{status: Undecided}},
 		// Every server case against the flood of oversize garbage, the
-		// worst of the hostile servers (the most datagrams, the largest).
-		{name: "garbage-flood-all-cases", kind: garbageFlood, full: true},
+		// worst of the hostile servers (the most datagrams, the largest):
+		// no packet without a message is acknowledged (§5.3).
+		{name: "garbage-flood-all-cases", kind: garbageFlood, full: true, want: conclusion{NonConformant, []string{"4.2/2", "5.3/5"}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -618,7 +649,7 @@ func TestHostileServers(t *testing.T) {
 				s.close()
 				t.Logf("%d cases in %v (bound %v); the server got %d datagrams, sent %d",
 					n, r.elapsed.Round(time.Millisecond), bound, s.got.Load(), s.sent.Load())
-				r.judge(t, n, heap)
+				r.judge(t, n, tc.want, heap)
 			})
 		})
 	}
@@ -642,7 +673,13 @@ func TestHostileServerLongCases(t *testing.T) {
 		})
 		s.close()
 		t.Logf("%d cases in %v (bound %v)", n, r.elapsed.Round(time.Millisecond), bound)
-		r.judge(t, n, heap)
+		// No ship ever: the cases are not run for want of it.
+		for _, res := range r.rep.Results {
+			if res.Outcome != NotRun || !strings.Contains(res.Detail, "needs ship") {
+				t.Errorf("case %s %v, want not run for want of a ship: %s", res.Case.ID, res.Outcome, res.Detail)
+			}
+		}
+		r.judge(t, n, conclusion{status: NonConformant}, heap)
 	})
 }
 
@@ -880,6 +917,10 @@ func TestHostileClients(t *testing.T) {
 			if r.err != nil || len(r.rep.Results) != 1 {
 				t.Fatalf("RunClient = %v, %v; want one result", r.rep, r.err)
 			}
+			// Its Hellos come every 100 ms, not about every second (§4.2).
+			if res := r.rep.Results[0]; res.Outcome != Fail || !strings.Contains(res.Detail, "Hello 2 came 100ms after Hello 1") {
+				t.Errorf("4.2/1 %v: %s; want it failed for Hellos 100 ms apart", res.Outcome, res.Detail)
+			}
 		})
 	})
 
@@ -887,9 +928,12 @@ func TestHostileClients(t *testing.T) {
 		name    string
 		sockets int
 		behave  func(<-chan struct{}, []Conn, netip.AddrPort, *rand.Rand)
+		want    conclusion
 	}{
-		{"hello-flood-many-ports", 16, helloFlood},
-		{"garbage-after-welcome", 1, garbageAfterWelcome},
+		// Hellos whatever comes back: Rejected too (§4.4).
+		{"hello-flood-many-ports", 16, helloFlood, conclusion{NonConformant, []string{"4.4/1"}}},
+		// Datagrams of up to 65507 bytes (§2.2).
+		{"garbage-after-welcome", 1, garbageAfterWelcome, conclusion{NonConformant, []string{"2.2/1", "4.4/1"}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -907,7 +951,7 @@ func TestHostileClients(t *testing.T) {
 				})
 				hc.running.Wait()
 				t.Logf("%d cases in %v (bound %v), %d clients started", n, r.elapsed.Round(time.Millisecond), bound, hc.started.Load())
-				r.judge(t, n, heap)
+				r.judge(t, n, tc.want, heap)
 			})
 		})
 	}
@@ -948,6 +992,7 @@ func TestHostileFloodBytesBounded(t *testing.T) {
 			t.Error("no datagram of the flood overflowed an inbox: the suite read all of it, no flood")
 		}
 		checkReport(t, r.rep, n)
+		conclusion{NonConformant, []string{"5.3/5"}}.check(t, r.rep)
 		kept := exchangeBytes(r.rep)
 		growth, peak := heap.end()
 		runtime.KeepAlive(r.rep)

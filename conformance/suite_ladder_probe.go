@@ -29,7 +29,11 @@ func climb(t *check) {
 		}
 	})
 	p.send(rtype.Ping{Timestamp: ts})
+	asked := time.Now()
 	p.expect(time.Second, func(msg) bool { return pong })
+	if pong {
+		l.answered(time.Since(asked))
+	}
 	if !packet {
 		t.lack(capPackets, fmt.Sprintf("connection %d: packet 1, a Ping, got no connected packet back within 1s", p.id))
 	}
@@ -39,7 +43,9 @@ func climb(t *check) {
 		}
 		t.lack(capPong, fmt.Sprintf("connection %d: packet 1, a Ping of timestamp %#08x, got packets back but no Pong of that timestamp%s", p.id, ts, odd))
 	}
+	asked = time.Now()
 	ship := p.ownShip(time.Second)
+	l.answered(time.Since(asked))
 	// From here on a missing rung leaves the others that do not stand on
 	// it to be tried.
 	if _, ok := p.expect(time.Second, isType(rtype.TypeSnapshot)); !ok {
@@ -85,6 +91,7 @@ func fires(p *player, ship uint32) string {
 	p.fire()
 	ok := until(p, nil, time.Second, func() bool { _, ok := p.seen.createdAfter(since, near(x, y)); return ok })
 	if ok {
+		p.t.suite.ladder.answered(time.Since(since))
 		return ""
 	}
 	return fmt.Sprintf("connection %d set then cleared Shoot (packets %d, %d); no CreateEntity of a missile near its ship %d within 1s", p.id, p.seq-1, p.seq, ship)
@@ -112,9 +119,11 @@ func bydosFly(p *player) bool {
 // says what failed.
 func secondPlayer(t *check, p *player) (q *player, why string) {
 	q = t.newPlayer()
+	asked := time.Now()
 	if !q.hello(welcomeBy) {
 		return nil, fmt.Sprintf("connection %d in, a second client's Hello got no Welcome within %v", p.id, welcomeBy)
 	}
+	t.suite.ladder.answered(time.Since(asked))
 	ts := q.ping()
 	if _, ok := q.pong(ts, time.Second); !ok {
 		return nil, fmt.Sprintf("connection %d in, a second client welcomed as connection %d got no Pong within 1s", p.id, q.id)

@@ -38,10 +38,14 @@ func Cases(m Mode) []Case {
 // Welcome is reachable: the §4 cases judge what it sends.
 //
 // Before the cases it climbs the ladder of capabilities ([Rung]): a case
-// that needs one the server lacks is not run, saying which. Between cases
-// it checks that the server still answers a Hello from a fresh address;
-// once it does not, the cases left are not run and Report.Stopped says
-// after which case it stopped.
+// that needs one the server lacks is not run, saying which; the cases'
+// waits for answers grow with the slowest answer the ladder saw. Between
+// cases it checks that the server still answers a Hello from a fresh
+// address; once it does not, the cases left are not run, the failures of
+// those that ended with it gone are not run too, and Report.Stopped names
+// the case the server stopped answering during. A case not run because an
+// answer did not come in time while other cases ran beside it is run
+// again alone, its detail saying so.
 func RunServer(ctx context.Context, target string, o Options) (*Report, error) {
 	addr, err := o.resolve(target)
 	if err != nil {
@@ -55,8 +59,9 @@ func RunServer(ctx context.Context, target string, o Options) (*Report, error) {
 	s := newSuite(ServerMode)
 	s.wire.Watch(addr)
 	noWelcome := ""
+	heard := &lastHeard{server: addr}
 	at := func(t *check) {
-		t.srv = serverSide{server: addr, noWelcome: noWelcome}
+		t.srv = serverSide{server: addr, noWelcome: noWelcome, heard: heard}
 		t.net, t.ownNet, t.suite = nw, own, s
 	}
 	r := runCase(ctx, probeServer, 3*time.Second, 0, false, at)
@@ -78,15 +83,17 @@ func RunServer(ctx context.Context, target string, o Options) (*Report, error) {
 	}
 	rep := &Report{Mode: ServerMode, Target: target}
 	sch := &scheduler{ctx: ctx, lanes: serverLanes, add: func(r Result) { rep.add(r, &o) }, stopped: s.stopped}
-	sch.run = func(c Case, steady func()) (Result, bool) {
-		r := runCase(ctx, c, o.limit(c), 0, o.Record, func(t *check) { at(t); t.srv.steady = steady })
-		return r, s.ran(c.ID)
+	sch.run = func(c Case, steady func()) (Result, caseEnd) {
+		var ct *check
+		r := runCase(ctx, c, s.ladder.paced(o.limit(c)), 0, o.Record, func(t *check) { at(t); t.srv.steady = steady; ct = t })
+		return r, caseEnd{ran: s.ran(c.ID), expired: ct.timedOut()}
 	}
-	sch.alive = func(after Result) string {
+	sch.alive = func(after Result) stop {
 		if runCase(ctx, probeAlive, aliveWait+time.Second, 0, false, at).Outcome == Fail && ctx.Err() == nil {
-			return stoppedAfter(after.Case.ID)
+			during := heard.during()
+			return stop{why: stoppedWhen(during, after.Case.ID), during: during}
 		}
-		return ""
+		return stop{}
 	}
 	rep.Stopped = sch.runAll(cases)
 	rep.Ladder = s.ladder.report(s.notRun, s.failed)

@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"sync"
 )
@@ -27,17 +28,17 @@ const (
 // of 4 players (every slot) with none at all. Results are passed to add
 // in report order, each as soon as those before it are in. After each
 // case that ran, alive tells whether the implementation still answers;
-// once it does not, the cases not started are reported not run.
+// once it does not, the cases not started are reported not run, and the
+// failures of those that ended with it gone, but the case it stopped
+// during, too. A case that ended not run on a wait that ran out while
+// others ran beside it is run again alone before its result is added.
 type scheduler struct {
 	ctx   context.Context
 	lanes int
-	// run runs a case; ran is false when it ended before sending
-	// anything, not run for want of a capability. The case calls steady
-	// once what it set up is in place.
-	run func(c Case, steady func()) (r Result, ran bool)
-	// alive, when not nil, is asked after each case that ran; it returns
-	// "" or why the run stops.
-	alive func(after Result) string
+	// run runs a case; the case calls steady once what it set up is in
+	// place.
+	run   func(c Case, steady func()) (Result, caseEnd)
+	alive func(after Result) stop
 	add   func(Result)
 
 	mu    sync.Mutex
@@ -49,10 +50,34 @@ type scheduler struct {
 	// quiet counts the cases whose liveness probe got no answer, waiting
 	// for the others to end to ask again: no case starts meanwhile.
 	quiet int
-	// stopped says why the run stopped; set before runAll, no case runs.
+	// stopped says why the run stopped, and during names the case the
+	// implementation stopped answering during; set before runAll, no
+	// case runs.
 	stopped string
+	during  string
+	// running holds the indexes of the cases running, crowded those that
+	// ran with another beside them at some time.
+	running map[int]bool
+	crowded map[int]bool
+	// again holds the first results of the cases to run again alone.
+	again   map[int]Result
 	results []*Result
 	next    int // the first result not added yet
+}
+
+// caseEnd is what the scheduler needs to know of how a case ended beside
+// its result: ran is false when it ended before sending anything, not run
+// for want of a capability; expired is true when it ended not run on a
+// wait that ran out (check.waitedOut).
+type caseEnd struct {
+	ran, expired bool
+}
+
+// stop is what the liveness probe after a case found: why, when not
+// empty, the run stops, and the case during which the implementation
+// stopped answering, when known.
+type stop struct {
+	why, during string
 }
 
 // runAll runs cases, given in report order, and returns why the run
@@ -66,6 +91,7 @@ func (s *scheduler) runAll(cases []Case) string {
 		return s.stopped
 	}
 	s.results = make([]*Result, len(cases))
+	s.running, s.crowded, s.again = map[int]bool{}, map[int]bool{}, map[int]Result{}
 	var wg sync.WaitGroup
 	pending := runOrder(cases)
 	for last := -1; len(pending) > 0; {
@@ -83,7 +109,7 @@ func (s *scheduler) runAll(cases []Case) string {
 			continue
 		}
 		if s.ctx.Err() != nil {
-			s.release(c)
+			s.release(i, c)
 			break
 		}
 		ready := make(chan struct{})
@@ -92,19 +118,7 @@ func (s *scheduler) runAll(cases []Case) string {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r, ran := s.run(c, steady)
-			steady()
-			why := ""
-			if ran {
-				why = s.check(r)
-			}
-			s.mu.Lock()
-			if why != "" && s.stopped == "" {
-				s.stopped = why
-			}
-			s.mu.Unlock()
-			s.release(c)
-			s.done(i, r)
+			s.finish(i, c, steady)
 		}()
 		if c.beside {
 			// The cases after it start once its players are in: a
@@ -113,6 +127,7 @@ func (s *scheduler) runAll(cases []Case) string {
 		}
 	}
 	wg.Wait()
+	s.runAgain(cases)
 	// An interrupted run adds what ran, past the cases never started.
 	for _, r := range s.results[s.next:] {
 		if r != nil {
@@ -120,6 +135,86 @@ func (s *scheduler) runAll(cases []Case) string {
 		}
 	}
 	return s.stopped
+}
+
+// finish runs case i, admitted, asks whether the implementation still
+// answers, and records the result, or holds it to run the case again
+// alone.
+func (s *scheduler) finish(i int, c Case, steady func()) {
+	r, end := s.run(c, steady)
+	steady()
+	r = s.judge(r, end)
+	s.mu.Lock()
+	crowded := s.crowded[i]
+	s.mu.Unlock()
+	s.release(i, c)
+	if end.expired && r.Outcome == NotRun && crowded && s.ctx.Err() == nil {
+		s.mu.Lock()
+		s.again[i] = r
+		s.mu.Unlock()
+		return
+	}
+	s.done(i, r)
+}
+
+// judge asks, after the case of r that ran, whether the implementation
+// still answers; once it does not, the run stops, and r, unless its case
+// is the one during which the implementation stopped, is not run when it
+// failed: its failure may be the implementation's end, not the rule's.
+func (s *scheduler) judge(r Result, end caseEnd) Result {
+	if !end.ran {
+		return r
+	}
+	st := s.check(r)
+	if st.why == "" {
+		return r
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.stopped == "" {
+		s.stopped, s.during = st.why, st.during
+	}
+	if r.Outcome == Fail && r.Case.ID != s.during {
+		r.Outcome, r.Detail, r.Exchange = NotRun, "not run: "+s.stopped+"; the case failed with it gone: "+r.Detail, nil
+	}
+	return r
+}
+
+// runAgain runs alone, one after another, the cases held to run again,
+// in report order, and records their results; a case not run again (the
+// run stopped or was interrupted) keeps its first result.
+func (s *scheduler) runAgain(cases []Case) {
+	ids := make([]int, 0, len(s.again))
+	for i := range s.again {
+		ids = append(ids, i)
+	}
+	slices.Sort(ids)
+	for _, i := range ids {
+		first := s.again[i]
+		if s.stopped != "" || s.ctx.Err() != nil {
+			s.done(i, first)
+			continue
+		}
+		s.mu.Lock()
+		s.count(cases[i], 1)
+		s.mu.Unlock()
+		r, end := s.run(cases[i], func() {})
+		r = s.judge(r, end)
+		s.release(i, cases[i])
+		s.done(i, alone(first, r))
+	}
+}
+
+// alone is the result of a case run again alone, r, its detail saying so
+// and what the first run, beside other cases, ended with.
+func alone(first, r Result) Result {
+	was := fmt.Sprintf("beside other cases, it was %s", first.Detail)
+	if r.Detail == "" {
+		r.Detail = "run again alone (" + was + ")"
+	} else {
+		r.Detail = "run again alone: " + r.Detail + " (" + was + ")"
+	}
+	return r
 }
 
 // admit waits until a case of pending may start, the first in order of
@@ -136,6 +231,7 @@ func (s *scheduler) admit(cases []Case, pending []int) (j int, ok bool) {
 			}
 			if s.busy == 0 || s.fits(cases[i]) {
 				s.count(cases[i], 1)
+				s.start(i)
 				return j, true
 			}
 		}
@@ -144,16 +240,25 @@ func (s *scheduler) admit(cases []Case, pending []int) (j int, ok bool) {
 	return 0, false
 }
 
-// check asks, after the case of r, whether the implementation still
-// answers, and returns "" or why the run stops. A first silence is asked
-// again once no other case runs: the server, full of their players, may
-// have dropped the Hello (§13).
-func (s *scheduler) check(r Result) string {
-	if s.alive == nil || s.ctx.Err() != nil {
-		return ""
+// start notes case i running, and it and those running beside each
+// other.
+func (s *scheduler) start(i int) {
+	for j := range s.running {
+		s.crowded[i], s.crowded[j] = true, true
 	}
-	if s.alive(r) == "" {
-		return ""
+	s.running[i] = true
+}
+
+// check asks, after the case of r, whether the implementation still
+// answers, and returns why the run stops, or no stop. A first silence is
+// asked again once no other case runs: the server, full of their
+// players, may have dropped the Hello (§13).
+func (s *scheduler) check(r Result) stop {
+	if s.alive == nil || s.ctx.Err() != nil {
+		return stop{}
+	}
+	if s.alive(r).why == "" {
+		return stop{}
 	}
 	s.mu.Lock()
 	s.quiet++
@@ -161,12 +266,12 @@ func (s *scheduler) check(r Result) string {
 		s.cond.Wait()
 	}
 	s.mu.Unlock()
-	why := s.alive(r)
+	st := s.alive(r)
 	s.mu.Lock()
 	s.quiet--
 	s.cond.Broadcast()
 	s.mu.Unlock()
-	return why
+	return st
 }
 
 // fits reports whether c may start beside the cases running.
@@ -195,9 +300,11 @@ func (s *scheduler) count(c Case, n int) {
 	}
 }
 
-func (s *scheduler) release(c Case) {
+// release takes case i, c, off the cases running.
+func (s *scheduler) release(i int, c Case) {
 	s.mu.Lock()
 	s.count(c, -1)
+	delete(s.running, i)
 	s.cond.Broadcast()
 	s.mu.Unlock()
 }

@@ -9,9 +9,12 @@ import (
 
 // TestServer runs every server case against the server at addr as a
 // subtest named by the case's id, so that a Go implementation adds the
-// suite to its own go test. A failed MUST case fails its subtest; a failed
-// SHOULD or GAME case does so only with strict, and a BEYOND case never:
-// those are logged. A skipped case is skipped.
+// suite to its own go test, which then fails as rtypecheck's exit status
+// does: a failed MUST case fails its subtest, and so does a MUST case not
+// run (the server lacks what it needs); with strict SHOULD and GAME cases
+// count too, BEYOND cases never: those are logged, or skipped when not
+// run. A run that stopped (Report.Stopped: the server crashed or hung)
+// fails t, its cases not run skipped.
 //
 // With Options.Network an in-memory network, TestServer may run inside a
 // testing/synctest bubble, the server started in the bubble on that
@@ -42,34 +45,60 @@ func TestClient(t *testing.T, start Client, o Options) {
 	report(t, rep, o.Strict)
 }
 
+// report judges rep on t as Report.Status does: t fails unless the run
+// is Conformant.
 func report(t *testing.T, rep *Report, strict bool) {
 	t.Helper()
+	v := verdict{strict: strict, stopped: rep.Stopped != ""}
+	if v.stopped {
+		t.Errorf("the run stopped: %s", rep.Stopped)
+	}
 	for i, r := range rep.Results {
-		if !subtest(t, r, strict) {
-			flat(t, rep.Results[i:], strict)
+		if !v.subtest(t, r) {
+			v.flat(t, rep.Results[i:])
 			return
 		}
 	}
 }
 
+// verdict is how report judges each result: strict counts SHOULD and GAME
+// cases; in a run that stopped, which fails the test itself, a case not
+// run is skipped.
+type verdict struct {
+	strict, stopped bool
+}
+
+// fails reports whether r fails the run, as Report.Status counts it.
+func (v verdict) fails(r Result) bool {
+	switch r.Outcome {
+	case Fail:
+		return r.Case.Level.Fails(v.strict)
+	case NotRun:
+		return r.Case.Level.Fails(v.strict) && !v.stopped
+	}
+	return false
+}
+
 // subtest judges r in a subtest of t, and reports false when t cannot have
 // one: it is a testing/synctest bubble's, whose Run panics before it runs
 // anything.
-func subtest(t *testing.T, r Result, strict bool) (ran bool) {
+func (v verdict) subtest(t *testing.T, r Result) (ran bool) {
 	defer func() {
-		if v := recover(); v != nil {
-			if !strings.Contains(fmt.Sprint(v), "synctest") {
-				panic(v)
+		if p := recover(); p != nil {
+			if !strings.Contains(fmt.Sprint(p), "synctest") {
+				panic(p)
 			}
 			ran = false
 		}
 	}()
 	t.Run(r.Case.ID, func(t *testing.T) {
 		switch {
+		case v.fails(r) && r.Outcome == NotRun:
+			t.Errorf("%s %s: %s", r.Case.Level, r.Case.Title, notRun(r.Detail))
+		case v.fails(r):
+			t.Errorf("%s %s: %s", r.Case.Level, r.Case.Title, r.Detail)
 		case r.Outcome == NotRun:
 			t.Skip(r.Detail)
-		case r.Outcome == Fail && r.Case.Level.Fails(strict):
-			t.Errorf("%s %s: %s", r.Case.Level, r.Case.Title, r.Detail)
 		case r.Outcome == Fail:
 			t.Logf("%s (not failing): %s: %s", r.Case.Level, r.Case.Title, r.Detail)
 		}
@@ -78,20 +107,30 @@ func subtest(t *testing.T, r Result, strict bool) (ran bool) {
 }
 
 // flat reports results on t itself, each line led by the case's id, and
-// then how many passed, failed and were skipped.
-func flat(t *testing.T, results []Result, strict bool) {
+// then how many passed, failed and were not run.
+func (v verdict) flat(t *testing.T, results []Result) {
 	t.Helper()
 	count := map[Outcome]int{}
 	for _, r := range results {
 		count[r.Outcome]++
 		switch {
-		case r.Outcome == NotRun:
-			t.Logf("%s not run: %s", r.Case.ID, r.Detail)
-		case r.Outcome == Fail && r.Case.Level.Fails(strict):
+		case v.fails(r) && r.Outcome == NotRun:
+			t.Errorf("%s %s %s: %s", r.Case.ID, r.Case.Level, r.Case.Title, notRun(r.Detail))
+		case v.fails(r):
 			t.Errorf("%s %s %s: %s", r.Case.ID, r.Case.Level, r.Case.Title, r.Detail)
+		case r.Outcome == NotRun:
+			t.Logf("%s %s", r.Case.ID, notRun(r.Detail))
 		case r.Outcome == Fail:
 			t.Logf("%s %s (not failing): %s: %s", r.Case.ID, r.Case.Level, r.Case.Title, r.Detail)
 		}
 	}
 	t.Logf("%d cases: %d pass, %d fail, %d not run", len(results), count[Pass], count[Fail], count[NotRun])
+}
+
+// notRun returns the detail of a case not run, led by "not run: " once.
+func notRun(detail string) string {
+	if strings.HasPrefix(detail, "not run") {
+		return detail
+	}
+	return "not run: " + detail
 }

@@ -98,7 +98,7 @@ func (t *check) socket(bind netip.AddrPort) *endpoint {
 		t.Skipf("cannot open a socket on %v: %v", bind, err)
 	}
 	e.owner.Store(t)
-	t.cleanup(func() { conn.Close() })
+	t.closeAtEnd(conn)
 	return e
 }
 
