@@ -68,13 +68,14 @@ type verdict struct {
 	strict, stopped bool
 }
 
-// fails reports whether r fails the run, as Report.Status counts it.
+// fails reports whether r fails the run, as Report.Status counts it: a
+// vacuous case (Result.Vacuous) never does.
 func (v verdict) fails(r Result) bool {
 	switch r.Outcome {
 	case Fail:
 		return r.Case.Level.Fails(v.strict)
 	case NotRun:
-		return r.Case.Level.Fails(v.strict) && !v.stopped
+		return r.Case.Level.Fails(v.strict) && !v.stopped && !r.Vacuous
 	}
 	return false
 }
