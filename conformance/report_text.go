@@ -104,7 +104,8 @@ func (tw *TextWriter) Result(r Result) error {
 // End ends the report of r: why the run stopped early, if it did; the
 // ladder again with the cases not run for want of its missing rung, if
 // one is; and the line "N passed, N failed, N not run", after a blank line
-// when results came before it.
+// when results came before it, followed by "(N vacuous, not counted)" when
+// cases not run were vacuous.
 func (tw *TextWriter) End(r *Report) error {
 	width := termwidth.Layout(tw.width)
 	var b bytes.Buffer
@@ -118,7 +119,11 @@ func (tw *TextWriter) End(r *Report) error {
 		writeLadder(&b, r.Ladder, width, false)
 	}
 	pass, fail, notRun := r.Summary()
-	fmt.Fprintf(&b, "%d passed, %d failed, %d not run\n", pass, fail, notRun)
+	fmt.Fprintf(&b, "%d passed, %d failed, %d not run", pass, fail, notRun)
+	if n := vacuous(r); n > 0 {
+		fmt.Fprintf(&b, " (%d vacuous, not counted)", n)
+	}
+	b.WriteByte('\n')
 	return tw.write(b.Bytes())
 }
 
@@ -245,4 +250,15 @@ func writeExchange(b *bytes.Buffer, ex []Datagram, width int) {
 		_ = text.Datagram(i+1, &at, kind, d.Bytes)
 	}
 	writeIndented(b, dump.String(), width, goesOn)
+}
+
+// vacuous counts the results not run because their rule never applied.
+func vacuous(r *Report) int {
+	n := 0
+	for _, res := range r.Results {
+		if res.Outcome == NotRun && res.Vacuous {
+			n++
+		}
+	}
+	return n
 }
