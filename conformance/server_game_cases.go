@@ -37,7 +37,7 @@ var serverGameCases = []Case{
 		straight := p.hold(ship, rtype.ActionRight, holdTime, lag)
 		diag := p.hold(ship, rtype.ActionDown|rtype.ActionRight, holdTime, lag)
 		if !straight.ok || !diag.ok {
-			t.Skipf("fewer than two Snapshots of different ticks listed the ship %d within %v", ship, holdTime-lag)
+			t.waitedOut("fewer than two Snapshots of different ticks listed the ship %d within %v", ship, holdTime-lag)
 		}
 		if straight.vx < 0.5 {
 			t.Skipf("holding Right did not move the ship %d (%v): its speed tells nothing", ship, straight)
@@ -57,7 +57,7 @@ var serverGameCases = []Case{
 		}
 		still := p.hold(ship, 0, holdTime, lag)
 		if !still.ok {
-			t.Skipf("fewer than two Snapshots of different ticks listed the ship %d within %v", ship, holdTime-lag)
+			t.waitedOut("fewer than two Snapshots of different ticks listed the ship %d within %v", ship, holdTime-lag)
 		}
 		if still.speed() > 0.3 {
 			t.Failf("after holding Right, Inputs of 0x00 (packets to %d) left the ship %d moving %v", p.seq, ship, still)
@@ -169,7 +169,7 @@ func snapTicks(t *check, d time.Duration) ([]uint32, float64) {
 		ticks, last = append(ticks, s.tick), s.at
 	}
 	if len(ticks) < 3 {
-		t.Skipf("%d Snapshot ticks within %v", len(ticks), d)
+		t.waitedOut("%d Snapshot ticks within %v", len(ticks), d)
 	}
 	return ticks, last.Sub(first).Seconds()
 }

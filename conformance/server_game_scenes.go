@@ -72,7 +72,7 @@ func pair(t *check) (a, b *player, ship uint32) {
 	b = t.join()
 	ship = b.ownShip(time.Second)
 	if !until(a, b, time.Second, func() bool { return a.world.ents[ship] != nil }) {
-		t.Skipf("connection %d got no CreateEntity of ship %d of connection %d within 1s", a.id, ship, b.id)
+		t.waitedOut("connection %d got no CreateEntity of ship %d of connection %d within 1s", a.id, ship, b.id)
 	}
 	return a, b, ship
 }
@@ -97,7 +97,7 @@ func destroyScene(t *check) []seenDestroy {
 	b.leave()
 	until(a, nil, time.Second, func() bool { _, ok := a.seen.destroyed(ship); return ok })
 	if len(a.seen.destroys) == 0 {
-		t.Skipf("connection %d got no DestroyEntity within 1s of connection %d's Disconnect", a.id, b.id)
+		t.waitedOut("connection %d got no DestroyEntity within 1s of connection %d's Disconnect", a.id, b.id)
 	}
 	return a.seen.destroys
 }
@@ -292,7 +292,7 @@ func bydosCreated(t *check) {
 	if ghost != "" {
 		t.Failf("five Snapshots to connection %d listed %s, a Bydos; no CreateEntity of it came", a.id, ghost)
 	}
-	t.Skipf("no Bydos appeared within 4s of two players joining (§10: a round starts with 2 players)")
+	t.waitedOut("no Bydos appeared within 4s of two players joining (§10: a round starts with 2 players)")
 }
 
 // countTick counts the Snapshots of tick in one datagram's list: §8.1
@@ -315,12 +315,12 @@ func queryAnsweredToOne(t *check) {
 	ship := a.ownShip(time.Second)
 	b := t.join()
 	if !until(a, b, time.Second, func() bool { return known(b, ship) }) {
-		t.Skipf("connection %d never got the CreateEntity of ship %d within 1s of joining (8.2/3)", b.id, ship)
+		t.waitedOut("connection %d never got the CreateEntity of ship %d within 1s of joining (8.2/3)", b.id, ship)
 	}
 	asked := time.Now()
 	seq := a.send(rtype.QueryEntity{NetworkID: ship})
 	if _, ok := a.expect(time.Second, isCreate(ship)); !ok {
-		t.Skipf("packet %d queried ship %d: no CreateEntity answered within 1s (7.4/1)", seq, ship)
+		t.waitedOut("packet %d queried ship %d: no CreateEntity answered within 1s (7.4/1)", seq, ship)
 	}
 	until(a, b, 200*time.Millisecond, func() bool { return false })
 	if c, ok := b.seen.createdAfter(asked, func(c seenCreate) bool { return c.id == ship }); ok {

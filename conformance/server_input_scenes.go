@@ -34,7 +34,7 @@ func dropsInput(t *check, what string, bad func(p *player) []rtype.Message) {
 	}
 	c := p.hold(ship, rtype.ActionRight, holdTime, lag)
 	if !m.ok || !c.ok {
-		t.Skipf("fewer than two Snapshots of different ticks listed the ship %d within %v", ship, holdTime-lag)
+		t.waitedOut("fewer than two Snapshots of different ticks listed the ship %d within %v", ship, holdTime-lag)
 	}
 	if c.dist() < 8 {
 		t.Skipf("valid Inputs holding Right did not move the ship %d either (%v): its motion tells nothing; it needs Right to move the ship, which case 7.1/5 judges", ship, c)
@@ -57,7 +57,7 @@ func staleInput(t *check) {
 	r := p.hold(ship, rtype.ActionRight, holdTime, lag)
 	switch {
 	case !l.ok || !r.ok:
-		t.Skipf("fewer than two Snapshots of different ticks listed the ship %d within %v", ship, holdTime-lag)
+		t.waitedOut("fewer than two Snapshots of different ticks listed the ship %d within %v", ship, holdTime-lag)
 	case l.speed() < 0.5:
 		t.Skipf("valid Inputs holding Left did not move the ship %d (%v): whether stale ones are used tells nothing; it needs Left to move the ship, which case 7.1/5 judges", ship, l)
 	case goesAs(r, l):
@@ -72,7 +72,7 @@ func staleInput(t *check) {
 	})
 	m := p.seen.motion(ship, start.Add(lag), time.Now())
 	if !m.ok {
-		t.Skipf("fewer than two Snapshots of different ticks listed the ship %d within %v", ship, holdTime-lag)
+		t.waitedOut("fewer than two Snapshots of different ticks listed the ship %d within %v", ship, holdTime-lag)
 	}
 	if goesAs(m, l) {
 		t.Failf("valid Inputs holding Left moved the ship %d %v, then Inputs up to %d holding Right (to packet %d) %v; Inputs %d and %d, not newer, holding Left (packets %d to %d) then moved it %v: as Left does",
@@ -126,7 +126,7 @@ func wrappedInput(t *check) {
 		w := p.numbered(ship, lag, seq, s.a)
 		switch {
 		case !w.m.ok:
-			t.Skipf("fewer than two Snapshots of different ticks listed the ship %d within %v", ship, wrapStep/2)
+			t.waitedOut("fewer than two Snapshots of different ticks listed the ship %d within %v", ship, wrapStep/2)
 		case i == 0 && w.m.speed() < 0.5:
 			t.Skipf("valid Inputs holding Right did not move the ship %d (%v): its motion tells nothing; it needs the direction bits to move the ship, which case 7.1/5 judges", ship, w.m)
 		case i == 0:
@@ -174,7 +174,7 @@ func wrapDropped(t *check, p *player, ship uint32, lag time.Duration, prev, w wr
 	}
 	again := p.numbered(ship, lag, prev.to+1, w.a)
 	if !again.m.ok {
-		t.Skipf("fewer than two Snapshots of different ticks listed the ship %d within %v", ship, wrapStep/2)
+		t.waitedOut("fewer than two Snapshots of different ticks listed the ship %d within %v", ship, wrapStep/2)
 	}
 	step := fmt.Sprintf("after Inputs %#x to %#x, which moved the ship %d %v, Inputs %#x to %#x holding %v (signed difference %d) %s (%v)",
 		prev.from, prev.to, ship, prev.m, w.from, w.to, w.a, int32(w.from-prev.to), did, w.m)

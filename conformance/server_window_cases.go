@@ -34,13 +34,13 @@ var serverWindowCases = []Case{
 		a := p.pingStamp()
 		p.sendSeq(4, rtype.Ping{Timestamp: a})
 		if _, ok := p.pong(a, replyWait*2); !ok {
-			t.Skipf("packet 4 (after 1 and 2) got no Pong within %v", replyWait*2)
+			t.waitedOut("packet 4 (after 1 and 2) got no Pong within %v", replyWait*2)
 		}
 		b := p.pingStamp()
 		p.sendSeq(3, rtype.Ping{Timestamp: b})
 		m, ok := p.pong(b, replyWait*2)
 		if !ok {
-			t.Skipf("packet 3, sent after 4, got no Pong within %v (see 5.2/7)", replyWait*2)
+			t.waitedOut("packet 3, sent after 4, got no Pong within %v (see 5.2/7)", replyWait*2)
 		}
 		if m.hdr.Ack != 4 || m.hdr.AckBits != 0x7 {
 			t.Failf("sent packets 1, 2, 4, then 3: the packet carrying the Pong of packet 3 has %s, want ack 4 ackBits 0x00000007", ackDesc(m.hdr))
@@ -74,7 +74,7 @@ var serverWindowCases = []Case{
 		a := p.pingStamp()
 		p.send(rtype.Ping{Timestamp: a})
 		if _, ok := p.pong(a, replyWait*2); !ok {
-			t.Skipf("packet %d got no Pong within %v", p.seq, replyWait*2)
+			t.waitedOut("packet %d got no Pong within %v", p.seq, replyWait*2)
 		}
 		ts := p.pingStamp()
 		p.sendSeq(first, rtype.Ping{Timestamp: ts})
@@ -113,7 +113,7 @@ var serverWindowCases = []Case{
 		a := p.pingStamp()
 		p.sendSeq(n+2, rtype.Ping{Timestamp: a})
 		if _, ok := p.pong(a, replyWait*2); !ok {
-			t.Skipf("packet %d got no Pong within %v (see 5.2/6)", n+2, replyWait*2)
+			t.waitedOut("packet %d got no Pong within %v (see 5.2/6)", n+2, replyWait*2)
 		}
 		ts := p.pingStamp()
 		p.sendSeq(n+1, rtype.Ping{Timestamp: ts})
@@ -207,7 +207,7 @@ func ackPattern(t *check) (*player, rtype.PacketHeader) {
 	}
 	m, ok := p.pong(last, replyWait*2)
 	if !ok {
-		t.Skipf("packet 8 (after 1, 2, 3 and 5) got no Pong within %v (see 5.2/6)", replyWait*2)
+		t.waitedOut("packet 8 (after 1, 2, 3 and 5) got no Pong within %v (see 5.2/6)", replyWait*2)
 	}
 	return p, m.hdr
 }
@@ -220,7 +220,7 @@ func jumpAhead(t *check) (*player, uint32) {
 	ts := p.pingStamp()
 	p.sendSeq(high, rtype.Ping{Timestamp: ts})
 	if _, ok := p.pong(ts, replyWait*2); !ok {
-		t.Skipf("packet %d, 40 above the last, got no Pong within %v (see 5.2/6)", high, replyWait*2)
+		t.waitedOut("packet %d, 40 above the last, got no Pong within %v (see 5.2/6)", high, replyWait*2)
 	}
 	return p, high
 }
