@@ -11,7 +11,7 @@ import (
 // 8191.75. The wire shows whether a server does only for an entity it
 // lets past an end of the range: clamped, it stays at that end; encoded
 // modulo the range, it jumps to the other. Case 9.1/1, run last, judges
-// what every player of the run saw (server_game_range.go): a jump fails,
+// what the run's monitor saw (server_game_range.go): a jump fails,
 // a position that stays at an end passes. When the run saw neither, it pushes the
 // player's entities out as far as the server lets them go (pushOut): a
 // server that destroys the missile inside the range never had a position
@@ -38,10 +38,10 @@ func clamped(t *check) {
 	const none = "no position of the run came to an end of the encodable range, -8192 or 8191.75"
 	if low, lacks := t.suite.ladder.lacking(capMissiles); lacks {
 		t.notRunFor(low, fmt.Sprintf("not run: %s; a missile would show where the server stops its entities, and %s failed: %s; %s",
-			none, low.cite(), r.pushed, r.extent()))
+			none, low.cite(), r.pushed, r.Extent()))
 	}
 	t.Skipf("%s, nor did the case see the server stop its entities short of it: %s; %s (a missile that leaves the playfield is destroyed: case 8.3/4)",
-		none, r.pushed, r.extent())
+		none, r.pushed, r.Extent())
 }
 
 // judgeRange ends the case on what the run saw of positions: failed for
@@ -54,10 +54,10 @@ func (t *check) judgeRange() bool {
 	switch {
 	case r.leap != "":
 		t.Failf("%s: a position past the range sent modulo it, not clamped to [-8192, 8191.75]", r.leap)
-	case r.bound != "":
+	case r.Bound != "":
 		return true
 	case r.ended != "":
-		t.vacuous("no position the server sent came to an end of the encodable range, -8192 or 8191.75, so none needed §9.1's clamp: %s; %s", r.ended, r.extent())
+		t.vacuous("no position the server sent came to an end of the encodable range, -8192 or 8191.75, so none needed §9.1's clamp: %s; %s", r.ended, r.Extent())
 	}
 	return false
 }

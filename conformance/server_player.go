@@ -75,7 +75,6 @@ func (t *check) newPlayer() *player {
 	p.handshake = p.takeHandshake
 	p.observe(func(m msg) { p.world.apply(m.raw) })
 	p.observe(p.seen.see)
-	p.observe(leapWatch(p))
 	return p
 }
 

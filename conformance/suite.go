@@ -23,9 +23,10 @@ type suite struct {
 	results map[string]ended
 	// notRun counts, per capability, the cases not run for want of it.
 	notRun [numCapabilities]int
-	// positions is what the players of the run saw of positions, which
-	// 9.1/1 judges (server_game_range.go).
-	positions rangeSeen
+	// pushEnded and pushed say where the entities a case pushed out
+	// went, which 9.1/1 reads beside the monitor's positions
+	// (server_game_range.go).
+	pushEnded, pushed string
 	// stopped says why the run stopped before its cases: the server died
 	// during the ladder's probe.
 	stopped string
@@ -100,17 +101,6 @@ func (s *suite) ladderCause() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.cause
-}
-
-// caseName names where a datagram came, a case or the run's ladder probe.
-func caseName(id string) string {
-	switch id {
-	case ladderID, aliveID:
-		return "the " + id
-	case "probe":
-		return "the run's first probe"
-	}
-	return "case " + id
 }
 
 // restsOn ends the case as not run when case id failed in this run: the

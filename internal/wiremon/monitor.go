@@ -37,6 +37,12 @@ type Monitor struct {
 	connections        int // Welcomes seen
 	conns              map[netip.AddrPort]*conn
 	seen               [NumRules]Record
+	// ents is the last position of each entity followed, pos what the
+	// positions came to (positions.go); states is reused by each
+	// Snapshot.
+	ents   map[entity]sample
+	pos    Positions
+	states []rtype.EntityState
 	// breach is the first rule the datagram being judged broke.
 	breach    Rule
 	breachWhy string
@@ -79,7 +85,8 @@ type numbering struct {
 
 // New returns a Monitor of an implementation in role r, its clock started.
 func New(r Role) *Monitor {
-	return &Monitor{role: r, start: time.Now(), conns: map[netip.AddrPort]*conn{}}
+	return &Monitor{role: r, start: time.Now(), conns: map[netip.AddrPort]*conn{}, ents: map[entity]sample{},
+		states: make([]rtype.EntityState, 0, rtype.MaxSnapshotStates)}
 }
 
 // Watch adds server to the server's addresses: the datagrams to and from

@@ -240,3 +240,42 @@ func FuzzMonitor(f *testing.F) {
 		}
 	})
 }
+
+// TestMonitor_Clamp follows an entity through Snapshots (§9.1): a jump
+// from one far side of the range to the other within 30 ticks breaks the
+// rule; one that stays at an end is the clamp's evidence; a CreateEntity
+// starts a new life of the id, with no jump to see.
+func TestMonitor_Clamp(t *testing.T) {
+	at := func(tick uint32, x float64) rtype.Message {
+		return rtype.Snapshot{ServerTick: tick, States: []rtype.EntityState{{NetworkID: 5, X: rtype.PosFromPixels(x), Y: rtype.PosFromPixels(100)}}}
+	}
+	welcome := down(alice, rtype.AppendWelcome(nil, 7))
+	for _, tc := range []struct {
+		name  string
+		steps []step
+		want  got
+		bound bool
+	}{
+		{"moving", []step{welcome, down(alice, packet(7, 1, at(3, 100))), down(alice, packet(7, 2, at(6, 120)))}, got{1, 0}, false},
+		{"wrapped", []step{welcome, down(alice, packet(7, 1, at(3, 8100))), down(alice, packet(7, 2, at(6, -8150)))}, got{1, 1}, false},
+		{"clamped", []step{welcome, down(alice, packet(7, 1, at(3, 8191.75))), down(alice, packet(7, 2, at(6, 8191.75)))}, got{1, 0}, true},
+		{"30 ticks apart at most", []step{welcome, down(alice, packet(7, 1, at(3, 8100))), down(alice, packet(7, 2, at(40, -8150)))}, got{0, 0}, false},
+		{"a new life", []step{welcome, down(alice, packet(7, 1, at(3, 8100))),
+			down(alice, packet(7, 2, rtype.CreateEntity{ServerTick: 4, NetworkID: 5, X: rtype.PosFromPixels(-8150)})), down(alice, packet(7, 3, at(6, -8150)))}, got{0, 0}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := New(Server)
+			w.Watch(server)
+			for _, s := range tc.steps {
+				saw(w, s)
+			}
+			rec := w.Record(Clamp)
+			if diff := cmp.Diff(tc.want, got{rec.Judged, rec.Broken}); diff != "" {
+				t.Errorf("judged, broken (-want +got):\n%s", diff)
+			}
+			if p := w.Positions(); (p.Bound != "") != tc.bound {
+				t.Errorf("bound %q, want one: %v", p.Bound, tc.bound)
+			}
+		})
+	}
+}

@@ -30,6 +30,7 @@ const (
 	DestroyZeroID             // §8.3: no networkId 0
 	DestroyReason             // §8.3: reason at most 4
 	Message                   // §7, §8: any other message a receiver drops
+	Clamp                     // §9.1: no position jumps across the range
 	NumRules
 )
 
@@ -51,6 +52,7 @@ var rules = [NumRules]struct{ section, of string }{
 	DestroyZeroID: {"§8.3", "DestroyEntity messages"},
 	DestroyReason: {"§8.3", "DestroyEntity messages"},
 	Message:       {"§7, §8", "messages"},
+	Clamp:         {"§9.1", "moves of an entity between two Snapshots"},
 }
 
 // Section returns the section of the spec that states r.
@@ -86,6 +88,9 @@ func (w *Monitor) message(c *conn, n *numbering, seq uint32, m *wiredump.Message
 	w.check(TypeRange, inRange, where(fmt.Sprintf("a message of type %#04x (%d bytes)", uint16(t), len(m.Raw.Payload))))
 	err, size := m.Err, len(m.Raw.Payload)
 	is := func(e error) bool { return errors.Is(err, e) }
+	if err == nil && w.role == Server {
+		w.entities(c, n, m, at)
+	}
 	switch t {
 	case rtype.TypeSnapshot:
 		count := -1
@@ -117,5 +122,17 @@ func (w *Monitor) message(c *conn, n *numbering, seq uint32, m *wiredump.Message
 		if t.Known() {
 			w.check(Message, err == nil, where(fmt.Sprintf("a %s message a receiver drops: %v", t, err)))
 		}
+	}
+}
+
+// entities follows the entities of a valid message of the server (§9.1).
+func (w *Monitor) entities(c *conn, n *numbering, m *wiredump.Message, at string) {
+	switch m.Raw.Type {
+	case rtype.TypeSnapshot:
+		w.snapshot(c, n, m.Raw.Payload, at)
+	case rtype.TypeCreateEntity:
+		w.created(c, n, m.Raw.Payload)
+	case rtype.TypeDestroyEntity:
+		w.destroyed(c, n, m.Raw.Payload)
 	}
 }
