@@ -3,7 +3,6 @@ package rtypefuzz
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"net/netip"
 	"time"
 
@@ -32,7 +31,6 @@ type run struct {
 	target netip.AddrPort
 	bind   netip.AddrPort
 	mut    *Mutator
-	pick   *rand.Rand
 	probe  *prober
 	fuzz   *sess
 	stray  *sess
@@ -56,7 +54,7 @@ func FuzzServer(ctx context.Context, target netip.AddrPort, o Options) (*Report,
 func fuzzServer(ctx context.Context, target netip.AddrPort, ended <-chan error, o Options) (*Report, error) {
 	o = o.withDefaults()
 	r := &run{o: o, target: target, ended: ended, start: time.Now(),
-		mut: NewMutator(o.Seed), pick: rand.New(rand.NewPCG(o.Seed, 1))}
+		mut: NewMutator(o.Seed)}
 	r.bind = bindFor(target, o.Network)
 	r.probe = &prober{nw: o.Network, bind: r.bind, target: target}
 	if ok, _ := r.probe.alive(); !ok || r.probe.health == nil {
@@ -68,9 +66,6 @@ func fuzzServer(ctx context.Context, target netip.AddrPort, ended <-chan error, 
 		return nil, err
 	}
 	r.prog.Elapsed = time.Since(r.start)
-	if o.Corpus != nil {
-		r.prog.Corpus = o.Corpus.Len()
-	}
 	return &Report{Progress: r.prog, Finding: f, NoPong: r.probe.pongless}, nil
 }
 
@@ -147,20 +142,11 @@ func (r *run) sendOne() {
 		r.sendStray()
 		return
 	}
-	var m Mutation
-	if r.o.Corpus != nil && r.o.Corpus.Len() > 0 && r.pick.IntN(4) == 0 {
-		m = r.mut.From(&s.ctx, r.o.Corpus.Pick(r.pick))
-	} else {
-		m = r.mut.Next(&s.ctx)
-	}
+	m := r.mut.Next(&s.ctx)
 	if m.Sequenced {
 		s.ctx.Seq++
 	}
 	s.send(m.Bytes)
-	if r.o.Corpus != nil {
-		sig := signature(m.Layer, m.Bytes, kindOf(m.Layer != LayerHandshake))
-		_, _ = r.o.Corpus.Add(sig, m.Layer, m.Bytes)
-	}
 }
 
 // readAnswers judges what the implementation sent since the last step.
@@ -220,9 +206,6 @@ func (r *run) progress() {
 	}
 	p := r.prog
 	p.Elapsed = time.Since(r.start)
-	if r.o.Corpus != nil {
-		p.Corpus = r.o.Corpus.Len()
-	}
 	r.o.Progress(p)
 }
 

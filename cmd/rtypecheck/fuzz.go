@@ -71,7 +71,6 @@ type fuzzConfig struct {
 	listenAt netip.AddrPort
 	seed     uint64
 	duration time.Duration
-	corpus   string
 	out      string
 	rate     int
 	pid      int
@@ -85,7 +84,6 @@ func fuzzFlags(cfg *fuzzConfig) *flag.FlagSet {
 	}
 	fs.Uint64Var(&cfg.seed, "seed", 1, "seed of the mutations: a run repeats with the same `N`")
 	fs.DurationVar(&cfg.duration, "duration", time.Minute, "how long to fuzz without a finding")
-	fs.StringVar(&cfg.corpus, "corpus", "", "keep inputs that reached new behaviour in `DIR`, and start from them")
 	fs.StringVar(&cfg.out, "out", ".", "write finding-N.txt and finding-N.pcap into `DIR`")
 	fs.IntVar(&cfg.rate, "rate", 2000, "datagrams sent per second")
 	fs.IntVar(&cfg.pid, "pid", 0, "with HOST:PORT, watch the memory of the server's process `PID`")

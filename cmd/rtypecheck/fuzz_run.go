@@ -31,16 +31,9 @@ func fuzzServer(ctx context.Context, cfg *fuzzConfig, stdout, stderr io.Writer) 
 	}, stdout, stderr)
 }
 
-// fuzzRun runs a fuzzing run with o, its corpus opened and its progress
-// shown, and reports what it found against target.
+// fuzzRun runs a fuzzing run with o, its progress shown, and reports
+// what it found against target.
 func fuzzRun(cfg *fuzzConfig, target rtypefuzz.Target, o rtypefuzz.Options, run func(rtypefuzz.Options) (*rtypefuzz.Report, error), stdout, stderr io.Writer) int {
-	var err error
-	if cfg.corpus != "" {
-		if o.Corpus, err = rtypefuzz.OpenCorpus(cfg.corpus); err != nil {
-			fmt.Fprintf(newNoteWriter(stderr), "rtypecheck fuzz: -corpus: %v\n", err)
-			return exitUsage
-		}
-	}
 	line := newProgressLine(stderr)
 	o.Progress = line.show
 	rep, err := run(o)
@@ -66,8 +59,8 @@ func summary(p rtypefuzz.Progress) string {
 	if p.Elapsed > 0 {
 		rate = float64(p.Sent) / p.Elapsed.Seconds()
 	}
-	return fmt.Sprintf("%d datagrams (%.0f/s), %d sessions, %d answers, corpus %d, %v",
-		p.Sent, rate, p.Sessions, p.Answers, p.Corpus, p.Elapsed.Round(time.Second))
+	return fmt.Sprintf("%d datagrams (%.0f/s), %d sessions, %d answers, %v",
+		p.Sent, rate, p.Sessions, p.Answers, p.Elapsed.Round(time.Second))
 }
 
 // reportFinding writes the finding's files and prints it.
