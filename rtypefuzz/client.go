@@ -248,7 +248,7 @@ func (r *clientRun) endSession() {
 // found makes the finding of oracle o from the session.
 func (r *clientRun) found(o Oracle, detail string) *Finding {
 	cs := r.cs
-	return &Finding{Oracle: o, Detail: detail, Sent: cs.sent, Conn: cs.ctx.Conn, Last: cs.last}
+	return &Finding{Oracle: o, Detail: detail, Sent: cs.sent, Conn: cs.ctx.Conn, Last: cs.last, Capture: cs.tr.capture(cs.tr.zero)}
 }
 
 func (r *clientRun) progress() {

@@ -166,7 +166,7 @@ func (r *run) readAnswers() *Finding {
 			}
 		case d := <-r.strayIn():
 			r.keep(d)
-			return r.found(Amplification, "an answer to a datagram from an address without a connection: "+answerKind(d.Bytes, wiredump.Packet))
+			return r.amplified(d)
 		default:
 			return nil
 		}
@@ -213,7 +213,7 @@ func (r *run) progress() {
 func (r *run) found(o Oracle, detail string) *Finding {
 	f := &Finding{Oracle: o, Detail: detail, Last: r.last}
 	if r.fuzz != nil {
-		f.Sent, f.Conn = r.fuzz.sent, r.fuzz.ctx.Conn
+		f.Sent, f.Conn, f.Capture = r.fuzz.sent, r.fuzz.ctx.Conn, r.fuzz.tr.capture(r.fuzz.tr.zero)
 	}
 	return f
 }
@@ -250,6 +250,6 @@ func FuzzServerStart(ctx context.Context, start Start, o Options) (*Report, erro
 	if err != nil || rep.Finding == nil {
 		return rep, err
 	}
-	shrink(ctx, o.Network, start, rep.Finding)
+	shrink(ctx, o, start, rep.Finding)
 	return rep, nil
 }

@@ -72,7 +72,7 @@ func reportFinding(cfg *fuzzConfig, target rtypefuzz.Target, f *rtypefuzz.Findin
 	if err := writeRepro(base+".txt", rp); err != nil {
 		fmt.Fprintf(newNoteWriter(stderr), "rtypecheck fuzz: %v\n", err)
 	}
-	if err := rtypefuzz.WritePcap(base+".pcap", f.Sent); err != nil {
+	if err := rtypefuzz.WritePcap(base+".pcap", f.Capture); err != nil {
 		fmt.Fprintf(newNoteWriter(stderr), "rtypecheck fuzz: %v\n", err)
 	}
 	how := "not shrunk: the server cannot be restarted (run it with -- COMMAND)"
@@ -86,6 +86,10 @@ func reportFinding(cfg *fuzzConfig, target rtypefuzz.Target, f *rtypefuzz.Findin
 	if f.Shrunk {
 		how = "shrunk"
 	}
+	if f.Unprovoked {
+		fmt.Fprintf(w, "%s; %s.txt (empty), %s.pcap\n", unprovoked, base, base)
+		return exitFail
+	}
 	fmt.Fprintf(w, "%d datagrams after %s (%s); %s.txt, %s.pcap\n", len(f.Sent), opening, how, base, base)
 	width := termwidth.Layout(termwidth.Width(stdout))
 	for _, d := range tail(f.Sent, 5) {
@@ -93,6 +97,10 @@ func reportFinding(cfg *fuzzConfig, target rtypefuzz.Target, f *rtypefuzz.Findin
 	}
 	return exitFail
 }
+
+// unprovoked is what the report says of a finding that fires with no
+// fuzzed datagram.
+const unprovoked = "fires with no fuzzed datagram: the implementation's own traffic breaks the rule"
 
 func writeRepro(path string, rp *rtypefuzz.Repro) error {
 	f, err := os.Create(path)
@@ -125,7 +133,7 @@ func replay(ctx context.Context, cfg *fuzzConfig, stdout, stderr io.Writer) int 
 	if rp.Target == rtypefuzz.Client {
 		return replayClient(ctx, cfg, rp, oracle, stdout, stderr)
 	}
-	start, addr, _, err := cfg.starter(stderr)
+	start, addr, rss, err := cfg.starter(stderr)
 	var ended <-chan error
 	if err == nil && start != nil {
 		var stop func()
@@ -137,7 +145,8 @@ func replay(ctx context.Context, cfg *fuzzConfig, stdout, stderr io.Writer) int 
 		fmt.Fprintf(newNoteWriter(stderr), "rtypecheck fuzz: %v\n", err)
 		return exitUsage
 	}
-	fired, err := rtypefuzz.Replay(nil, addr, ended, oracle, rp.Conn, rp.Datagrams)
+	o := rtypefuzz.Options{RSS: rss, MaxRSS: cfg.maxRSS << 20}
+	fired, _, err := rtypefuzz.ReplayServer(addr, ended, oracle, rp.Conn, rp.Datagrams, o)
 	if err != nil {
 		fmt.Fprintf(newNoteWriter(stderr), "rtypecheck fuzz: %v\n", err)
 		return exitUsage
