@@ -67,7 +67,7 @@ func (p *replayer) run(ds []Datagram) (bool, []Datagram, error) {
 		return false, nil, err
 	}
 	defer s.leave()
-	traces := []*trace{s.tr}
+	var traces []*trace // the witness's first: a tie in time goes to it
 	if p.oracle == Amplification {
 		// The witness shows the server's address in a capture: that of
 		// the Welcome to a Hello (§4.2).
@@ -76,7 +76,12 @@ func (p *replayer) run(ds []Datagram) (bool, []Datagram, error) {
 			traces = append(traces, w.tr)
 			_ = w.open(LiveWait)
 		}
-	} else if err := s.open(LiveWait); err != nil {
+	}
+	traces = append(traces, s.tr)
+	if p.oracle != Amplification {
+		err = s.open(LiveWait)
+	}
+	if err != nil {
 		return false, merged(traces...), fmt.Errorf("%w: %v", ErrUnreachable, err)
 	}
 	fired := p.send(s, ds) || p.after(s, len(ds) == 0)

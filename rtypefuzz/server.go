@@ -135,11 +135,11 @@ func (r *run) sendOne() {
 	s := r.fuzz
 	r.prog.Sent++
 	switch {
+	case r.prog.Sent%strayEvery == 0: // before keepEvery, which divides it
+		r.sendStray()
+		return
 	case r.prog.Sent%keepEvery == 0:
 		s.keepalive()
-		return
-	case r.prog.Sent%strayEvery == 0:
-		r.sendStray()
 		return
 	}
 	m := r.mut.Next(&s.ctx)

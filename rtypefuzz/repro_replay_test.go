@@ -1,0 +1,312 @@
+//go:build go1.25
+
+package rtypefuzz
+
+import (
+	"context"
+	"encoding/binary"
+	"net/netip"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/rtypeproto/rtype"
+	"github.com/rtypeproto/rtype/conformance"
+	"github.com/rtypeproto/rtype/rtypefuzz/internal/planted"
+	"github.com/rtypeproto/rtype/rtypetest"
+)
+
+// input is a packet of connection conn carrying an Input of sequence n.
+func input(conn, seq, n uint32) []byte {
+	b, _ := rtype.PacketHeader{ConnectionID: conn, Sequence: seq}.AppendBinary(nil)
+	b, _ = rtype.AppendMessage(b, rtype.Input{InputSequence: n})
+	return b
+}
+
+// inputSeq returns the sequence of the Input b carries, if any.
+func inputSeq(b []byte) (uint32, bool) {
+	p, err := rtype.ParsePacket(b)
+	if err != nil {
+		return 0, false
+	}
+	for m := range p.Messages() {
+		var v rtype.Input
+		if m.Type == rtype.TypeInput && v.UnmarshalBinary(m.Payload) == nil {
+			return v.InputSequence, true
+		}
+	}
+	return 0, false
+}
+
+// A replay sends each datagram at its recorded time after the first, to
+// the millisecond, however far apart; it used to send one every 2 ms.
+func TestReplayKeepsTimes(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		nw := rtypetest.NewNetwork(1)
+		var mu sync.Mutex
+		arrived := map[uint32]time.Time{}
+		nw.SetTap(func(at time.Time, _, to netip.AddrPort, b []byte) bool {
+			if n, ok := inputSeq(b); ok && to == captureServer && n >= 1000 {
+				mu.Lock()
+				arrived[n] = at
+				mu.Unlock()
+			}
+			return true
+		})
+		at := []time.Duration{0, 3 * time.Millisecond, 300 * time.Millisecond, 1250 * time.Millisecond, 1250 * time.Millisecond}
+		var ds []Datagram
+		for i, a := range at {
+			ds = append(ds, Datagram{At: 5*time.Second + a, Out: true, Bytes: input(0x2a, uint32(100+i), uint32(1000+i))})
+		}
+		addr, ended, stop, err := serveOn(nw, planted.None)(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer stop()
+		if _, err := Replay(conformance.NetworkOf(nw.Listen), addr, ended, Oversize, 0x2a, ds); err != nil {
+			t.Fatal(err)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		first, ok := arrived[1000]
+		if !ok || len(arrived) != len(at) {
+			t.Fatalf("%d of %d datagrams arrived", len(arrived), len(at))
+		}
+		for i, want := range at {
+			if got := arrived[uint32(1000+i)].Sub(first); got < want || got > want+time.Millisecond {
+				t.Errorf("datagram %d at +%v, want +%v (to 1 ms)", i, got, want)
+			}
+		}
+	})
+}
+
+// strayServer welcomes Hellos and answers Pings, as a server does, and
+// answers a datagram from an address it never welcomed with a Rejected: it
+// amplifies (§12).
+func strayServer(nw *rtypetest.Network) Start {
+	return func(ctx context.Context) (netip.AddrPort, <-chan error, func(), error) {
+		conn, err := nw.Listen(captureServer)
+		if err != nil {
+			return netip.AddrPort{}, nil, nil, err
+		}
+		ended, stop := goServe(ctx, func(ctx context.Context) error {
+			go func() { <-ctx.Done(); conn.Close() }()
+			welcomed := map[netip.AddrPort]uint32{}
+			buf := make([]byte, 1<<16)
+			for {
+				n, from, err := conn.ReadFromUDPAddrPort(buf)
+				if err != nil {
+					return nil
+				}
+				b := buf[:n]
+				if t, _, err := rtype.ParseHandshake(b); err == nil && t == rtype.HandshakeHello {
+					welcomed[from] = uint32(len(welcomed) + 1)
+					conn.WriteToUDPAddrPort(rtype.AppendWelcome(nil, welcomed[from]), from)
+					continue
+				}
+				id, ok := welcomed[from]
+				if !ok {
+					conn.WriteToUDPAddrPort(rtype.AppendRejected(nil), from)
+					continue
+				}
+				if ts, ok := pingOf(b); ok {
+					h := rtype.PacketHeader{ConnectionID: id, Sequence: 1}
+					p, _ := h.AppendBinary(nil)
+					p, _ = rtype.AppendMessage(p, rtype.Pong{Timestamp: ts})
+					conn.WriteToUDPAddrPort(p, from)
+				}
+			}
+		})
+		return captureServer, ended, stop, nil
+	}
+}
+
+// pingOf returns the timestamp of the Ping packet b carries, if any.
+func pingOf(b []byte) (uint32, bool) {
+	p, err := rtype.ParsePacket(b)
+	if err != nil {
+		return 0, false
+	}
+	for m := range p.Messages() {
+		var v rtype.Ping
+		if m.Type == rtype.TypePing && v.UnmarshalBinary(m.Payload) == nil {
+			return v.Timestamp, true
+		}
+	}
+	return 0, false
+}
+
+// §12: an amplification's reproducer is the one stray datagram answered,
+// not the fuzz session's datagrams; it replays from a fresh address, and
+// its capture shows the server welcoming a Hello, then the stray datagram
+// and the answer.
+func TestReproOfAmplification(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		nw := rtypetest.NewNetwork(1)
+		start := strayServer(nw)
+		o := Options{Network: conformance.NetworkOf(nw.Listen), Seed: 1, Duration: time.Minute}
+		rep, err := FuzzServerStart(context.Background(), start, o)
+		if err != nil || rep.Finding == nil {
+			t.Fatalf("no finding: %v", err)
+		}
+		f := rep.Finding
+		if f.Oracle != Amplification || len(f.Sent) != 1 || f.Conn != 0 {
+			t.Fatalf("%s, %d datagrams, conn %x; want %s, 1 datagram, conn 0", f.Oracle, len(f.Sent), f.Conn, Amplification)
+		}
+		if _, _, err := rtype.ParseHandshake(f.Sent[0].Bytes); err == nil {
+			t.Errorf("the reproducer is a valid handshake datagram: % x", f.Sent[0].Bytes)
+		}
+		addr, ended, stop, err := start(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer stop()
+		if ok, err := Replay(o.Network, addr, ended, Amplification, 0, f.Sent); !ok || err != nil {
+			t.Errorf("the reproducer did not replay: %v", err)
+		}
+		recs, ds := decodeCapture(t, f.Capture, captureServer.Port())
+		if len(ds) < 4 || ds[0].Handshake != rtype.HandshakeHello || ds[1].Handshake != rtype.HandshakeWelcome {
+			t.Fatalf("capture of %d datagrams, not opening with a Hello and its Welcome", len(ds))
+		}
+		stray, answer := recs[len(recs)-2], recs[len(recs)-1]
+		if stray.payload != string(f.Sent[0].Bytes) || stray.src == recs[0].src || answer.dst != stray.src {
+			t.Errorf("the capture ends with %v -> %v and %v -> %v, not the stray datagram from another address and its answer",
+				stray.src, stray.dst, answer.src, answer.dst)
+		}
+	})
+}
+
+// leakyServer is the planted careful server whose resident memory, as rss
+// reads it, grows by 100 MiB for each datagram of 400 bytes or more it
+// receives, from 100 MiB at each start.
+func leakyServer(nw *rtypetest.Network) (Start, func() (uint64, error)) {
+	var leaked atomic.Uint64
+	nw.SetTap(func(_ time.Time, _, to netip.AddrPort, b []byte) bool {
+		if to == captureServer && len(b) >= 400 {
+			leaked.Add(1)
+		}
+		return true
+	})
+	start := func(ctx context.Context) (netip.AddrPort, <-chan error, func(), error) {
+		leaked.Store(0)
+		return serveOn(nw, planted.None)(ctx)
+	}
+	return start, func() (uint64, error) { return (1 + leaked.Load()) * 100 << 20, nil }
+}
+
+// §12: a memory finding is replayed and shrunk like the others: a server
+// that leaks on datagrams of 400 bytes, past its bound at the third, is
+// shrunk to 3 such datagrams, which replay to the finding.
+func TestReproOfMemory(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		nw := rtypetest.NewNetwork(1)
+		start, rss := leakyServer(nw)
+		o := Options{Network: conformance.NetworkOf(nw.Listen), Seed: 1, Duration: time.Minute, RSS: rss, MaxRSS: 350 << 20}
+		rep, err := FuzzServerStart(context.Background(), start, o)
+		if err != nil || rep.Finding == nil {
+			t.Fatalf("no finding: %v", err)
+		}
+		f := rep.Finding
+		t.Logf("%s after %d datagrams: %s; %d after shrinking", f.Oracle, rep.Sent, f.Detail, len(f.Sent))
+		if f.Oracle != MemoryGrew || !f.Shrunk || len(f.Sent) != 3 {
+			t.Fatalf("%s, shrunk %v to %d datagrams; want %s shrunk to 3", f.Oracle, f.Shrunk, len(f.Sent), MemoryGrew)
+		}
+		for i, d := range f.Sent {
+			if len(d.Bytes) < 400 {
+				t.Errorf("datagram %d of %d bytes, which leaks nothing", i, len(d.Bytes))
+			}
+		}
+		addr, ended, stop, err := start(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer stop()
+		if ok, _, err := ReplayServer(addr, ended, MemoryGrew, f.Conn, f.Sent, o); !ok || err != nil {
+			t.Errorf("the reproducer did not replay: %v", err)
+		}
+	})
+}
+
+// chattyClient is a client that plays its session well (Hello until a
+// Welcome, an Input every 50 ms acknowledging the highest sequence
+// received) but sends, once a second, a 600-byte datagram of its own
+// (§2.2): no datagram of the fuzzer is needed.
+func chattyClient(nw *rtypetest.Network) ClientStart {
+	return func(ctx context.Context, server netip.AddrPort) (<-chan error, func(), error) {
+		conn, err := nw.Listen(captureClient)
+		if err != nil {
+			return nil, nil, err
+		}
+		ended, stop := goServe(ctx, func(ctx context.Context) error {
+			defer conn.Close()
+			var id, ack atomic.Uint32 // its Welcome's id, the highest sequence received
+			go func() {
+				buf := make([]byte, 1<<16)
+				for {
+					n, _, err := conn.ReadFromUDPAddrPort(buf)
+					if err != nil {
+						return
+					}
+					if t, c, err := rtype.ParseHandshake(buf[:n]); err == nil && t == rtype.HandshakeWelcome {
+						id.CompareAndSwap(0, c)
+					} else if p, err := rtype.ParsePacket(buf[:n]); err == nil && p.Header().ConnectionID == id.Load() {
+						ack.Store(max(ack.Load(), p.Header().Sequence))
+					}
+				}
+			}()
+			tick := time.NewTicker(50 * time.Millisecond)
+			defer tick.Stop()
+			for seq := uint32(1); ; {
+				select {
+				case <-ctx.Done():
+					return nil
+				case <-tick.C:
+				}
+				c := id.Load()
+				if c == 0 {
+					conn.WriteToUDPAddrPort(rtype.AppendHello(nil), server)
+					continue
+				}
+				b := input(c, seq, seq)
+				binary.BigEndian.PutUint32(b[8:], ack.Load())
+				if seq%20 == 0 {
+					b = append(b, make([]byte, 600-len(b))...)
+					binary.BigEndian.PutUint16(b[rtype.PacketHeaderSize+2:], uint16(600-rtype.PacketHeaderSize-rtype.MessageHeaderSize))
+				}
+				conn.WriteToUDPAddrPort(b, server)
+				seq++
+			}
+		})
+		return ended, stop, nil
+	}
+}
+
+// A finding that fires with no fuzzed datagram, the client's own traffic
+// breaking §2.2, is told so with an empty reproducer, in seconds: it used
+// to be shrunk for minutes to dozens of datagrams.
+func TestReproOfOwnTraffic(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		nw := rtypetest.NewNetwork(1)
+		start := chattyClient(nw)
+		o := Options{Network: conformance.NetworkOf(nw.Listen), Seed: 1, Duration: time.Minute}
+		began := time.Now()
+		rep, err := FuzzClient(context.Background(), start, o)
+		if err != nil || rep.Finding == nil {
+			t.Fatalf("no finding: %v", err)
+		}
+		f := rep.Finding
+		took := time.Since(began)
+		t.Logf("%s: %s; %d datagrams, unprovoked %v, in %v", f.Oracle, f.Detail, len(f.Sent), f.Unprovoked, took)
+		if f.Oracle != Oversize || !f.Unprovoked || len(f.Sent) != 0 {
+			t.Errorf("%s, unprovoked %v, %d datagrams; want %s, unprovoked, none", f.Oracle, f.Unprovoked, len(f.Sent), Oversize)
+		}
+		if took > 10*time.Second {
+			t.Errorf("found and told in %v, want seconds", took)
+		}
+		if ok, err := ReplayClient(context.Background(), o.Network, netip.AddrPort{}, start, Oversize, nil); !ok || err != nil {
+			t.Errorf("the empty reproducer did not replay: %v", err)
+		}
+	})
+}
