@@ -36,9 +36,11 @@ while the fuzzer's connections stay few is a finding too (§12).
 
 With -- COMMAND, rtypecheck starts the server itself, every {port} in ARGS
 replaced by a free UDP port of 127.0.0.1, and restarts it to shrink a finding
-to the fewest datagrams that still trigger it. A finding is written as
-finding-N.txt (the datagrams as hex, replayable with fuzz replay) and
-finding-N.pcap (for rtypedump and Wireshark) in -out.
+to the fewest datagrams that still trigger it: none when the server's own
+traffic breaks the rule, which the report says. A finding is written as
+finding-N.txt (the datagrams as hex with their times, replayable with fuzz
+replay) and finding-N.pcap (the session both ways from its Hello, for
+rtypedump and Wireshark) in -out.
 
 fuzz client plays the server: it listens on -listen, starts COMMAND with
 every {addr} in ARGS replaced by that address, answers the client's Hello
@@ -51,8 +53,9 @@ valid Rejected nor falls silent; Disconnect then status 0, a player quitting,
 is no finding); connected, it sent nothing for 1s (§7.1); it sent a datagram
 over 548 bytes or one a server drops. The client is restarted to shrink.
 
-fuzz replay sends a reproducer's datagrams again, to the server or, for a
-client's (# target: client), to a client COMMAND it starts.
+fuzz replay sends a reproducer's datagrams again, each at its recorded time,
+to the server or, for a client's (# target: client), to a client COMMAND it
+starts.
 
 Exit status: 0 no finding within -duration; 1 a finding (replay: it
 reproduced); 2 usage error, or the server did not answer from the start, or
