@@ -127,24 +127,39 @@ func checkOpening(t *testing.T, recs []pcapRecord, ds []wiredump.Decoded, sent [
 	}
 }
 
-// A server's finding: its pcap holds the session's opening, the Hello and
-// the Welcome first, and rtypedump's decoder reads each datagram of the
+// A server's finding, shrunk or as the run found it (a server it cannot
+// restart): its pcap holds the session's opening, the Hello and the
+// Welcome first, and rtypedump's decoder reads each datagram of the
 // reproducer as the connected packet it is.
 func TestPcapHoldsOpening(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		nw := rtypetest.NewNetwork(1)
-		o := Options{Network: conformance.NetworkOf(nw.Listen), Seed: 1, Duration: time.Minute}
-		rep, err := FuzzServerStart(context.Background(), serveOn(nw, planted.IDZero), o)
-		if err != nil || rep.Finding == nil {
-			t.Fatalf("no finding: %v", err)
-		}
-		f := rep.Finding
-		recs, ds := decodeCapture(t, f.Capture, captureServer.Port())
-		checkOpening(t, recs, ds, f.Sent, false)
-		if ds[0].Kind == wiredump.Handshake && recs[0].dst != captureServer {
-			t.Errorf("the Hello went to %v, not the server", recs[0].dst)
-		}
-	})
+	for _, restart := range []bool{true, false} {
+		synctest.Test(t, func(t *testing.T) {
+			nw := rtypetest.NewNetwork(1)
+			o := Options{Network: conformance.NetworkOf(nw.Listen), Seed: 1, Duration: time.Minute}
+			start := serveOn(nw, planted.IDZero)
+			var rep *Report
+			var err error
+			if restart {
+				rep, err = FuzzServerStart(context.Background(), start, o)
+			} else {
+				addr, _, stop, _ := start(context.Background())
+				defer stop()
+				rep, err = FuzzServer(context.Background(), addr, o)
+			}
+			if err != nil || rep.Finding == nil {
+				t.Fatalf("restart %v: no finding: %v", restart, err)
+			}
+			f := rep.Finding
+			if f.Shrunk != restart || len(f.Sent) == 0 {
+				t.Errorf("restart %v: shrunk %v, %d datagrams", restart, f.Shrunk, len(f.Sent))
+			}
+			recs, ds := decodeCapture(t, f.Capture, captureServer.Port())
+			checkOpening(t, recs, ds, f.Sent, false)
+			if ds[0].Kind == wiredump.Handshake && recs[0].dst != captureServer {
+				t.Errorf("restart %v: the Hello went to %v, not the server", restart, recs[0].dst)
+			}
+		})
+	}
 }
 
 // A client's finding: its pcap holds the client's Hello, the Welcome and

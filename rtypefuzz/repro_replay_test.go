@@ -82,44 +82,78 @@ func TestReplayKeepsTimes(t *testing.T) {
 	})
 }
 
-// strayServer welcomes Hellos and answers Pings, as a server does, and
-// answers a datagram from an address it never welcomed with a Rejected: it
-// amplifies (§12).
-func strayServer(nw *rtypetest.Network) Start {
+// scriptServer welcomes Hellos and answers Pings, as a server does. With
+// amplify, it answers a datagram from an address it never welcomed with a
+// Rejected (§12); with pad, it sends each client welcomed a 600-byte
+// datagram once a second (§2.2), whatever the client sends.
+func scriptServer(nw *rtypetest.Network, amplify, pad bool) Start {
 	return func(ctx context.Context) (netip.AddrPort, <-chan error, func(), error) {
 		conn, err := nw.Listen(captureServer)
 		if err != nil {
 			return netip.AddrPort{}, nil, nil, err
 		}
+		var mu sync.Mutex
+		welcomed := map[netip.AddrPort]uint32{}
 		ended, stop := goServe(ctx, func(ctx context.Context) error {
+			var wg sync.WaitGroup
+			defer wg.Wait()
+			if pad {
+				wg.Go(func() { padEachSecond(ctx, conn, &mu, welcomed) })
+			}
 			go func() { <-ctx.Done(); conn.Close() }()
-			welcomed := map[netip.AddrPort]uint32{}
 			buf := make([]byte, 1<<16)
 			for {
 				n, from, err := conn.ReadFromUDPAddrPort(buf)
 				if err != nil {
 					return nil
 				}
-				b := buf[:n]
-				if t, _, err := rtype.ParseHandshake(b); err == nil && t == rtype.HandshakeHello {
-					welcomed[from] = uint32(len(welcomed) + 1)
-					conn.WriteToUDPAddrPort(rtype.AppendWelcome(nil, welcomed[from]), from)
-					continue
-				}
-				id, ok := welcomed[from]
-				if !ok {
-					conn.WriteToUDPAddrPort(rtype.AppendRejected(nil), from)
-					continue
-				}
-				if ts, ok := pingOf(b); ok {
-					h := rtype.PacketHeader{ConnectionID: id, Sequence: 1}
-					p, _ := h.AppendBinary(nil)
-					p, _ = rtype.AppendMessage(p, rtype.Pong{Timestamp: ts})
-					conn.WriteToUDPAddrPort(p, from)
+				mu.Lock()
+				out := answer(buf[:n], from, welcomed, amplify)
+				mu.Unlock()
+				if out != nil {
+					conn.WriteToUDPAddrPort(out, from)
 				}
 			}
 		})
 		return captureServer, ended, stop, nil
+	}
+}
+
+// answer is scriptServer's answer to b from from, nil for none.
+func answer(b []byte, from netip.AddrPort, welcomed map[netip.AddrPort]uint32, amplify bool) []byte {
+	if t, _, err := rtype.ParseHandshake(b); err == nil && t == rtype.HandshakeHello {
+		welcomed[from] = uint32(len(welcomed) + 1)
+		return rtype.AppendWelcome(nil, welcomed[from])
+	}
+	id, ok := welcomed[from]
+	switch ts, ping := pingOf(b); {
+	case !ok && amplify:
+		return rtype.AppendRejected(nil)
+	case ok && ping:
+		p, _ := rtype.PacketHeader{ConnectionID: id, Sequence: 1}.AppendBinary(nil)
+		p, _ = rtype.AppendMessage(p, rtype.Pong{Timestamp: ts})
+		return p
+	}
+	return nil
+}
+
+// padEachSecond sends each client welcomed a 600-byte datagram once a
+// second until ctx ends.
+func padEachSecond(ctx context.Context, conn *rtypetest.Conn, mu *sync.Mutex, welcomed map[netip.AddrPort]uint32) {
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		mu.Lock()
+		for to, id := range welcomed {
+			b := input(id, 2, 0)[:rtype.PacketHeaderSize]
+			conn.WriteToUDPAddrPort(append(b, make([]byte, 600-len(b))...), to)
+		}
+		mu.Unlock()
 	}
 }
 
@@ -145,7 +179,7 @@ func pingOf(b []byte) (uint32, bool) {
 func TestReproOfAmplification(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		nw := rtypetest.NewNetwork(1)
-		start := strayServer(nw)
+		start := scriptServer(nw, true, false)
 		o := Options{Network: conformance.NetworkOf(nw.Listen), Seed: 1, Duration: time.Minute}
 		rep, err := FuzzServerStart(context.Background(), start, o)
 		if err != nil || rep.Finding == nil {
@@ -166,14 +200,58 @@ func TestReproOfAmplification(t *testing.T) {
 		if ok, err := Replay(o.Network, addr, ended, Amplification, 0, f.Sent); !ok || err != nil {
 			t.Errorf("the reproducer did not replay: %v", err)
 		}
-		recs, ds := decodeCapture(t, f.Capture, captureServer.Port())
-		if len(ds) < 4 || ds[0].Handshake != rtype.HandshakeHello || ds[1].Handshake != rtype.HandshakeWelcome {
-			t.Fatalf("capture of %d datagrams, not opening with a Hello and its Welcome", len(ds))
+		checkStrayCapture(t, f)
+		// Against a server it cannot restart, the run's own.
+		rep, err = FuzzServer(context.Background(), addr, o)
+		if err != nil || rep.Finding == nil {
+			t.Fatalf("no finding: %v", err)
 		}
-		stray, answer := recs[len(recs)-2], recs[len(recs)-1]
-		if stray.payload != string(f.Sent[0].Bytes) || stray.src == recs[0].src || answer.dst != stray.src {
-			t.Errorf("the capture ends with %v -> %v and %v -> %v, not the stray datagram from another address and its answer",
-				stray.src, stray.dst, answer.src, answer.dst)
+		if f := rep.Finding; f.Oracle != Amplification || len(f.Sent) != 1 || f.Conn != 0 || f.Shrunk {
+			t.Errorf("%s, %d datagrams, conn %x, shrunk %v", f.Oracle, len(f.Sent), f.Conn, f.Shrunk)
+		}
+		checkStrayCapture(t, rep.Finding)
+	})
+}
+
+// checkStrayCapture checks that f's capture shows the server welcoming a
+// Hello, then the stray datagram from another address, and its answer.
+func checkStrayCapture(t *testing.T, f *Finding) {
+	t.Helper()
+	recs, ds := decodeCapture(t, f.Capture, captureServer.Port())
+	if len(ds) < 4 || ds[0].Handshake != rtype.HandshakeHello || ds[1].Handshake != rtype.HandshakeWelcome {
+		t.Fatalf("capture of %d datagrams, not opening with a Hello and its Welcome", len(ds))
+	}
+	stray, answer := recs[len(recs)-2], recs[len(recs)-1]
+	if stray.payload != string(f.Sent[0].Bytes) || stray.src == recs[0].src || answer.dst != stray.src {
+		t.Errorf("the capture ends with %v -> %v and %v -> %v, not the stray datagram from another address and its answer",
+			stray.src, stray.dst, answer.src, answer.dst)
+	}
+}
+
+// A server whose own traffic breaks §2.2, a 600-byte datagram once a
+// second, is told so with an empty reproducer, which replays.
+func TestReproOfServerOwnTraffic(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		nw := rtypetest.NewNetwork(1)
+		start := scriptServer(nw, false, true)
+		o := Options{Network: conformance.NetworkOf(nw.Listen), Seed: 1, Duration: time.Minute}
+		began := time.Now()
+		rep, err := FuzzServerStart(context.Background(), start, o)
+		if err != nil || rep.Finding == nil {
+			t.Fatalf("no finding: %v", err)
+		}
+		f, took := rep.Finding, time.Since(began)
+		if f.Oracle != Oversize || !f.Unprovoked || len(f.Sent) != 0 || took > 10*time.Second {
+			t.Errorf("%s, unprovoked %v, %d datagrams, in %v; want %s, unprovoked, none, in seconds",
+				f.Oracle, f.Unprovoked, len(f.Sent), took, Oversize)
+		}
+		addr, ended, stop, err := start(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer stop()
+		if ok, err := Replay(o.Network, addr, ended, Oversize, 0, nil); !ok || err != nil {
+			t.Errorf("the empty reproducer did not replay: %v", err)
 		}
 	})
 }
@@ -307,6 +385,46 @@ func TestReproOfOwnTraffic(t *testing.T) {
 		}
 		if ok, err := ReplayClient(context.Background(), o.Network, netip.AddrPort{}, start, Oversize, nil); !ok || err != nil {
 			t.Errorf("the empty reproducer did not replay: %v", err)
+		}
+	})
+}
+
+// A client's replay sends each datagram at its recorded time after the
+// first, the Welcome first, to the millisecond.
+func TestReplayClientKeepsTimes(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		nw := rtypetest.NewNetwork(1)
+		at := []time.Duration{0, 4 * time.Millisecond, 300 * time.Millisecond, 900 * time.Millisecond}
+		ds := []Datagram{{At: 2 * time.Second, Out: true, Bytes: rtype.AppendWelcome(nil, 7)}}
+		for i, a := range at[1:] {
+			b, _ := rtype.PacketHeader{ConnectionID: 7, Sequence: uint32(1 + i)}.AppendBinary(nil)
+			ds = append(ds, Datagram{At: 2*time.Second + a, Out: true, Bytes: b})
+		}
+		var mu sync.Mutex
+		arrived := map[string]time.Time{}
+		nw.SetTap(func(at time.Time, _, _ netip.AddrPort, b []byte) bool {
+			mu.Lock()
+			if _, ok := arrived[string(b)]; !ok {
+				arrived[string(b)] = at
+			}
+			mu.Unlock()
+			return true
+		})
+		_, err := ReplayClient(context.Background(), conformance.NetworkOf(nw.Listen), netip.AddrPort{}, playOn(nw, planted.ClientNone), Oversize, ds)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		first, ok := arrived[string(ds[0].Bytes)]
+		if !ok {
+			t.Fatal("no Welcome")
+		}
+		for i, want := range at {
+			got, ok := arrived[string(ds[i].Bytes)]
+			if d := got.Sub(first); !ok || d < want || d > want+time.Millisecond {
+				t.Errorf("datagram %d at +%v (sent %v), want +%v (to 1 ms)", i, d, ok, want)
+			}
 		}
 	})
 }
