@@ -93,7 +93,8 @@ func reportFinding(cfg *fuzzConfig, target rtypefuzz.Target, f *rtypefuzz.Findin
 	fmt.Fprintf(w, "%d datagrams after %s (%s); %s.txt, %s.pcap\n", len(f.Sent), opening, how, base, base)
 	width := termwidth.Layout(termwidth.Width(stdout))
 	for _, d := range tail(f.Sent, 5) {
-		fmt.Fprintln(stdout, clip(fmt.Sprintf("  +%.3fs %s", d.At.Seconds(), hex.EncodeToString(d.Bytes)), width))
+		at := d.At - f.Sent[0].At // as the reproducer file has it
+		fmt.Fprintln(stdout, clip(fmt.Sprintf("  +%.3fs %s", at.Seconds(), hex.EncodeToString(d.Bytes)), width))
 	}
 	return exitFail
 }
