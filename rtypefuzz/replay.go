@@ -117,6 +117,8 @@ func (p *replayer) after(s *sess, quiet bool) bool {
 		step := wait
 		if quiet {
 			step = min(quietEvery, time.Until(end))
+		}
+		if quiet && s.welcomed {
 			s.keepalive()
 		}
 		fired, gone = p.watch(s, step)
