@@ -106,11 +106,15 @@ func (p *replayer) send(s *sess, ds []Datagram) bool {
 }
 
 // after gives the datagrams sent their time to act, quiet for a replay of
-// none: a session kept alive, its implementation's own traffic watched.
+// none: a session kept alive, its implementation's own traffic watched. A
+// crash or a hang is then judged by probes, which take their own time.
 func (p *replayer) after(s *sess, quiet bool) bool {
 	wait := LiveWait
-	if quiet {
+	switch {
+	case quiet:
 		wait = p.quiet
+	case p.oracle == StoppedAnswering || p.oracle == Exited:
+		wait = 0
 	}
 	var fired, gone bool
 	for end := time.Now().Add(wait); !fired && !gone && time.Now().Before(end); {
