@@ -82,11 +82,23 @@ func TestReplayKeepsTimes(t *testing.T) {
 	})
 }
 
-// scriptServer welcomes Hellos and answers Pings, as a server does. With
-// amplify, it answers a datagram from an address it never welcomed with a
-// Rejected (§12); with pad, it sends each client welcomed a 600-byte
-// datagram once a second (§2.2), whatever the client sends.
-func scriptServer(nw *rtypetest.Network, amplify, pad bool) Start {
+// script is what scriptServer does beyond a server's handshake and Pongs.
+type script struct {
+	// amplify, when not nil, tells which datagrams from an address never
+	// welcomed it answers with a Rejected (§12), lag later.
+	amplify func(b []byte) bool
+	lag     time.Duration
+	// pad: it sends each client welcomed a 600-byte datagram once a
+	// second (§2.2), whatever the client sends.
+	pad bool
+}
+
+// everything is an amplify that answers every datagram.
+func everything([]byte) bool { return true }
+
+// scriptServer welcomes Hellos and answers Pings, as a server does, and
+// does what sc says.
+func scriptServer(nw *rtypetest.Network, sc script) Start {
 	return func(ctx context.Context) (netip.AddrPort, <-chan error, func(), error) {
 		conn, err := nw.Listen(captureServer)
 		if err != nil {
@@ -97,7 +109,7 @@ func scriptServer(nw *rtypetest.Network, amplify, pad bool) Start {
 		ended, stop := goServe(ctx, func(ctx context.Context) error {
 			var wg sync.WaitGroup
 			defer wg.Wait()
-			if pad {
+			if sc.pad {
 				wg.Go(func() { padEachSecond(ctx, conn, &mu, welcomed) })
 			}
 			go func() { <-ctx.Done(); conn.Close() }()
@@ -108,9 +120,12 @@ func scriptServer(nw *rtypetest.Network, amplify, pad bool) Start {
 					return nil
 				}
 				mu.Lock()
-				out := answer(buf[:n], from, welcomed, amplify)
+				out, stray := answer(buf[:n], from, welcomed, sc.amplify)
 				mu.Unlock()
-				if out != nil {
+				switch {
+				case out != nil && stray && sc.lag > 0:
+					time.AfterFunc(sc.lag, func() { conn.WriteToUDPAddrPort(out, from) })
+				case out != nil:
 					conn.WriteToUDPAddrPort(out, from)
 				}
 			}
@@ -119,22 +134,23 @@ func scriptServer(nw *rtypetest.Network, amplify, pad bool) Start {
 	}
 }
 
-// answer is scriptServer's answer to b from from, nil for none.
-func answer(b []byte, from netip.AddrPort, welcomed map[netip.AddrPort]uint32, amplify bool) []byte {
+// answer is scriptServer's answer to b from from, nil for none; stray
+// says it answers an address never welcomed.
+func answer(b []byte, from netip.AddrPort, welcomed map[netip.AddrPort]uint32, amplify func([]byte) bool) (out []byte, stray bool) {
 	if t, _, err := rtype.ParseHandshake(b); err == nil && t == rtype.HandshakeHello {
 		welcomed[from] = uint32(len(welcomed) + 1)
-		return rtype.AppendWelcome(nil, welcomed[from])
+		return rtype.AppendWelcome(nil, welcomed[from]), false
 	}
 	id, ok := welcomed[from]
 	switch ts, ping := pingOf(b); {
-	case !ok && amplify:
-		return rtype.AppendRejected(nil)
+	case !ok && amplify != nil && amplify(b):
+		return rtype.AppendRejected(nil), true
 	case ok && ping:
 		p, _ := rtype.PacketHeader{ConnectionID: id, Sequence: 1}.AppendBinary(nil)
 		p, _ = rtype.AppendMessage(p, rtype.Pong{Timestamp: ts})
-		return p
+		return p, false
 	}
-	return nil
+	return nil, false
 }
 
 // padEachSecond sends each client welcomed a 600-byte datagram once a
@@ -179,7 +195,7 @@ func pingOf(b []byte) (uint32, bool) {
 func TestReproOfAmplification(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		nw := rtypetest.NewNetwork(1)
-		start := scriptServer(nw, true, false)
+		start := scriptServer(nw, script{amplify: everything})
 		o := Options{Network: conformance.NetworkOf(nw.Listen), Seed: 1, Duration: time.Minute}
 		rep, err := FuzzServerStart(context.Background(), start, o)
 		if err != nil || rep.Finding == nil {
@@ -206,8 +222,9 @@ func TestReproOfAmplification(t *testing.T) {
 		if err != nil || rep.Finding == nil {
 			t.Fatalf("no finding: %v", err)
 		}
-		if f := rep.Finding; f.Oracle != Amplification || len(f.Sent) != 1 || f.Conn != 0 || f.Shrunk {
-			t.Errorf("%s, %d datagrams, conn %x, shrunk %v", f.Oracle, len(f.Sent), f.Conn, f.Shrunk)
+		if f := rep.Finding; f.Oracle != Amplification || len(f.Sent) < 1 || len(f.Sent) > strayKept || f.Conn != 0 || f.Shrunk {
+			t.Errorf("%s, %d datagrams, conn %x, shrunk %v; want %s, the last strays, conn 0",
+				f.Oracle, len(f.Sent), f.Conn, f.Shrunk, Amplification)
 		}
 		checkStrayCapture(t, rep.Finding)
 	})
@@ -222,10 +239,30 @@ func checkStrayCapture(t *testing.T, f *Finding) {
 		t.Fatalf("capture of %d datagrams, not opening with a Hello and its Welcome", len(ds))
 	}
 	stray, answer := recs[len(recs)-2], recs[len(recs)-1]
-	if stray.payload != string(f.Sent[0].Bytes) || stray.src == recs[0].src || answer.dst != stray.src {
+	if stray.payload != string(f.Sent[len(f.Sent)-1].Bytes) || stray.src == recs[0].src || answer.dst != stray.src {
 		t.Errorf("the capture ends with %v -> %v and %v -> %v, not the stray datagram from another address and its answer",
 			stray.src, stray.dst, answer.src, answer.dst)
 	}
+}
+
+// A server that answers only some stray datagrams, the short ones, and
+// late, after more went: the reproducer is still the one answered.
+func TestReproOfLateAmplification(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		nw := rtypetest.NewNetwork(1)
+		short := func(b []byte) bool { return len(b) < 8 }
+		start := scriptServer(nw, script{amplify: short, lag: 100 * time.Millisecond})
+		o := Options{Network: conformance.NetworkOf(nw.Listen), Seed: 1, Duration: time.Minute}
+		rep, err := FuzzServerStart(context.Background(), start, o)
+		if err != nil || rep.Finding == nil {
+			t.Fatalf("no finding: %v", err)
+		}
+		f := rep.Finding
+		if f.Oracle != Amplification || !f.Shrunk || len(f.Sent) != 1 || !short(f.Sent[0].Bytes) {
+			t.Fatalf("%s, shrunk %v, %d datagrams; want %s, shrunk to 1 short datagram",
+				f.Oracle, f.Shrunk, len(f.Sent), Amplification)
+		}
+	})
 }
 
 // A server whose own traffic breaks §2.2, a 600-byte datagram once a
@@ -233,7 +270,7 @@ func checkStrayCapture(t *testing.T, f *Finding) {
 func TestReproOfServerOwnTraffic(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		nw := rtypetest.NewNetwork(1)
-		start := scriptServer(nw, false, true)
+		start := scriptServer(nw, script{pad: true})
 		o := Options{Network: conformance.NetworkOf(nw.Listen), Seed: 1, Duration: time.Minute}
 		began := time.Now()
 		rep, err := FuzzServerStart(context.Background(), start, o)

@@ -73,12 +73,17 @@ func merged(ts ...*trace) []Datagram {
 	for _, t := range ts {
 		out = append(out, t.capture(zero)...)
 	}
-	slices.SortStableFunc(out, func(a, b Datagram) int { return cmp.Compare(a.At, b.At) })
-	if len(out) > 0 {
-		first := out[0].At
-		for i := range out {
-			out[i].At -= first
+	return inOrder(out)
+}
+
+// inOrder sorts ds by time, stably, and makes the first's 0.
+func inOrder(ds []Datagram) []Datagram {
+	slices.SortStableFunc(ds, func(a, b Datagram) int { return cmp.Compare(a.At, b.At) })
+	if len(ds) > 0 {
+		first := ds[0].At
+		for i := range ds {
+			ds[i].At -= first
 		}
 	}
-	return out
+	return ds
 }
