@@ -30,7 +30,8 @@ func pcapRecords(t *testing.T, path string) int {
 
 // A finding's pcap is its capture, the session's opening first, not its
 // reproducer's datagrams alone; a finding that fires with no fuzzed
-// datagram says so, with an empty reproducer.
+// datagram says so, with an empty reproducer; an amplification's are
+// datagrams from an address without a connection.
 func TestReportFinding(t *testing.T) {
 	packet := rtypefuzz.Datagram{At: 40 * time.Millisecond, Out: true, Bytes: make([]byte, rtype.PacketHeaderSize)}
 	binary.BigEndian.PutUint32(packet.Bytes, 7)
@@ -39,21 +40,26 @@ func TestReportFinding(t *testing.T) {
 		{At: time.Millisecond, Bytes: rtype.AppendWelcome(nil, 7)},
 		packet,
 	}
+	stray := rtypefuzz.Datagram{Out: true, Bytes: []byte{1, 2, 3}}
 	for _, tt := range []struct {
 		name     string
+		command  []string
 		f        rtypefuzz.Finding
 		say      string
 		datagram bool // the reproducer has a datagram line
 	}{
-		{"shrunk", rtypefuzz.Finding{Oracle: rtypefuzz.Exited, Detail: "it crashed", Conn: 7, Shrunk: true,
+		{"stray", nil, rtypefuzz.Finding{Oracle: rtypefuzz.Amplification, Detail: "an answer",
+			Sent: []rtypefuzz.Datagram{stray, stray}, Capture: capture},
+			"2 datagrams from an address without a connection (the last sent, one of them answered: the server cannot be restarted to tell which", true},
+		{"shrunk", []string{"srv"}, rtypefuzz.Finding{Oracle: rtypefuzz.Exited, Detail: "it crashed", Conn: 7, Shrunk: true,
 			Sent: []rtypefuzz.Datagram{packet}, Capture: capture}, "1 datagrams after the session's opening (shrunk)", true},
-		{"unprovoked", rtypefuzz.Finding{Oracle: rtypefuzz.Oversize, Detail: "a 600-byte datagram", Conn: 7, Shrunk: true,
+		{"unprovoked", []string{"srv"}, rtypefuzz.Finding{Oracle: rtypefuzz.Oversize, Detail: "a 600-byte datagram", Conn: 7, Shrunk: true,
 			Unprovoked: true, Capture: capture}, "fires with no fuzzed datagram: the implementation's own traffic breaks the rule", false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
 			var out, errs bytes.Buffer
-			if code := reportFinding(&fuzzConfig{out: dir, command: []string{"srv"}}, rtypefuzz.Server, &tt.f, &out, &errs); code != exitFail {
+			if code := reportFinding(&fuzzConfig{out: dir, command: tt.command}, rtypefuzz.Server, &tt.f, &out, &errs); code != exitFail {
 				t.Errorf("exit %d, want %d", code, exitFail)
 			}
 			text := out.String()

@@ -75,28 +75,38 @@ func reportFinding(cfg *fuzzConfig, target rtypefuzz.Target, f *rtypefuzz.Findin
 	if err := rtypefuzz.WritePcap(base+".pcap", f.Capture); err != nil {
 		fmt.Fprintf(newNoteWriter(stderr), "rtypecheck fuzz: %v\n", err)
 	}
-	how := "not shrunk: the server cannot be restarted (run it with -- COMMAND)"
-	if len(cfg.command) > 0 {
-		how = "not shrunk: a fresh server did not replay it, so it may need more than this session"
-	}
-	opening := "the session's opening"
-	if target == rtypefuzz.Client {
-		how, opening = "not shrunk: a fresh client did not replay it", "the client's Hello"
-	}
-	if f.Shrunk {
-		how = "shrunk"
-	}
 	if f.Unprovoked {
 		fmt.Fprintf(w, "%s; %s.txt (empty), %s.pcap\n", unprovoked, base, base)
 		return exitFail
 	}
-	fmt.Fprintf(w, "%d datagrams after %s (%s); %s.txt, %s.pcap\n", len(f.Sent), opening, how, base, base)
+	fmt.Fprintf(w, "%s; %s.txt, %s.pcap\n", reproHolds(cfg, target, f), base, base)
 	width := termwidth.Layout(termwidth.Width(stdout))
 	for _, d := range tail(f.Sent, 5) {
 		at := d.At - f.Sent[0].At // as the reproducer file has it
 		fmt.Fprintln(stdout, clip(fmt.Sprintf("  +%.3fs %s", at.Seconds(), hex.EncodeToString(d.Bytes)), width))
 	}
 	return exitFail
+}
+
+// reproHolds says what f's reproducer holds, and whether it was shrunk.
+func reproHolds(cfg *fuzzConfig, target rtypefuzz.Target, f *rtypefuzz.Finding) string {
+	how := "not shrunk: the server cannot be restarted (run it with -- COMMAND)"
+	if len(cfg.command) > 0 {
+		how = "not shrunk: a fresh server did not replay it, so it may need more than this session"
+	}
+	after := "after the session's opening"
+	switch {
+	case target == rtypefuzz.Client:
+		how, after = "not shrunk: a fresh client did not replay it", "after the client's Hello"
+	case f.Oracle == rtypefuzz.Amplification && len(cfg.command) == 0:
+		how, after = "the last sent, one of them answered: the server cannot be restarted to tell which (run it with -- COMMAND)", "from an address without a connection"
+	case f.Oracle == rtypefuzz.Amplification:
+		how, after = "the last sent: a fresh server answered none of them", "from an address without a connection"
+	}
+	if f.Shrunk {
+		how = "shrunk"
+	}
+	return fmt.Sprintf("%d datagrams %s (%s)", len(f.Sent), after, how)
 }
 
 // unprovoked is what the report says of a finding that fires with no
