@@ -89,9 +89,9 @@ func decodeCapture(t *testing.T, capture []Datagram, port uint16) ([]pcapRecord,
 }
 
 // checkOpening checks that a capture decodes as what each datagram is: a
-// Hello from the client first, a Welcome to it, and every datagram of the
-// reproducer (sent, its id the session's, which a replay replaces) a
-// connected packet (§3), not an invalid handshake.
+// Hello from the client first, a Welcome to it, then none an invalid
+// handshake, and every datagram of the reproducer (sent, its id the
+// session's, which a replay replaces) a connected packet (§3).
 func checkOpening(t *testing.T, recs []pcapRecord, ds []wiredump.Decoded, sent []Datagram, fromServer bool) {
 	t.Helper()
 	if len(ds) < 2 {
@@ -109,6 +109,11 @@ func checkOpening(t *testing.T, recs []pcapRecord, ds []wiredump.Decoded, sent [
 	}
 	if w < 0 || w >= len(ds)-1 {
 		t.Fatalf("no Welcome before the reproducer's datagrams (at %d of %d)", w, len(ds))
+	}
+	for i := w + 1; i < len(ds); i++ {
+		if ds[i].Kind == wiredump.Handshake && ds[i].Err != nil {
+			t.Errorf("datagram %d, after the Welcome, read as an invalid handshake: %v", i, ds[i].Err)
+		}
 	}
 	found := 0
 	for _, s := range sent {
