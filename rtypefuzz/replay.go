@@ -105,6 +105,12 @@ func (p *replayer) send(s *sess, ds []Datagram) bool {
 	return false
 }
 
+// replayEndGrace is how long a replay for a crash or a hang waits for the
+// implementation's end before it probes whether it still answers: a
+// process's end is known within it, and a probe of one that ended takes
+// seconds.
+const replayEndGrace = 100 * time.Millisecond
+
 // after gives the datagrams sent their time to act, quiet for a replay of
 // none: a session kept alive, its implementation's own traffic watched. A
 // crash or a hang is then judged by probes, which take their own time.
@@ -114,7 +120,7 @@ func (p *replayer) after(s *sess, quiet bool) bool {
 	case quiet:
 		wait = p.quiet
 	case p.oracle == StoppedAnswering || p.oracle == Exited:
-		wait = 0
+		wait = replayEndGrace
 	}
 	var fired, gone bool
 	for end := time.Now().Add(wait); !fired && !gone && time.Now().Before(end); {
