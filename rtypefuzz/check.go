@@ -2,7 +2,6 @@ package rtypefuzz
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/rtypeproto/rtype"
@@ -38,30 +37,6 @@ func judge(b []byte, k wiredump.Kind) (Oracle, string) {
 		}
 	}
 	return 0, ""
-}
-
-// signature names what a datagram is, in the library's view: a corpus
-// keeps one input per signature (new behaviour). It is the layer and the
-// rules the datagram breaks, as a set, or "valid": the kinds of valid
-// messages, in any order and number, would grow the corpus
-// combinatorially with nothing new to reach. Answers come back later and
-// are not tied to one datagram, so they are no part of it.
-func signature(l Layer, b []byte, k wiredump.Kind) string {
-	d := wiredump.Decode(k, b)
-	var broken []string
-	if d.Err != nil {
-		broken = append(broken, wiredump.DropKey(d.Err))
-	}
-	for _, m := range d.Messages {
-		if m.Err != nil {
-			broken = append(broken, wiredump.DropKey(m.Err))
-		}
-	}
-	if len(broken) == 0 {
-		broken = append(broken, "valid")
-	}
-	slices.Sort(broken)
-	return l.String() + "|" + strings.Join(slices.Compact(broken), ",")
 }
 
 // answerKind names an answer for a finding's detail: its handshake type,

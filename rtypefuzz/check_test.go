@@ -19,23 +19,6 @@ func packetOf(t *testing.T, msgs ...rtype.Message) []byte {
 	return b
 }
 
-// A signature is the rules a datagram breaks, as a set: valid messages of
-// any kinds, order or number are no new behaviour (the corpus stays
-// small), a message dropped by another rule is.
-func TestSignature(t *testing.T) {
-	ping, input := rtype.Ping{Timestamp: 1}, rtype.Input{InputSequence: 1}
-	a := signature(LayerPayload, packetOf(t, ping, input), wiredump.Packet)
-	b := signature(LayerPayload, packetOf(t, input, ping, ping, rtype.QueryEntity{NetworkID: 4}), wiredump.Packet)
-	if a != b {
-		t.Errorf("the same kinds differ: %q, %q", a, b)
-	}
-	zero := signature(LayerPayload, packetOf(t, rtype.RawMessage{Type: rtype.TypeQueryEntity, Payload: make([]byte, 4)}), wiredump.Packet)
-	short := signature(LayerPayload, packetOf(t)[:10], wiredump.Packet)
-	if zero == a || short == a || zero == short {
-		t.Errorf("other behaviours share a signature: %q, %q, %q", a, zero, short)
-	}
-}
-
 // judge finds what a receiver must drop, and takes a valid handshake (a
 // Welcome sent again, §13.2) for no fault.
 func TestJudge(t *testing.T) {

@@ -188,12 +188,7 @@ func (r *clientRun) sendOne() {
 		return
 	}
 	for range 4 {
-		var m Mutation
-		if r.o.Corpus != nil && r.o.Corpus.Len() > 0 && r.pick.IntN(4) == 0 {
-			m = r.mut.From(&cs.ctx, r.o.Corpus.Pick(r.pick))
-		} else {
-			m = r.mut.Next(&cs.ctx)
-		}
+		m := r.mut.Next(&cs.ctx)
 		if !isRejected(m.Bytes) {
 			r.send(m)
 			return
@@ -203,15 +198,10 @@ func (r *clientRun) sendOne() {
 	r.prog.Sent++
 }
 
-// send sends mutation m in the session, and keeps it in the corpus when
-// its behaviour is new.
+// send sends mutation m in the session.
 func (r *clientRun) send(m Mutation) {
 	r.cs.emit(m.Bytes)
 	r.prog.Sent++
-	if r.o.Corpus != nil {
-		sig := signature(m.Layer, m.Bytes, kindOf(m.Layer != LayerHandshake))
-		_, _ = r.o.Corpus.Add(sig, m.Layer, m.Bytes)
-	}
 }
 
 // read judges what the client sent since the last step, and whether it
@@ -258,7 +248,7 @@ func (r *clientRun) endSession() {
 // found makes the finding of oracle o from the session.
 func (r *clientRun) found(o Oracle, detail string) *Finding {
 	cs := r.cs
-	return &Finding{Oracle: o, Detail: detail, Sent: cs.sent, Conn: cs.ctx.Conn, Last: cs.last}
+	return &Finding{Oracle: o, Detail: detail, Sent: cs.sent, Conn: cs.ctx.Conn, Last: cs.last, Capture: cs.tr.capture(cs.tr.zero)}
 }
 
 func (r *clientRun) progress() {
@@ -269,9 +259,6 @@ func (r *clientRun) progress() {
 	p.Elapsed = time.Since(r.begin)
 	if r.cs != nil {
 		p.Answers += r.cs.answers
-	}
-	if r.o.Corpus != nil {
-		p.Corpus = r.o.Corpus.Len()
 	}
 	r.o.Progress(p)
 }

@@ -125,6 +125,7 @@ func (cs *clientSess) end() {
 // §5.2, §8).
 func (cs *clientSess) emit(b []byte) {
 	_, _ = cs.conn.WriteToUDPAddrPort(b, cs.peer)
+	cs.tr.add(true, cs.local, cs.peer, b)
 	d := Datagram{At: time.Since(cs.start), Out: true, From: cs.local, To: cs.peer, Bytes: b}
 	cs.sent = append(cs.sent, d)
 	cs.keep(d)

@@ -11,5 +11,7 @@
 // implementation standing (§12); one that stops answering, answers an
 // invalid datagram from an unconnected address, or sends what the
 // specification forbids is a finding, shrunk to the fewest datagrams that
-// still trigger it.
+// still trigger it: none when the implementation's own traffic breaks the
+// rule. Its capture holds the session from its opening, for rtypedump and
+// Wireshark; a replay keeps the recorded times.
 package rtypefuzz

@@ -30,9 +30,6 @@ type Options struct {
 	Seed uint64
 	// Duration bounds the run; 0 runs until ctx is done or a finding.
 	Duration time.Duration
-	// Corpus keeps the inputs that reached new behaviour and seeds the
-	// run; nil keeps none.
-	Corpus *Corpus
 	// Rate is the datagrams sent per second; 0 means 2000.
 	Rate int
 	// RSS, when not nil, reads the implementation's resident memory in
@@ -54,9 +51,7 @@ type Progress struct {
 	// Sent counts the datagrams sent, Sessions the sessions opened,
 	// Answers the datagrams received.
 	Sent, Sessions, Answers int
-	// Corpus is the corpus's size.
-	Corpus  int
-	Elapsed time.Duration
+	Elapsed                 time.Duration
 }
 
 // Report is what a run found, and how much it did.

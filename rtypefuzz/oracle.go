@@ -66,11 +66,23 @@ type Finding struct {
 	// Ping, no answer to a fresh Hello".
 	Detail string
 	// Sent are the datagrams the fuzzer sent in the session, after its
-	// opening, that trigger the finding: shrunk when Shrunk is set.
+	// opening, that trigger the finding: shrunk when Shrunk is set. Of an
+	// amplification (answered-unconnected), it is the datagram answered,
+	// sent from an address without a connection.
 	Sent []Datagram
-	// Conn is the session's connection id, which Sent's packets carry.
+	// Conn is the session's connection id, which Sent's packets carry; 0
+	// for an amplification.
 	Conn   uint32
 	Shrunk bool
+	// Unprovoked is set when the finding fires with no fuzzed datagram:
+	// the implementation's own traffic, in a session that only opened and
+	// lives on, breaks the rule. Sent is then empty.
+	Unprovoked bool
+	// Capture is the session both ways, its opening first (Hello,
+	// Welcome, the implementation's answers), for WritePcap: that of the
+	// replay that confirmed the shrunk Sent, else the run's own, up to the
+	// finding.
+	Capture []Datagram
 	// Last are the last datagrams of the run before the finding, both
 	// ways, for the report.
 	Last []Datagram

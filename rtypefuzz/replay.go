@@ -12,87 +12,200 @@ import (
 	"github.com/rtypeproto/rtype/conformance"
 )
 
+// QuietWait is how long the replay of an empty reproducer, a finding that
+// fires with no fuzzed datagram, watches the implementation's own traffic
+// in a session kept alive with valid packets.
+const QuietWait = 10 * time.Second
+
+// quietEvery is the pace of the valid packets that keep a quiet session
+// alive: a server's Snapshot every 3 ticks of 60 Hz (§10), and as many of
+// a client's Inputs.
+const quietEvery = 50 * time.Millisecond
+
 // replayer sends a finding's datagrams again, in a new session, and tells
 // whether the finding's oracle fires again.
 type replayer struct {
-	nw     conformance.Network
+	o      Options // Network, RSS and MaxRSS
 	target netip.AddrPort
 	ended  <-chan error // the implementation's end, nil when unknown
 	oracle Oracle
-	conn   uint32 // the recorded session's id, replaced by the new one's
+	conn   uint32        // the recorded session's id, replaced by the new one's
+	quiet  time.Duration // how long a replay of no datagram watches
 }
 
 // Replay sends ds to the implementation at target in a new session and
 // reports whether oracle fires: the check of a reproducer, and of each
 // candidate while a finding is shrunk. ended, when not nil, tells the
-// implementation's end.
+// implementation's end. See ReplayServer.
 func Replay(nw conformance.Network, target netip.AddrPort, ended <-chan error, oracle Oracle, conn uint32, ds []Datagram) (bool, error) {
-	if nw == nil {
-		nw = conformance.UDP
-	}
-	p := &replayer{nw: nw, target: target, ended: ended, oracle: oracle, conn: conn}
-	return p.fires(ds)
+	fired, _, err := ReplayServer(target, ended, oracle, conn, ds, Options{Network: nw})
+	return fired, err
 }
 
-func (p *replayer) fires(ds []Datagram) (bool, error) {
-	bind := bindFor(p.target, p.nw)
-	s, err := dial(p.nw, bind, p.target, Server)
+// ReplayServer is Replay on o.Network, with o.RSS and o.MaxRSS to judge a
+// memory finding; it returns also what the replay's session sent and
+// received, its opening first, for WritePcap.
+//
+// Each datagram leaves at its time after the first, as recorded (At),
+// never before it; on a machine that keeps up, within a millisecond
+// after it, the precision of a reproducer file. The answers are judged
+// meanwhile. An amplification's datagrams (answered-unconnected) go from
+// a socket that sent no Hello, after a session of another socket showed
+// the server answering a Hello; the others' go in a session opened with a
+// Hello and a Welcome (§4), their packets given its id in place of conn.
+// With no datagram, the session is kept alive with valid packets while the
+// implementation's own traffic is watched for QuietWait.
+func ReplayServer(target netip.AddrPort, ended <-chan error, oracle Oracle, conn uint32, ds []Datagram, o Options) (fired bool, capture []Datagram, err error) {
+	p := &replayer{o: o.withDefaults(), target: target, ended: ended, oracle: oracle, conn: conn, quiet: QuietWait}
+	return p.run(ds)
+}
+
+func (p *replayer) run(ds []Datagram) (bool, []Datagram, error) {
+	bind := bindFor(p.target, p.o.Network)
+	s, err := dial(p.o.Network, bind, p.target, Server)
 	if err != nil {
-		return false, err
+		return false, nil, err
 	}
 	defer s.leave()
+	var traces []*trace // the witness's first: a tie in time goes to it
+	if p.oracle == Amplification {
+		// The witness shows the server's address in a capture: that of
+		// the Welcome to a Hello (§4.2).
+		if w, err := dial(p.o.Network, bind, p.target, Server); err == nil {
+			defer w.leave()
+			traces = append(traces, w.tr)
+			_ = w.open(LiveWait)
+		}
+	}
+	traces = append(traces, s.tr)
 	if p.oracle != Amplification {
-		if err := s.open(LiveWait); err != nil {
-			return false, fmt.Errorf("%w: %v", ErrUnreachable, err)
-		}
+		err = s.open(LiveWait)
 	}
-	for _, d := range ds {
-		s.send(withConn(d.Bytes, p.conn, s.ctx.Conn))
-		if fired, bad := p.watch(s, tick); fired {
-			return true, nil
-		} else if bad {
-			break
-		}
+	if err != nil {
+		return false, merged(traces...), fmt.Errorf("%w: %v", ErrUnreachable, err)
 	}
-	switch p.oracle {
-	case StoppedAnswering, Exited:
-		return p.dead(), nil
-	}
-	fired, _ := p.watch(s, LiveWait)
-	return fired, nil
+	fired := p.send(s, ds) || p.after(s, len(ds) == 0)
+	return fired, merged(traces...), nil
 }
 
-// watch reads s's answers for d and reports whether the oracle fired, and
-// whether the implementation ended.
+// send sends ds at their recorded times, and reports whether the oracle
+// fired meanwhile.
+func (p *replayer) send(s *sess, ds []Datagram) bool {
+	begin := time.Now()
+	for _, d := range ds {
+		fired, gone := p.watch(s, time.Until(begin.Add(d.At-ds[0].At)))
+		if fired || p.grew() {
+			return true
+		}
+		if gone {
+			return false
+		}
+		s.send(withConn(d.Bytes, p.conn, s.ctx.Conn))
+	}
+	return false
+}
+
+// replayEndGrace is how long a replay for a crash or a hang waits for the
+// implementation's end before it probes whether it still answers: a
+// process's end is known within it, and a probe of one that ended takes
+// seconds.
+const replayEndGrace = 100 * time.Millisecond
+
+// after gives the datagrams sent their time to act, quiet for a replay of
+// none: a session kept alive, its implementation's own traffic watched. A
+// crash or a hang is then judged by probes, which take their own time.
+func (p *replayer) after(s *sess, quiet bool) bool {
+	wait := LiveWait
+	switch {
+	case quiet:
+		wait = p.quiet
+	case p.oracle == StoppedAnswering || p.oracle == Exited:
+		wait = replayEndGrace
+	}
+	var fired, gone bool
+	for end := time.Now().Add(wait); !fired && !gone && time.Now().Before(end); {
+		step := wait
+		if quiet {
+			step = min(quietEvery, time.Until(end))
+		}
+		if quiet && s.welcomed {
+			s.keepalive()
+		}
+		fired, gone = p.watch(s, step)
+	}
+	switch {
+	case fired || p.grew():
+		return true
+	case p.oracle == StoppedAnswering || p.oracle == Exited:
+		return p.dead()
+	}
+	return false
+}
+
+// watch reads s's answers for d, or those queued when d is not positive,
+// and reports whether the oracle fired, and whether the implementation
+// ended.
 func (p *replayer) watch(s *sess, d time.Duration) (fired, ended bool) {
-	t := time.NewTimer(d)
-	defer t.Stop()
+	var limit <-chan time.Time
+	if d > 0 {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		limit = t.C
+	}
 	for {
-		select {
-		case <-t.C:
-			return false, false
-		case <-p.ended:
-			p.ended = nil
-			return p.oracle == Exited || p.oracle == StoppedAnswering, true
-		case a, ok := <-s.in:
-			if !ok {
+		var a Datagram
+		var ok bool
+		if limit == nil {
+			select {
+			case a, ok = <-s.in:
+			default:
 				return false, false
 			}
-			switch p.oracle {
-			case Amplification:
-				return true, false
-			case Oversize, Invalid:
-				if o, _ := judge(a.Bytes, kindOf(s.welcomed)); o == p.oracle {
-					return true, false
-				}
+		} else {
+			select {
+			case <-limit:
+				return false, false
+			case <-p.ended:
+				p.ended = nil
+				return p.oracle == Exited || p.oracle == StoppedAnswering, true
+			case a, ok = <-s.in:
 			}
 		}
+		if !ok {
+			return false, false
+		}
+		if p.answered(s, a) {
+			return true, false
+		}
 	}
+}
+
+// answered reports whether answer a fires the oracle.
+func (p *replayer) answered(s *sess, a Datagram) bool {
+	s.absorb(a)
+	switch p.oracle {
+	case Amplification:
+		return true
+	case Oversize, Invalid:
+		o, _ := judge(a.Bytes, kindOf(s.welcomed))
+		return o == p.oracle
+	}
+	return false
+}
+
+// grew reports, for a memory finding, whether the implementation's
+// resident memory is past the bound (§12).
+func (p *replayer) grew() bool {
+	if p.oracle != MemoryGrew || p.o.RSS == nil {
+		return false
+	}
+	rss, err := p.o.RSS()
+	return err == nil && rss > p.o.MaxRSS
 }
 
 // dead reports whether the implementation stopped answering or ended.
 func (p *replayer) dead() bool {
-	pr := &prober{nw: p.nw, bind: bindFor(p.target, p.nw), target: p.target}
+	pr := &prober{nw: p.o.Network, bind: bindFor(p.target, p.o.Network), target: p.target}
 	alive, _ := pr.alive()
 	if pr.health != nil {
 		pr.health.leave()
@@ -120,24 +233,22 @@ func withConn(b []byte, from, to uint32) []byte {
 }
 
 // shrink replays f's datagrams against fresh implementations from start,
-// keeping the fewest that still fire its oracle.
-func shrink(ctx context.Context, nw conformance.Network, start Start, f *Finding) {
-	fires := func(ds []Datagram) bool {
+// keeping the fewest that still fire its oracle (see shrinkFinding).
+func shrink(ctx context.Context, o Options, start Start, f *Finding) {
+	replay := func(ds []Datagram, quiet time.Duration) (bool, []Datagram) {
 		if ctx.Err() != nil {
-			return false
+			return false, nil
 		}
 		addr, ended, stop, err := start(ctx)
 		if err != nil {
-			return false
+			return false, nil
 		}
 		defer stop()
-		ok, err := Replay(nw, addr, ended, f.Oracle, f.Conn, ds)
-		return err == nil && ok
+		p := &replayer{o: o.withDefaults(), target: addr, ended: ended, oracle: f.Oracle, conn: f.Conn, quiet: quiet}
+		ok, capture, err := p.run(ds)
+		return ok && err == nil, capture
 	}
-	if len(f.Sent) == 0 || !fires(f.Sent) {
-		return
-	}
-	f.Sent, f.Shrunk = Shrink(f.Sent, fires), true
+	shrinkFinding(f, replay, Shrink)
 }
 
 // exitDetail says how a process ended.

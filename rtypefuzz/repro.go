@@ -31,7 +31,10 @@ import (
 //
 // A client's reproducer (target: client) starts at the client's first
 // Hello: the Welcome is among its datagrams, and {conn} stands for that
-// Welcome's id.
+// Welcome's id. A replay sends each datagram at its time (ReplayServer).
+// A reproducer of no datagram is a finding that fires with no fuzzed
+// datagram: the implementation's own traffic breaks the rule, in a
+// session that only opened and lives on; a comment line says so.
 //
 // Field lines are "# key: value", a long value wrapped over lines
 // starting with "#" and two spaces or more; other "#" lines are comments.
@@ -86,6 +89,9 @@ const reproWidth = 80
 
 const connToken = "{conn}"
 
+// unprovokedNote is what an empty reproducer says of its finding.
+const unprovokedNote = "it fires with no fuzzed datagram, the implementation's own\n# traffic breaks the rule"
+
 var reproTargets = map[Target]string{Server: "server", Client: "client"}
 
 // WriteTo writes the reproducer file. It fails, writing nothing, for a
@@ -109,6 +115,9 @@ func (r *Repro) WriteTo(w io.Writer) (int64, error) {
 	writeField(&b, "conn", fmt.Sprintf("%08x", r.Conn))
 	b.WriteString("# A datagram sent a line: +SECONDS since the first, its hex, with\n")
 	b.WriteString("# {conn} for the session's connection id, which a replay replaces.\n")
+	if len(r.Datagrams) == 0 {
+		b.WriteString("# None: " + unprovokedNote + ".\n")
+	}
 	var prev time.Duration
 	for i, d := range r.Datagrams {
 		if !d.Out {

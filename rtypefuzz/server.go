@@ -3,7 +3,6 @@ package rtypefuzz
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"net/netip"
 	"time"
 
@@ -32,7 +31,6 @@ type run struct {
 	target netip.AddrPort
 	bind   netip.AddrPort
 	mut    *Mutator
-	pick   *rand.Rand
 	probe  *prober
 	fuzz   *sess
 	stray  *sess
@@ -56,7 +54,7 @@ func FuzzServer(ctx context.Context, target netip.AddrPort, o Options) (*Report,
 func fuzzServer(ctx context.Context, target netip.AddrPort, ended <-chan error, o Options) (*Report, error) {
 	o = o.withDefaults()
 	r := &run{o: o, target: target, ended: ended, start: time.Now(),
-		mut: NewMutator(o.Seed), pick: rand.New(rand.NewPCG(o.Seed, 1))}
+		mut: NewMutator(o.Seed)}
 	r.bind = bindFor(target, o.Network)
 	r.probe = &prober{nw: o.Network, bind: r.bind, target: target}
 	if ok, _ := r.probe.alive(); !ok || r.probe.health == nil {
@@ -68,9 +66,6 @@ func fuzzServer(ctx context.Context, target netip.AddrPort, ended <-chan error, 
 		return nil, err
 	}
 	r.prog.Elapsed = time.Since(r.start)
-	if o.Corpus != nil {
-		r.prog.Corpus = o.Corpus.Len()
-	}
 	return &Report{Progress: r.prog, Finding: f, NoPong: r.probe.pongless}, nil
 }
 
@@ -140,27 +135,18 @@ func (r *run) sendOne() {
 	s := r.fuzz
 	r.prog.Sent++
 	switch {
+	case r.prog.Sent%strayEvery == 0: // before keepEvery, which divides it
+		r.sendStray()
+		return
 	case r.prog.Sent%keepEvery == 0:
 		s.keepalive()
 		return
-	case r.prog.Sent%strayEvery == 0:
-		r.sendStray()
-		return
 	}
-	var m Mutation
-	if r.o.Corpus != nil && r.o.Corpus.Len() > 0 && r.pick.IntN(4) == 0 {
-		m = r.mut.From(&s.ctx, r.o.Corpus.Pick(r.pick))
-	} else {
-		m = r.mut.Next(&s.ctx)
-	}
+	m := r.mut.Next(&s.ctx)
 	if m.Sequenced {
 		s.ctx.Seq++
 	}
 	s.send(m.Bytes)
-	if r.o.Corpus != nil {
-		sig := signature(m.Layer, m.Bytes, kindOf(m.Layer != LayerHandshake))
-		_, _ = r.o.Corpus.Add(sig, m.Layer, m.Bytes)
-	}
 }
 
 // readAnswers judges what the implementation sent since the last step.
@@ -180,7 +166,7 @@ func (r *run) readAnswers() *Finding {
 			}
 		case d := <-r.strayIn():
 			r.keep(d)
-			return r.found(Amplification, "an answer to a datagram from an address without a connection: "+answerKind(d.Bytes, wiredump.Packet))
+			return r.amplified(d)
 		default:
 			return nil
 		}
@@ -220,9 +206,6 @@ func (r *run) progress() {
 	}
 	p := r.prog
 	p.Elapsed = time.Since(r.start)
-	if r.o.Corpus != nil {
-		p.Corpus = r.o.Corpus.Len()
-	}
 	r.o.Progress(p)
 }
 
@@ -230,7 +213,7 @@ func (r *run) progress() {
 func (r *run) found(o Oracle, detail string) *Finding {
 	f := &Finding{Oracle: o, Detail: detail, Last: r.last}
 	if r.fuzz != nil {
-		f.Sent, f.Conn = r.fuzz.sent, r.fuzz.ctx.Conn
+		f.Sent, f.Conn, f.Capture = r.fuzz.sent, r.fuzz.ctx.Conn, r.fuzz.tr.capture(r.fuzz.tr.zero)
 	}
 	return f
 }
@@ -267,6 +250,6 @@ func FuzzServerStart(ctx context.Context, start Start, o Options) (*Report, erro
 	if err != nil || rep.Finding == nil {
 		return rep, err
 	}
-	shrink(ctx, o.Network, start, rep.Finding)
+	shrink(ctx, o, start, rep.Finding)
 	return rep, nil
 }

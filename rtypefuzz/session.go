@@ -44,6 +44,8 @@ type sess struct {
 	// included: the peer drops anything not above it as too old or
 	// repeated (§5.2), the Disconnect that frees the slot too.
 	top uint32
+	// tr records the socket's datagrams both ways, for a capture.
+	tr *trace
 }
 
 // dial opens a socket for a session with peer, bound to bind.
@@ -57,7 +59,7 @@ func dial(nw conformance.Network, bind, peer netip.AddrPort, t Target) (*sess, e
 		conn.Close()
 		return nil, err
 	}
-	s := &sess{conn: conn, local: local, peer: peer, in: make(chan Datagram, inbox), start: time.Now()}
+	s := &sess{conn: conn, local: local, peer: peer, in: make(chan Datagram, inbox), start: time.Now(), tr: newTrace()}
 	s.ctx.Target = t
 	go s.read()
 	return s, nil
@@ -76,6 +78,7 @@ func (s *sess) read() {
 			continue
 		}
 		d := Datagram{At: time.Since(s.start), From: unmap(from), To: s.local, Bytes: append([]byte(nil), buf[:n]...)}
+		s.tr.add(false, d.From, d.To, d.Bytes)
 		select {
 		case s.in <- d:
 		default:
@@ -86,6 +89,7 @@ func (s *sess) read() {
 // send sends b to the peer, recorded once the session is open.
 func (s *sess) send(b []byte) {
 	_, _ = s.conn.WriteToUDPAddrPort(b, s.peer)
+	s.tr.add(true, s.local, s.peer, b)
 	if s.welcomed && len(b) >= rtype.PacketHeaderSize && binary.BigEndian.Uint32(b) == s.ctx.Conn {
 		s.top = max(s.top, binary.BigEndian.Uint32(b[4:]))
 	}

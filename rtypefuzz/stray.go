@@ -2,6 +2,7 @@ package rtypefuzz
 
 import (
 	"math/rand/v2"
+	"time"
 
 	"github.com/rtypeproto/rtype"
 )
@@ -24,7 +25,7 @@ func (r *run) sendStray() {
 		return // a valid Hello is answered, as it must be (§4.3)
 	}
 	r.stray.send(m.Bytes)
-	r.stray.sent = append(r.stray.sent[:0], Datagram{Out: true, From: r.stray.local, To: r.target, Bytes: m.Bytes})
+	r.stray.sent = keepStray(r.stray.sent, Datagram{At: time.Since(r.stray.start), Out: true, From: r.stray.local, To: r.target, Bytes: m.Bytes})
 }
 
 // strayIn is the stray socket's answers, nil (never ready) before one is open.

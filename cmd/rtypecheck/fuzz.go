@@ -36,9 +36,11 @@ while the fuzzer's connections stay few is a finding too (§12).
 
 With -- COMMAND, rtypecheck starts the server itself, every {port} in ARGS
 replaced by a free UDP port of 127.0.0.1, and restarts it to shrink a finding
-to the fewest datagrams that still trigger it. A finding is written as
-finding-N.txt (the datagrams as hex, replayable with fuzz replay) and
-finding-N.pcap (for rtypedump and Wireshark) in -out.
+to the fewest datagrams that still trigger it: none when the server's own
+traffic breaks the rule, which the report says. A finding is written as
+finding-N.txt (the datagrams as hex with their times, replayable with fuzz
+replay) and finding-N.pcap (the session both ways from its Hello, for
+rtypedump and Wireshark) in -out.
 
 fuzz client plays the server: it listens on -listen, starts COMMAND with
 every {addr} in ARGS replaced by that address, answers the client's Hello
@@ -51,8 +53,9 @@ valid Rejected nor falls silent; Disconnect then status 0, a player quitting,
 is no finding); connected, it sent nothing for 1s (§7.1); it sent a datagram
 over 548 bytes or one a server drops. The client is restarted to shrink.
 
-fuzz replay sends a reproducer's datagrams again, to the server or, for a
-client's (# target: client), to a client COMMAND it starts.
+fuzz replay sends a reproducer's datagrams again, each at its recorded time,
+to the server or, for a client's (# target: client), to a client COMMAND it
+starts.
 
 Exit status: 0 no finding within -duration; 1 a finding (replay: it
 reproduced); 2 usage error, or the server did not answer from the start, or
@@ -71,7 +74,6 @@ type fuzzConfig struct {
 	listenAt netip.AddrPort
 	seed     uint64
 	duration time.Duration
-	corpus   string
 	out      string
 	rate     int
 	pid      int
@@ -85,7 +87,6 @@ func fuzzFlags(cfg *fuzzConfig) *flag.FlagSet {
 	}
 	fs.Uint64Var(&cfg.seed, "seed", 1, "seed of the mutations: a run repeats with the same `N`")
 	fs.DurationVar(&cfg.duration, "duration", time.Minute, "how long to fuzz without a finding")
-	fs.StringVar(&cfg.corpus, "corpus", "", "keep inputs that reached new behaviour in `DIR`, and start from them")
 	fs.StringVar(&cfg.out, "out", ".", "write finding-N.txt and finding-N.pcap into `DIR`")
 	fs.IntVar(&cfg.rate, "rate", 2000, "datagrams sent per second")
 	fs.IntVar(&cfg.pid, "pid", 0, "with HOST:PORT, watch the memory of the server's process `PID`")

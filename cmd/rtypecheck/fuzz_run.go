@@ -31,16 +31,9 @@ func fuzzServer(ctx context.Context, cfg *fuzzConfig, stdout, stderr io.Writer) 
 	}, stdout, stderr)
 }
 
-// fuzzRun runs a fuzzing run with o, its corpus opened and its progress
-// shown, and reports what it found against target.
+// fuzzRun runs a fuzzing run with o, its progress shown, and reports
+// what it found against target.
 func fuzzRun(cfg *fuzzConfig, target rtypefuzz.Target, o rtypefuzz.Options, run func(rtypefuzz.Options) (*rtypefuzz.Report, error), stdout, stderr io.Writer) int {
-	var err error
-	if cfg.corpus != "" {
-		if o.Corpus, err = rtypefuzz.OpenCorpus(cfg.corpus); err != nil {
-			fmt.Fprintf(newNoteWriter(stderr), "rtypecheck fuzz: -corpus: %v\n", err)
-			return exitUsage
-		}
-	}
 	line := newProgressLine(stderr)
 	o.Progress = line.show
 	rep, err := run(o)
@@ -66,8 +59,8 @@ func summary(p rtypefuzz.Progress) string {
 	if p.Elapsed > 0 {
 		rate = float64(p.Sent) / p.Elapsed.Seconds()
 	}
-	return fmt.Sprintf("%d datagrams (%.0f/s), %d sessions, %d answers, corpus %d, %v",
-		p.Sent, rate, p.Sessions, p.Answers, p.Corpus, p.Elapsed.Round(time.Second))
+	return fmt.Sprintf("%d datagrams (%.0f/s), %d sessions, %d answers, %v",
+		p.Sent, rate, p.Sessions, p.Answers, p.Elapsed.Round(time.Second))
 }
 
 // reportFinding writes the finding's files and prints it.
@@ -79,27 +72,46 @@ func reportFinding(cfg *fuzzConfig, target rtypefuzz.Target, f *rtypefuzz.Findin
 	if err := writeRepro(base+".txt", rp); err != nil {
 		fmt.Fprintf(newNoteWriter(stderr), "rtypecheck fuzz: %v\n", err)
 	}
-	if err := rtypefuzz.WritePcap(base+".pcap", f.Sent); err != nil {
+	if err := rtypefuzz.WritePcap(base+".pcap", f.Capture); err != nil {
 		fmt.Fprintf(newNoteWriter(stderr), "rtypecheck fuzz: %v\n", err)
 	}
+	if f.Unprovoked {
+		fmt.Fprintf(w, "%s; %s.txt (empty), %s.pcap\n", unprovoked, base, base)
+		return exitFail
+	}
+	fmt.Fprintf(w, "%s; %s.txt, %s.pcap\n", reproHolds(cfg, target, f), base, base)
+	width := termwidth.Layout(termwidth.Width(stdout))
+	for _, d := range tail(f.Sent, 5) {
+		at := d.At - f.Sent[0].At // as the reproducer file has it
+		fmt.Fprintln(stdout, clip(fmt.Sprintf("  +%.3fs %s", at.Seconds(), hex.EncodeToString(d.Bytes)), width))
+	}
+	return exitFail
+}
+
+// reproHolds says what f's reproducer holds, and whether it was shrunk.
+func reproHolds(cfg *fuzzConfig, target rtypefuzz.Target, f *rtypefuzz.Finding) string {
 	how := "not shrunk: the server cannot be restarted (run it with -- COMMAND)"
 	if len(cfg.command) > 0 {
 		how = "not shrunk: a fresh server did not replay it, so it may need more than this session"
 	}
-	opening := "the session's opening"
-	if target == rtypefuzz.Client {
-		how, opening = "not shrunk: a fresh client did not replay it", "the client's Hello"
+	after := "after the session's opening"
+	switch {
+	case target == rtypefuzz.Client:
+		how, after = "not shrunk: a fresh client did not replay it", "after the client's Hello"
+	case f.Oracle == rtypefuzz.Amplification && len(cfg.command) == 0:
+		how, after = "the last sent, one of them answered: the server cannot be restarted to tell which (run it with -- COMMAND)", "from an address without a connection"
+	case f.Oracle == rtypefuzz.Amplification:
+		how, after = "the last sent: a fresh server answered none of them", "from an address without a connection"
 	}
 	if f.Shrunk {
 		how = "shrunk"
 	}
-	fmt.Fprintf(w, "%d datagrams after %s (%s); %s.txt, %s.pcap\n", len(f.Sent), opening, how, base, base)
-	width := termwidth.Layout(termwidth.Width(stdout))
-	for _, d := range tail(f.Sent, 5) {
-		fmt.Fprintln(stdout, clip(fmt.Sprintf("  +%.3fs %s", d.At.Seconds(), hex.EncodeToString(d.Bytes)), width))
-	}
-	return exitFail
+	return fmt.Sprintf("%d datagrams %s (%s)", len(f.Sent), after, how)
 }
+
+// unprovoked is what the report says of a finding that fires with no
+// fuzzed datagram.
+const unprovoked = "fires with no fuzzed datagram: the implementation's own traffic breaks the rule"
 
 func writeRepro(path string, rp *rtypefuzz.Repro) error {
 	f, err := os.Create(path)
@@ -132,7 +144,7 @@ func replay(ctx context.Context, cfg *fuzzConfig, stdout, stderr io.Writer) int 
 	if rp.Target == rtypefuzz.Client {
 		return replayClient(ctx, cfg, rp, oracle, stdout, stderr)
 	}
-	start, addr, _, err := cfg.starter(stderr)
+	start, addr, rss, err := cfg.starter(stderr)
 	var ended <-chan error
 	if err == nil && start != nil {
 		var stop func()
@@ -144,7 +156,8 @@ func replay(ctx context.Context, cfg *fuzzConfig, stdout, stderr io.Writer) int 
 		fmt.Fprintf(newNoteWriter(stderr), "rtypecheck fuzz: %v\n", err)
 		return exitUsage
 	}
-	fired, err := rtypefuzz.Replay(nil, addr, ended, oracle, rp.Conn, rp.Datagrams)
+	o := rtypefuzz.Options{RSS: rss, MaxRSS: cfg.maxRSS << 20}
+	fired, _, err := rtypefuzz.ReplayServer(addr, ended, oracle, rp.Conn, rp.Datagrams, o)
 	if err != nil {
 		fmt.Fprintf(newNoteWriter(stderr), "rtypecheck fuzz: %v\n", err)
 		return exitUsage
