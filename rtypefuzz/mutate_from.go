@@ -24,6 +24,7 @@ var changes = []change{
 // mutated further: a few byte-level and field-level changes.
 func (m *Mutator) From(c *Context, base []byte) Mutation {
 	c = usable(c)
+	m.ends = false
 	b := append([]byte(nil), base[:min(len(base), maxMutatedLen)]...)
 	var whats []string
 	l := LayerLength
@@ -39,7 +40,7 @@ func (m *Mutator) From(c *Context, base []byte) Mutation {
 		what, l, b = flipBit(m, c, b)
 		whats = append(whats, what)
 	}
-	return finish(c, l, "from corpus: "+strings.Join(whats, ", "), b)
+	return m.finish(c, l, "from corpus: "+strings.Join(whats, ", "), b)
 }
 
 // layerAt is the layer the byte at i belongs to, for a byte-level change.

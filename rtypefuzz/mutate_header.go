@@ -22,7 +22,7 @@ var headerBreakers = []breaker{
 // byte-swapped, as a receiver reading little-endian sees it.
 func (m *Mutator) headerConn(c *Context) (string, []byte) {
 	p := m.validPacket(c)
-	v := pickOf(m, []named{{"0", 0}, {"of another session", c.Conn + 1},
+	v := edgeOf(m, []named{{"0", 0}, {"of another session", c.Conn + 1},
 		{"of the session before", c.Conn - 1}, {"0xFFFFFFFF", 0xFFFFFFFF},
 		{"byte-swapped", bits.ReverseBytes32(c.Conn)}, {"random", m.u32()}})
 	p.h.ConnectionID = v.v
@@ -34,7 +34,7 @@ func (m *Mutator) headerConn(c *Context) (string, []byte) {
 // sent, the first is 1), a counter restarted at 1.
 func (m *Mutator) headerSeqBehind(c *Context) (string, []byte) {
 	p := m.validPacket(c)
-	v := pickOf(m, []named{{"repeated", c.Seq}, {"32 behind", c.Seq - 32},
+	v := edgeOf(m, []named{{"repeated", c.Seq}, {"32 behind", c.Seq - 32},
 		{"33 behind", c.Seq - 33}, {"0", 0}, {"restarted at 1", 1}})
 	p.h.Sequence = v.v
 	return "sequence " + v.name, p.bytes()
@@ -49,12 +49,9 @@ func (m *Mutator) headerSeqBehind(c *Context) (string, []byte) {
 // sequence shifts or indexes by a huge number.
 func (m *Mutator) headerSeqAhead(c *Context) (string, []byte) {
 	p := m.validPacket(c)
-	vals := []named{{"2 ahead", c.Seq + 2}, {"33 ahead", c.Seq + 34}}
-	if m.oneIn(rareOdds) {
-		vals = []named{{"2³¹ ahead", c.Seq + 1 + 1<<31}, {"0xFFFFFFFF", 0xFFFFFFFF},
-			{"0x7FFFFFFF", 0x7FFFFFFF}, {"byte-swapped", bits.ReverseBytes32(c.Seq + 1)}}
-	}
-	v := pickOf(m, vals)
+	v := rareOf(m, []named{{"2 ahead", c.Seq + 2}, {"33 ahead", c.Seq + 34}},
+		[]named{{"2³¹ ahead", c.Seq + 1 + 1<<31}, {"0xFFFFFFFF", 0xFFFFFFFF},
+			{"0x7FFFFFFF", 0x7FFFFFFF}, {"byte-swapped", bits.ReverseBytes32(c.Seq + 1)}})
 	p.h.Sequence = v.v
 	return "sequence " + v.name, p.bytes()
 }
@@ -67,7 +64,7 @@ func (m *Mutator) headerSeqAhead(c *Context) (string, []byte) {
 func (m *Mutator) headerAck(c *Context) (string, []byte) {
 	p := m.validPacket(c)
 	low := uint32(m.intn(32))
-	e := pickOf(m, []struct {
+	e := edgeOf(m, []struct {
 		what      string
 		ack, bits uint32
 	}{

@@ -50,10 +50,15 @@ func (m *Mutator) mainType(c *Context) rtype.MessageType {
 // Snapshot, which goes in its own packet (§8.1), nor a Disconnect, which
 // would end the session under test.
 func (m *Mutator) extraType(c *Context) rtype.MessageType {
+	return pickOf(m, extraTypes(c))
+}
+
+// extraTypes are the types extraType draws from.
+func extraTypes(c *Context) []rtype.MessageType {
 	if c.Target == Client {
-		return pickOf(m, []rtype.MessageType{rtype.TypeCreateEntity, rtype.TypeDestroyEntity, rtype.TypePong})
+		return []rtype.MessageType{rtype.TypeCreateEntity, rtype.TypeDestroyEntity, rtype.TypePong}
 	}
-	return pickOf(m, []rtype.MessageType{rtype.TypePing, rtype.TypeQueryEntity})
+	return []rtype.MessageType{rtype.TypePing, rtype.TypeQueryEntity}
 }
 
 // messageOf returns a valid message of type t for the session (§7, §8).
@@ -166,7 +171,7 @@ func contains(ids []uint32, id uint32) bool {
 // a Hello for a server, a Welcome with the session's id for a client.
 func (m *Mutator) validHandshake(c *Context) (name string, b []byte) {
 	if c.Target == Client {
-		if m.oneIn(3) {
+		if m.edgeOdds(3) {
 			return "Rejected", rtype.AppendRejected(nil)
 		}
 		id := c.Conn
