@@ -2,7 +2,6 @@ package rtypefuzz
 
 import (
 	"context"
-	"math/rand/v2"
 	"net/netip"
 	"time"
 
@@ -59,8 +58,7 @@ const preWelcomeMax = 8
 // process (§12).
 func FuzzClient(ctx context.Context, start ClientStart, o Options) (*Report, error) {
 	o = o.withDefaults()
-	r := &clientRun{o: o, start: start, begin: time.Now(),
-		mut: NewMutator(o.Seed), pick: rand.New(rand.NewPCG(o.Seed, 2))}
+	r := &clientRun{o: o, start: start, begin: time.Now(), sched: newSchedule(o.Seed, o.Corpus, Client)}
 	f, err := r.loop(ctx)
 	r.endSession()
 	if err != nil {
@@ -77,11 +75,13 @@ func FuzzClient(ctx context.Context, start ClientStart, o Options) (*Report, err
 type clientRun struct {
 	o     Options
 	start ClientStart
-	mut   *Mutator
-	pick  *rand.Rand
+	sched *schedule
 	cs    *clientSess // the session under way, nil between sessions
-	begin time.Time
-	prog  Progress
+	// ending is set once the session sent a datagram that may end it
+	// (Mutation.Ends): the next datagram goes in a new session.
+	ending bool
+	begin  time.Time
+	prog   Progress
 }
 
 // loop runs sessions until a finding or the end of the run.
@@ -121,7 +121,7 @@ func (r *clientRun) loop(ctx context.Context) (*Finding, error) {
 		case <-report.C:
 			r.progress()
 		case <-t.C:
-			if len(r.cs.sent) >= maxSent || r.cs.stuck() {
+			if len(r.cs.sent) >= maxSent || r.cs.stuck() || r.ending {
 				if f := r.check(); f != nil {
 					return f, nil
 				}
@@ -149,30 +149,39 @@ func (r *clientRun) renew(ctx context.Context) (*Finding, error) {
 	default:
 		return nil, err
 	}
-	r.cs = cs
+	r.cs, r.ending = cs, false
 	r.prog.Sessions++
 	if o, why := cs.take(first); o != 0 {
 		return r.found(o, why), nil
 	}
-	for n := r.pick.IntN(preWelcomeMax + 1); n > 0 && !cs.welcomed; n-- {
-		m := r.mut.Next(&Context{Target: Client})
+	// The session's opening is drawn as its first datagram's: how many
+	// broken handshakes, which, and the Welcome's id.
+	mut := r.sched.mut
+	mut.at(uint64(r.prog.Sent + 1))
+	for n := mut.intn(preWelcomeMax + 1); n > 0 && !cs.welcomed; n-- {
+		m := mut.Next(&Context{Target: Client})
 		if isRejected(m.Bytes) {
 			continue // it would end the session, as it must (§4.4)
 		}
 		r.send(m)
 	}
 	if !cs.welcomed {
-		cs.emit(rtype.AppendWelcome(nil, max(r.pick.Uint32(), 1)))
+		cs.emit(rtype.AppendWelcome(nil, max(mut.u32(), 1)))
 		r.prog.Sent++
+		r.trace("valid: Welcome", cs.sent[len(cs.sent)-1].Bytes)
 	}
 	cs.keepalive()
 	r.prog.Sent++
+	r.trace("valid: Snapshot", cs.sent[len(cs.sent)-1].Bytes)
 	return nil, nil
 }
 
 // step sends one burst and reads what came back.
 func (r *clientRun) step(burst int) *Finding {
 	for range burst {
+		if r.ending {
+			break // the session's last datagram went
+		}
 		r.sendOne()
 	}
 	return r.read()
@@ -182,25 +191,31 @@ func (r *clientRun) step(burst int) *Finding {
 // keepEvery, else a mutation.
 func (r *clientRun) sendOne() {
 	cs := r.cs
-	if (r.prog.Sent+1)%keepEvery == 0 {
+	i := uint64(r.prog.Sent + 1)
+	if i%keepEvery == 0 {
 		cs.keepalive()
 		r.prog.Sent++
+		r.trace("valid: Snapshot", cs.sent[len(cs.sent)-1].Bytes)
 		return
 	}
-	for range 4 {
-		var m Mutation
-		if r.o.Corpus != nil && r.o.Corpus.Len() > 0 && r.pick.IntN(4) == 0 {
-			m = r.mut.From(&cs.ctx, r.o.Corpus.Pick(r.pick))
-		} else {
-			m = r.mut.Next(&cs.ctx)
-		}
-		if !isRejected(m.Bytes) {
-			r.send(m)
-			return
-		}
+	m := r.sched.next(i, &cs.ctx)
+	if isRejected(m.Bytes) {
+		// It would end the session, as it must (§4.4): a valid packet
+		// goes instead.
+		cs.keepalive()
+		r.prog.Sent++
+		r.trace("valid: Snapshot", cs.sent[len(cs.sent)-1].Bytes)
+		return
 	}
-	cs.keepalive()
-	r.prog.Sent++
+	r.send(m)
+	r.ending = m.Ends
+}
+
+// trace shows the datagram just sent to Options.Trace.
+func (r *clientRun) trace(what string, b []byte) {
+	if r.o.Trace != nil {
+		r.o.Trace(r.prog.Sent, what, b)
+	}
 }
 
 // send sends mutation m in the session, and keeps it in the corpus when
@@ -208,6 +223,7 @@ func (r *clientRun) sendOne() {
 func (r *clientRun) send(m Mutation) {
 	r.cs.emit(m.Bytes)
 	r.prog.Sent++
+	r.trace(m.What, m.Bytes)
 	if r.o.Corpus != nil {
 		sig := signature(m.Layer, m.Bytes, kindOf(m.Layer != LayerHandshake))
 		_, _ = r.o.Corpus.Add(sig, m.Layer, m.Bytes)

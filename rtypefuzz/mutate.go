@@ -3,6 +3,8 @@ package rtypefuzz
 import (
 	"encoding/binary"
 	"math/rand/v2"
+
+	"github.com/rtypeproto/rtype"
 )
 
 // maxMutatedLen is the longest datagram the mutator makes: the UDP payload
@@ -116,7 +118,22 @@ func (m *Mutator) finish(c *Context, l Layer, what string, b []byte) Mutation {
 	if len(b) > maxMutatedLen {
 		b = b[:maxMutatedLen]
 	}
-	return Mutation{Layer: l, What: l.String() + ": " + what, Bytes: b, Sequenced: carriesNext(c, b), Ends: m.ends}
+	return Mutation{Layer: l, What: l.String() + ": " + what, Bytes: b, Sequenced: carriesNext(c, b),
+		Ends: m.ends || farAhead(c, b)}
+}
+
+// farAhead reports whether b is a packet of the session whose sequence is
+// far ahead of the next, by the plain comparison of §5.2 (the wrapping one
+// takes most of them as old): a receiver that takes it drops the
+// session's later packets as too old. Such are the sequences a few behind
+// the first ones, which wrap to near 2³².
+func farAhead(c *Context, b []byte) bool {
+	if c.Conn == 0 || len(b) < rtype.PacketHeaderSize || len(b) > rtype.MaxDatagramSize ||
+		binary.BigEndian.Uint32(b) != c.Conn {
+		return false
+	}
+	seq, next := binary.BigEndian.Uint32(b[4:]), c.Seq+1
+	return seq > next && seq-next > 64
 }
 
 // carriesNext reports whether b is a connected packet the peer may record

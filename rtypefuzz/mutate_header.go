@@ -3,6 +3,8 @@ package rtypefuzz
 import (
 	"fmt"
 	"math/bits"
+
+	"github.com/rtypeproto/rtype"
 )
 
 // headerBreakers change one or two fields of a valid packet's header
@@ -37,7 +39,20 @@ func (m *Mutator) headerSeqBehind(c *Context) (string, []byte) {
 	v := edgeOf(m, []named{{"repeated", c.Seq}, {"32 behind", c.Seq - 32},
 		{"33 behind", c.Seq - 33}, {"0", 0}, {"restarted at 1", 1}})
 	p.h.Sequence = v.v
-	return "sequence " + v.name, p.bytes()
+	return "sequence " + v.name + withParting(&p), p.bytes()
+}
+
+// withParting adds a Disconnect (§7.3) to a packet of the last sequence
+// there is, and says so: no sequence follows it by the plain comparison
+// of §5.2, so a receiver that takes it could take no parting Disconnect
+// after it, and the session's slot would stay taken where connections
+// never expire (§13.3).
+func withParting(p *parts) string {
+	if p.h.Sequence != ^uint32(0) {
+		return ""
+	}
+	p.msgs = append(p.msgs, rtype.RawMessage{Type: rtype.TypeDisconnect, Payload: []byte{byte(rtype.DisconnectClientQuit)}})
+	return ", with a Disconnect"
 }
 
 // headerSeqAhead sets a sequence ahead (§5.2): 2 ahead, skipping one;
@@ -53,7 +68,7 @@ func (m *Mutator) headerSeqAhead(c *Context) (string, []byte) {
 		[]named{{"2³¹ ahead", c.Seq + 1 + 1<<31}, {"0xFFFFFFFF", 0xFFFFFFFF},
 			{"0x7FFFFFFF", 0x7FFFFFFF}, {"byte-swapped", bits.ReverseBytes32(c.Seq + 1)}})
 	p.h.Sequence = v.v
-	return "sequence " + v.name, p.bytes()
+	return "sequence " + v.name + withParting(&p), p.bytes()
 }
 
 // headerAck sets ack and ackBits (§5.1) to what the peer never sent: ack

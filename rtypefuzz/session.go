@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net"
 	"net/netip"
+	"slices"
 	"time"
 
 	"github.com/rtypeproto/rtype"
@@ -40,10 +41,12 @@ type sess struct {
 	// reproducer; answers counts what came back.
 	sent    []Datagram
 	answers int
-	// top is the highest sequence sent with the session's id, mutations
-	// included: the peer drops anything not above it as too old or
-	// repeated (§5.2), the Disconnect that frees the slot too.
-	top uint32
+	// top and newest are the highest sequence sent with the session's
+	// id, mutations included, by the plain comparison and by the
+	// wrapping one (§5.2 allows either): the peer drops anything not
+	// above the one it uses as too old or repeated, the Disconnect that
+	// frees the slot too.
+	top, newest uint32
 }
 
 // dial opens a socket for a session with peer, bound to bind.
@@ -86,8 +89,13 @@ func (s *sess) read() {
 // send sends b to the peer, recorded once the session is open.
 func (s *sess) send(b []byte) {
 	_, _ = s.conn.WriteToUDPAddrPort(b, s.peer)
-	if s.welcomed && len(b) >= rtype.PacketHeaderSize && binary.BigEndian.Uint32(b) == s.ctx.Conn {
-		s.top = max(s.top, binary.BigEndian.Uint32(b[4:]))
+	if s.welcomed && len(b) >= rtype.PacketHeaderSize && len(b) <= rtype.MaxDatagramSize &&
+		binary.BigEndian.Uint32(b) == s.ctx.Conn {
+		seq := binary.BigEndian.Uint32(b[4:])
+		s.top = max(s.top, seq)
+		if rtype.SequenceNewer(seq, s.newest) {
+			s.newest = seq
+		}
 	}
 	if s.welcomed {
 		s.sent = append(s.sent, Datagram{At: time.Since(s.start), Out: true, From: s.local, To: s.peer, Bytes: b})
@@ -186,19 +194,33 @@ func unmap(a netip.AddrPort) netip.AddrPort {
 }
 
 // leave sends Disconnect (§7.3) on an open session, so that its slot frees
-// at once, and closes the socket.
+// at once, and closes the socket. A mutation may have moved the peer's
+// highest sequence anywhere (§5.2): the Disconnect goes after each place
+// it can be, the session's own sequence, the highest sent by the plain
+// comparison and by the wrapping one, so that one of them is new to the
+// peer; once one closed the connection, the others come from an address
+// without one, which the peer drops (§12).
 func (s *sess) leave() {
 	if s.welcomed {
-		// Above every sequence sent, so that it is not too old (§5.2),
-		// unless a mutation took the last sequence there is.
-		s.ctx.Seq = max(s.ctx.Seq, s.top)
-		if s.ctx.Seq < ^uint32(0) {
-			s.ctx.Seq++
+		for _, after := range partingAfter(s.ctx.Seq, s.top, s.newest) {
+			h := rtype.PacketHeader{ConnectionID: s.ctx.Conn, Sequence: after + 1, Ack: s.ctx.Ack, AckBits: s.ctx.AckBits}
+			b, _ := h.AppendBinary(nil)
+			b, _ = rtype.AppendMessage(b, rtype.Disconnect{Reason: rtype.DisconnectClientQuit})
+			_, _ = s.conn.WriteToUDPAddrPort(b, s.peer)
 		}
-		h := rtype.PacketHeader{ConnectionID: s.ctx.Conn, Sequence: s.ctx.Seq, Ack: s.ctx.Ack, AckBits: s.ctx.AckBits}
-		b, _ := h.AppendBinary(nil)
-		b, _ = rtype.AppendMessage(b, rtype.Disconnect{Reason: rtype.DisconnectClientQuit})
-		_, _ = s.conn.WriteToUDPAddrPort(b, s.peer)
 	}
 	s.close()
+}
+
+// partingAfter returns the sequences a parting Disconnect follows: seq,
+// then top and newest when they differ, but for the last sequence there
+// is, which nothing follows by the plain comparison.
+func partingAfter(seq, top, newest uint32) []uint32 {
+	out := []uint32{seq}
+	for _, v := range []uint32{newest, top} {
+		if v != ^uint32(0) && !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	return out
 }
