@@ -64,7 +64,8 @@ type Options struct {
 	Progress func(Progress)
 	// Trace, when not nil, sees each datagram the run sends in its
 	// sessions, but their handshakes and parting Disconnects: its number
-	// n (from 1), what it is (a mutation's What; "valid: …" for the
+	// n (from 1; a stray one that drew a valid Hello is not sent, and
+	// its number skipped), what it is (a mutation's What; "valid: …" for the
 	// session's valid packets; "stray: …" for one from an address
 	// without a connection) and its bytes, which it must not keep.
 	Trace func(n int, what string, b []byte)

@@ -106,6 +106,9 @@ func (r *run) loop(ctx context.Context) (*Finding, error) {
 			began := time.Now()
 			ok, why := r.probe.alive()
 			r.pace.probe += time.Since(began)
+			if !ok && ctx.Err() != nil {
+				return nil, nil // the run ended while the probe waited
+			}
 			if !ok {
 				return r.found(StoppedAnswering, why), nil
 			}

@@ -168,23 +168,15 @@ func (s *sess) absorb(d Datagram) {
 	}
 }
 
-// learn keeps the entity ids and serverTick of a message, a few dozen ids
-// at most.
+// learn keeps the entity id of a CreateEntity, a few dozen at most, for
+// the mutations that name a known entity (§7.4). The serverTick is not
+// kept: a server ignores the ticks of the messages sent to the wrong side
+// that carry one (§6), and learning fewer values of the server keeps a
+// seed's datagrams the same from run to run.
 func (s *sess) learn(m rtype.RawMessage) {
-	switch m.Type {
-	case rtype.TypeCreateEntity:
-		var v rtype.CreateEntity
-		if v.UnmarshalBinary(m.Payload) == nil {
-			s.ctx.Tick = v.ServerTick
-			if len(s.ctx.Entities) < 64 {
-				s.ctx.Entities = append(s.ctx.Entities, v.NetworkID)
-			}
-		}
-	case rtype.TypeSnapshot:
-		var v rtype.Snapshot
-		if v.UnmarshalBinary(m.Payload) == nil {
-			s.ctx.Tick = v.ServerTick
-		}
+	var v rtype.CreateEntity
+	if m.Type == rtype.TypeCreateEntity && v.UnmarshalBinary(m.Payload) == nil && len(s.ctx.Entities) < 64 {
+		s.ctx.Entities = append(s.ctx.Entities, v.NetworkID)
 	}
 }
 
