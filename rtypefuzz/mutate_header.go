@@ -33,11 +33,23 @@ func (m *Mutator) headerConn(c *Context) (string, []byte) {
 
 // headerSeqBehind sets a sequence the receiver must drop (§5.2): the last
 // one again (duplicate), 32 below it (seen), 33 below (too old), 0 (never
-// sent, the first is 1), a counter restarted at 1.
+// sent, the first is 1), a counter restarted at 1. In a session's first
+// packets, 32 or 33 below wraps to near 2³², far ahead by the plain
+// comparison: a receiver may take it and drop the session's later packets,
+// so such a draw is rare, as the other session enders are, lest every
+// session end in its first packets.
 func (m *Mutator) headerSeqBehind(c *Context) (string, []byte) {
 	p := m.validPacket(c)
-	v := edgeOf(m, []named{{"repeated", c.Seq}, {"32 behind", c.Seq - 32},
-		{"33 behind", c.Seq - 33}, {"0", 0}, {"restarted at 1", 1}})
+	var behind, wrapped []named
+	for _, v := range []named{{"repeated", c.Seq}, {"0", 0}, {"restarted at 1", 1},
+		{"32 behind", c.Seq - 32}, {"33 behind", c.Seq - 33}} {
+		if v.v > c.Seq {
+			wrapped = append(wrapped, v)
+		} else {
+			behind = append(behind, v)
+		}
+	}
+	v := rareOf(m, behind, wrapped)
 	p.h.Sequence = v.v
 	return "sequence " + v.name + withParting(&p), p.bytes()
 }

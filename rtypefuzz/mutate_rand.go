@@ -1,5 +1,7 @@
 package rtypefuzz
 
+import "math/rand/v2"
+
 // intn returns a number in [0, n), or 0 when n is not positive, so that a
 // draw from an empty range never panics.
 func (m *Mutator) intn(n int) int {
@@ -80,7 +82,7 @@ func (m *Mutator) edgeOdds(n int) bool {
 // which marks the datagram as ending the session; the catalogue has every
 // one of both.
 func rareOf[T any](m *Mutator, common, rare []T) T {
-	if !m.forcing && !m.oneIn(rareOdds) {
+	if !m.forcing && (len(rare) == 0 || !m.oneIn(rareOdds)) {
 		return pickOf(m, common)
 	}
 	k := len(common) + m.intn(len(rare))
@@ -92,4 +94,14 @@ func rareOf[T any](m *Mutator, common, rare []T) T {
 	}
 	m.ends = true
 	return rare[k-len(common)]
+}
+
+// apart runs f on draws of its own, seeded by one draw of m's: how many f
+// makes depends on what the session learnt from the target (its
+// entities), and then shifts none of the draws after it.
+func (m *Mutator) apart(f func()) {
+	saved := m.r
+	m.r = rand.New(rand.NewPCG(saved.Uint64(), streamOf))
+	defer func() { m.r = saved }()
+	f()
 }

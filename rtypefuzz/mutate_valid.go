@@ -100,7 +100,12 @@ func (m *Mutator) pos(limit int) rtype.Pos16 {
 // states returns the states of a valid Snapshot (§8.1): the session's
 // entities, at most 47, each once and none 0, with fresh ids added until
 // there are at least atLeast.
-func (m *Mutator) states(c *Context, atLeast int) []rtype.EntityState {
+func (m *Mutator) states(c *Context, atLeast int) (out []rtype.EntityState) {
+	m.apart(func() { out = m.statesOf(c, atLeast) })
+	return out
+}
+
+func (m *Mutator) statesOf(c *Context, atLeast int) []rtype.EntityState {
 	ids := sessionIDs(c)
 	if len(ids) > rtype.MaxSnapshotStates {
 		start := m.intn(len(ids) - rtype.MaxSnapshotStates + 1)
@@ -131,16 +136,21 @@ func sessionIDs(c *Context) []uint32 {
 }
 
 // someID returns an entity id the session knows, or a fresh one.
-func (m *Mutator) someID(c *Context) uint32 {
-	if ids := sessionIDs(c); len(ids) > 0 {
-		return pickOf(m, ids)
-	}
-	return m.freshID(c)
+func (m *Mutator) someID(c *Context) (id uint32) {
+	m.apart(func() {
+		if ids := sessionIDs(c); len(ids) > 0 {
+			id = pickOf(m, ids)
+			return
+		}
+		id = unusedID(m, nil)
+	})
+	return id
 }
 
 // freshID returns an id, never 0, that the session does not know.
-func (m *Mutator) freshID(c *Context) uint32 {
-	return unusedID(m, sessionIDs(c))
+func (m *Mutator) freshID(c *Context) (id uint32) {
+	m.apart(func() { id = unusedID(m, sessionIDs(c)) })
+	return id
 }
 
 // unusedID returns an id, never 0, not in ids: the one after the largest,
