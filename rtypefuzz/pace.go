@@ -32,10 +32,12 @@ type waits struct {
 	open time.Duration
 	// full: between attempts to open one, after the server welcomed none.
 	full time.Duration
+	// held: for the server to read what was sent (flow).
+	held time.Duration
 }
 
 func (w waits) minus(o waits) waits {
-	return waits{probe: w.probe - o.probe, open: w.open - o.open, full: w.full - o.full}
+	return waits{probe: w.probe - o.probe, open: w.open - o.open, full: w.full - o.full, held: w.held - o.held}
 }
 
 // second records that a second passed with sent datagrams sent so far.
@@ -64,6 +66,7 @@ func (p *pace) slowed() string {
 		w.probe += p.lastWaits[k].probe
 		w.open += p.lastWaits[k].open
 		w.full += p.lastWaits[k].full
+		w.held += p.lastWaits[k].held
 	}
 	if last*10 >= first {
 		return ""
@@ -71,8 +74,11 @@ func (p *pace) slowed() string {
 	s := fmt.Sprintf("the rate fell from %d/s in the first %d s to %d/s in the last %d: of those %d s, ",
 		first/paceWindow, paceWindow, last/paceWindow, paceWindow, paceWindow)
 	switch span := time.Duration(paceWindow) * time.Second; {
-	case w.probe+w.open+w.full < span/2:
-		return s + fmt.Sprintf("%.1f s waiting: the fuzzer itself was slow (a busy machine?)", (w.probe+w.open+w.full).Seconds())
+	case w.probe+w.open+w.full+w.held < span/2:
+		return s + fmt.Sprintf("%.1f s waiting: the fuzzer itself was slow (a busy machine?)", (w.probe+w.open+w.full+w.held).Seconds())
+	case w.held >= w.open+w.full && w.held >= w.probe:
+		return s + fmt.Sprintf("%.1f s waiting for the server to acknowledge what was sent: it read about %d datagrams a second (§5.1)",
+			w.held.Seconds(), last/paceWindow)
 	case w.open+w.full >= w.probe:
 		return s + fmt.Sprintf("%.1f s waiting for Welcomes to new sessions and %.1f s retrying: the server welcomes few new connections (full, with slots never freed? §13.3)",
 			w.open.Seconds(), w.full.Seconds())

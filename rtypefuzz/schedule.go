@@ -1,5 +1,7 @@
 package rtypefuzz
 
+import "fmt"
+
 // schedule orders a run's mutations: the edge pass first, every edge of
 // the catalogue once, then random draws, a quarter of them from the corpus
 // when there is one. Datagram i's mutation is a function of the seed, i,
@@ -19,9 +21,11 @@ func newSchedule(seed uint64, corpus *Corpus, t Target) *schedule {
 
 // next returns the mutation of datagram i, for the session c.
 func (s *schedule) next(i uint64, c *Context) Mutation {
-	if s.edge < s.mut.numEdges(c.Target) {
+	if n := s.mut.numEdges(c.Target); s.edge < n {
 		s.edge++
-		return s.mut.edgeAt(i, s.edge-1, c)
+		m := s.mut.edgeAt(i, s.edge-1, c)
+		m.What = fmt.Sprintf("edge %d of %d, %s", s.edge, n, m.What)
+		return m
 	}
 	m := s.mut
 	m.at(i)

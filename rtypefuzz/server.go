@@ -49,6 +49,7 @@ type run struct {
 	ending bool
 	last   []Datagram
 	pace   pace
+	flow   flow
 }
 
 // FuzzServer fuzzes the server at target until a finding, ctx is done or
@@ -133,6 +134,10 @@ func (r *run) step(burst int) *Finding {
 		if f, ok := r.ready(); !ok {
 			return f
 		}
+		if r.flow.room(r.prog.Sent, time.Now()) <= 0 {
+			r.pace.held += tick
+			break
+		}
 		r.sendOne()
 	}
 	return r.readAnswers()
@@ -173,8 +178,9 @@ func (r *run) sendOne() {
 	i := uint64(r.prog.Sent)
 	switch {
 	case i%keepEvery == 0:
-		s.keepalive()
-		r.trace(i, "valid: Input", s.sent[len(s.sent)-1].Bytes)
+		b := s.paced(uint32(i))
+		r.flow.sent(s.ctx.Seq, int(i))
+		r.trace(i, "valid: Input and Ping", b)
 		return
 	case i%strayEvery == strayEvery/2+keepEvery/2:
 		r.sendStray(i)
@@ -204,6 +210,7 @@ func (r *run) readAnswers() *Finding {
 			r.heard = time.Now()
 			r.keep(d)
 			r.fuzz.absorb(d)
+			r.flow.acked(d.Bytes, r.fuzz.ctx.Conn, r.heard)
 			r.prog.Answers++
 			if o, why := judge(d.Bytes, wiredump.Packet); o != 0 {
 				return r.found(o, why)
@@ -236,6 +243,7 @@ func (r *run) renew() bool {
 	}
 	r.prog.Sessions++
 	r.fuzz, r.heard, r.ending = s, time.Now(), false
+	r.flow.reset(r.prog.Sent, r.heard)
 	return true
 }
 
