@@ -110,6 +110,9 @@ func (r *run) loop(ctx context.Context) (*Finding, error) {
 			if !ok && ctx.Err() != nil {
 				return nil, nil // the run ended while the probe waited
 			}
+			if f := r.exited(); !ok && f != nil {
+				return f, nil // it stopped answering as its process ended
+			}
 			if !ok {
 				return r.found(StoppedAnswering, why), nil
 			}
@@ -164,9 +167,20 @@ func (r *run) ready() (*Finding, bool) {
 		// still answers.
 		r.retry = time.Now().Add(retryAfter)
 		r.pace.full += retryAfter
-		return nil, false
+		return r.exited(), false
 	}
 	return nil, true
+}
+
+// exited returns the finding of an implementation whose process ended,
+// if it did, without waiting.
+func (r *run) exited() *Finding {
+	select {
+	case err := <-r.ended:
+		return r.found(Exited, exitDetail(err))
+	default:
+		return nil
+	}
 }
 
 // sendOne sends datagram number prog.Sent+1 of the run: a valid one of
