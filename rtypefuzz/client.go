@@ -32,8 +32,8 @@ const preWelcomeMax = 8
 // may first send a few mutated handshake datagrams, which a client must
 // ignore (§4.3, §4.4), then a Welcome with a connection id drawn from the
 // seed, and from then on packets of the session (§5.1: its own sequence,
-// the client's acknowledged) at o.Rate: mutations of every layer, and
-// every 16th a valid packet (a Snapshot of the entities it created, the
+// the client's acknowledged) at o.Rate: mutations of every layer, each
+// edge of the catalogue first (the edge pass), and every 16th a valid packet (a Snapshot of the entities it created, the
 // Pongs it owes, §8) so that the session lives on. After 2000 datagrams,
 // or once the client acknowledges no new packet (it took a mutated
 // sequence no later packet passes, §5.2), the client is stopped and a
@@ -77,11 +77,8 @@ type clientRun struct {
 	start ClientStart
 	sched *schedule
 	cs    *clientSess // the session under way, nil between sessions
-	// ending is set once the session sent a datagram that may end it
-	// (Mutation.Ends): the next datagram goes in a new session.
-	ending bool
-	begin  time.Time
-	prog   Progress
+	begin time.Time
+	prog  Progress
 }
 
 // loop runs sessions until a finding or the end of the run.
@@ -121,7 +118,10 @@ func (r *clientRun) loop(ctx context.Context) (*Finding, error) {
 		case <-report.C:
 			r.progress()
 		case <-t.C:
-			if len(r.cs.sent) >= maxSent || r.cs.stuck() || r.ending {
+			// A mutation that may end the session (Mutation.Ends) does
+			// not end it here: the session follows the sequence the
+			// client acknowledges, and a client stuck on one is seen.
+			if len(r.cs.sent) >= maxSent || r.cs.stuck() {
 				if f := r.check(); f != nil {
 					return f, nil
 				}
@@ -149,7 +149,7 @@ func (r *clientRun) renew(ctx context.Context) (*Finding, error) {
 	default:
 		return nil, err
 	}
-	r.cs, r.ending = cs, false
+	r.cs = cs
 	r.prog.Sessions++
 	if o, why := cs.take(first); o != 0 {
 		return r.found(o, why), nil
@@ -179,9 +179,6 @@ func (r *clientRun) renew(ctx context.Context) (*Finding, error) {
 // step sends one burst and reads what came back.
 func (r *clientRun) step(burst int) *Finding {
 	for range burst {
-		if r.ending {
-			break // the session's last datagram went
-		}
 		r.sendOne()
 	}
 	return r.read()
@@ -208,7 +205,6 @@ func (r *clientRun) sendOne() {
 		return
 	}
 	r.send(m)
-	r.ending = m.Ends
 }
 
 // trace shows the datagram just sent to Options.Trace.
