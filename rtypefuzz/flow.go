@@ -82,11 +82,7 @@ func (f *flow) room(sent int, now time.Time) int {
 // paced sends the session's next valid packet with a Ping, whose Pong
 // carries the ack flow reads (§7.2, §8.4).
 func (s *sess) paced(ts uint32) []byte {
-	s.ctx.Seq++
-	h := rtype.PacketHeader{ConnectionID: s.ctx.Conn, Sequence: s.ctx.Seq, Ack: s.ctx.Ack, AckBits: s.ctx.AckBits}
-	b, _ := h.AppendBinary(nil)
-	b, _ = rtype.AppendMessage(b, rtype.Input{InputSequence: s.ctx.Seq})
-	b, _ = rtype.AppendMessage(b, rtype.Ping{Timestamp: ts})
+	b := s.packet(rtype.Input{InputSequence: s.ctx.Seq + 1}, rtype.Ping{Timestamp: ts})
 	s.send(b)
 	return b
 }

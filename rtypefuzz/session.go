@@ -142,11 +142,18 @@ func (s *sess) open(wait time.Duration) error {
 // keepalive sends the session's next valid packet: an Input with no
 // action, acknowledging what arrived (§5.1, §7.1).
 func (s *sess) keepalive() {
+	s.send(s.packet(rtype.Input{InputSequence: s.ctx.Seq + 1}))
+}
+
+// packet returns the session's next valid packet, of msgs (§5.1): the
+// header the mutator builds on, moved on to its sequence.
+func (s *sess) packet(msgs ...rtype.Message) []byte {
+	b := appendHeader(make([]byte, 0, rtype.MaxDatagramSize), nextHeader(&s.ctx))
 	s.ctx.Seq++
-	h := rtype.PacketHeader{ConnectionID: s.ctx.Conn, Sequence: s.ctx.Seq, Ack: s.ctx.Ack, AckBits: s.ctx.AckBits}
-	b, _ := h.AppendBinary(nil)
-	b, _ = rtype.AppendMessage(b, rtype.Input{InputSequence: s.ctx.Seq})
-	s.send(b)
+	for _, m := range msgs {
+		b, _ = rtype.AppendMessage(b, m)
+	}
+	return b
 }
 
 // absorb learns from an answer: the sequences to acknowledge (§5.1), the
@@ -195,9 +202,9 @@ func unmap(a netip.AddrPort) netip.AddrPort {
 func (s *sess) leave() {
 	if s.welcomed {
 		for _, after := range partingAfter(s.ctx.Seq, s.top, s.newest) {
-			h := rtype.PacketHeader{ConnectionID: s.ctx.Conn, Sequence: after + 1, Ack: s.ctx.Ack, AckBits: s.ctx.AckBits}
-			b, _ := h.AppendBinary(nil)
-			b, _ = rtype.AppendMessage(b, rtype.Disconnect{Reason: rtype.DisconnectClientQuit})
+			h := nextHeader(&s.ctx)
+			h.Sequence = after + 1
+			b, _ := rtype.AppendMessage(appendHeader(nil, h), rtype.Disconnect{Reason: rtype.DisconnectClientQuit})
 			_, _ = s.conn.WriteToUDPAddrPort(b, s.peer)
 		}
 	}

@@ -24,23 +24,9 @@ var hostAddr = netip.MustParseAddrPort("10.0.0.3:4242")
 // startHost starts a session server of cfg on nw, on a host of one match
 // (host.Serve), afresh at each call; stop returns once it has ended.
 func startHost(nw *rtypetest.Network, cfg session.ServerConfig, hooks *session.Hooks) rtypefuzz.Start {
-	return func(ctx context.Context) (netip.AddrPort, <-chan error, func(), error) {
-		conn, err := nw.Listen(hostAddr)
-		if err != nil {
-			return netip.AddrPort{}, nil, nil, err
-		}
-		sctx, cancel := context.WithCancel(ctx)
-		ended := make(chan error, 1)
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			err := host.Serve(sctx, conn, host.Match{Session: cfg, Hooks: hooks}, host.Config{ShutdownGrace: session.Off})
-			if sctx.Err() == nil {
-				ended <- err
-			}
-		}()
-		return hostAddr, ended, func() { cancel(); <-done }, nil
-	}
+	return startServing(nw, hostAddr, func(ctx context.Context, conn *rtypetest.Conn) error {
+		return host.Serve(ctx, conn, host.Match{Session: cfg, Hooks: hooks}, host.Config{ShutdownGrace: session.Off})
+	})
 }
 
 // perSecond runs a fuzzing run of d against start and returns the
