@@ -44,16 +44,20 @@ type Options struct {
 	// layer and edges, Mutation.What) and its bytes repeat from run to
 	// run, but for the values learnt: the connection id of the Welcome
 	// (§4.3), the ack and ackBits of the target's packets received (§5.1),
-	// the entity ids and serverTick its messages gave (§8), the sequence
-	// of a session that opened anew on the target's silence. The target's
-	// speed decides when a datagram goes, not which.
+	// the entity ids its CreateEntity messages gave (§8.2), the
+	// sequences of a session that opened anew on the target's silence,
+	// and, against a client, the sequence the session moves to when the
+	// client acknowledges one ahead of it. The target's speed decides
+	// when a datagram goes, not which.
 	Seed uint64
 	// Duration bounds the run; 0 runs until ctx is done or a finding.
 	Duration time.Duration
 	// Corpus keeps the inputs that reached new behaviour and seeds the
 	// run; nil keeps none.
 	Corpus *Corpus
-	// Rate is the datagrams sent per second; 0 means 2000.
+	// Rate is the datagrams sent per second, at most; 0 means 2000.
+	// Against a server, a run sends fewer when the server has not yet
+	// read what it sent (see Report.Slowed).
 	Rate int
 	// RSS, when not nil, reads the implementation's resident memory in
 	// bytes (RSS of its process, CommandServer.RSS): past MaxRSS (0 means
