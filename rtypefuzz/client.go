@@ -58,7 +58,8 @@ const preWelcomeMax = 8
 // process (§12).
 func FuzzClient(ctx context.Context, start ClientStart, o Options) (*Report, error) {
 	o = o.withDefaults()
-	r := &clientRun{o: o, start: start, begin: time.Now(), sched: newSchedule(o.Seed, o.Corpus, Client)}
+	r := &clientRun{o: o, start: start, begin: time.Now(), sched: newSchedule(o.Seed, o.Corpus, Client),
+		pace: pace{client: true}}
 	f, err := r.loop(ctx)
 	r.endSession()
 	if err != nil {
@@ -68,7 +69,7 @@ func FuzzClient(ctx context.Context, start ClientStart, o Options) (*Report, err
 	if f != nil {
 		shrinkClient(ctx, o, start, f)
 	}
-	return &Report{Progress: r.prog, Finding: f}, nil
+	return &Report{Progress: r.prog, Finding: f, Slowed: r.pace.slowed()}, nil
 }
 
 // clientRun is one fuzzing run against a client.
@@ -79,6 +80,7 @@ type clientRun struct {
 	cs    *clientSess // the session under way, nil between sessions
 	begin time.Time
 	prog  Progress
+	pace  pace
 }
 
 // loop runs sessions until a finding or the end of the run.
@@ -116,6 +118,7 @@ func (r *clientRun) loop(ctx context.Context) (*Finding, error) {
 				return f, err
 			}
 		case <-report.C:
+			r.pace.second(r.prog.Sent)
 			r.progress()
 		case <-t.C:
 			// A mutation that may end the session (Mutation.Ends) does
@@ -140,6 +143,7 @@ func (r *clientRun) loop(ctx context.Context) (*Finding, error) {
 // client, its Hello, the datagrams before its Welcome, the Welcome and a
 // first valid packet. It leaves no session when ctx ended meanwhile.
 func (r *clientRun) renew(ctx context.Context) (*Finding, error) {
+	defer func(began time.Time) { r.pace.open += time.Since(began) }(time.Now())
 	r.endSession()
 	cs, first, err := openClient(ctx, r.o.Network, r.o.Listen, r.start)
 	switch {
@@ -251,6 +255,7 @@ func (r *clientRun) read() *Finding {
 // check gives the session's last datagrams their time to act: a crash
 // takes a moment to be seen, and the session is about to end.
 func (r *clientRun) check() *Finding {
+	defer func(began time.Time) { r.pace.probe += time.Since(began) }(time.Now())
 	if o, why, _ := r.cs.settle(0); o != 0 {
 		return r.found(o, why)
 	}

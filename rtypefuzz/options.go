@@ -101,8 +101,9 @@ type Report struct {
 	NoPong bool
 	// Slowed, when not empty, says why the rate of the run's last
 	// seconds fell under a tenth of its first seconds': what it waited
-	// on (liveness probes, Welcomes to new sessions, a server that
-	// welcomed none).
+	// on (a server's acks of what it read, liveness probes, Welcomes to
+	// new sessions, a server that welcomed none; clients started, and
+	// their sessions settled).
 	Slowed string
 }
 

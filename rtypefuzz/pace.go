@@ -13,6 +13,9 @@ const paceWindow = 3
 // (a server that leaks a slot per session, §13.3; one that answers a
 // probe only after a second) is said, not left to guess.
 type pace struct {
+	// client is set for a run against a client, whose sessions each
+	// start a client and end by watching it settle.
+	client  bool
 	seconds int
 	prev    int
 	// first and last are the datagrams sent in the first seconds and,
@@ -79,6 +82,11 @@ func (p *pace) slowed() string {
 	case w.held >= w.open+w.full && w.held >= w.probe:
 		return s + fmt.Sprintf("%.1f s waiting for the server to acknowledge what was sent: it read about %d datagrams a second (§5.1)",
 			w.held.Seconds(), last/paceWindow)
+	case p.client && w.open >= w.probe:
+		return s + fmt.Sprintf("%.1f s starting clients and waiting for their first Hello (§4.2): sessions were short, or clients slow to start",
+			w.open.Seconds())
+	case p.client:
+		return s + fmt.Sprintf("%.1f s watching each session's last datagrams settle: the client acknowledges slowly (§5.1)", w.probe.Seconds())
 	case w.open+w.full >= w.probe:
 		return s + fmt.Sprintf("%.1f s waiting for Welcomes to new sessions and %.1f s retrying: the server welcomes few new connections (full, with slots never freed? §13.3)",
 			w.open.Seconds(), w.full.Seconds())

@@ -46,3 +46,29 @@ func TestPaceSaysWhyTheRateFell(t *testing.T) {
 		})
 	}
 }
+
+// Against a client, the waits are the clients started and the sessions
+// settled.
+func TestPaceSaysWhyAClientRunSlowed(t *testing.T) {
+	for _, tc := range []struct {
+		wait waits
+		want string
+	}{
+		{waits{open: 900 * time.Millisecond}, "starting clients"},
+		{waits{probe: 900 * time.Millisecond}, "settle"},
+	} {
+		p := pace{client: true}
+		sent := 0
+		for i, n := range []int{2000, 2000, 2000, 100, 100, 100} {
+			if i >= paceWindow {
+				p.waits.open += tc.wait.open
+				p.waits.probe += tc.wait.probe
+			}
+			sent += n
+			p.second(sent)
+		}
+		if got := p.slowed(); !strings.Contains(got, tc.want) {
+			t.Errorf("slowed %q, want %q", got, tc.want)
+		}
+	}
+}
