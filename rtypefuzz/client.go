@@ -2,7 +2,6 @@ package rtypefuzz
 
 import (
 	"context"
-	"math/rand/v2"
 	"net/netip"
 	"time"
 
@@ -33,8 +32,8 @@ const preWelcomeMax = 8
 // may first send a few mutated handshake datagrams, which a client must
 // ignore (§4.3, §4.4), then a Welcome with a connection id drawn from the
 // seed, and from then on packets of the session (§5.1: its own sequence,
-// the client's acknowledged) at o.Rate: mutations of every layer, and
-// every 16th a valid packet (a Snapshot of the entities it created, the
+// the client's acknowledged) at o.Rate: mutations of every layer, each
+// edge of the catalogue first (the edge pass), and every 16th a valid packet (a Snapshot of the entities it created, the
 // Pongs it owes, §8) so that the session lives on. After 2000 datagrams,
 // or once the client acknowledges no new packet (it took a mutated
 // sequence no later packet passes, §5.2), the client is stopped and a
@@ -59,8 +58,8 @@ const preWelcomeMax = 8
 // process (§12).
 func FuzzClient(ctx context.Context, start ClientStart, o Options) (*Report, error) {
 	o = o.withDefaults()
-	r := &clientRun{o: o, start: start, begin: time.Now(),
-		mut: NewMutator(o.Seed), pick: rand.New(rand.NewPCG(o.Seed, 2))}
+	r := &clientRun{o: o, start: start, begin: time.Now(), sched: newSchedule(o.Seed, Client),
+		pace: pace{client: true}}
 	f, err := r.loop(ctx)
 	r.endSession()
 	if err != nil {
@@ -70,18 +69,18 @@ func FuzzClient(ctx context.Context, start ClientStart, o Options) (*Report, err
 	if f != nil {
 		shrinkClient(ctx, o, start, f)
 	}
-	return &Report{Progress: r.prog, Finding: f}, nil
+	return &Report{Progress: r.prog, Finding: f, Slowed: r.pace.slowed()}, nil
 }
 
 // clientRun is one fuzzing run against a client.
 type clientRun struct {
 	o     Options
 	start ClientStart
-	mut   *Mutator
-	pick  *rand.Rand
+	sched *schedule
 	cs    *clientSess // the session under way, nil between sessions
 	begin time.Time
 	prog  Progress
+	pace  pace
 }
 
 // loop runs sessions until a finding or the end of the run.
@@ -119,8 +118,12 @@ func (r *clientRun) loop(ctx context.Context) (*Finding, error) {
 				return f, err
 			}
 		case <-report.C:
+			r.pace.second(r.prog.Sent)
 			r.progress()
 		case <-t.C:
+			// A mutation that may end the session (Mutation.Ends) does
+			// not end it here: the session follows the sequence the
+			// client acknowledges, and a client stuck on one is seen.
 			if len(r.cs.sent) >= maxSent || r.cs.stuck() {
 				if f := r.check(); f != nil {
 					return f, nil
@@ -140,6 +143,7 @@ func (r *clientRun) loop(ctx context.Context) (*Finding, error) {
 // client, its Hello, the datagrams before its Welcome, the Welcome and a
 // first valid packet. It leaves no session when ctx ended meanwhile.
 func (r *clientRun) renew(ctx context.Context) (*Finding, error) {
+	defer func(began time.Time) { r.pace.open += time.Since(began) }(time.Now())
 	r.endSession()
 	cs, first, err := openClient(ctx, r.o.Network, r.o.Listen, r.start)
 	switch {
@@ -154,19 +158,25 @@ func (r *clientRun) renew(ctx context.Context) (*Finding, error) {
 	if o, why := cs.take(first); o != 0 {
 		return r.found(o, why), nil
 	}
-	for n := r.pick.IntN(preWelcomeMax + 1); n > 0 && !cs.welcomed; n-- {
-		m := r.mut.Next(&Context{Target: Client})
+	// The session's opening is drawn as its first datagram's: how many
+	// broken handshakes, which, and the Welcome's id.
+	mut := r.sched.mut
+	mut.at(uint64(r.prog.Sent + 1))
+	for n := mut.intn(preWelcomeMax + 1); n > 0 && !cs.welcomed; n-- {
+		m := mut.Next(&Context{Target: Client})
 		if isRejected(m.Bytes) {
 			continue // it would end the session, as it must (§4.4)
 		}
 		r.send(m)
 	}
 	if !cs.welcomed {
-		cs.emit(rtype.AppendWelcome(nil, max(r.pick.Uint32(), 1)))
+		cs.emit(rtype.AppendWelcome(nil, max(mut.u32(), 1)))
 		r.prog.Sent++
+		r.trace("valid: Welcome", cs.sent[len(cs.sent)-1].Bytes)
 	}
 	cs.keepalive()
 	r.prog.Sent++
+	r.trace("valid: Snapshot", cs.sent[len(cs.sent)-1].Bytes)
 	return nil, nil
 }
 
@@ -182,26 +192,37 @@ func (r *clientRun) step(burst int) *Finding {
 // keepEvery, else a mutation.
 func (r *clientRun) sendOne() {
 	cs := r.cs
-	if (r.prog.Sent+1)%keepEvery == 0 {
+	i := uint64(r.prog.Sent + 1)
+	if i%keepEvery == 0 {
 		cs.keepalive()
 		r.prog.Sent++
+		r.trace("valid: Snapshot", cs.sent[len(cs.sent)-1].Bytes)
 		return
 	}
-	for range 4 {
-		m := r.mut.Next(&cs.ctx)
-		if !isRejected(m.Bytes) {
-			r.send(m)
-			return
-		}
+	m := r.sched.next(i, &cs.ctx)
+	if isRejected(m.Bytes) {
+		// It would end the session, as it must (§4.4): a valid packet
+		// goes instead.
+		cs.keepalive()
+		r.prog.Sent++
+		r.trace("valid: Snapshot", cs.sent[len(cs.sent)-1].Bytes)
+		return
 	}
-	cs.keepalive()
-	r.prog.Sent++
+	r.send(m)
+}
+
+// trace shows the datagram just sent to Options.Trace.
+func (r *clientRun) trace(what string, b []byte) {
+	if r.o.Trace != nil {
+		r.o.Trace(r.prog.Sent, what, b)
+	}
 }
 
 // send sends mutation m in the session.
 func (r *clientRun) send(m Mutation) {
 	r.cs.emit(m.Bytes)
 	r.prog.Sent++
+	r.trace(m.What, m.Bytes)
 }
 
 // read judges what the client sent since the last step, and whether it
@@ -229,6 +250,7 @@ func (r *clientRun) read() *Finding {
 // check gives the session's last datagrams their time to act: a crash
 // takes a moment to be seen, and the session is about to end.
 func (r *clientRun) check() *Finding {
+	defer func(began time.Time) { r.pace.probe += time.Since(began) }(time.Now())
 	if o, why, _ := r.cs.settle(0); o != 0 {
 		return r.found(o, why)
 	}

@@ -93,4 +93,9 @@ type Mutation struct {
 	// (Context.Seq+1) in a well-formed header: the session then moves on
 	// to it.
 	Sequenced bool
+	// Ends is set when the datagram may end or desynchronize the session:
+	// a Disconnect (§7.3) or a sequence far ahead (§5.2), after which
+	// the receiver may drop every later packet. A run sends it as its
+	// session's last datagram.
+	Ends bool
 }

@@ -14,4 +14,11 @@
 // still trigger it: none when the implementation's own traffic breaks the
 // rule. Its capture holds the session from its opening, for rtypedump and
 // Wireshark; a replay keeps the recorded times.
+//
+// A run first walks the catalogue of edges, each once (the edge pass),
+// then draws at random; a mutation that may end the session is its last.
+// The n-th datagram is a function of Options.Seed and n, whatever the
+// implementation's speed, and a run against a server paces itself to
+// what the server acknowledges having read (§5.1), so that a slow server
+// drops none of them unread.
 package rtypefuzz

@@ -3,6 +3,8 @@ package rtypefuzz
 import (
 	"encoding/binary"
 	"math/rand/v2"
+
+	"github.com/rtypeproto/rtype"
 )
 
 // maxMutatedLen is the longest datagram the mutator makes: the UDP payload
@@ -21,14 +23,36 @@ const rareOdds = 64
 // Mutator draws mutated datagrams from a seed: the same seed and the same
 // contexts give the same datagrams, so a run repeats.
 type Mutator struct {
-	r *rand.Rand
+	seed uint64
+	src  *rand.PCG
+	r    *rand.Rand
+	// forcing is set while an entry of the catalogue is made: edge then
+	// returns plan's choices, in order, and records each choice's arity.
+	forcing bool
+	plan    []int
+	arity   []int
+	// ends is set once a choice of the datagram being made may end or
+	// desynchronize the session: Mutation.Ends.
+	ends bool
+	// catalogue holds every edge of each target, built on first use.
+	catalogue [2][]edgeEntry
 }
+
+// streamOf derives the second word of a PCG state, which only picks its
+// stream, from the seed: one number is enough to replay a run.
+const streamOf = 0x9E3779B97F4A7C15
 
 // NewMutator returns a Mutator drawing from seed.
 func NewMutator(seed uint64) *Mutator {
-	// The second word only picks the PCG stream; deriving it from seed
-	// keeps one number enough to replay a run.
-	return &Mutator{r: rand.New(rand.NewPCG(seed, seed^0x9E3779B97F4A7C15))}
+	src := rand.NewPCG(seed, seed^streamOf)
+	return &Mutator{seed: seed, src: src, r: rand.New(src)}
+}
+
+// at makes the draws that follow those of datagram i of a run: a function
+// of the seed and i alone, so that what an earlier datagram drew (which
+// depends on what the target taught the session) never shifts a later one.
+func (m *Mutator) at(i uint64) {
+	m.src.Seed(m.seed, m.seed^streamOf^(i+1)*0xD1B54A32D192ED03)
 }
 
 // breaker makes one broken datagram of the session of c and says in a few
@@ -59,10 +83,11 @@ var layerWeights = [NumLayers]int{
 // at random (weights favouring header, framing and payload).
 func (m *Mutator) Next(c *Context) Mutation {
 	c = usable(c)
+	m.ends = false
 	l := m.layer(c)
 	bs := layerBreakers[l]
 	what, b := bs[m.intn(len(bs))](m, c)
-	return finish(c, l, what, b)
+	return m.finish(c, l, what, b)
 }
 
 // layer draws a layer by layerWeights. Before a Welcome the receiver
@@ -87,12 +112,28 @@ func (m *Mutator) layer(c *Context) Layer {
 	return LayerPayload
 }
 
-// finish caps b and says whether it carries the session's next sequence.
-func finish(c *Context, l Layer, what string, b []byte) Mutation {
+// finish caps b and says whether it carries the session's next sequence
+// and whether it may end the session.
+func (m *Mutator) finish(c *Context, l Layer, what string, b []byte) Mutation {
 	if len(b) > maxMutatedLen {
 		b = b[:maxMutatedLen]
 	}
-	return Mutation{Layer: l, What: l.String() + ": " + what, Bytes: b, Sequenced: carriesNext(c, b)}
+	return Mutation{Layer: l, What: l.String() + ": " + what, Bytes: b, Sequenced: carriesNext(c, b),
+		Ends: m.ends || farAhead(c, b)}
+}
+
+// farAhead reports whether b is a packet of the session whose sequence is
+// far ahead of the next, by the plain comparison of §5.2 (the wrapping one
+// takes most of them as old): a receiver that takes it drops the
+// session's later packets as too old. Such are the sequences a few behind
+// the first ones, which wrap to near 2³².
+func farAhead(c *Context, b []byte) bool {
+	if c.Conn == 0 || len(b) < rtype.PacketHeaderSize || len(b) > rtype.MaxDatagramSize ||
+		binary.BigEndian.Uint32(b) != c.Conn {
+		return false
+	}
+	seq, next := binary.BigEndian.Uint32(b[4:]), c.Seq+1
+	return seq > next && seq-next > 64
 }
 
 // carriesNext reports whether b is a connected packet the peer may record

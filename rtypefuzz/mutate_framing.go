@@ -40,7 +40,7 @@ func (m *Mutator) framedPacket(c *Context) (p parts, b []byte, i, off int) {
 func (m *Mutator) sizeOverrun(c *Context) (string, []byte) {
 	p, b, i, off := m.framedPacket(c)
 	left := len(b) - off - rtype.MessageHeaderSize
-	v := pickOf(m, []named{{"1 more than the bytes left", uint32(left + 1)},
+	v := edgeOf(m, []named{{"1 more than the bytes left", uint32(left + 1)},
 		{"4 more than the bytes left", uint32(left + 4)}, {"0x8000", 0x8000}, {"0xFFFF", 0xFFFF},
 		{"byte-swapped", uint32(swap16(uint16(len(p.msgs[i].Payload))))}})
 	put16(b, off+2, uint16(v.v))
@@ -53,7 +53,7 @@ func (m *Mutator) sizeOverrun(c *Context) (string, []byte) {
 func (m *Mutator) sizeShort(c *Context) (string, []byte) {
 	p, b, i, off := m.framedPacket(c)
 	n := len(p.msgs[i].Payload)
-	v := pickOf(m, []int{0, max(n-1, 0), m.intn(max(n, 1))})
+	v := edgeOf(m, []int{0, max(n-1, 0), m.intn(max(n, 1))})
 	put16(b, off+2, uint16(v))
 	return fmt.Sprintf("message %d of %d (%s), size %d for a payload of %d", i+1, len(p.msgs), p.msgs[i].Type, v, n), b
 }
@@ -63,8 +63,8 @@ func (m *Mutator) sizeShort(c *Context) (string, []byte) {
 // type and size before checking the length reads past.
 func (m *Mutator) truncatedMessageHeader(c *Context) (string, []byte) {
 	p := m.validPacket(c)
-	n := m.between(1, 3)
-	if len(p.msgs) > 0 && m.oneIn(2) {
+	n := 1 + m.edge(3)
+	if len(p.msgs) > 0 && m.edge(2) == 0 {
 		last := p.msgs[len(p.msgs)-1]
 		p.msgs = p.msgs[:len(p.msgs)-1]
 		b := appendRaw(p.bytes(), last)
@@ -87,8 +87,8 @@ func (m *Mutator) trailingBytes(c *Context) (string, []byte) {
 // receiver that allocates per message, or keeps a fixed table of them,
 // meets its bound here.
 func (m *Mutator) manyEmptyMessages(c *Context) (string, []byte) {
-	n := pickOf(m, []int{2, 100, rtype.MaxMessageArea / rtype.MessageHeaderSize, m.between(2, 133)})
-	t := pickOf(m, []rtype.MessageType{0, m.mainType(c), m.unknownType()})
+	n := edgeOf(m, []int{2, 100, rtype.MaxMessageArea / rtype.MessageHeaderSize, m.between(2, 133)})
+	t := edgeOf(m, []rtype.MessageType{0, m.mainType(c), m.unknownType()})
 	p := parts{h: nextHeader(c)}
 	for range n {
 		p.msgs = append(p.msgs, rtype.RawMessage{Type: t})
@@ -101,7 +101,7 @@ func (m *Mutator) manyEmptyMessages(c *Context) (string, []byte) {
 // messages of fresh ids, which a client must store.
 func (m *Mutator) manyValidMessages(c *Context) (string, []byte) {
 	p := parts{h: nextHeader(c)}
-	t := m.extraType(c)
+	t := edgeOf(m, extraTypes(c))
 	for room := rtype.MaxMessageArea; ; {
 		payload, _ := m.messageOf(c, t).AppendBinary(nil)
 		if room -= rtype.MessageHeaderSize + len(payload); room < 0 {
@@ -130,9 +130,10 @@ func withEntity(c *Context, payload []byte, t rtype.MessageType) *Context {
 // types of either side's range, larger ones, byte-swapped known ones.
 func (m *Mutator) unknownTypeMessage(c *Context) (string, []byte) {
 	p, b, i, off := m.framedPacket(c)
-	t := m.unknownType()
-	if m.oneIn(3) {
-		t = rtype.MessageType(swap16(uint16(p.msgs[i].Type)))
+	t := edgeOf(m, []rtype.MessageType{0, 0x7F, 0x80, 0xFF, 0x100, 0xFFFF, m.unknownType(),
+		rtype.MessageType(swap16(uint16(p.msgs[i].Type)))})
+	if t.Known() {
+		t = m.unknownType() // a byte-swapped type that is a known one
 	}
 	put16(b, off, uint16(t))
 	return fmt.Sprintf("message %d of %d, type 0x%04X", i+1, len(p.msgs), uint16(t)), b

@@ -13,17 +13,19 @@ import (
 type change func(m *Mutator, c *Context, b []byte) (what string, l Layer, out []byte)
 
 // changes are byte-level changes, blind to the protocol, which find what
-// no rule above thought of, and field-level ones, which keep a corpus
-// datagram inside the session and move its lengths and types.
+// no rule above thought of, and field-level ones, which keep a datagram
+// of another session inside this one and move its lengths and types.
 var changes = []change{
 	flipBit, setByte, set16, set32, insertBytes, deleteBytes, duplicateChunk, truncateTail,
 	refreshHeader, refreshHeader, setMessageSize, setMessageType, appendMessage, editPayload,
 }
 
-// From returns base (a datagram that reached new behaviour, from a corpus)
-// mutated further: a few byte-level and field-level changes.
+// From returns base, a datagram of the caller's (one captured, one that
+// reached new behaviour), mutated further: a few byte-level and
+// field-level changes.
 func (m *Mutator) From(c *Context, base []byte) Mutation {
 	c = usable(c)
+	m.ends = false
 	b := append([]byte(nil), base[:min(len(base), maxMutatedLen)]...)
 	var whats []string
 	l := LayerLength
@@ -39,7 +41,7 @@ func (m *Mutator) From(c *Context, base []byte) Mutation {
 		what, l, b = flipBit(m, c, b)
 		whats = append(whats, what)
 	}
-	return finish(c, l, "from corpus: "+strings.Join(whats, ", "), b)
+	return m.finish(c, l, "from base: "+strings.Join(whats, ", "), b)
 }
 
 // layerAt is the layer the byte at i belongs to, for a byte-level change.

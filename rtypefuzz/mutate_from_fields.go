@@ -13,7 +13,7 @@ import (
 // change when it has none.
 
 // refreshHeader writes the session's next header (§5.1) over the first 16
-// bytes: a corpus datagram comes from an older session, whose connection
+// bytes: a datagram from an older session, whose connection
 // id and sequence the receiver would drop before reaching what made the
 // datagram interesting (§5.4).
 func refreshHeader(m *Mutator, c *Context, b []byte) (string, Layer, []byte) {

@@ -27,7 +27,7 @@ var handshakeBreakers = []breaker{
 // (a receiver reading little-endian), one bit off.
 func (m *Mutator) badMagic(c *Context) (string, []byte) {
 	name, b := m.validHandshake(c)
-	v := pickOf(m, []named{{"0", 0}, {"0xFFFFFFFF", 0xFFFFFFFF},
+	v := edgeOf(m, []named{{"0", 0}, {"0xFFFFFFFF", 0xFFFFFFFF},
 		{"byte-swapped", 0x50595452}, {"one bit off", rtype.Magic ^ 1<<m.intn(32)}})
 	put32(b, 0, v.v)
 	return fmt.Sprintf("%s with magic %s", name, v.name), b
@@ -36,7 +36,7 @@ func (m *Mutator) badMagic(c *Context) (string, []byte) {
 // badVersion changes the version (§4.1), which must be 1.
 func (m *Mutator) badVersion(c *Context) (string, []byte) {
 	name, b := m.validHandshake(c)
-	v := pickOf(m, []byte{0, 2, 0x7F, 0x80, 0xFF})
+	v := edgeOf(m, []byte{0, 2, 0x7F, 0x80, 0xFF})
 	b[4] = v
 	return fmt.Sprintf("%s with version %d", name, v), b
 }
@@ -46,7 +46,7 @@ func (m *Mutator) badVersion(c *Context) (string, []byte) {
 // long (§4.3, §4.4).
 func (m *Mutator) badHandshakeType(c *Context) (string, []byte) {
 	name, b := m.validHandshake(c)
-	v := pickOf(m, []byte{0, 1, 2, 3, 4, 0x7F, 0xFF})
+	v := edgeOf(m, []byte{0, 1, 2, 3, 4, 0x7F, 0xFF})
 	b[5] = v
 	return fmt.Sprintf("%s bytes with type %d", name, v), b
 }
@@ -56,8 +56,8 @@ func (m *Mutator) badHandshakeType(c *Context) (string, []byte) {
 // handshake-sized buffer overflows it; up to 548 and 549 bytes (§2.2).
 func (m *Mutator) extraHandshakeBytes(c *Context) (string, []byte) {
 	name, b := m.validHandshake(c)
-	n := pickOf(m, []int{1, 2, 3, 4, 5, 10, 64, 548 - len(b), 549 - len(b), m.between(1, maxMutatedLen-len(b))})
-	if m.oneIn(2) {
+	n := edgeOf(m, []int{1, 2, 3, 4, 5, 10, 64, 548 - len(b), 549 - len(b), m.between(1, maxMutatedLen-len(b))})
+	if m.edge(2) == 0 {
 		return fmt.Sprintf("%s with %d zero bytes after it", name, n), resized(b, len(b)+n)
 	}
 	return fmt.Sprintf("%s with %d random bytes after it", name, n), append(b, m.random(n)...)
@@ -67,7 +67,7 @@ func (m *Mutator) extraHandshakeBytes(c *Context) (string, []byte) {
 // Welcome's connection id (§4.1, §4.3): 0 bytes included.
 func (m *Mutator) missingHandshakeBytes(c *Context) (string, []byte) {
 	name, b := m.validHandshake(c)
-	n := m.intn(len(b))
+	n := m.edge(len(b))
 	return fmt.Sprintf("%s cut to %d bytes", name, n), b[:n]
 }
 
@@ -86,7 +86,7 @@ func (m *Mutator) handshakeConnID(c *Context) (string, []byte) {
 	if c.Target != Client {
 		t = rtype.HandshakeHello
 	}
-	v := pickOf(m, []named{{"0", 0}, {"0xFFFFFFFF", 0xFFFFFFFF}, {"0x80000000", 0x80000000},
+	v := edgeOf(m, []named{{"0", 0}, {"0xFFFFFFFF", 0xFFFFFFFF}, {"0x80000000", 0x80000000},
 		{"of the session", c.Conn}, {"of another session", c.Conn + 1}})
 	b := binary.BigEndian.AppendUint32(nil, rtype.Magic)
 	b = append(b, rtype.Version, byte(t))
@@ -102,7 +102,7 @@ func (m *Mutator) wrongSideHandshake(c *Context) (string, []byte) {
 	if c.Target == Client {
 		return "Hello to a client", rtype.AppendHello(nil)
 	}
-	switch m.intn(3) {
+	switch m.edge(3) {
 	case 0:
 		return "Welcome to a server", rtype.AppendWelcome(nil, c.Conn|1)
 	case 1:

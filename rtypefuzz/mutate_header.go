@@ -3,6 +3,8 @@ package rtypefuzz
 import (
 	"fmt"
 	"math/bits"
+
+	"github.com/rtypeproto/rtype"
 )
 
 // headerBreakers change one or two fields of a valid packet's header
@@ -22,7 +24,7 @@ var headerBreakers = []breaker{
 // byte-swapped, as a receiver reading little-endian sees it.
 func (m *Mutator) headerConn(c *Context) (string, []byte) {
 	p := m.validPacket(c)
-	v := pickOf(m, []named{{"0", 0}, {"of another session", c.Conn + 1},
+	v := edgeOf(m, []named{{"0", 0}, {"of another session", c.Conn + 1},
 		{"of the session before", c.Conn - 1}, {"0xFFFFFFFF", 0xFFFFFFFF},
 		{"byte-swapped", bits.ReverseBytes32(c.Conn)}, {"random", m.u32()}})
 	p.h.ConnectionID = v.v
@@ -31,13 +33,38 @@ func (m *Mutator) headerConn(c *Context) (string, []byte) {
 
 // headerSeqBehind sets a sequence the receiver must drop (§5.2): the last
 // one again (duplicate), 32 below it (seen), 33 below (too old), 0 (never
-// sent, the first is 1), a counter restarted at 1.
+// sent, the first is 1), a counter restarted at 1. In a session's first
+// packets, 32 or 33 below wraps to near 2³², far ahead by the plain
+// comparison: a receiver may take it and drop the session's later packets,
+// so such a draw is rare, as the other session enders are, lest every
+// session end in its first packets.
 func (m *Mutator) headerSeqBehind(c *Context) (string, []byte) {
 	p := m.validPacket(c)
-	v := pickOf(m, []named{{"repeated", c.Seq}, {"32 behind", c.Seq - 32},
-		{"33 behind", c.Seq - 33}, {"0", 0}, {"restarted at 1", 1}})
+	var behind, wrapped []named
+	for _, v := range []named{{"repeated", c.Seq}, {"0", 0}, {"restarted at 1", 1},
+		{"32 behind", c.Seq - 32}, {"33 behind", c.Seq - 33}} {
+		if v.v > c.Seq {
+			wrapped = append(wrapped, v)
+		} else {
+			behind = append(behind, v)
+		}
+	}
+	v := rareOf(m, behind, wrapped)
 	p.h.Sequence = v.v
-	return "sequence " + v.name, p.bytes()
+	return "sequence " + v.name + withParting(&p), p.bytes()
+}
+
+// withParting adds a Disconnect (§7.3) to a packet of the last sequence
+// there is, and says so: no sequence follows it by the plain comparison
+// of §5.2, so a receiver that takes it could take no parting Disconnect
+// after it, and the session's slot would stay taken where connections
+// never expire (§13.3).
+func withParting(p *parts) string {
+	if p.h.Sequence != ^uint32(0) {
+		return ""
+	}
+	p.msgs = append(p.msgs, rtype.RawMessage{Type: rtype.TypeDisconnect, Payload: []byte{byte(rtype.DisconnectClientQuit)}})
+	return ", with a Disconnect"
 }
 
 // headerSeqAhead sets a sequence ahead (§5.2): 2 ahead, skipping one;
@@ -49,14 +76,11 @@ func (m *Mutator) headerSeqBehind(c *Context) (string, []byte) {
 // sequence shifts or indexes by a huge number.
 func (m *Mutator) headerSeqAhead(c *Context) (string, []byte) {
 	p := m.validPacket(c)
-	vals := []named{{"2 ahead", c.Seq + 2}, {"33 ahead", c.Seq + 34}}
-	if m.oneIn(rareOdds) {
-		vals = []named{{"2³¹ ahead", c.Seq + 1 + 1<<31}, {"0xFFFFFFFF", 0xFFFFFFFF},
-			{"0x7FFFFFFF", 0x7FFFFFFF}, {"byte-swapped", bits.ReverseBytes32(c.Seq + 1)}}
-	}
-	v := pickOf(m, vals)
+	v := rareOf(m, []named{{"2 ahead", c.Seq + 2}, {"33 ahead", c.Seq + 34}},
+		[]named{{"2³¹ ahead", c.Seq + 1 + 1<<31}, {"0xFFFFFFFF", 0xFFFFFFFF},
+			{"0x7FFFFFFF", 0x7FFFFFFF}, {"byte-swapped", bits.ReverseBytes32(c.Seq + 1)}})
 	p.h.Sequence = v.v
-	return "sequence " + v.name, p.bytes()
+	return "sequence " + v.name + withParting(&p), p.bytes()
 }
 
 // headerAck sets ack and ackBits (§5.1) to what the peer never sent: ack
@@ -67,7 +91,7 @@ func (m *Mutator) headerSeqAhead(c *Context) (string, []byte) {
 func (m *Mutator) headerAck(c *Context) (string, []byte) {
 	p := m.validPacket(c)
 	low := uint32(m.intn(32))
-	e := pickOf(m, []struct {
+	e := edgeOf(m, []struct {
 		what      string
 		ack, bits uint32
 	}{

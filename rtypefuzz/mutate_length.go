@@ -39,15 +39,15 @@ var fillers = []filler{
 // breakLength draws a length, most often an edge, and cuts or fills a
 // valid datagram of the session to it.
 func (m *Mutator) breakLength(c *Context) (string, []byte) {
-	n := pickOf(m, lengthEdges)
-	if m.oneIn(4) {
-		n = m.intn(maxMutatedLen + 1)
+	n := m.intn(maxMutatedLen + 1)
+	if !m.oneIn(4) || m.forcing {
+		n = edgeOf(m, lengthEdges)
 	}
 	name, p, b := m.lengthBase(c)
 	if n <= len(b) {
 		return fmt.Sprintf("%d bytes, %s cut", n, name), b[:n]
 	}
-	f := pickOf(m, fillers)
+	f := edgeOf(m, fillers)
 	return fmt.Sprintf("%d bytes, %s then %s", n, name, f.name), f.fill(m, p, b, n)
 }
 
@@ -55,7 +55,7 @@ func (m *Mutator) breakLength(c *Context) (string, []byte) {
 // session, or its handshake datagram before a Welcome and now and then
 // after one.
 func (m *Mutator) lengthBase(c *Context) (string, parts, []byte) {
-	if c.Conn == 0 || m.oneIn(5) {
+	if c.Conn == 0 || m.edgeOdds(5) {
 		name, b := m.validHandshake(c)
 		return name, parts{}, b
 	}

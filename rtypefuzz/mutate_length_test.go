@@ -77,7 +77,7 @@ func TestFromChangesBase(t *testing.T) {
 						t.Fatalf("%q: %d bytes, past %d", mu.What, len(mu.Bytes), maxMutatedLen)
 					case !bytes.Equal(base.b, keep):
 						t.Fatalf("%q: base changed", mu.What)
-					case !strings.HasPrefix(mu.What, mu.Layer.String()+": from corpus: "):
+					case !strings.HasPrefix(mu.What, mu.Layer.String()+": from base: "):
 						t.Fatalf("What %q does not name layer %s", mu.What, mu.Layer)
 					}
 					lengths[len(mu.Bytes)] = true

@@ -25,10 +25,16 @@ type payloadEdit struct {
 
 // pickEdit draws one of edits, a rare one less often.
 func (m *Mutator) pickEdit(edits []payloadEdit) payloadEdit {
+	if m.forcing {
+		e := edgeOf(m, edits)
+		m.ends = m.ends || e.rare
+		return e
+	}
 	e := pickOf(m, edits)
 	for e.rare && !m.oneIn(rareOdds) {
 		e = pickOf(m, edits)
 	}
+	m.ends = m.ends || e.rare
 	return e
 }
 
@@ -68,7 +74,7 @@ func (m *Mutator) validPayload(c *Context, t rtype.MessageType) []byte {
 // off to one of the values vals gives for the session.
 func setField(t rtype.MessageType, field string, off, width int, vals func(m *Mutator, c *Context) []named) payloadEdit {
 	return payloadEdit{typ: t, edit: func(m *Mutator, c *Context, pl []byte) (string, []byte) {
-		v := pickOf(m, vals(m, c))
+		v := edgeOf(m, vals(m, c))
 		putField(pl, off, width, v.v)
 		return field + " " + v.name, pl
 	}}
@@ -92,7 +98,7 @@ func putField(b []byte, off, width int, v uint32) {
 // with a message size that says so (§7, §8: a receiver must drop it; §12).
 func resize(t rtype.MessageType, sizes ...int) payloadEdit {
 	return payloadEdit{typ: t, edit: func(m *Mutator, c *Context, pl []byte) (string, []byte) {
-		n := pickOf(m, sizes)
+		n := edgeOf(m, sizes)
 		return fmt.Sprintf("payload of %d bytes instead of %d", n, len(pl)), resized(pl, n)
 	}}
 }

@@ -50,7 +50,7 @@ func stateField(field string, off, width int, vals func(*Mutator, *Context) []na
 	return payloadEdit{typ: rtype.TypeSnapshot, edit: func(m *Mutator, c *Context, pl []byte) (string, []byte) {
 		n := (len(pl) - rtype.SnapshotHeaderSize) / rtype.EntityStateSize
 		i := m.intn(n)
-		v := pickOf(m, vals(m, c))
+		v := edgeOf(m, vals(m, c))
 		putField(pl, rtype.SnapshotHeaderSize+i*rtype.EntityStateSize+off, width, v.v)
 		return fmt.Sprintf("state %d of %d, %s %s", i+1, n, field, v.name), pl
 	}}

@@ -21,7 +21,7 @@ func snapshotStateCount(pl []byte) int {
 // and 255 and 0xFFFF the edges of an 8- and a 16-bit counter.
 func snapshotCount(m *Mutator, c *Context, pl []byte) (string, []byte) {
 	n := snapshotStateCount(pl)
-	v := pickOf(m, []int{0, max(n-1, 0), n + 1, 47, 48, 255, 0xFFFF})
+	v := edgeOf(m, []int{0, max(n-1, 0), n + 1, 47, 48, 255, 0xFFFF})
 	put16(pl, 4, uint16(v))
 	return fmt.Sprintf("entityCount %d with %d states", v, n), pl
 }
@@ -31,7 +31,7 @@ func snapshotCount(m *Mutator, c *Context, pl []byte) (string, []byte) {
 // it must accept: 48 states make a 554-byte datagram (§2.2), 131 as many
 // as 1472 bytes hold.
 func snapshotStates(m *Mutator, c *Context, pl []byte) (string, []byte) {
-	n := pickOf(m, []int{0, 1, 46, 47, 48, 131})
+	n := edgeOf(m, []int{0, 1, 46, 47, 48, 131})
 	states := m.states(c, n)[:n]
 	out := binary.BigEndian.AppendUint16(resized(pl, 4), uint16(n))
 	for _, s := range states {
@@ -59,7 +59,7 @@ func snapshotMisaligned(m *Mutator, c *Context, pl []byte) (string, []byte) {
 
 // snapshotShortHeader cuts the payload inside its 6-byte header.
 func snapshotShortHeader(m *Mutator, c *Context, pl []byte) (string, []byte) {
-	n := m.intn(rtype.SnapshotHeaderSize)
+	n := m.edge(rtype.SnapshotHeaderSize)
 	return fmt.Sprintf("payload of %d bytes, short of its header", n), resized(pl, n)
 }
 

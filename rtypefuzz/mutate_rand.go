@@ -1,5 +1,7 @@
 package rtypefuzz
 
+import "math/rand/v2"
+
 // intn returns a number in [0, n), or 0 when n is not positive, so that a
 // draw from an empty range never panics.
 func (m *Mutator) intn(n int) int {
@@ -42,4 +44,64 @@ func pickOf[T any](m *Mutator, xs []T) T {
 type named struct {
 	name string
 	v    uint32
+}
+
+// edge returns one of the n edges of a field: drawn at random, or, while
+// an entry of the catalogue is made, the one its plan names.
+func (m *Mutator) edge(n int) int {
+	if !m.forcing {
+		return m.intn(n)
+	}
+	k := len(m.arity)
+	m.arity = append(m.arity, max(n, 1))
+	if k < len(m.plan) && m.plan[k] < n {
+		return m.plan[k]
+	}
+	return 0
+}
+
+// edgeOf returns one of the edges xs, as edge chooses.
+func edgeOf[T any](m *Mutator, xs []T) T {
+	var zero T
+	if len(xs) == 0 {
+		return zero
+	}
+	return xs[m.edge(len(xs))]
+}
+
+// edgeOdds reports true once in n draws at random; the catalogue has both
+// outcomes.
+func (m *Mutator) edgeOdds(n int) bool {
+	if m.forcing {
+		return m.edge(2) == 1
+	}
+	return m.oneIn(n)
+}
+
+// rareOf returns one of common, or, once in rareOdds draws, one of rare,
+// which marks the datagram as ending the session; the catalogue has every
+// one of both.
+func rareOf[T any](m *Mutator, common, rare []T) T {
+	if !m.forcing && (len(rare) == 0 || !m.oneIn(rareOdds)) {
+		return pickOf(m, common)
+	}
+	k := len(common) + m.intn(len(rare))
+	if m.forcing {
+		k = m.edge(len(common) + len(rare))
+	}
+	if k < len(common) {
+		return common[k]
+	}
+	m.ends = true
+	return rare[k-len(common)]
+}
+
+// apart runs f on draws of its own, seeded by one draw of m's: how many f
+// makes depends on what the session learnt from the target (its
+// entities), and then shifts none of the draws after it.
+func (m *Mutator) apart(f func()) {
+	saved := m.r
+	m.r = rand.New(rand.NewPCG(saved.Uint64(), streamOf))
+	defer func() { m.r = saved }()
+	f()
 }

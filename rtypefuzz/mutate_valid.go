@@ -50,10 +50,15 @@ func (m *Mutator) mainType(c *Context) rtype.MessageType {
 // Snapshot, which goes in its own packet (§8.1), nor a Disconnect, which
 // would end the session under test.
 func (m *Mutator) extraType(c *Context) rtype.MessageType {
+	return pickOf(m, extraTypes(c))
+}
+
+// extraTypes are the types extraType draws from.
+func extraTypes(c *Context) []rtype.MessageType {
 	if c.Target == Client {
-		return pickOf(m, []rtype.MessageType{rtype.TypeCreateEntity, rtype.TypeDestroyEntity, rtype.TypePong})
+		return []rtype.MessageType{rtype.TypeCreateEntity, rtype.TypeDestroyEntity, rtype.TypePong}
 	}
-	return pickOf(m, []rtype.MessageType{rtype.TypePing, rtype.TypeQueryEntity})
+	return []rtype.MessageType{rtype.TypePing, rtype.TypeQueryEntity}
 }
 
 // messageOf returns a valid message of type t for the session (§7, §8).
@@ -95,7 +100,12 @@ func (m *Mutator) pos(limit int) rtype.Pos16 {
 // states returns the states of a valid Snapshot (§8.1): the session's
 // entities, at most 47, each once and none 0, with fresh ids added until
 // there are at least atLeast.
-func (m *Mutator) states(c *Context, atLeast int) []rtype.EntityState {
+func (m *Mutator) states(c *Context, atLeast int) (out []rtype.EntityState) {
+	m.apart(func() { out = m.statesOf(c, atLeast) })
+	return out
+}
+
+func (m *Mutator) statesOf(c *Context, atLeast int) []rtype.EntityState {
 	ids := sessionIDs(c)
 	if len(ids) > rtype.MaxSnapshotStates {
 		start := m.intn(len(ids) - rtype.MaxSnapshotStates + 1)
@@ -126,16 +136,21 @@ func sessionIDs(c *Context) []uint32 {
 }
 
 // someID returns an entity id the session knows, or a fresh one.
-func (m *Mutator) someID(c *Context) uint32 {
-	if ids := sessionIDs(c); len(ids) > 0 {
-		return pickOf(m, ids)
-	}
-	return m.freshID(c)
+func (m *Mutator) someID(c *Context) (id uint32) {
+	m.apart(func() {
+		if ids := sessionIDs(c); len(ids) > 0 {
+			id = pickOf(m, ids)
+			return
+		}
+		id = unusedID(m, nil)
+	})
+	return id
 }
 
 // freshID returns an id, never 0, that the session does not know.
-func (m *Mutator) freshID(c *Context) uint32 {
-	return unusedID(m, sessionIDs(c))
+func (m *Mutator) freshID(c *Context) (id uint32) {
+	m.apart(func() { id = unusedID(m, sessionIDs(c)) })
+	return id
 }
 
 // unusedID returns an id, never 0, not in ids: the one after the largest,
@@ -166,7 +181,7 @@ func contains(ids []uint32, id uint32) bool {
 // a Hello for a server, a Welcome with the session's id for a client.
 func (m *Mutator) validHandshake(c *Context) (name string, b []byte) {
 	if c.Target == Client {
-		if m.oneIn(3) {
+		if m.edgeOdds(3) {
 			return "Rejected", rtype.AppendRejected(nil)
 		}
 		id := c.Conn

@@ -21,8 +21,17 @@ var plantedAddr = netip.MustParseAddrPort("10.0.0.1:4242")
 // call, as a process would be restarted: a crash ends it (ended gets the
 // error), a hang leaves it silent until stopped.
 func startPlanted(nw *rtypetest.Network, bug planted.Bug) rtypefuzz.Start {
+	return startServing(nw, plantedAddr, func(ctx context.Context, conn *rtypetest.Conn) error {
+		return planted.Serve(ctx, conn, bug)
+	})
+}
+
+// startServing starts serve on addr of nw, afresh at each call: an error
+// it returns unasked is how it ended; stop cancels it and waits for it to
+// return, as a Start's stop must.
+func startServing(nw *rtypetest.Network, addr netip.AddrPort, serve func(context.Context, *rtypetest.Conn) error) rtypefuzz.Start {
 	return func(ctx context.Context) (netip.AddrPort, <-chan error, func(), error) {
-		conn, err := nw.Listen(plantedAddr)
+		conn, err := nw.Listen(addr)
 		if err != nil {
 			return netip.AddrPort{}, nil, nil, err
 		}
@@ -31,7 +40,7 @@ func startPlanted(nw *rtypetest.Network, bug planted.Bug) rtypefuzz.Start {
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
-			if err := planted.Serve(sctx, conn, bug); err != nil && sctx.Err() == nil {
+			if err := serve(sctx, conn); err != nil && sctx.Err() == nil {
 				ended <- err
 			}
 		}()
@@ -39,7 +48,7 @@ func startPlanted(nw *rtypetest.Network, bug planted.Bug) rtypefuzz.Start {
 			cancel()
 			<-done
 		}
-		return plantedAddr, ended, stop, nil
+		return addr, ended, stop, nil
 	}
 }
 

@@ -67,11 +67,7 @@ const hellos = 3
 func (p *prober) ping() bool {
 	s := p.health
 	p.pings++
-	s.ctx.Seq++
-	h := rtype.PacketHeader{ConnectionID: s.ctx.Conn, Sequence: s.ctx.Seq, Ack: s.ctx.Ack, AckBits: s.ctx.AckBits}
-	b, _ := h.AppendBinary(nil)
-	b, _ = rtype.AppendMessage(b, rtype.Ping{Timestamp: p.pings})
-	s.send(b)
+	s.send(s.packet(rtype.Ping{Timestamp: p.pings}))
 	s.sent = s.sent[:0]
 	deadline := time.NewTimer(LiveWait)
 	defer deadline.Stop()

@@ -12,8 +12,8 @@ import (
 
 // Pacing of a run: a burst of datagrams every tick, a valid packet every
 // keepEvery so the session lives on, a stray datagram from an address
-// without a connection every strayEvery, a liveness probe every
-// probeEvery.
+// without a connection every strayEvery (half-way between two valid
+// ones), a liveness probe every probeEvery.
 const (
 	tick        = 2 * time.Millisecond
 	keepEvery   = 16
@@ -30,18 +30,26 @@ type run struct {
 	o      Options
 	target netip.AddrPort
 	bind   netip.AddrPort
-	mut    *Mutator
+	sched  *schedule
 	probe  *prober
 	fuzz   *sess
-	stray  *sess
-	ended  <-chan error
-	start  time.Time
-	prog   Progress
+	// left is the last fuzz session closed: a hang its last datagram
+	// caused is seen after it went.
+	left  *sess
+	stray *sess
+	ended <-chan error
+	start time.Time
+	prog  Progress
 	// heard is when the fuzz session last got an answer.
 	heard time.Time
 	// retry is when a session that could not open is tried again.
 	retry time.Time
-	last  []Datagram
+	// ending is set once the fuzz session sent a datagram that may end
+	// it (Mutation.Ends): the next datagram goes in a new session.
+	ending bool
+	last   []Datagram
+	pace   pace
+	flow   flow
 }
 
 // FuzzServer fuzzes the server at target until a finding, ctx is done or
@@ -54,7 +62,7 @@ func FuzzServer(ctx context.Context, target netip.AddrPort, o Options) (*Report,
 func fuzzServer(ctx context.Context, target netip.AddrPort, ended <-chan error, o Options) (*Report, error) {
 	o = o.withDefaults()
 	r := &run{o: o, target: target, ended: ended, start: time.Now(),
-		mut: NewMutator(o.Seed)}
+		sched: newSchedule(o.Seed, Server)}
 	r.bind = bindFor(target, o.Network)
 	r.probe = &prober{nw: o.Network, bind: r.bind, target: target}
 	if ok, _ := r.probe.alive(); !ok || r.probe.health == nil {
@@ -66,7 +74,7 @@ func fuzzServer(ctx context.Context, target netip.AddrPort, ended <-chan error, 
 		return nil, err
 	}
 	r.prog.Elapsed = time.Since(r.start)
-	return &Report{Progress: r.prog, Finding: f, NoPong: r.probe.pongless}, nil
+	return &Report{Progress: r.prog, Finding: f, NoPong: r.probe.pongless, Slowed: r.pace.slowed()}, nil
 }
 
 // loop sends until a finding or the end of the run.
@@ -90,9 +98,19 @@ func (r *run) loop(ctx context.Context) (*Finding, error) {
 		case err := <-r.ended:
 			return r.found(Exited, exitDetail(err)), nil
 		case <-report.C:
+			r.pace.second(r.prog.Sent)
 			r.progress()
 		case <-probe.C:
-			if ok, why := r.probe.alive(); !ok {
+			began := time.Now()
+			ok, why := r.probe.alive()
+			r.pace.probe += time.Since(began)
+			if !ok && ctx.Err() != nil {
+				return nil, nil // the run ended while the probe waited
+			}
+			if f := r.exited(); !ok && f != nil {
+				return f, nil // it stopped answering as its process ended
+			}
+			if !ok {
 				return r.found(StoppedAnswering, why), nil
 			}
 			if f := r.memoryFinding(); f != nil {
@@ -112,41 +130,80 @@ func (r *run) loop(ctx context.Context) (*Finding, error) {
 
 // step sends one burst and reads what came back.
 func (r *run) step(burst int) *Finding {
-	if r.fuzz == nil || len(r.fuzz.sent) >= maxSent || time.Since(r.heard) > silentAfter {
-		if time.Now().Before(r.retry) {
-			return nil
-		}
-		if !r.renew() {
-			// Full, or slow: try again later; the probe judges whether
-			// it still answers.
-			r.retry = time.Now().Add(retryAfter)
-			return nil
-		}
-	}
 	for range burst {
+		if f, ok := r.ready(); !ok {
+			return f
+		}
+		if r.flow.room(r.prog.Sent, time.Now()) <= 0 {
+			r.pace.held += tick
+			break
+		}
 		r.sendOne()
 	}
 	return r.readAnswers()
 }
 
-// sendOne sends the next datagram of the fuzz session: a valid one every
-// keepEvery, a stray one every strayEvery, else a mutation.
+// ready reports whether the fuzz session can take the next datagram, after
+// opening a new one if it must: none yet, it sent maxSent, it sent a
+// datagram that may end it, or it heard nothing for silentAfter.
+func (r *run) ready() (*Finding, bool) {
+	if r.fuzz != nil && !r.ending && len(r.fuzz.sent) < maxSent && time.Since(r.heard) <= silentAfter {
+		return nil, true
+	}
+	if time.Now().Before(r.retry) {
+		return nil, false
+	}
+	if r.fuzz != nil {
+		// The answers to its last datagrams are judged before it goes.
+		if f := r.readAnswers(); f != nil {
+			return f, false
+		}
+	}
+	if !r.renew() {
+		// Full, or slow: try again later; the probe judges whether it
+		// still answers.
+		r.retry = time.Now().Add(retryAfter)
+		r.pace.full += retryAfter
+		return r.exited(), false
+	}
+	return nil, true
+}
+
+// exited returns the finding of an implementation whose process ended,
+// if it did, without waiting.
+func (r *run) exited() *Finding {
+	select {
+	case err := <-r.ended:
+		return r.found(Exited, exitDetail(err))
+	default:
+		return nil
+	}
+}
+
+// sendOne sends datagram number prog.Sent+1 of the run: a valid one of
+// the fuzz session every keepEvery, a stray one every strayEvery, else a
+// mutation in the fuzz session.
 func (r *run) sendOne() {
 	s := r.fuzz
 	r.prog.Sent++
+	i := uint64(r.prog.Sent)
 	switch {
-	case r.prog.Sent%strayEvery == 0: // before keepEvery, which divides it
-		r.sendStray()
+	case i%keepEvery == 0:
+		b := s.paced(uint32(i))
+		r.flow.sent(s.ctx.Seq, int(i))
+		r.trace(i, "valid: Input and Ping", b)
 		return
-	case r.prog.Sent%keepEvery == 0:
-		s.keepalive()
+	case i%strayEvery == strayEvery/2+keepEvery/2:
+		r.sendStray(i)
 		return
 	}
-	m := r.mut.Next(&s.ctx)
+	m := r.sched.next(i, &s.ctx)
 	if m.Sequenced {
 		s.ctx.Seq++
 	}
 	s.send(m.Bytes)
+	r.trace(i, m.What, m.Bytes)
+	r.ending = m.Ends
 }
 
 // readAnswers judges what the implementation sent since the last step.
@@ -160,6 +217,7 @@ func (r *run) readAnswers() *Finding {
 			r.heard = time.Now()
 			r.keep(d)
 			r.fuzz.absorb(d)
+			r.flow.acked(d.Bytes, r.fuzz.ctx.Conn, r.heard)
 			r.prog.Answers++
 			if o, why := judge(d.Bytes, wiredump.Packet); o != 0 {
 				return r.found(o, why)
@@ -177,19 +235,30 @@ func (r *run) readAnswers() *Finding {
 func (r *run) renew() bool {
 	if r.fuzz != nil {
 		r.fuzz.leave()
-		r.fuzz = nil
+		r.left, r.fuzz = r.fuzz, nil
 	}
 	s, err := dial(r.o.Network, r.bind, r.target, Server)
 	if err != nil {
 		return false
 	}
-	if err := s.open(LiveWait); err != nil {
+	began := time.Now()
+	err = s.open(LiveWait)
+	r.pace.open += time.Since(began)
+	if err != nil {
 		s.close()
 		return false
 	}
 	r.prog.Sessions++
-	r.fuzz, r.heard = s, time.Now()
+	r.fuzz, r.heard, r.ending = s, time.Now(), false
+	r.flow.reset(r.prog.Sent, r.heard)
 	return true
+}
+
+// trace shows datagram i to Options.Trace.
+func (r *run) trace(i uint64, what string, b []byte) {
+	if r.o.Trace != nil {
+		r.o.Trace(int(i), what, b)
+	}
 }
 
 // keep remembers d among the last datagrams of the run.
@@ -212,8 +281,12 @@ func (r *run) progress() {
 // found makes the finding of oracle o from the fuzz session.
 func (r *run) found(o Oracle, detail string) *Finding {
 	f := &Finding{Oracle: o, Detail: detail, Last: r.last}
-	if r.fuzz != nil {
-		f.Sent, f.Conn, f.Capture = r.fuzz.sent, r.fuzz.ctx.Conn, r.fuzz.tr.capture(r.fuzz.tr.zero)
+	s := r.fuzz
+	if s == nil || len(s.sent) == 0 {
+		s = r.left
+	}
+	if s != nil {
+		f.Sent, f.Conn, f.Capture = s.sent, s.ctx.Conn, s.tr.capture(s.tr.zero)
 	}
 	return f
 }

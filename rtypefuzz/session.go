@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net"
 	"net/netip"
+	"slices"
 	"time"
 
 	"github.com/rtypeproto/rtype"
@@ -40,10 +41,12 @@ type sess struct {
 	// reproducer; answers counts what came back.
 	sent    []Datagram
 	answers int
-	// top is the highest sequence sent with the session's id, mutations
-	// included: the peer drops anything not above it as too old or
-	// repeated (§5.2), the Disconnect that frees the slot too.
-	top uint32
+	// top and newest are the highest sequence sent with the session's
+	// id, mutations included, by the plain comparison and by the
+	// wrapping one (§5.2 allows either): the peer drops anything not
+	// above the one it uses as too old or repeated, the Disconnect that
+	// frees the slot too.
+	top, newest uint32
 	// tr records the socket's datagrams both ways, for a capture.
 	tr *trace
 }
@@ -90,8 +93,13 @@ func (s *sess) read() {
 func (s *sess) send(b []byte) {
 	_, _ = s.conn.WriteToUDPAddrPort(b, s.peer)
 	s.tr.add(true, s.local, s.peer, b)
-	if s.welcomed && len(b) >= rtype.PacketHeaderSize && binary.BigEndian.Uint32(b) == s.ctx.Conn {
-		s.top = max(s.top, binary.BigEndian.Uint32(b[4:]))
+	if s.welcomed && len(b) >= rtype.PacketHeaderSize && len(b) <= rtype.MaxDatagramSize &&
+		binary.BigEndian.Uint32(b) == s.ctx.Conn {
+		seq := binary.BigEndian.Uint32(b[4:])
+		s.top = max(s.top, seq)
+		if rtype.SequenceNewer(seq, s.newest) {
+			s.newest = seq
+		}
 	}
 	if s.welcomed {
 		s.sent = append(s.sent, Datagram{At: time.Since(s.start), Out: true, From: s.local, To: s.peer, Bytes: b})
@@ -138,11 +146,18 @@ func (s *sess) open(wait time.Duration) error {
 // keepalive sends the session's next valid packet: an Input with no
 // action, acknowledging what arrived (§5.1, §7.1).
 func (s *sess) keepalive() {
+	s.send(s.packet(rtype.Input{InputSequence: s.ctx.Seq + 1}))
+}
+
+// packet returns the session's next valid packet, of msgs (§5.1): the
+// header the mutator builds on, moved on to its sequence.
+func (s *sess) packet(msgs ...rtype.Message) []byte {
+	b := appendHeader(make([]byte, 0, rtype.MaxDatagramSize), nextHeader(&s.ctx))
 	s.ctx.Seq++
-	h := rtype.PacketHeader{ConnectionID: s.ctx.Conn, Sequence: s.ctx.Seq, Ack: s.ctx.Ack, AckBits: s.ctx.AckBits}
-	b, _ := h.AppendBinary(nil)
-	b, _ = rtype.AppendMessage(b, rtype.Input{InputSequence: s.ctx.Seq})
-	s.send(b)
+	for _, m := range msgs {
+		b, _ = rtype.AppendMessage(b, m)
+	}
+	return b
 }
 
 // absorb learns from an answer: the sequences to acknowledge (§5.1), the
@@ -164,23 +179,15 @@ func (s *sess) absorb(d Datagram) {
 	}
 }
 
-// learn keeps the entity ids and serverTick of a message, a few dozen ids
-// at most.
+// learn keeps the entity id of a CreateEntity, a few dozen at most, for
+// the mutations that name a known entity (§7.4). The serverTick is not
+// kept: a server ignores the ticks of the messages sent to the wrong side
+// that carry one (§6), and learning fewer values of the server keeps a
+// seed's datagrams the same from run to run.
 func (s *sess) learn(m rtype.RawMessage) {
-	switch m.Type {
-	case rtype.TypeCreateEntity:
-		var v rtype.CreateEntity
-		if v.UnmarshalBinary(m.Payload) == nil {
-			s.ctx.Tick = v.ServerTick
-			if len(s.ctx.Entities) < 64 {
-				s.ctx.Entities = append(s.ctx.Entities, v.NetworkID)
-			}
-		}
-	case rtype.TypeSnapshot:
-		var v rtype.Snapshot
-		if v.UnmarshalBinary(m.Payload) == nil {
-			s.ctx.Tick = v.ServerTick
-		}
+	var v rtype.CreateEntity
+	if m.Type == rtype.TypeCreateEntity && v.UnmarshalBinary(m.Payload) == nil && len(s.ctx.Entities) < 64 {
+		s.ctx.Entities = append(s.ctx.Entities, v.NetworkID)
 	}
 }
 
@@ -190,19 +197,33 @@ func unmap(a netip.AddrPort) netip.AddrPort {
 }
 
 // leave sends Disconnect (§7.3) on an open session, so that its slot frees
-// at once, and closes the socket.
+// at once, and closes the socket. A mutation may have moved the peer's
+// highest sequence anywhere (§5.2): the Disconnect goes after each place
+// it can be, the session's own sequence, the highest sent by the plain
+// comparison and by the wrapping one, so that one of them is new to the
+// peer; once one closed the connection, the others come from an address
+// without one, which the peer drops (§12).
 func (s *sess) leave() {
 	if s.welcomed {
-		// Above every sequence sent, so that it is not too old (§5.2),
-		// unless a mutation took the last sequence there is.
-		s.ctx.Seq = max(s.ctx.Seq, s.top)
-		if s.ctx.Seq < ^uint32(0) {
-			s.ctx.Seq++
+		for _, after := range partingAfter(s.ctx.Seq, s.top, s.newest) {
+			h := nextHeader(&s.ctx)
+			h.Sequence = after + 1
+			b, _ := rtype.AppendMessage(appendHeader(nil, h), rtype.Disconnect{Reason: rtype.DisconnectClientQuit})
+			_, _ = s.conn.WriteToUDPAddrPort(b, s.peer)
 		}
-		h := rtype.PacketHeader{ConnectionID: s.ctx.Conn, Sequence: s.ctx.Seq, Ack: s.ctx.Ack, AckBits: s.ctx.AckBits}
-		b, _ := h.AppendBinary(nil)
-		b, _ = rtype.AppendMessage(b, rtype.Disconnect{Reason: rtype.DisconnectClientQuit})
-		_, _ = s.conn.WriteToUDPAddrPort(b, s.peer)
 	}
 	s.close()
+}
+
+// partingAfter returns the sequences a parting Disconnect follows: seq,
+// then top and newest when they differ, but for the last sequence there
+// is, which nothing follows by the plain comparison.
+func partingAfter(seq, top, newest uint32) []uint32 {
+	out := []uint32{seq}
+	for _, v := range []uint32{newest, top} {
+		if v != ^uint32(0) && !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	return out
 }

@@ -61,7 +61,15 @@ Exit status: 0 no finding within -duration; 1 a finding (replay: it
 reproduced); 2 usage error, or the server did not answer from the start, or
 the client sent no Hello.
 
-Flags (-listen in client and replay modes only):
+Each run sends every edge of its mutations once (each field's edge values,
+each framing and length edge, a Disconnect as a session's last datagram)
+before it draws them at random; the n-th datagram is a function of -seed and
+n, so a run repeats, but for what it learnt from the implementation
+(connection ids, acks, entity ids): -trace FILE lists them to compare runs.
+A run whose rate falls under a tenth of its first seconds' says what it
+waited on.
+
+Flags (-listen in client and replay modes only, -trace not in replay):
 `
 
 // fuzzConfig is what the fuzz command's flags and arguments say.
@@ -75,6 +83,7 @@ type fuzzConfig struct {
 	seed     uint64
 	duration time.Duration
 	out      string
+	trace    string
 	rate     int
 	pid      int
 	maxRSS   uint64
@@ -88,6 +97,9 @@ func fuzzFlags(cfg *fuzzConfig) *flag.FlagSet {
 	fs.Uint64Var(&cfg.seed, "seed", 1, "seed of the mutations: a run repeats with the same `N`")
 	fs.DurationVar(&cfg.duration, "duration", time.Minute, "how long to fuzz without a finding")
 	fs.StringVar(&cfg.out, "out", ".", "write finding-N.txt and finding-N.pcap into `DIR`")
+	if cfg.mode != "replay" {
+		fs.StringVar(&cfg.trace, "trace", "", "write each datagram sent to `FILE`: number, mutation, hex")
+	}
 	fs.IntVar(&cfg.rate, "rate", 2000, "datagrams sent per second")
 	fs.IntVar(&cfg.pid, "pid", 0, "with HOST:PORT, watch the memory of the server's process `PID`")
 	fs.Uint64Var(&cfg.maxRSS, "max-rss", rtypefuzz.DefaultMaxRSS>>20, "a server whose resident memory grows past `MiB` is a finding")

@@ -34,10 +34,18 @@ func fuzzServer(ctx context.Context, cfg *fuzzConfig, stdout, stderr io.Writer) 
 // fuzzRun runs a fuzzing run with o, its progress shown, and reports
 // what it found against target.
 func fuzzRun(cfg *fuzzConfig, target rtypefuzz.Target, o rtypefuzz.Options, run func(rtypefuzz.Options) (*rtypefuzz.Report, error), stdout, stderr io.Writer) int {
+	closeTrace, err := traced(cfg, &o)
+	if err != nil {
+		fmt.Fprintf(newNoteWriter(stderr), "rtypecheck fuzz: -trace: %v\n", err)
+		return exitUsage
+	}
 	line := newProgressLine(stderr)
 	o.Progress = line.show
 	rep, err := run(o)
 	line.end()
+	if cerr := closeTrace(); cerr != nil {
+		fmt.Fprintf(newNoteWriter(stderr), "rtypecheck fuzz: -trace: %v\n", cerr)
+	}
 	if err != nil {
 		fmt.Fprintf(newNoteWriter(stderr), "rtypecheck fuzz: %v\n", err)
 		return exitUsage
@@ -45,6 +53,9 @@ func fuzzRun(cfg *fuzzConfig, target rtypefuzz.Target, o rtypefuzz.Options, run 
 	fmt.Fprintf(stdout, "%s\n", summary(rep.Progress))
 	if rep.NoPong {
 		fmt.Fprintln(newNoteWriter(stdout), "liveness judged by fresh Hellos alone: the server answered no Ping (§7.2)")
+	}
+	if rep.Slowed != "" {
+		fmt.Fprintf(newNoteWriter(stdout), "slowed: %s\n", rep.Slowed)
 	}
 	if rep.Finding == nil {
 		fmt.Fprintln(stdout, "no finding")

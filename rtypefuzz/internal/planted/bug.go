@@ -34,11 +34,17 @@ const (
 	// internal marker and waits for a signal nobody sends: the server
 	// stops reading and answering.
 	Hang
+	// DisconnectReason: the server keeps the share of each reason of
+	// §7.3 among the departures, in a table of reasons 0 to 4, and
+	// divides by the departures of the Disconnect's own reason: a reason
+	// over 4, which the table has not, counts none, and the division is
+	// by zero.
+	DisconnectReason
 
 	numBugs
 )
 
-var bugNames = [numBugs]string{"none", "trusted-length", "unbounded-count", "id-zero", "wrap-around", "hang"}
+var bugNames = [numBugs]string{"none", "trusted-length", "unbounded-count", "id-zero", "wrap-around", "hang", "disconnect-reason"}
 
 // String returns the bug's name, as ParseBug reads it.
 func (b Bug) String() string {

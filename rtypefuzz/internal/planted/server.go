@@ -26,6 +26,11 @@ type server struct {
 	msgs [maxMessages]message
 	// barrier is what the Hang bug waits on: nobody ever signals it.
 	barrier chan struct{}
+	// departures, byReason and share are the DisconnectReason bug's
+	// statistics of the Disconnects' reasons (§7.3).
+	departures int
+	byReason   [5]int
+	share      int
 }
 
 func newServer(ctx context.Context, conn conformance.Conn, bug Bug, now time.Time) *server {

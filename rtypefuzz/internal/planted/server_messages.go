@@ -23,6 +23,9 @@ func (s *server) handle(p *peer, m message) {
 		s.ping(p, m.p)
 	case msgDisconnect:
 		if len(m.p) == leaveSize {
+			if s.bug == DisconnectReason {
+				s.tally(m.p[0])
+			}
 			s.leave(p) // the reason is not interpreted (§7.3)
 		}
 	case msgQueryEntity:
@@ -106,4 +109,17 @@ func (s *server) queryTrusting(p *peer, id uint32) {
 		return
 	}
 	p.queue(s.createMsg(s.world.byID[id]))
+}
+
+// tally is the DisconnectReason bug: the share of a departure's reason
+// among the departures, divided by the count of that reason's, which a
+// reason past the table of §7.3 leaves at 0.
+func (s *server) tally(reason byte) {
+	s.departures++
+	var same int
+	if int(reason) < len(s.byReason) {
+		s.byReason[reason]++
+		same = s.byReason[reason]
+	}
+	s.share = s.departures * 100 / same
 }

@@ -139,6 +139,8 @@ func TestServerTriggers(t *testing.T) {
 					p.raw(serverTrigger(trigger, p.id, p.seq))
 					p.seq++
 					switch {
+					case server != trigger && trigger == DisconnectReason:
+						checkSurvived(t, nw, srv, join(t, nw)) // p left (§7.3)
 					case server != trigger:
 						checkSurvived(t, nw, srv, p)
 					case trigger == Hang:
@@ -154,10 +156,11 @@ func TestServerTriggers(t *testing.T) {
 
 // crashes are what each bug's panic says.
 var crashes = map[Bug]string{
-	TrustedLength:  "slice bounds out of range [:8] with capacity 4",
-	UnboundedCount: "index out of range [8] with length 8",
-	IDZero:         "nil pointer dereference",
-	WrapAround:     "index out of range [2147483647] with length 33",
+	TrustedLength:    "slice bounds out of range [:8] with capacity 4",
+	UnboundedCount:   "index out of range [8] with length 8",
+	IDZero:           "nil pointer dereference",
+	WrapAround:       "index out of range [2147483647] with length 33",
+	DisconnectReason: "integer divide by zero",
 }
 
 func checkSurvived(t *testing.T, nw *rtypetest.Network, srv *running, p *player) {

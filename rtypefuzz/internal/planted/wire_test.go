@@ -53,6 +53,8 @@ func serverTrigger(bug Bug, conn, seq uint32) []byte {
 		return packet(conn, seq+1<<31, ping(7))
 	case Hang:
 		return packet(conn, seq, ping(hangMarker))
+	case DisconnectReason:
+		return packet(conn, seq, []byte{0x00, 0x04, 0x00, 0x01, 0x80})
 	}
 	return nil
 }
