@@ -126,6 +126,7 @@ func (cs *clientSess) end() {
 func (cs *clientSess) emit(b []byte) {
 	_, _ = cs.conn.WriteToUDPAddrPort(b, cs.peer)
 	cs.tr.add(true, cs.local, cs.peer, b)
+	cs.monitor.saw(cs.local, cs.peer, b)
 	d := Datagram{At: time.Since(cs.start), Out: true, From: cs.local, To: cs.peer, Bytes: b}
 	cs.sent = append(cs.sent, d)
 	cs.keep(d)
@@ -230,8 +231,8 @@ func (cs *clientSess) take(d Datagram) (Oracle, string) {
 	cs.heard = time.Now()
 	cs.answers++
 	cs.keep(d)
-	if o, why := judge(d.Bytes, kindOf(cs.welcomed)); o != 0 {
-		if _, err := rtype.ParsePacket(d.Bytes); !cs.welcomed && o == Invalid && err == nil {
+	if o, why, b := cs.monitor.broken(); o != 0 {
+		if _, err := rtype.ParsePacket(b); !cs.welcomed && o == Invalid && err == nil {
 			why = "a connected packet before any valid Welcome: the client took a datagram it had to ignore for one (§4.3)"
 		}
 		return o, why

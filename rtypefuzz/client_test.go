@@ -177,7 +177,7 @@ func TestClientOracles(t *testing.T) {
 		{"exit 0 without Disconnect", fakeClient{exitAfter: 300 * time.Millisecond}, rtypefuzz.Exited, "no Disconnect"},
 		{"hang", fakeClient{hangAfter: 300 * time.Millisecond}, rtypefuzz.StoppedAnswering, "§7.1"},
 		{"oversize", fakeClient{oversizeAfter: 300 * time.Millisecond}, rtypefuzz.Oversize, "600-byte"},
-		{"wrong connection id", fakeClient{wrongConnAfter: 300 * time.Millisecond}, rtypefuzz.Invalid, "connection id"},
+		{"wrong connection id", fakeClient{wrongConnAfter: 300 * time.Millisecond}, rtypefuzz.Invalid, "connectionId"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

@@ -26,7 +26,11 @@ const (
 	// Oversize: the implementation sent a datagram over 548 bytes (§2.2).
 	Oversize
 	// Invalid: the implementation sent a datagram or a message a receiver
-	// must drop (§4, §5.3, §8).
+	// must drop (§4, §5.3, §6 to §8), or broke a rule of its connection
+	// across datagrams: a packet of another connection's id (§5.1), a
+	// sequence repeated or going back (§5.2), a position wrapped across
+	// the range (§9.1). The rules are conformance's, judged by the same
+	// monitor.
 	Invalid
 	// MemoryGrew: the implementation's resident memory grew past
 	// Options.MaxRSS while the fuzzer's connections were bounded (§12).
@@ -38,7 +42,7 @@ var oracles = [...]struct{ name, section string }{
 	Exited:           {"process-exited", "§12"},
 	Amplification:    {"answered-unconnected", "§12"},
 	Oversize:         {"datagram-over-548", "§2.2"},
-	Invalid:          {"sent-invalid", "§5.3, §8"},
+	Invalid:          {"sent-invalid", "§4 to §9.1"},
 	MemoryGrew:       {"memory-grew", "§12"},
 }
 

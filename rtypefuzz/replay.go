@@ -187,7 +187,7 @@ func (p *replayer) answered(s *sess, a Datagram) bool {
 	case Amplification:
 		return true
 	case Oversize, Invalid:
-		o, _ := judge(a.Bytes, kindOf(s.welcomed))
+		o, _, _ := s.monitor.broken()
 		return o == p.oracle
 	}
 	return false

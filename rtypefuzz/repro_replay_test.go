@@ -105,7 +105,7 @@ func scriptServer(nw *rtypetest.Network, sc script) Start {
 			return netip.AddrPort{}, nil, nil, err
 		}
 		var mu sync.Mutex
-		welcomed := map[netip.AddrPort]uint32{}
+		welcomed := map[netip.AddrPort]*scripted{}
 		ended, stop := goServe(ctx, func(ctx context.Context) error {
 			var wg sync.WaitGroup
 			defer wg.Wait()
@@ -136,17 +136,17 @@ func scriptServer(nw *rtypetest.Network, sc script) Start {
 
 // answer is scriptServer's answer to b from from, nil for none; stray
 // says it answers an address never welcomed.
-func answer(b []byte, from netip.AddrPort, welcomed map[netip.AddrPort]uint32, amplify func([]byte) bool) (out []byte, stray bool) {
+func answer(b []byte, from netip.AddrPort, welcomed map[netip.AddrPort]*scripted, amplify func([]byte) bool) (out []byte, stray bool) {
 	if t, _, err := rtype.ParseHandshake(b); err == nil && t == rtype.HandshakeHello {
-		welcomed[from] = uint32(len(welcomed) + 1)
-		return rtype.AppendWelcome(nil, welcomed[from]), false
+		welcomed[from] = &scripted{id: uint32(len(welcomed) + 1)}
+		return rtype.AppendWelcome(nil, welcomed[from].id), false
 	}
-	id, ok := welcomed[from]
+	c, ok := welcomed[from]
 	switch ts, ping := pingOf(b); {
 	case !ok && amplify != nil && amplify(b):
 		return rtype.AppendRejected(nil), true
 	case ok && ping:
-		p, _ := rtype.PacketHeader{ConnectionID: id, Sequence: 1}.AppendBinary(nil)
+		p, _ := c.header().AppendBinary(nil)
 		p, _ = rtype.AppendMessage(p, rtype.Pong{Timestamp: ts})
 		return p, false
 	}
@@ -155,7 +155,7 @@ func answer(b []byte, from netip.AddrPort, welcomed map[netip.AddrPort]uint32, a
 
 // padEachSecond sends each client welcomed a 600-byte datagram once a
 // second until ctx ends.
-func padEachSecond(ctx context.Context, conn *rtypetest.Conn, mu *sync.Mutex, welcomed map[netip.AddrPort]uint32) {
+func padEachSecond(ctx context.Context, conn *rtypetest.Conn, mu *sync.Mutex, welcomed map[netip.AddrPort]*scripted) {
 	t := time.NewTicker(time.Second)
 	defer t.Stop()
 	for {
@@ -165,12 +165,22 @@ func padEachSecond(ctx context.Context, conn *rtypetest.Conn, mu *sync.Mutex, we
 		case <-t.C:
 		}
 		mu.Lock()
-		for to, id := range welcomed {
-			b := input(id, 2, 0)[:rtype.PacketHeaderSize]
+		for to, c := range welcomed {
+			b, _ := c.header().AppendBinary(nil)
 			conn.WriteToUDPAddrPort(append(b, make([]byte, 600-len(b))...), to)
 		}
 		mu.Unlock()
 	}
+}
+
+// scripted is a connection of scriptServer: its id and the sequence of
+// its last packet (§5.2).
+type scripted struct{ id, seq uint32 }
+
+// header is the header of the connection's next packet.
+func (c *scripted) header() rtype.PacketHeader {
+	c.seq++
+	return rtype.PacketHeader{ConnectionID: c.id, Sequence: c.seq}
 }
 
 // pingOf returns the timestamp of the Ping packet b carries, if any.
@@ -203,7 +213,7 @@ func TestReproOfAmplification(t *testing.T) {
 		}
 		f := rep.Finding
 		if f.Oracle != Amplification || len(f.Sent) != 1 || f.Conn != 0 {
-			t.Fatalf("%s, %d datagrams, conn %x; want %s, 1 datagram, conn 0", f.Oracle, len(f.Sent), f.Conn, Amplification)
+			t.Fatalf("%s (%s), %d datagrams, conn %x; want %s, 1 datagram, conn 0", f.Oracle, f.Detail, len(f.Sent), f.Conn, Amplification)
 		}
 		if _, _, err := rtype.ParseHandshake(f.Sent[0].Bytes); err == nil {
 			t.Errorf("the reproducer is a valid handshake datagram: % x", f.Sent[0].Bytes)

@@ -107,7 +107,7 @@ func TestReproRoundTrip(t *testing.T) {
 	long := strings.Repeat("a word or two, ", 30)
 	for i, r := range []*Repro{
 		exampleRepro(t),
-		{Target: Client, Oracle: "sent-invalid", Section: "§5.3, §8", Detail: strings.TrimSpace(long), Seed: 1<<64 - 1},
+		{Target: Client, Oracle: "sent-invalid", Section: "§4 to §9.1", Detail: strings.TrimSpace(long), Seed: 1<<64 - 1},
 		{Target: Client, Conn: 0xffffffff, Datagrams: []Datagram{
 			{Out: true, Bytes: []byte{0xff, 0xff, 0xff, 0xff}},
 			{At: 999999999999 * time.Millisecond, Out: true, Bytes: []byte{0xff, 0xff, 0xff}},

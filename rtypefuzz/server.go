@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/rtypeproto/rtype/conformance"
-	"github.com/rtypeproto/rtype/internal/wiredump"
 )
 
 // Pacing of a run: a burst of datagrams every tick, a valid packet every
@@ -219,7 +218,7 @@ func (r *run) readAnswers() *Finding {
 			r.fuzz.absorb(d)
 			r.flow.acked(d.Bytes, r.fuzz.ctx.Conn, r.heard)
 			r.prog.Answers++
-			if o, why := judge(d.Bytes, wiredump.Packet); o != 0 {
+			if o, why, _ := r.fuzz.monitor.broken(); o != 0 {
 				return r.found(o, why)
 			}
 		case d := <-r.strayIn():

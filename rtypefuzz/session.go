@@ -49,6 +49,8 @@ type sess struct {
 	top, newest uint32
 	// tr records the socket's datagrams both ways, for a capture.
 	tr *trace
+	// monitor judges them (breach.go).
+	monitor *watched
 }
 
 // dial opens a socket for a session with peer, bound to bind.
@@ -62,7 +64,8 @@ func dial(nw conformance.Network, bind, peer netip.AddrPort, t Target) (*sess, e
 		conn.Close()
 		return nil, err
 	}
-	s := &sess{conn: conn, local: local, peer: peer, in: make(chan Datagram, inbox), start: time.Now(), tr: newTrace()}
+	s := &sess{conn: conn, local: local, peer: peer, in: make(chan Datagram, inbox), start: time.Now(), tr: newTrace(),
+		monitor: newWatched(t, local, peer)}
 	s.ctx.Target = t
 	go s.read()
 	return s, nil
@@ -82,6 +85,7 @@ func (s *sess) read() {
 		}
 		d := Datagram{At: time.Since(s.start), From: unmap(from), To: s.local, Bytes: append([]byte(nil), buf[:n]...)}
 		s.tr.add(false, d.From, d.To, d.Bytes)
+		s.monitor.saw(d.From, d.To, d.Bytes)
 		select {
 		case s.in <- d:
 		default:
@@ -92,6 +96,7 @@ func (s *sess) read() {
 // send sends b to the peer, recorded once the session is open.
 func (s *sess) send(b []byte) {
 	_, _ = s.conn.WriteToUDPAddrPort(b, s.peer)
+	s.monitor.saw(s.local, s.peer, b)
 	s.tr.add(true, s.local, s.peer, b)
 	if s.welcomed && len(b) >= rtype.PacketHeaderSize && len(b) <= rtype.MaxDatagramSize &&
 		binary.BigEndian.Uint32(b) == s.ctx.Conn {

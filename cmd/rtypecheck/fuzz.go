@@ -30,7 +30,8 @@ lengths from 0 to past 548 bytes. It stops at the first finding (§12: every
 datagram is untrusted): the server stopped answering (no Pong within 1s on a
 healthy connection, no Welcome to a fresh Hello) or its process ended; it
 answered an invalid datagram from an address without a connection; it sent a
-datagram over 548 bytes (§2.2) or one a receiver must drop (§5.3, §8).
+datagram over 548 bytes (§2.2), one a receiver must drop (§4 to §8), or
+broke a rule of its connection (§5.1, §5.2, §9.1).
 With -- COMMAND (or -pid PID), its resident memory growing past -max-rss
 while the fuzzer's connections stay few is a finding too (§12).
 

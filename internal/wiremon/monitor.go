@@ -1,6 +1,7 @@
 package wiremon
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"net/netip"
@@ -32,6 +33,7 @@ type Monitor struct {
 	role    Role
 	servers []netip.AddrPort
 	start   time.Time
+	lossy   bool
 
 	datagrams, packets int // sent by the implementation
 	connections        int // Welcomes seen
@@ -63,10 +65,13 @@ const (
 )
 
 // conn is what a Monitor knows of one client address: the connections
-// Welcomes gave it, the latest last.
+// Welcomes gave it, the latest last. Once the client sent a packet of one
+// of them it is connected, and reads a Welcome as a packet (§3): no
+// connection comes of it until the client says Hello again.
 type conn struct {
-	addr netip.AddrPort
-	ids  []numbering
+	addr      netip.AddrPort
+	ids       []numbering
+	connected bool
 }
 
 // numbering follows the sequence numbers of the implementation's packets
@@ -81,12 +86,26 @@ type numbering struct {
 	// again is set by a later Welcome of the same id: the next packet
 	// either starts a new connection at 1 or continues this one.
 	again bool
+	// sum is the hash of the datagram that brought last, to tell a copy
+	// the network made on a lossy path.
+	sum uint64
 }
 
 // New returns a Monitor of an implementation in role r, its clock started.
 func New(r Role) *Monitor {
 	return &Monitor{role: r, start: time.Now(), conns: map[netip.AddrPort]*conn{}, ents: map[entity]sample{},
 		states: make([]rtype.EntityState, 0, rtype.MaxSnapshotStates)}
+}
+
+// Lossy tells the Monitor that the path between it and the
+// implementation may lose and duplicate datagrams, as a loaded socket
+// does: a gap in a connection's numbering, or a datagram repeated byte
+// for byte, is then no breach of §5.2. Without it the path is taken to
+// be lossless, as loopback and an in-memory network are.
+func (w *Monitor) Lossy() {
+	w.mu.Lock()
+	w.lossy = true
+	w.mu.Unlock()
 }
 
 // Watch adds server to the server's addresses: the datagrams to and from
@@ -117,7 +136,9 @@ func (w *Monitor) Saw(src, dst netip.AddrPort, b []byte, at time.Time) (r Rule, 
 	if toServer == (w.role == Client) {
 		w.judge(client, b, at)
 	}
-	if !toServer {
+	if toServer {
+		w.client(client, b)
+	} else {
 		w.welcome(client, b)
 	}
 	return w.breach, w.breachWhy, w.breach < NumRules
@@ -138,6 +159,9 @@ func (w *Monitor) welcome(client netip.AddrPort, b []byte) {
 		c = &conn{addr: client}
 		w.conns[client] = c
 	}
+	if c.connected {
+		return
+	}
 	w.connections++
 	if n := c.find(id); n != nil {
 		n.again = n.last != 0
@@ -147,6 +171,22 @@ func (w *Monitor) welcome(client netip.AddrPort, b []byte) {
 		c.ids = c.ids[1:]
 	}
 	c.ids = append(c.ids, numbering{id: id})
+}
+
+// client follows what the client sends: a packet of a connection it was
+// welcomed to connects it; a Hello starts it over.
+func (w *Monitor) client(client netip.AddrPort, b []byte) {
+	c := w.conns[client]
+	if c == nil {
+		return
+	}
+	if typ, _, err := rtype.ParseHandshake(b); err == nil && typ == rtype.HandshakeHello {
+		c.connected = false
+		return
+	}
+	if len(b) >= rtype.PacketHeaderSize && c.find(binary.BigEndian.Uint32(b)) != nil {
+		c.connected = true
+	}
 }
 
 func (c *conn) find(id uint32) *numbering {
@@ -220,7 +260,7 @@ func (w *Monitor) packet(c *conn, d *wiredump.Decoded, at string) {
 			return
 		}
 	}
-	w.number(c, n, h.Sequence, dropped, at)
+	w.number(c, n, h.Sequence, dropped, sum(d.Data), at)
 	framed := !errors.Is(d.Err, rtype.ErrTruncatedMessageHeader) && !errors.Is(d.Err, rtype.ErrMessageOverrun) && !errors.Is(d.Err, rtype.ErrShortPacket)
 	w.check(Framing, framed, func() string {
 		return fmt.Sprintf("%s's packet %d, %d bytes at %v, is no valid packet: %v (% x)", w.conn(c, n.id), h.Sequence, len(d.Data), at, d.Err, head(d.Data))
@@ -234,19 +274,19 @@ func (w *Monitor) packet(c *conn, d *wiredump.Decoded, at string) {
 // then one more each time (§5.2). A Welcome of the same id again lets it
 // start over at 1. A datagram a receiver drops spends its number; one that
 // repeats or goes back is left to the rule that drops it.
-func (w *Monitor) number(c *conn, n *numbering, seq uint32, dropped bool, at string) {
+func (w *Monitor) number(c *conn, n *numbering, seq uint32, dropped bool, h uint64, at string) {
 	want := n.last + 1
 	if n.again && seq == 1 {
 		want = 1
 	}
 	n.again = false
 	switch {
-	case seq == want:
-		n.last, n.spent = seq, dropped
-	case dropped && seq <= n.last:
+	case seq == want, w.lossy && seq > want:
+		n.last, n.spent, n.sum = seq, dropped, h
+	case dropped && seq <= n.last, w.lossy && seq == n.last && h == n.sum:
 		return
 	case seq == n.last && n.spent:
-		n.spent = false
+		n.spent, n.sum = false, h
 	default:
 		w.check(Numbering, false, func() string {
 			what := "had"
@@ -260,7 +300,7 @@ func (w *Monitor) number(c *conn, n *numbering, seq uint32, dropped bool, at str
 			}
 			return fmt.Sprintf("%s's packet after %d, at %v, %s sequence %d, want %d", w.conn(c, n.id), n.last, at, what, seq, want)
 		})
-		n.last, n.spent = max(n.last, seq), dropped
+		n.last, n.spent, n.sum = max(n.last, seq), dropped, h
 		return
 	}
 	w.check(Numbering, true, nil)
@@ -332,6 +372,15 @@ func Thousands(n int) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
+}
+
+// sum hashes a datagram (FNV-1a), to tell a copy.
+func sum(b []byte) uint64 {
+	h := uint64(14695981039346656037)
+	for _, c := range b {
+		h = (h ^ uint64(c)) * 1099511628211
+	}
+	return h
 }
 
 // head is at most the first 20 bytes of b, for a detail.

@@ -117,6 +117,10 @@ func TestMonitorServer_Rules(t *testing.T) {
 			want: map[Rule]got{Message: {1, 1}}, first: "Pong"},
 		{name: "§4 garbage to an address with no connection", steps: []step{down(alice, []byte{1, 2, 3})},
 			want: map[Rule]got{Handshake: {1, 1}, Size: {1, 0}}},
+		{name: "§3 a Welcome to a connected client gives no connection", steps: []step{welcome, up(alice, packet(7, 1)), down(alice, rtype.AppendWelcome(nil, 8)), down(alice, packet(8, 1))},
+			want: map[Rule]got{ConnID: {1, 1}}, first: "carries connectionId 8"},
+		{name: "§3 until the client says Hello again", steps: []step{welcome, up(alice, packet(7, 1)), up(alice, rtype.AppendHello(nil)), down(alice, rtype.AppendWelcome(nil, 8)), down(alice, packet(8, 1))},
+			want: map[Rule]got{ConnID: {1, 0}, Numbering: {1, 0}}},
 		{name: "what clients send is not judged", steps: []step{up(alice, rtype.AppendHello(nil)), welcome, up(alice, make([]byte, 600)), up(alice, packet(7, 5))},
 			want: map[Rule]got{Size: {1, 0}, Numbering: {0, 0}}},
 	} {
@@ -277,5 +281,31 @@ func TestMonitor_Clamp(t *testing.T) {
 				t.Errorf("bound %q, want one: %v", p.Bound, tc.bound)
 			}
 		})
+	}
+}
+
+// TestMonitor_Lossy: on a lossy path a gap and a byte-for-byte copy are no
+// breach of §5.2; a repeat with other bytes, or going back, still is.
+func TestMonitor_Lossy(t *testing.T) {
+	welcome := down(alice, rtype.AppendWelcome(nil, 7))
+	for _, tc := range []struct {
+		name  string
+		steps []step
+		want  got
+	}{
+		{"a gap", []step{welcome, down(alice, packet(7, 1)), down(alice, packet(7, 4))}, got{2, 0}},
+		{"a copy", []step{welcome, down(alice, packet(7, 1)), down(alice, packet(7, 2)), down(alice, packet(7, 2))}, got{2, 0}},
+		{"a repeat", []step{welcome, down(alice, packet(7, 1)), down(alice, packet(7, 2)), down(alice, packet(7, 2, rtype.Pong{}))}, got{3, 1}},
+		{"going back", []step{welcome, down(alice, packet(7, 1)), down(alice, packet(7, 3)), down(alice, packet(7, 2))}, got{3, 1}},
+	} {
+		w := New(Server)
+		w.Watch(server)
+		w.Lossy()
+		for _, s := range tc.steps {
+			saw(w, s)
+		}
+		if rec := w.Record(Numbering); got(struct{ Judged, Broken int }{rec.Judged, rec.Broken}) != tc.want {
+			t.Errorf("%s: judged %d, broken %d; want %+v", tc.name, rec.Judged, rec.Broken, tc.want)
+		}
 	}
 }
