@@ -105,8 +105,9 @@ func TestView_8_1_LostSnapshotStillMoves(t *testing.T) {
 func TestView_ExtrapolatesThenHolds(t *testing.T) {
 	f := newViewFeed(t, ViewConfig{})
 	f.run(200, 100, func(k int) bool { return k > 90 && k < 180 }, func(k int, r float64, e Entity, ok bool) {
-		want := mover(min(r, 90+15)) // the newest Snapshot, 90, and 250 ms on
-		if k >= 180 {                // the Snapshot of 180 came: between 90 and it
+		// The newest Snapshot, 90, and 250 ms on, until that of 180 comes.
+		want := mover(min(r, 90+15))
+		if k >= 180 {
 			want = mover(r)
 		}
 		if !ok || math.Abs(e.X-want) > 0.25 {
