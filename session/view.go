@@ -26,7 +26,10 @@ type View struct {
 	cfg   ViewConfig
 	clock viewClock
 	ents  table[viewEntity]
+	rings []viewRing // samples of the entities, by viewEntity.ring
+	free  []int32    // rings no entity uses
 	out   []Entity
+	snap  float64 // SnapSpeed in pixels per tick
 	// ref is the newest tick seen, at unwrapped value refU: ticks are
 	// unwrapped from it (§5.2's serial arithmetic on serverTick).
 	ref    uint32
@@ -78,7 +81,7 @@ func (c ViewConfig) withDefaults() ViewConfig {
 // NewView returns an empty view.
 func NewView(cfg ViewConfig) *View {
 	cfg = cfg.withDefaults()
-	v := &View{cfg: cfg, ents: newTable[viewEntity](64), out: make([]Entity, 0, 64)}
+	v := &View{cfg: cfg, ents: newTable[viewEntity](64), out: make([]Entity, 0, 64), snap: cfg.SnapSpeed / ticksPerSecond}
 	v.clock.init(cfg)
 	return v
 }
@@ -106,8 +109,8 @@ func (v *View) Snapshot(s *rtype.Snapshot, now time.Time) {
 	k := v.unwrap(s.ServerTick)
 	v.clock.arrived(k, now)
 	for _, st := range s.States {
-		if e, ok := v.ents.get(st.NetworkID); ok {
-			e.add(viewSample{tick: k, x: st.X, y: st.Y, rot: st.Rotation})
+		if e, ok := v.ents.get(st.NetworkID); ok && v.rings[e.ring].add(newViewSample(k, st.X, st.Y, st.Rotation), v.snap) {
+			e.invalidate()
 		}
 	}
 }
@@ -120,9 +123,22 @@ func (v *View) Create(m rtype.CreateEntity, now time.Time) {
 		return
 	}
 	k := v.unwrap(m.ServerTick)
-	e := viewEntity{id: m.NetworkID, arch: m.EntityType, born: k, died: math.MaxInt64}
-	e.add(viewSample{tick: k, x: m.X, y: m.Y, rot: m.Rotation})
+	e := viewEntity{id: m.NetworkID, arch: m.EntityType, born: k, died: math.MaxInt64, ring: v.newRing()}
+	e.invalidate()
+	v.rings[e.ring].add(newViewSample(k, m.X, m.Y, m.Rotation), v.snap)
 	v.ents.push(e)
+}
+
+// newRing returns an empty ring of samples, reusing a freed one.
+func (v *View) newRing() int32 {
+	if n := len(v.free); n > 0 {
+		i := v.free[n-1]
+		v.free = v.free[:n-1]
+		v.rings[i] = viewRing{}
+		return i
+	}
+	v.rings = append(v.rings, viewRing{})
+	return int32(len(v.rings) - 1)
 }
 
 // Destroy takes a DestroyEntity (§8.3): the entity is drawn until the
@@ -145,27 +161,32 @@ func (v *View) Destroy(m rtype.DestroyEntity, now time.Time) {
 // in no order. The slice is the view's: read it before the next call. It
 // is empty until a Snapshot gave the clock.
 func (v *View) At(now time.Time) []Entity {
-	v.out = v.out[:0]
+	out := v.out[:0]
 	if !v.clock.advance(now) {
-		return v.out
+		return out
 	}
 	r := v.clock.render
-	for i := 0; i < v.ents.len(); {
+	if cap(out) < len(v.ents.ents) {
+		out = make([]Entity, 0, 2*len(v.ents.ents))
+	}
+	for i := 0; i < len(v.ents.ents); {
 		e := &v.ents.ents[i]
 		if r >= float64(e.died) {
+			v.free = append(v.free, e.ring)
 			v.ents.removeAt(i)
 			continue
 		}
 		i++
 		if r < e.seg.from || r >= e.seg.until {
-			e.segment(r, &v.clock)
+			e.segment(&v.rings[e.ring], r, &v.clock)
 		}
-		if e.seg.hidden {
-			continue
+		if !e.seg.hidden {
+			out = out[:len(out)+1]
+			e.at(r, &out[len(out)-1])
 		}
-		v.out = append(v.out, e.at(r))
 	}
-	return v.out
+	v.out = out
+	return out
 }
 
 // Delay returns the render delay the view aims at now, behind its estimate

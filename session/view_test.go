@@ -236,8 +236,8 @@ func TestView_MemoryBounded(t *testing.T) {
 	for k := 3; k < 3000; k += 3 { // samples beyond the ring
 		f.snapshot(uint32(k), 0, 1, 2, 3)
 	}
-	if e, _ := f.v.ents.get(1); e.n != viewSamples {
-		t.Errorf("%d samples held, want %d", e.n, viewSamples)
+	if e, _ := f.v.ents.get(1); f.v.rings[e.ring].n != viewSamples {
+		t.Errorf("%d samples held, want %d", f.v.rings[e.ring].n, viewSamples)
 	}
 }
 
