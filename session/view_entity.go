@@ -41,7 +41,7 @@ func (e *viewEntity) at(r float64, d *Entity) {
 	dt := r - e.seg.from
 	rot := e.seg.rot + e.seg.vrot*dt
 	if rot < 0 || rot >= 2*math.Pi {
-		rot -= 2 * math.Pi * math.Floor(rot/(2*math.Pi))
+		rot = wrapTurn(rot)
 	}
 	d.ID, d.Archetype = e.id, e.arch
 	d.X, d.Y, d.Rotation = e.seg.x+e.seg.vx*dt, e.seg.y+e.seg.vy*dt, rot
@@ -105,4 +105,14 @@ func (e *viewEntity) extrapolate(g *viewRing, i int, r, until float64, c *viewCl
 // hold makes a segment at a's position for [from, until).
 func (e *viewEntity) hold(a *viewSample, from, until float64) {
 	e.seg.set(from, until, a, 0, 0, 0)
+}
+
+// wrapTurn returns rot in [0, 2π): a tiny negative angle would round to
+// 2π itself.
+func wrapTurn(rot float64) float64 {
+	rot -= 2 * math.Pi * math.Floor(rot/(2*math.Pi))
+	if !(rot >= 0 && rot < 2*math.Pi) {
+		return 0
+	}
+	return rot
 }
