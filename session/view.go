@@ -109,7 +109,13 @@ func (v *View) Snapshot(s *rtype.Snapshot, now time.Time) {
 	k := v.unwrap(s.ServerTick)
 	v.clock.arrived(k, now)
 	for _, st := range s.States {
-		if e, ok := v.ents.get(st.NetworkID); ok && v.rings[e.ring].add(newViewSample(k, st.X, st.Y, st.Rotation), v.snap) {
+		e, ok := v.ents.get(st.NetworkID)
+		if !ok {
+			continue
+		}
+		// A segment between two samples stands; one past the newest is
+		// computed again with the new sample.
+		if v.rings[e.ring].add(newViewSample(k, st.X, st.Y, st.Rotation), v.snap) || !e.seg.between {
 			e.invalidate()
 		}
 	}

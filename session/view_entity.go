@@ -15,6 +15,7 @@ type viewSegment struct {
 	x, y, rot    float64
 	vx, vy, vrot float64
 	hidden       bool // not created yet at the render time
+	between      bool // between two samples: a newer one changes nothing
 }
 
 // viewEntity is an entity of a View: its current segment, read every
@@ -70,6 +71,7 @@ func (e *viewEntity) segment(g *viewRing, r float64, c *viewClock) {
 		e.extrapolate(g, i, r, float64(g.sample(i-1).tick), c)
 	default:
 		e.seg.set(float64(a.tick), float64(g.sample(i-1).tick), a, a.vx, a.vy, a.vrot)
+		e.seg.between = true
 	}
 }
 
@@ -77,7 +79,7 @@ func (e *viewEntity) segment(g *viewRing, r float64, c *viewClock) {
 // given, field by field: a struct literal is built apart and copied, and
 // reading it back whole while its pieces are being written stalls.
 func (s *viewSegment) set(from, until float64, a *viewSample, vx, vy, vrot float64) {
-	s.from, s.until, s.hidden = from, until, false
+	s.from, s.until, s.hidden, s.between = from, until, false, false
 	s.x, s.y, s.rot = a.x, a.y, a.rot
 	s.vx, s.vy, s.vrot = vx, vy, vrot
 }

@@ -34,10 +34,11 @@ type viewRing struct {
 	head uint8 // slot of the newest
 }
 
-// add records s, newer than every sample held, and reports whether it
-// did: an older one came late and is dropped, one of the same tick
-// replaces its twin. snap is SnapSpeed in pixels per tick.
-func (g *viewRing) add(s viewSample, snap float64) bool {
+// add records s, newer than every sample held, and reports whether a
+// segment between two samples held before may have changed: an older
+// sample came late and is dropped; one of the same tick replaces its twin,
+// which may end such a segment; a newer one ends none.
+func (g *viewRing) add(s viewSample, snap float64) (changed bool) {
 	if g.n > 0 {
 		switch newest := g.s[g.head].tick; {
 		case s.tick < newest:
@@ -54,7 +55,7 @@ func (g *viewRing) add(s viewSample, snap float64) bool {
 	g.head = (g.head + 1) % viewSamples // a power of 2: sample wraps by it
 	g.s[g.head] = s
 	g.n = min(g.n+1, viewSamples)
-	return true
+	return false
 }
 
 // sample returns the i-th newest sample, 0 the newest.
