@@ -266,3 +266,36 @@ func TestView_9_2_WrapTurn(t *testing.T) {
 		}
 	}
 }
+
+// When the clock's estimate moves by more than the whole buffer, as when
+// the network's delay falls at once, the render time is re-clamped to it
+// at once instead of catching up at 2% for seconds; a smaller move is
+// caught up without a jump.
+func TestView_ReclampedWhenTheClockMoves(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		fall  float64 // ticks the delay falls by at tick 300
+		jumps bool
+	}{{"large", 20, true}, {"small", 3, false}} {
+		f := newViewFeed(t, ViewConfig{})
+		f.create(1, 1, 0)
+		prev, jumped := 0.0, false
+		for k := 3; k <= 600; k += 3 {
+			late := tt.fall
+			if k > 300 {
+				late = 0
+			}
+			f.snapshot(uint32(k), late, 0)
+			for j := k; j < k+3; j++ {
+				r, _, _ := f.frame(j, 1)
+				if step := r - prev; j > 30 && (step < 0.96-1e-6 || step > 1.02+1e-6) {
+					jumped = true
+				}
+				prev = r
+			}
+		}
+		if want := float64(600+2) + 0.5 - 6; jumped != tt.jumps || math.Abs(prev-want) > tolerance {
+			t.Errorf("%s: jumped %v, render time %.2f at the end; want %v, %.2f", tt.name, jumped, prev, tt.jumps, want)
+		}
+	}
+}
