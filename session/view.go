@@ -167,32 +167,48 @@ func (v *View) Destroy(m rtype.DestroyEntity, now time.Time) {
 // in no order. The slice is the view's: read it before the next call. It
 // is empty until a Snapshot gave the clock.
 func (v *View) At(now time.Time) []Entity {
-	out := v.out[:0]
 	if !v.clock.advance(now) {
-		return out
+		v.out = v.out[:0]
+		return v.out
 	}
 	r := v.clock.render
-	if cap(out) < len(v.ents.ents) {
-		out = make([]Entity, 0, 2*len(v.ents.ents))
+	ents := v.ents.ents
+	if cap(v.out) < len(ents) {
+		v.out = make([]Entity, 0, 2*len(ents))
 	}
-	for i := 0; i < len(v.ents.ents); {
-		e := &v.ents.ents[i]
-		if r >= float64(e.died) {
+	out := v.out[:len(ents)]
+	n, dead := 0, false
+	for i := range ents {
+		e := &ents[i]
+		if r < e.seg.from || r >= e.seg.until { // segments end by died
+			if r >= float64(e.died) {
+				dead = true
+				continue
+			}
+			e.segment(&v.rings[e.ring], r, &v.clock)
+		}
+		if !e.seg.hidden {
+			e.at(r, &out[n])
+			n++
+		}
+	}
+	if dead {
+		v.bury(r)
+	}
+	v.out = out[:n]
+	return v.out
+}
+
+// bury forgets the entities whose destruction the render time r reached.
+func (v *View) bury(r float64) {
+	for i := 0; i < v.ents.len(); {
+		if e := &v.ents.ents[i]; r >= float64(e.died) {
 			v.free = append(v.free, e.ring)
 			v.ents.removeAt(i)
 			continue
 		}
 		i++
-		if r < e.seg.from || r >= e.seg.until {
-			e.segment(&v.rings[e.ring], r, &v.clock)
-		}
-		if !e.seg.hidden {
-			out = out[:len(out)+1]
-			e.at(r, &out[len(out)-1])
-		}
 	}
-	v.out = out
-	return out
 }
 
 // Delay returns the render delay the view aims at now, behind its estimate

@@ -12,7 +12,8 @@ import (
 // sample, computes a new segment.
 type viewSegment struct {
 	from, until  float64
-	x, y, rot    float64
+	x, y         float64
+	rot          float64 // in Rot16 units, 65536 a turn, unwrapped
 	vx, vy, vrot float64
 	hidden       bool // not created yet at the render time
 	between      bool // between two samples: a newer one changes nothing
@@ -37,22 +38,28 @@ func (e viewEntity) key() uint32 { return e.id }
 func (e *viewEntity) invalidate() { e.seg.until = math.Inf(-1) }
 
 // at sets d to the entity drawn at render time r within its segment,
-// field by field, as viewSegment.set does.
+// field by field, as viewSegment.set does. The rotation wraps to [0, 2π)
+// as a Rot16 does (§9.2), without a branch.
 func (e *viewEntity) at(r float64, d *Entity) {
 	dt := r - e.seg.from
-	rot := e.seg.rot + e.seg.vrot*dt
-	if rot < 0 || rot >= 2*math.Pi {
-		rot = wrapTurn(rot)
-	}
 	d.ID, d.Archetype = e.id, e.arch
-	d.X, d.Y, d.Rotation = e.seg.x+e.seg.vx*dt, e.seg.y+e.seg.vy*dt, rot
+	d.X, d.Y = e.seg.x+e.seg.vx*dt, e.seg.y+e.seg.vy*dt
+	d.Rotation = float64(uint16(int64(e.seg.rot+e.seg.vrot*dt))) * radiansPerTurnUnit
 }
+
+// radiansPerTurnUnit is the angle of a Rot16 unit (§9.2).
+const radiansPerTurnUnit = 2 * math.Pi / 65536
 
 // segment computes the segment holding render time r: hidden before the
 // entity's tick; between the samples around r, interpolated, unless their
 // move is a jump, when the older one is followed on until the newer one's
 // tick; past the newest, extrapolated, then held.
 func (e *viewEntity) segment(g *viewRing, r float64, c *viewClock) {
+	e.find(g, r, c)
+	e.seg.until = min(e.seg.until, float64(e.died)) // so that At sees it go
+}
+
+func (e *viewEntity) find(g *viewRing, r float64, c *viewClock) {
 	if r < float64(e.born) {
 		e.seg = viewSegment{from: math.Inf(-1), until: float64(e.born), hidden: true}
 		return
@@ -107,14 +114,4 @@ func (e *viewEntity) extrapolate(g *viewRing, i int, r, until float64, c *viewCl
 // hold makes a segment at a's position for [from, until).
 func (e *viewEntity) hold(a *viewSample, from, until float64) {
 	e.seg.set(from, until, a, 0, 0, 0)
-}
-
-// wrapTurn returns rot in [0, 2π): a tiny negative angle would round to
-// 2π itself.
-func wrapTurn(rot float64) float64 {
-	rot -= 2 * math.Pi * math.Floor(rot/(2*math.Pi))
-	if !(rot >= 0 && rot < 2*math.Pi) {
-		return 0
-	}
-	return rot
 }

@@ -1,10 +1,6 @@
 package session
 
-import (
-	"math"
-
-	"github.com/rtypeproto/rtype"
-)
+import "github.com/rtypeproto/rtype"
 
 // viewSamples is how many positions a View keeps per entity: 16 Snapshots
 // at 3 ticks are 800 ms, more than MaxDelay's default behind the newest.
@@ -15,7 +11,8 @@ const viewSamples = 16
 // is done as a Snapshot arrives, once, and a frame only copies it.
 type viewSample struct {
 	tick         int64
-	x, y, rot    float64
+	x, y         float64
+	rot          float64 // in Rot16 units, 65536 a turn (§9.2)
 	vx, vy, vrot float64
 	// next: the velocity is set; jump: the move to the next sample is
 	// faster than SnapSpeed.
@@ -24,7 +21,7 @@ type viewSample struct {
 
 // newViewSample is the sample of a state in wire values (§9.1, §9.2).
 func newViewSample(tick int64, x, y rtype.Pos16, rot rtype.Rot16) viewSample {
-	return viewSample{tick: tick, x: x.Pixels(), y: y.Pixels(), rot: rot.Radians()}
+	return viewSample{tick: tick, x: x.Pixels(), y: y.Pixels(), rot: float64(rot)}
 }
 
 // viewRing is an entity's samples, oldest first.
@@ -68,13 +65,7 @@ func (g *viewRing) sample(i int) *viewSample {
 func (a *viewSample) towards(b *viewSample, snap float64) {
 	dt := float64(b.tick - a.tick)
 	dx, dy := b.x-a.x, b.y-a.y
-	turn := b.rot - a.rot // both in [0, 2π)
-	switch {
-	case turn > math.Pi:
-		turn -= 2 * math.Pi
-	case turn < -math.Pi:
-		turn += 2 * math.Pi
-	}
+	turn := float64(int16(rtype.Rot16(b.rot) - rtype.Rot16(a.rot)))
 	a.vx, a.vy, a.vrot = dx/dt, dy/dt, turn/dt
 	a.next, a.jump = true, dx*dx+dy*dy > snap*snap*dt*dt
 }

@@ -259,14 +259,6 @@ func TestView_TickWraps(t *testing.T) {
 	}
 }
 
-func TestView_9_2_WrapTurn(t *testing.T) {
-	for _, rot := range []float64{-1e-17, -2 * math.Pi, 2 * math.Pi, 7, -7, math.NaN()} {
-		if w := wrapTurn(rot); !(w >= 0 && w < 2*math.Pi) {
-			t.Errorf("wrapTurn(%v) = %v, want in [0, 2π)", rot, w)
-		}
-	}
-}
-
 // When the clock's estimate moves by more than the whole buffer, as when
 // the network's delay falls at once, the render time is re-clamped to it
 // at once instead of catching up at 2% for seconds; a smaller move is
