@@ -265,6 +265,9 @@ func (c *Client) handle(m rtype.RawMessage, now time.Time) {
 		c.play(now)
 		c.stats.Snapshots++
 		c.ents.snapshot(c, &c.snap, now)
+		if v := c.cfg.View; v != nil {
+			v.Snapshot(&c.snap, now)
+		}
 	case rtype.TypeCreateEntity:
 		var e rtype.CreateEntity
 		if e.UnmarshalBinary(m.Payload) != nil {

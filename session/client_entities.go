@@ -199,6 +199,9 @@ func (t *entityTable) create(c *Client, m rtype.CreateEntity, now time.Time) {
 	e := clientEntity{id: m.NetworkID, arch: m.EntityType, x: m.X, y: m.Y, rot: m.Rotation, listed: t.created(m.ServerTick)}
 	t.store.push(e)
 	t.forgetQuery(m.NetworkID)
+	if v := t.cfg.View; v != nil {
+		v.Create(m, now)
+	}
 	c.events.push(Event{Kind: EventEntityCreated, Entity: e.entity(), Tick: m.ServerTick, At: now})
 }
 
@@ -213,5 +216,8 @@ func (t *entityTable) destroy(c *Client, m rtype.DestroyEntity, now time.Time) {
 	}
 	e := t.store.ents[i]
 	t.store.removeAt(i)
+	if v := t.cfg.View; v != nil {
+		v.Destroy(m, now)
+	}
 	c.events.push(Event{Kind: EventEntityDestroyed, Entity: e.entity(), Tick: m.ServerTick, Destroy: m.Reason, At: now})
 }

@@ -121,6 +121,9 @@ func (t *entityTable) expireUnlisted(c *Client, over uint32, now time.Time) {
 			gone := *e
 			t.store.removeAt(i)
 			t.remember(destroyedID{id: gone.id, tick: gone.listed.tick, at: now, expired: true})
+			if v := t.cfg.View; v != nil {
+				v.Destroy(rtype.DestroyEntity{ServerTick: gone.listed.tick + 1, NetworkID: gone.id}, now)
+			}
 			c.events.push(Event{Kind: EventEntityExpired, Entity: gone.entity(), Tick: gone.listed.tick, At: now})
 			continue
 		}

@@ -114,6 +114,10 @@ type ClientConfig struct {
 	ExpireUnlisted time.Duration
 	// Tracer, when not nil, receives the client's events (see [Tracer]).
 	Tracer Tracer
+	// View, when not nil, is fed every Snapshot, CreateEntity and
+	// DestroyEntity the client accepts, and every expiry, with its arrival
+	// time: the world as a game draws it each frame (see [View]).
+	View *View
 }
 
 // ServerConfig holds the protocol and game policy of a [Server], by the rule

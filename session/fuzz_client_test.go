@@ -2,6 +2,7 @@ package session
 
 import (
 	"encoding/binary"
+	"math"
 	"net/netip"
 	"testing"
 	"time"
@@ -16,7 +17,8 @@ const fuzzClientID = 7
 // them given the connection's id so that they reach the checks of the
 // messages (§5.4), between frames that move the clock on. The client never
 // panics, never sends a datagram over 548 bytes (§2.2), and keeps its
-// entity table and its event queue within their bounds.
+// entity table and its event queue within their bounds; its View draws
+// within its bound too, every value finite, rotations in [0, 2π).
 //
 // The input is a list of records: a flags byte (bit 0: put the connection
 // id in; bit 1: come from another port, §3; bits 2–7: milliseconds to the
@@ -42,8 +44,9 @@ func FuzzClient(f *testing.F) {
 func fuzzClient(t *testing.T, data []byte) {
 	const maxEntities, eventQueue = 16, 32
 	sent := 0
+	view := NewView(ViewConfig{MaxEntities: maxEntities})
 	c := NewClient(serverAddr, ClientConfig{MaxEntities: maxEntities, EventQueue: eventQueue,
-		QueryRetry: DefaultQueryRetry, ExpireUnlisted: time.Second}, func(_ netip.AddrPort, b []byte) {
+		QueryRetry: DefaultQueryRetry, ExpireUnlisted: time.Second, View: view}, func(_ netip.AddrPort, b []byte) {
 		if len(b) > rtype.MaxDatagramSize {
 			t.Fatalf("the client sent %d bytes", len(b))
 		}
@@ -78,8 +81,25 @@ func fuzzClient(t *testing.T, data []byte) {
 		if c.NumEntities() > maxEntities {
 			t.Fatalf("%d entities held, past the bound of %d", c.NumEntities(), maxEntities)
 		}
+		checkDrawn(t, view.At(now), maxEntities)
 	}
 	if sent == 0 {
 		t.Fatal("the client sent nothing, not even its Hello")
+	}
+}
+
+// checkDrawn fails unless a View drew at most limit entities, each once,
+// at finite positions, its rotation in [0, 2π) (§9.2).
+func checkDrawn(t *testing.T, ents []Entity, limit int) {
+	t.Helper()
+	if len(ents) > limit {
+		t.Fatalf("the view drew %d entities, past the bound of %d", len(ents), limit)
+	}
+	seen := map[uint32]bool{}
+	for _, e := range ents {
+		if seen[e.ID] || math.IsNaN(e.X+e.Y) || math.IsInf(e.X+e.Y, 0) || !(e.Rotation >= 0 && e.Rotation < 2*math.Pi) {
+			t.Fatalf("the view drew %+v", e)
+		}
+		seen[e.ID] = true
 	}
 }

@@ -1,0 +1,228 @@
+package session
+
+import (
+	"math"
+	"time"
+
+	"github.com/rtypeproto/rtype"
+)
+
+// View is the world as a game draws it each frame: every entity at a
+// render time running a buffer behind the server's tick clock (§8.1, §10),
+// interpolated between the Snapshots around it, so that entities move at
+// every frame although Snapshots come every 3 ticks and some are lost.
+// Past an entity's newest Snapshot it is extrapolated for a bounded time,
+// then held. CreateEntity and DestroyEntity (§8.2, §8.3) take effect when
+// the render time reaches their tick: nothing is drawn before it existed
+// and a destroyed entity moves on to its last tick, then goes. A move
+// faster than SnapSpeed (a respawn, a wrap) is snapped, not slid.
+//
+// It is sans-I/O: feed it what a client accepts, with its arrival time,
+// through [ClientConfig].View or its methods, and call At each frame. Its
+// memory is bounded by MaxEntities whatever arrives, and neither a frame
+// nor a Snapshot allocates once its tables have grown. It is not safe for
+// concurrent use: a Client's View is fed inside the Client's methods.
+type View struct {
+	cfg   ViewConfig
+	clock viewClock
+	ents  table[viewEntity]
+	rings []viewRing // samples of the entities, by viewEntity.ring
+	free  []int32    // rings no entity uses
+	out   []Entity
+	snap  float64 // SnapSpeed in pixels per tick
+	// ref is the newest tick seen, at unwrapped value refU: ticks are
+	// unwrapped from it (§5.2's serial arithmetic on serverTick).
+	ref    uint32
+	refU   int64
+	ticked bool
+}
+
+// ViewConfig tunes a [View], by the rule of [ClientConfig]: 0 is the
+// default.
+type ViewConfig struct {
+	// Delay, when positive, fixes the render delay behind the server's
+	// clock. 0 adapts it: 2 Snapshot intervals, raised by the measured
+	// jitter of arrivals and by loss, lowered when they calm.
+	Delay time.Duration
+	// MaxDelay bounds the adaptive delay; 0 means 500 ms.
+	MaxDelay time.Duration
+	// Extrapolate bounds how far past its newest Snapshot an entity moves
+	// on at its last velocity before it is held; 0 means 250 ms, [Off]
+	// holds it at once.
+	Extrapolate time.Duration
+	// SnapSpeed is the speed, in pixels per second, above which the move
+	// between two Snapshots is a jump, drawn at once rather than slid;
+	// 0 means 1920, a screen width of §9.1's example per second.
+	SnapSpeed float64
+	// MaxEntities bounds the entities held, destroyed ones waiting for
+	// their tick included; a CreateEntity past it is ignored. 0 means
+	// 4096.
+	MaxEntities int
+}
+
+// Defaults of [ViewConfig].
+const (
+	DefaultViewMaxDelay    = 500 * time.Millisecond
+	DefaultViewExtrapolate = 250 * time.Millisecond
+	DefaultViewSnapSpeed   = 1920.0
+)
+
+func (c ViewConfig) withDefaults() ViewConfig {
+	c.MaxDelay = positiveOr(c.MaxDelay, DefaultViewMaxDelay)
+	c.Extrapolate = orDefault(c.Extrapolate, DefaultViewExtrapolate)
+	c.Extrapolate = max(c.Extrapolate, 0)
+	if !(c.SnapSpeed > 0) {
+		c.SnapSpeed = DefaultViewSnapSpeed
+	}
+	c.MaxEntities = positiveOr(c.MaxEntities, DefaultMaxEntities)
+	return c
+}
+
+// NewView returns an empty view.
+func NewView(cfg ViewConfig) *View {
+	cfg = cfg.withDefaults()
+	v := &View{cfg: cfg, ents: newTable[viewEntity](64), out: make([]Entity, 0, 64), snap: cfg.SnapSpeed / ticksPerSecond}
+	v.clock.init(cfg)
+	return v
+}
+
+// ticks converts a duration to server ticks.
+func ticks(d time.Duration) float64 { return d.Seconds() * ticksPerSecond }
+
+// unwrap returns tick on the view's unbounded scale, moving the reference
+// forward when tick is newer.
+func (v *View) unwrap(tick uint32) int64 {
+	if !v.ticked {
+		v.ref, v.refU, v.ticked = tick, 0, true
+	}
+	u := v.refU + int64(int32(tick-v.ref))
+	if u > v.refU {
+		v.ref, v.refU = tick, u
+	}
+	return u
+}
+
+// Snapshot takes a valid Snapshot (§8.1) received at now: a position of
+// each entity it lists that the view holds, and a sample of the server's
+// clock. Unknown ids are skipped: a client asks for them (§7.4).
+func (v *View) Snapshot(s *rtype.Snapshot, now time.Time) {
+	k := v.unwrap(s.ServerTick)
+	v.clock.arrived(k, now)
+	for _, st := range s.States {
+		e, ok := v.ents.get(st.NetworkID)
+		if !ok {
+			continue
+		}
+		// A segment between two samples stands; one past the newest is
+		// computed again with the new sample.
+		if v.rings[e.ring].add(newViewSample(k, st.X, st.Y, st.Rotation), v.snap) || !e.seg.between {
+			e.invalidate()
+		}
+	}
+}
+
+// Create takes a CreateEntity the client accepted (§8.2): the entity is
+// drawn from its tick on. An id the view holds is ignored, as is one past
+// MaxEntities.
+func (v *View) Create(m rtype.CreateEntity, now time.Time) {
+	if _, ok := v.ents.get(m.NetworkID); ok || m.NetworkID == 0 || v.ents.len() >= v.cfg.MaxEntities {
+		return
+	}
+	k := v.unwrap(m.ServerTick)
+	e := viewEntity{id: m.NetworkID, arch: m.EntityType, born: k, died: math.MaxInt64, ring: v.newRing()}
+	e.invalidate()
+	v.rings[e.ring].add(newViewSample(k, m.X, m.Y, m.Rotation), v.snap)
+	v.ents.push(e)
+}
+
+// newRing returns an empty ring of samples, reusing a freed one.
+func (v *View) newRing() int32 {
+	if n := len(v.free); n > 0 {
+		i := v.free[n-1]
+		v.free = v.free[:n-1]
+		v.rings[i] = viewRing{}
+		return i
+	}
+	v.rings = append(v.rings, viewRing{})
+	return int32(len(v.rings) - 1)
+}
+
+// Destroy takes a DestroyEntity (§8.3): the entity is drawn until the
+// render time reaches its tick, no later than a few Snapshot intervals
+// past the server's clock lest a tick from afar keep it for ever.
+func (v *View) Destroy(m rtype.DestroyEntity, now time.Time) {
+	e, ok := v.ents.get(m.NetworkID)
+	if !ok {
+		return
+	}
+	d := v.unwrap(m.ServerTick)
+	if v.clock.running {
+		d = min(d, int64(math.Ceil(v.clock.server(now)+v.clock.delay)))
+	}
+	e.died = min(e.died, max(d, e.born))
+	e.invalidate()
+}
+
+// At moves the render time to now and returns every entity as drawn then,
+// in no order. The slice is the view's: read it before the next call. It
+// is empty until a Snapshot gave the clock.
+func (v *View) At(now time.Time) []Entity {
+	if !v.clock.advance(now) {
+		v.out = v.out[:0]
+		return v.out
+	}
+	r := v.clock.render
+	ents := v.ents.ents
+	if cap(v.out) < len(ents) {
+		v.out = make([]Entity, 0, 2*len(ents))
+	}
+	out := v.out[:len(ents)]
+	n, dead := 0, false
+	for i := range ents {
+		e := &ents[i]
+		if r < e.seg.from || r >= e.seg.until { // segments end by died
+			if r >= float64(e.died) {
+				dead = true
+				continue
+			}
+			e.segment(&v.rings[e.ring], r, &v.clock)
+		}
+		if !e.seg.hidden {
+			e.at(r, &out[n])
+			n++
+		}
+	}
+	if dead {
+		v.bury(r)
+	}
+	v.out = out[:n]
+	return v.out
+}
+
+// bury forgets the entities whose destruction the render time r reached.
+func (v *View) bury(r float64) {
+	for i := 0; i < v.ents.len(); {
+		if e := &v.ents.ents[i]; r >= float64(e.died) {
+			v.free = append(v.free, e.ring)
+			v.ents.removeAt(i)
+			continue
+		}
+		i++
+	}
+}
+
+// Delay returns the render delay the view aims at now, behind its estimate
+// of the server's clock.
+func (v *View) Delay() time.Duration {
+	return time.Duration(v.clock.delay / ticksPerSecond * float64(time.Second))
+}
+
+// RenderTick returns the render time of the last At as a server tick and
+// a fraction of the next, or false before the clock runs.
+func (v *View) RenderTick() (tick uint32, frac float64, ok bool) {
+	if !v.clock.running {
+		return 0, 0, false
+	}
+	f := math.Floor(v.clock.render)
+	return v.ref + uint32(int64(f)-v.refU), v.clock.render - f, true
+}

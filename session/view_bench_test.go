@@ -1,0 +1,170 @@
+package session
+
+import (
+	"encoding/binary"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/rtypeproto/rtype"
+)
+
+// viewWorld is a View holding n entities, each moving, fed a Snapshot
+// round every 3 frames (§8.1: up to 47 states a message), and its frame
+// and intake functions: frame moves the clock one 60 Hz frame on and
+// draws; feed delivers the round due, if any, and reports whether it did.
+type viewWorld struct {
+	v      *View
+	rounds []rtype.Snapshot
+	tick   uint32
+	now    time.Time
+	sink   float64
+}
+
+func newViewWorld(n int) *viewWorld {
+	w := &viewWorld{v: NewView(ViewConfig{}), now: t0}
+	for i := range n {
+		id := uint32(i + 1)
+		w.v.Create(rtype.CreateEntity{ServerTick: 0, NetworkID: id, EntityType: rtype.ArchetypeEnemyBidos}, t0)
+	}
+	for i := 0; i < n; i += rtype.MaxSnapshotStates {
+		s := rtype.Snapshot{}
+		for j := i; j < min(i+rtype.MaxSnapshotStates, n); j++ {
+			s.States = append(s.States, rtype.EntityState{NetworkID: uint32(j + 1)})
+		}
+		w.rounds = append(w.rounds, s)
+	}
+	for range 600 { // past the warm-up of the clock and of the tables
+		w.feed()
+		w.frame()
+	}
+	return w
+}
+
+// feed delivers the next round when a tick of 3 comes.
+func (w *viewWorld) feed() bool {
+	w.tick++
+	w.now = w.now.Add(time.Second / 60)
+	if w.tick%3 != 0 {
+		return false
+	}
+	for i := range w.rounds {
+		s := &w.rounds[i]
+		s.ServerTick = w.tick
+		for j := range s.States {
+			st := &s.States[j]
+			st.X, st.Y, st.Rotation = rtype.Pos16(w.tick+uint32(j)), rtype.Pos16(w.tick*2), rtype.Rot16(w.tick*100)
+		}
+		w.v.Snapshot(s, w.now)
+	}
+	return true
+}
+
+// frame draws the world half a frame after the last tick.
+func (w *viewWorld) frame() {
+	sum := 0.0
+	for i := range w.v.At(w.now.Add(time.Second / 120)) {
+		sum += w.v.out[i].X
+	}
+	w.sink += sum
+}
+
+func TestView_FrameAndSnapshotDoNotAllocate(t *testing.T) {
+	w := newViewWorld(100)
+	if n := testing.AllocsPerRun(600, func() { w.feed(); w.frame() }); n != 0 {
+		t.Errorf("%v allocations per frame and Snapshot intake, want 0", n)
+	}
+	if len(w.v.out) != 100 {
+		t.Errorf("%d entities drawn, want 100", len(w.v.out))
+	}
+	// Through a client, as ClientConfig.View feeds it.
+	v := NewView(ViewConfig{})
+	deliver, _ := snapshotDeliveryTo(t, v)
+	now := t0
+	frame := func() {
+		deliver()
+		now = now.Add(time.Second / 20)
+		v.At(now)
+	}
+	for range 50 {
+		frame()
+	}
+	if n := testing.AllocsPerRun(500, frame); n != 0 {
+		t.Errorf("through a Client: %v allocations per Snapshot and frame, want 0", n)
+	}
+}
+
+// snapshotDeliveryTo is snapshotDelivery with v as the client's View.
+func snapshotDeliveryTo(t testing.TB, v *View) (deliver func(), datagram []byte) {
+	c := NewClient(serverAddr, ClientConfig{View: v}, discard)
+	c.Update(t0)
+	c.Receive(rtype.AppendWelcome(nil, 5), serverAddr, t0)
+	states := make([]rtype.EntityState, rtype.MaxSnapshotStates)
+	seq := uint32(0)
+	for i := range states {
+		id := uint32(i + 1)
+		states[i] = rtype.EntityState{NetworkID: id, X: rtype.Pos16(1000 + i), Y: 0x8000}
+		seq++
+		c.Receive(packet(t, rtype.PacketHeader{ConnectionID: 5, Sequence: seq}, create(id, 1)), serverAddr, t0)
+	}
+	snap := packet(t, rtype.PacketHeader{ConnectionID: 5}, rtype.Snapshot{ServerTick: 3, States: states})
+	tick := uint32(3)
+	now := t0
+	return func() {
+		seq++
+		tick += 3
+		now = now.Add(time.Second / 20)
+		binary.BigEndian.PutUint32(snap[4:8], seq)
+		binary.BigEndian.PutUint32(snap[20:24], tick)
+		c.Receive(snap, serverAddr, now)
+		for range c.Events() {
+		}
+	}, slices.Clone(snap)
+}
+
+// BenchmarkViewFrame: one 60 Hz frame of a View of 100 moving entities,
+// with the intake of a Snapshot round (100 states in 3 messages) every
+// third frame.
+func BenchmarkViewFrame(b *testing.B) {
+	w := newViewWorld(100)
+	b.ReportAllocs()
+	for b.Loop() {
+		w.feed()
+		w.frame()
+	}
+}
+
+// BenchmarkViewFrameRatio times a frame's view of 100 moving entities
+// (At, and reading every entity drawn) against the codec's decode of one
+// 47-state Snapshot datagram, in alternating batches of 1000, and reports
+// the median per-batch ratio (x-decode). The intake of a Snapshot round
+// every third frame is timed apart and left out.
+func BenchmarkViewFrameRatio(b *testing.B) {
+	w := newViewWorld(100)
+	_, datagram := snapshotDelivery(b)
+	snap := rtype.Snapshot{States: make([]rtype.EntityState, 0, rtype.MaxSnapshotStates)}
+	var ratios []float64
+	for b.Loop() {
+		t1 := time.Now()
+		for range 1000 {
+			if err := decodeSnapshot(datagram, &snap); err != nil {
+				b.Fatal(err)
+			}
+		}
+		t2 := time.Now()
+		var intake time.Duration
+		for range 1000 {
+			if (w.tick+1)%3 == 0 { // a round is due
+				f := time.Now()
+				w.feed()
+				intake += time.Since(f)
+			} else {
+				w.feed()
+			}
+			w.frame()
+		}
+		ratios = append(ratios, float64(time.Since(t2)-intake)/float64(t2.Sub(t1)))
+	}
+	slices.Sort(ratios)
+	b.ReportMetric(ratios[len(ratios)/2], "x-decode")
+}
