@@ -3,7 +3,9 @@
 package main
 
 import (
+	"encoding/binary"
 	"math"
+	"net/netip"
 	"strings"
 	"time"
 
@@ -18,6 +20,18 @@ import (
 // for a GAME gap.
 func premiseMutants() []mutant {
 	return []mutant{
+		// A server of the second stage, handshake, packets and Pongs
+		// but no game yet, numbering every packet 1: it sends nothing
+		// unprompted, and 5.2/1 asks with Pings.
+		{name: "Pongs alone, every packet numbered 1", catch: []string{"5.2/1"}, also: []string{"8.2/4" /* no ship: no game yet */},
+			out: inPlace(func(_ *wire, _ netip.AddrPort, b []byte) bool {
+				if !isPacket(b) {
+					return true
+				}
+				binary.BigEndian.PutUint32(b[4:], 1)
+				_, pong := carries(b, rtype.TypePong)
+				return pong
+			})},
 		// The session accepts the wrapped Inputs: the Input cases turn
 		// the ship with the directions the game uses.
 		{name: "a game that ignores Down", catch: []string{"7.1/5"}, pass: []string{"7.1/1", "7.1/2", "7.1/3", "7.1/4"},
