@@ -32,6 +32,7 @@ type Client struct {
 	srtt     time.Duration
 
 	ents   entityTable
+	own    clientOwn
 	asm    assembler
 	snap   rtype.Snapshot
 	events eventQueue
@@ -127,6 +128,9 @@ func (c *Client) SendInput(actions rtype.Actions, now time.Time) error {
 	add(c, rtype.Input{InputSequence: c.inputSeq, ClientTick: c.clientTick, Actions: actions})
 	c.addDue(now)
 	c.flush()
+	if v := c.cfg.View; v != nil {
+		v.Input(actions, c.srtt, now)
+	}
 	return nil
 }
 
@@ -265,6 +269,7 @@ func (c *Client) handle(m rtype.RawMessage, now time.Time) {
 		c.play(now)
 		c.stats.Snapshots++
 		c.ents.snapshot(c, &c.snap, now)
+		c.own.snapshot(c.snap.ServerTick)
 		if v := c.cfg.View; v != nil {
 			v.Snapshot(&c.snap, now)
 		}

@@ -202,6 +202,9 @@ func (t *entityTable) create(c *Client, m rtype.CreateEntity, now time.Time) {
 	if v := t.cfg.View; v != nil {
 		v.Create(m, now)
 	}
+	if c.own.created(m) {
+		c.setOwn()
+	}
 	c.events.push(Event{Kind: EventEntityCreated, Entity: e.entity(), Tick: m.ServerTick, At: now})
 }
 
@@ -216,6 +219,7 @@ func (t *entityTable) destroy(c *Client, m rtype.DestroyEntity, now time.Time) {
 	}
 	e := t.store.ents[i]
 	t.store.removeAt(i)
+	c.own.gone(m.NetworkID)
 	if v := t.cfg.View; v != nil {
 		v.Destroy(m, now)
 	}

@@ -120,6 +120,7 @@ func (t *entityTable) expireUnlisted(c *Client, over uint32, now time.Time) {
 		if int32(over-e.listed.heard) >= t.unlisted {
 			gone := *e
 			t.store.removeAt(i)
+			c.own.gone(gone.id)
 			t.remember(destroyedID{id: gone.id, tick: gone.listed.tick, at: now, expired: true})
 			if v := t.cfg.View; v != nil {
 				v.Destroy(rtype.DestroyEntity{ServerTick: gone.listed.tick + 1, NetworkID: gone.id}, now)

@@ -59,8 +59,9 @@ const (
 // package doc). Any negative value is Off.
 const Off = -1
 
-// Feature is a §13 improvement that a [Server] has on by default: 0 (the
-// zero value) is on, [Off] turns it off, as version 1 behaves.
+// Feature is a behaviour on by default, a §13 improvement of a [Server] or
+// [ViewConfig].Predict: 0 (the zero value) is on, [Off] turns it off, as
+// version 1 behaves.
 type Feature int8
 
 // on reports whether f is on: any value but a negative one.

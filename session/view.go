@@ -29,6 +29,7 @@ type View struct {
 	rings []viewRing // samples of the entities, by viewEntity.ring
 	free  []int32    // rings no entity uses
 	out   []Entity
+	own   viewOwn
 	snap  float64 // SnapSpeed in pixels per tick
 	// ref is the newest tick seen, at unwrapped value refU: ticks are
 	// unwrapped from it (§5.2's serial arithmetic on serverTick).
@@ -58,6 +59,19 @@ type ViewConfig struct {
 	// their tick included; a CreateEntity past it is ignored. 0 means
 	// 4096.
 	MaxEntities int
+	// Predict draws the player's own ship (see [View.Own]) where its
+	// Inputs put it, at once, rather than a buffer behind the server like
+	// the others; [Off] draws it like the others.
+	Predict Feature
+	// Move is the game's movement rule the prediction applies to each
+	// Input; nil means [ExampleShipMove].
+	Move ShipMove
+	// Correct is the time over which the prediction's distance from a
+	// Snapshot's account is drawn away; 0 means 100 ms, [Off] at once.
+	Correct time.Duration
+	// CorrectSnap is the distance in pixels beyond which a correction is
+	// drawn at once; 0 means 64.
+	CorrectSnap float64
 }
 
 // Defaults of [ViewConfig].
@@ -65,6 +79,8 @@ const (
 	DefaultViewMaxDelay    = 500 * time.Millisecond
 	DefaultViewExtrapolate = 250 * time.Millisecond
 	DefaultViewSnapSpeed   = 1920.0
+	DefaultViewCorrect     = 100 * time.Millisecond
+	DefaultViewCorrectSnap = 64.0
 )
 
 func (c ViewConfig) withDefaults() ViewConfig {
@@ -75,6 +91,13 @@ func (c ViewConfig) withDefaults() ViewConfig {
 		c.SnapSpeed = DefaultViewSnapSpeed
 	}
 	c.MaxEntities = positiveOr(c.MaxEntities, DefaultMaxEntities)
+	if c.Move == nil {
+		c.Move = ExampleShipMove
+	}
+	c.Correct = orDefault(c.Correct, DefaultViewCorrect)
+	if !(c.CorrectSnap > 0) {
+		c.CorrectSnap = DefaultViewCorrectSnap
+	}
 	return c
 }
 
@@ -109,6 +132,9 @@ func (v *View) Snapshot(s *rtype.Snapshot, now time.Time) {
 	k := v.unwrap(s.ServerTick)
 	v.clock.arrived(k, now)
 	for _, st := range s.States {
+		if st.NetworkID == v.own.id && v.cfg.Predict.on() {
+			v.own.place(k, st.X.Pixels(), st.Y.Pixels(), &v.clock, &v.cfg)
+		}
 		e, ok := v.ents.get(st.NetworkID)
 		if !ok {
 			continue
@@ -189,6 +215,9 @@ func (v *View) At(now time.Time) []Entity {
 		}
 		if !e.seg.hidden {
 			e.at(r, &out[n])
+			if e.id == v.own.id && v.own.placed {
+				out[n].X, out[n].Y = v.own.drawn(now)
+			}
 			n++
 		}
 	}
@@ -203,12 +232,31 @@ func (v *View) At(now time.Time) []Entity {
 func (v *View) bury(r float64) {
 	for i := 0; i < v.ents.len(); {
 		if e := &v.ents.ents[i]; r >= float64(e.died) {
+			if e.id == v.own.id {
+				v.own.reset(0)
+			}
 			v.free = append(v.free, e.ring)
 			v.ents.removeAt(i)
 			continue
 		}
 		i++
 	}
+}
+
+// Own makes ship id the player's own, predicted from its next Snapshot
+// on (see ViewConfig.Predict); 0 predicts none. A [Client] with this view
+// calls it with its [Client.OwnShip].
+func (v *View) Own(id uint32) {
+	if id != v.own.id {
+		v.own.reset(id)
+	}
+}
+
+// Input takes an Input of actions sent at now, when the round trip
+// measured was rtt (§7.1, §7.2): the own ship is drawn moved by it at once.
+// A [Client] with this view calls it from SendInput.
+func (v *View) Input(a rtype.Actions, rtt time.Duration, now time.Time) {
+	v.own.input(a, rtt, now, v.cfg.Move)
 }
 
 // Delay returns the render delay the view aims at now, behind its estimate

@@ -32,6 +32,7 @@ var viewProfiles = []viewProfile{
 	{name: "20% loss, bursts", p: netem.Params{Loss: 0.2, Burst: 3, Delay: 20 * time.Millisecond}},
 	{name: "150 ms RTT", p: netem.Params{Delay: 75 * time.Millisecond}},
 	{name: "1 s stall", stall: netem.Blackout{Every: 10 * time.Second, For: time.Second}},
+	{name: "150 ms RTT, 5% loss", p: netem.Params{Loss: 0.05, Delay: 75 * time.Millisecond}},
 }
 
 // Length of a measured run, after the warm-up that connects the client
@@ -147,8 +148,9 @@ func quantile(v []float64, q float64) float64 {
 
 // measureViews plays the truth world through profile p and measures, in
 // the same run, the smooth view and the naive one: the latest Snapshot
-// (Client.Entities), whose render time is that Snapshot's tick.
-func measureViews(t testing.TB, p viewProfile) (smooth, naive viewRow) {
+// (Client.Entities), whose render time is that Snapshot's tick. The
+// player's own ship is measured apart, as the pilot steers it.
+func measureViews(t testing.TB, p viewProfile) (smooth, naive viewRow, own [2]ownRow) {
 	sim := rtypetest.NewSim(viewSeed)
 	srv := sim.NewServer(serverAddr, session.ServerConfig{})
 	view := session.NewView(session.ViewConfig{})
@@ -158,26 +160,23 @@ func measureViews(t testing.TB, p viewProfile) (smooth, naive viewRow) {
 	down.Blackout = p.stall
 	impairBoth(t, sim, addr, p.p, down)
 	w := newTruthWorld(srv, viewSeed)
+	pl := newPilot(viewSeed)
 	var ms, mn smoothness
-	var latest uint32
-	for sim.Now().Sub(rtypetest.Epoch) < viewWarmUp+viewRun {
+	os, on := newOwnShip(), newOwnShip()
+	var latest, sent uint32
+	for f := 0; sim.Now().Sub(rtypetest.Epoch) < viewWarmUp+viewRun; f++ {
+		serveTruth(t, srv, w)
 		w.step()
 		srv.Tick(sim.Now())
 		w.record()
-		for e := range srv.Events() {
-			if e.Kind == session.EventPlayerJoined {
-				id, err := srv.SpawnFor(e.Conn, rtype.ArchetypePlayerBlue, 150, 150, 0)
-				if err != nil {
-					t.Fatal(err)
-				}
-				w.own(id)
-			}
-		}
 		// Frames fall half-way between two ticks.
 		sim.Advance(frame / 2)
 		now := sim.Now()
 		cl.Update(now)
-		_ = cl.SendInput(0, now)
+		a, changed := pl.frame(f, w.ownX, w.ownY)
+		if cl.SendInput(a, now) == nil {
+			sent++
+		}
 		for e := range cl.Events() {
 			if e.Kind == session.EventSnapshot && rtype.SequenceNewer(e.Tick, latest) {
 				latest = e.Tick
@@ -188,11 +187,36 @@ func measureViews(t testing.TB, p viewProfile) (smooth, naive viewRow) {
 		if now.Sub(rtypetest.Epoch) >= viewWarmUp && ok && latest != 0 {
 			server := float64(srv.ServerTick()) + 0.5
 			ms.frame(w, drawn{float64(tick) + frac, ents}, server)
-			mn.frame(w, drawn{float64(latest), slices.Collect(cl.Entities())}, server)
+			naive := slices.Collect(cl.Entities())
+			mn.frame(w, drawn{float64(latest), naive}, server)
+			id, _ := cl.OwnShip()
+			if id != w.ownID {
+				t.Fatalf("%s: OwnShip() = %d, the player's ship is %d", p.name, id, w.ownID)
+			}
+			os.frame(f, ents, id, sent, a, changed)
+			on.frame(f, naive, id, sent, a, changed)
 		}
 		sim.Advance(frame / 2)
 	}
-	return ms.row(p.name, "smooth"), mn.row(p.name, "naive")
+	own = [2]ownRow{os.row(w, p.name, "predicted"), on.row(w, p.name, "naive")}
+	return ms.row(p.name, "smooth"), mn.row(p.name, "naive"), own
+}
+
+// serveTruth reads the server's events as a game does before its tick:
+// a player joining gets its ship, an Input steers it.
+func serveTruth(t testing.TB, srv *session.Server, w *truthWorld) {
+	for e := range srv.Events() {
+		switch e.Kind {
+		case session.EventPlayerJoined:
+			id, err := srv.SpawnFor(e.Conn, rtype.ArchetypePlayerBlue, 150, 150, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w.own(id, 150, 150)
+		case session.EventInput:
+			w.input(e.Input)
+		}
+	}
 }
 
 // viewTable is the table of docs/client.md: every profile, smooth then
@@ -208,6 +232,19 @@ func viewTable(rows []viewRow) string {
 	return b.String()
 }
 
+// ownTable is the own ship's table of docs/client.md, by the rule of
+// viewTable: delays in frames, distances in px.
+func ownTable(rows []ownRow) string {
+	var b strings.Builder
+	b.WriteString("| network | own ship | delay | max | fix p99 | max | off p99 | snaps |\n")
+	b.WriteString("|---|---|--:|--:|--:|--:|--:|--:|\n")
+	for _, r := range rows {
+		fmt.Fprintf(&b, "| %s | %s | %.2f | %.0f | %.2f | %.2f | %.2f | %.1f |\n",
+			r.profile, r.view, r.delay, r.delayMax, r.corr, r.corrMax, r.dist, r.snapsPerMin)
+	}
+	return b.String()
+}
+
 // TestView_MeasuredAgainstTheTruth plays a scripted world through each
 // profile and measures, each 1/60 s frame, every remote entity drawn by
 // the smooth view and by the naive one against the server's world at the
@@ -216,12 +253,15 @@ func viewTable(rows []viewRow) string {
 // smooth view's goals; the Sim repeats the figures exactly for the seed.
 func TestView_MeasuredAgainstTheTruth(t *testing.T) {
 	var rows []viewRow
+	var own []ownRow
 	for _, p := range viewProfiles {
-		s, n := measureViews(t, p)
+		s, n, o := measureViews(t, p)
 		rows = append(rows, s, n)
+		own = append(own, o[:]...)
 		checkViewGoals(t, s)
+		checkOwnGoals(t, o[0])
 	}
-	table := viewTable(rows)
+	table := viewTable(rows) + "\n" + ownTable(own)
 	t.Logf("smooth against naive, seed %d:\n%s", viewSeed, table)
 	checkViewDoc(t, table)
 }
@@ -242,6 +282,27 @@ func checkViewGoals(t *testing.T, r viewRow) {
 		if r.stutter > 3 {
 			t.Errorf("%s: stutter %.2f%%, want ≤ 3%%", r.profile, r.stutter)
 		}
+	}
+}
+
+// checkOwnGoals asserts the own ship's goals met: drawn on the frame its
+// Input is made, on every network; on the clean one, at most one tick's
+// move (5 px) from the server's position at the tick that applied the
+// frame's Input, p99, and at 150 ms RTT, with or without 5% loss, at
+// most three ticks' (15 px); without loss or jitter, no frame moving it
+// more than 1 px away from what its Input asked.
+func checkOwnGoals(t *testing.T, r ownRow) {
+	t.Helper()
+	if r.delayMax != 0 {
+		t.Errorf("%s: own ship drawn up to %.0f frames after its Input, want 0", r.profile, r.delayMax)
+	}
+	limit := map[string]float64{viewProfiles[0].name: 5, viewProfiles[3].name: 15, viewProfiles[5].name: 15}
+	if l, ok := limit[r.profile]; ok && r.dist > l {
+		t.Errorf("%s: own ship %.2f px from the server's, p99; want ≤ %.0f px", r.profile, r.dist, l)
+	}
+	calm := r.profile == viewProfiles[0].name || r.profile == viewProfiles[3].name || r.profile == viewProfiles[4].name
+	if calm && r.corrMax > 1 {
+		t.Errorf("%s: own ship moved up to %.2f px off its Input, want ≤ 1 px", r.profile, r.corrMax)
 	}
 }
 

@@ -24,6 +24,14 @@ type truthWorld struct {
 	kind  map[uint32]entityKind
 	// truth[k] is every entity at server tick k.
 	truth []map[uint32]truthPos
+	// The player's ship, moved by its Inputs at the example game's rule:
+	// the actions of the newest Input accepted, applied at each tick.
+	ownID      uint32
+	ownX, ownY float64
+	actions    rtype.Actions
+	pending    uint32 // the newest Input accepted since the last tick
+	// appliedAt[q] is the tick whose step first applied Input q.
+	appliedAt map[uint32]int
 }
 
 type entityKind uint8
@@ -60,6 +68,8 @@ func newTruthWorld(srv *session.Server, seed uint64) *truthWorld {
 		srv:  srv,
 		rng:  rand.New(rand.NewPCG(seed, 34)),
 		kind: map[uint32]entityKind{},
+
+		appliedAt: map[uint32]int{},
 	}
 	arch := []rtype.Archetype{rtype.ArchetypePlayerGreen, rtype.ArchetypePlayerPink, rtype.ArchetypePlayerRed}
 	for i := range remoteShips {
@@ -72,12 +82,31 @@ func newTruthWorld(srv *session.Server, seed uint64) *truthWorld {
 	return w
 }
 
-// own records the player's own ship, left out of the measures.
-func (w *truthWorld) own(id uint32) { w.kind[id] = kindOwn }
+// own records the player's own ship, spawned at x, y, left out of the
+// remote entities' measures.
+func (w *truthWorld) own(id uint32, x, y float64) {
+	w.kind[id], w.ownID, w.ownX, w.ownY = kindOwn, id, x, y
+}
+
+// input takes an Input the server accepted: the game applies it at the
+// next tick, as the example game does.
+func (w *truthWorld) input(in rtype.Input) {
+	w.actions, w.pending = in.Actions, in.InputSequence
+}
+
+// moveOwn moves the player's ship by the actions held, one tick.
+func (w *truthWorld) moveOwn() {
+	if w.ownID == 0 {
+		return
+	}
+	w.ownX, w.ownY = session.ExampleShipMove(w.ownX, w.ownY, w.actions)
+	_ = w.srv.Move(w.ownID, w.ownX, w.ownY, 0)
+}
 
 // step moves the world by one tick, before the server's Tick.
 func (w *truthWorld) step() {
 	w.ticks++
+	w.moveOwn()
 	for _, s := range w.ships {
 		w.steer(s)
 	}
@@ -148,6 +177,9 @@ func (w *truthWorld) record() {
 	k := int(w.srv.ServerTick())
 	for len(w.truth) <= k {
 		w.truth = append(w.truth, nil)
+	}
+	if w.pending != 0 {
+		w.appliedAt[w.pending], w.pending = k, 0
 	}
 	m := make(map[uint32]truthPos, w.srv.NumEntities())
 	for e := range w.srv.Entities() {

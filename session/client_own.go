@@ -1,0 +1,71 @@
+package session
+
+import "github.com/rtypeproto/rtype"
+
+// clientOwn is the client's answer to §13.5, which ship is its own: the
+// wire never says, but §10's order does, as the server sends the world a
+// player joins, then that player's ship. So the newest player ship (§9.3)
+// created since the Welcome is the own one while the round of its
+// creation lasts; a Snapshot of a newer tick fixes it, so that a ship of
+// a player joining later does not take its place. When it is destroyed
+// (or expires), the next player ship created is the own one: a respawn.
+// It is a guess: a server spawning the ship late, after another player's,
+// or a game whose ships respawn at once for everybody, fools it.
+type clientOwn struct {
+	id    uint32
+	tick  uint32 // its CreateEntity's
+	fixed bool
+}
+
+// isShip reports whether a is a player ship's archetype (§9.3).
+func isShip(a rtype.Archetype) bool {
+	switch a {
+	case rtype.ArchetypePlayerBlue, rtype.ArchetypePlayerGreen, rtype.ArchetypePlayerPink, rtype.ArchetypePlayerRed:
+		return true
+	}
+	return false
+}
+
+// created takes an accepted CreateEntity and reports whether the own ship
+// changed.
+func (o *clientOwn) created(m rtype.CreateEntity) bool {
+	if !isShip(m.EntityType) || o.fixed && o.id != 0 {
+		return false
+	}
+	if o.id != 0 && m.ServerTick != o.tick {
+		return false
+	}
+	o.id, o.tick = m.NetworkID, m.ServerTick
+	return true
+}
+
+// snapshot takes a Snapshot's tick: one newer than the creation fixes it.
+func (o *clientOwn) snapshot(tick uint32) {
+	if o.id != 0 && rtype.SequenceNewer(tick, o.tick) {
+		o.fixed = true
+	}
+}
+
+// gone takes an entity's removal and reports whether it was the own ship.
+func (o *clientOwn) gone(id uint32) bool {
+	if id == 0 || id != o.id {
+		return false
+	}
+	*o = clientOwn{}
+	return true
+}
+
+// OwnShip returns the network id of the client's own ship, by the rule
+// of §13.5's answer: the newest player ship (§9.3) created in the round
+// after the client joined, since the server sends the world, then the new
+// player's ship (§10); or the next created once it is destroyed. It is
+// false while no such ship is known. A server that does not follow §10's
+// order can make it wrong; nothing on the wire can check it.
+func (c *Client) OwnShip() (uint32, bool) { return c.own.id, c.own.id != 0 }
+
+// setOwn tells the view which ship is the own one.
+func (c *Client) setOwn() {
+	if v := c.cfg.View; v != nil {
+		v.Own(c.own.id)
+	}
+}
