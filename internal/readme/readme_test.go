@@ -24,8 +24,8 @@ var minBlocks = map[string]int{
 	// The minimal client and server, a host of 100 matches, and the
 	// simulated minute of four clients at 20% loss.
 	"docs/game.md": 4,
-	// A client drawing the smooth view.
-	"docs/client.md": 1,
+	// A client drawing the smooth view, and one in an engine's loop.
+	"docs/client.md": 2,
 	// A server with the host's operations and Prometheus metrics.
 	"README.md": 1,
 }
