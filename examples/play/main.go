@@ -24,6 +24,10 @@
 // it to the system's delay, if shorter. The help line says which mode is
 // in force.
 //
+// It draws the world as a session.View sees it (docs/client.md): every
+// entity moving smoothly, a buffer behind the server, and the player's own
+// ship where its Inputs put it, at once, by the example game's rules.
+//
 // The screen shows the connection's state until the server sends the
 // world: connecting, or waiting for a slot on a full server (§10). A
 // session that fails, rejected by the server (§4.4) or timed out (§4.2,

@@ -466,3 +466,30 @@ func TestModelView(t *testing.T) {
 		t.Errorf("view: alt screen %v, report event types %v", v.AltScreen, v.KeyboardEnhancements.ReportEventTypes)
 	}
 }
+
+// The own ship is drawn where the player's Inputs put it on the frame of
+// the first Input holding Right, before any Snapshot could show it moved
+// (docs/client.md): this server, which runs no game, never moves it.
+func TestModelPredictsOwnShip(t *testing.T) {
+	w := newWorld(t, session.ServerConfig{})
+	p := w.join(100, 30)
+	own := func() (session.Entity, bool) {
+		id, ok := p.m.player.client.OwnShip()
+		for _, e := range p.m.player.view.At(w.now) {
+			if ok && e.ID == id {
+				return e, true
+			}
+		}
+		return session.Entity{}, false
+	}
+	w.until("the own ship drawn", 120, func() bool { _, ok := own(); return ok })
+	w.frames(10)
+	before, _ := own()
+	p.update(tea.KeyPressMsg{Code: tea.KeyRight})
+	w.step()
+	after, _ := own()
+	if d := after.X - before.X; d < 4.9 || d > 5.1 || after.Y != before.Y {
+		t.Errorf("one frame holding Right drew the ship from (%.2f, %.2f) to (%.2f, %.2f), want 5 px right",
+			before.X, before.Y, after.X, after.Y)
+	}
+}

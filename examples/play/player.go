@@ -1,7 +1,9 @@
 package main
 
 import (
+	"iter"
 	"net/netip"
+	"slices"
 	"time"
 
 	"github.com/rtypeproto/rtype"
@@ -11,9 +13,11 @@ import (
 
 // player is the session side of the program: one session.Client, driven
 // by the model one frame at a time (§7.1, §10), which knows how the
-// session went.
+// session went, and the world drawn smoothly: the client's session.View,
+// the own ship predicted by the example game's rules (docs/client.md).
 type player struct {
 	client *session.Client
+	view   *session.View
 	hooks  *session.Hooks // the simulated loss, nil for none
 	tick   uint32         // serverTick of the latest Snapshot (§8.1)
 	quit   bool           // the user quit: Close sent Disconnect reason 1 (§7.3)
@@ -32,7 +36,15 @@ func newPlayer(server netip.AddrPort, cfg session.ClientConfig, send session.Sen
 			}
 		}
 	}
-	return &player{client: session.NewClient(server, cfg, send), hooks: h}
+	cfg.View = session.NewView(session.ViewConfig{})
+	return &player{client: session.NewClient(server, cfg, send), view: cfg.View, hooks: h}
+}
+
+// world returns the entities to draw at now: every one at the view's
+// render time, a buffer behind the server, but the own ship, where the
+// Inputs sent put it.
+func (p *player) world(now time.Time) iter.Seq[session.Entity] {
+	return slices.Values(p.view.At(now))
 }
 
 // receive hands the client one datagram from the network.

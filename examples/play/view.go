@@ -6,8 +6,8 @@ import (
 	"github.com/rtypeproto/rtype/internal/playfield"
 )
 
-// draw renders the view at the terminal size: the playfield with its
-// HUD, then the help line.
+// draw renders the view at the terminal size: the playfield drawn
+// smoothly (player.world) with its HUD, then the help line.
 func (m *model) draw() {
 	m.buf = m.buf[:0]
 	if m.cols <= 0 || m.rows <= 0 {
@@ -15,7 +15,7 @@ func (m *model) draw() {
 		return
 	}
 	if m.rows > 1 {
-		m.frame = playfield.Render(m.frame, playfield.Example, m.player.client.Entities(), m.player.hud(), m.cols, m.rows-1)
+		m.frame = playfield.Render(m.frame, playfield.Example, m.player.world(m.clock()), m.player.hud(), m.cols, m.rows-1)
 		m.buf = m.frame.AppendLines(m.buf)
 		m.buf = append(m.buf, '\n')
 	}
