@@ -15,7 +15,10 @@ import (
 // then held. CreateEntity and DestroyEntity (§8.2, §8.3) take effect when
 // the render time reaches their tick: nothing is drawn before it existed
 // and a destroyed entity moves on to its last tick, then goes. A move
-// faster than SnapSpeed (a respawn, a wrap) is snapped, not slid.
+// faster than SnapSpeed (a respawn, a wrap) is snapped, not slid. The
+// player's own ship ([View.Own]) is drawn where its Inputs ([View.Input])
+// put it at once, by the game's movement rule (ViewConfig.Move), the
+// Inputs the server had not applied at a Snapshot replayed on it.
 //
 // It is sans-I/O: feed it what a client accepts, with its arrival time,
 // through [ClientConfig].View or its methods, and call At each frame. Its
