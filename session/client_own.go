@@ -46,13 +46,11 @@ func (o *clientOwn) snapshot(tick uint32) {
 	}
 }
 
-// gone takes an entity's removal and reports whether it was the own ship.
-func (o *clientOwn) gone(id uint32) bool {
-	if id == 0 || id != o.id {
-		return false
+// gone takes an entity's removal: the own ship's leaves none known.
+func (o *clientOwn) gone(id uint32) {
+	if id != 0 && id == o.id {
+		*o = clientOwn{}
 	}
-	*o = clientOwn{}
-	return true
 }
 
 // OwnShip returns the network id of the client's own ship, by the rule
