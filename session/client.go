@@ -111,7 +111,8 @@ func (c *Client) sendHello(now time.Time) {
 }
 
 // SendInput sends one packet with an Input of the actions held (§7.1),
-// numbered from 1, and any QueryEntity and Ping due. Call it every frame,
+// numbered from 1, and any QueryEntity and Ping due. Each Input goes once,
+// so a lost packet loses it: hold Shoot for a few frames a shot. Call it every frame,
 // with nothing held too (§7.1) and while Waiting, when the answers keep
 // ServerTimeout from firing. It fails with [ErrNotConnected] while
 // Connecting or Closed, and rtype.ErrReservedActions for a reserved bit.

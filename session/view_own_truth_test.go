@@ -3,6 +3,7 @@ package session_test
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/rtypeproto/rtype"
 	"github.com/rtypeproto/rtype/session"
@@ -15,6 +16,23 @@ type pilot struct {
 	rng     *rand.Rand
 	actions rtype.Actions
 	next    int // frame of the next change
+}
+
+// Shots: every shotEvery frames the pilot taps Shoot, holding it for 1
+// frame and for 3 in turn; a missile fires at its release (§7.1).
+const shotEvery = 24
+
+// shoot returns frame f's Shoot bit, and the length of the tap it
+// releases, 0 if none.
+func shoot(f int) (rtype.Actions, int) {
+	tap := 1 + 2*(f/shotEvery%2)
+	switch at := f % shotEvery; {
+	case at < tap:
+		return rtype.ActionShoot, 0
+	case at == tap:
+		return 0, tap
+	}
+	return 0, 0
 }
 
 func newPilot(seed uint64) *pilot { return &pilot{rng: rand.New(rand.NewPCG(seed, 35))} }
@@ -131,6 +149,8 @@ type ownRow struct {
 	delay, delayMax     float64
 	corr, corrMax, dist float64
 	snapsPerMin         float64
+	// Shots sent and lost, by tap length in frames.
+	shots, lost map[int]int
 }
 
 func (o *ownShip) row(w *truthWorld, profile, view string) ownRow {
@@ -141,4 +161,27 @@ func (o *ownShip) row(w *truthWorld, profile, view string) ownRow {
 		dist:        quantile(o.distances(w), 0.99),
 		snapsPerMin: float64(o.snaps) / (float64(len(o.drawn)) / 60 / 60),
 	}
+}
+
+// shot is a release of Shoot the pilot sent: its Input and tap length.
+type shot struct {
+	input uint32
+	tap   int
+}
+
+// shotsLost counts, per tap length, the releases sent and those the
+// server never saw: a release the server saw is one at an Input from
+// the shot's to the next shot's; the last shot, maybe in flight, is left
+// out.
+func shotsLost(sent []shot, seen []uint32) (total, lost map[int]int) {
+	total, lost = map[int]int{}, map[int]int{}
+	for i := 0; i+1 < len(sent); i++ {
+		s := sent[i]
+		total[s.tap]++
+		k, _ := slices.BinarySearch(seen, s.input)
+		if k == len(seen) || seen[k] >= sent[i+1].input {
+			lost[s.tap]++
+		}
+	}
+	return total, lost
 }

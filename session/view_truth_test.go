@@ -164,6 +164,7 @@ func measureViews(t testing.TB, p viewProfile) (smooth, naive viewRow, own [2]ow
 	var ms, mn smoothness
 	os, on := newOwnShip(), newOwnShip()
 	var latest, sent uint32
+	var shots []shot
 	for f := 0; sim.Now().Sub(rtypetest.Epoch) < viewWarmUp+viewRun; f++ {
 		serveTruth(t, srv, w)
 		w.step()
@@ -174,8 +175,12 @@ func measureViews(t testing.TB, p viewProfile) (smooth, naive viewRow, own [2]ow
 		now := sim.Now()
 		cl.Update(now)
 		a, changed := pl.frame(f, w.ownX, w.ownY)
-		if cl.SendInput(a, now) == nil {
+		fire, tap := shoot(f)
+		if cl.SendInput(a|fire, now) == nil {
 			sent++
+			if tap > 0 && now.Sub(rtypetest.Epoch) >= viewWarmUp {
+				shots = append(shots, shot{sent, tap})
+			}
 		}
 		for e := range cl.Events() {
 			if e.Kind == session.EventSnapshot && rtype.SequenceNewer(e.Tick, latest) {
@@ -199,6 +204,7 @@ func measureViews(t testing.TB, p viewProfile) (smooth, naive viewRow, own [2]ow
 		sim.Advance(frame / 2)
 	}
 	own = [2]ownRow{os.row(w, p.name, "predicted"), on.row(w, p.name, "naive")}
+	own[0].shots, own[0].lost = shotsLost(shots, w.fired)
 	return ms.row(p.name, "smooth"), mn.row(p.name, "naive"), own
 }
 
@@ -245,6 +251,21 @@ func ownTable(rows []ownRow) string {
 	return b.String()
 }
 
+// shotTable is the table of Shoot releases lost, by the rule of
+// viewTable: of the taps of 1 frame, then of 3.
+func shotTable(rows []ownRow) string {
+	var b strings.Builder
+	b.WriteString("| network | shots of 1 frame lost | of 3 frames lost |\n")
+	b.WriteString("|---|--:|--:|\n")
+	for _, r := range rows {
+		if r.shots == nil {
+			continue
+		}
+		fmt.Fprintf(&b, "| %s | %d of %d | %d of %d |\n", r.profile, r.lost[1], r.shots[1], r.lost[3], r.shots[3])
+	}
+	return b.String()
+}
+
 // TestView_MeasuredAgainstTheTruth plays a scripted world through each
 // profile and measures, each 1/60 s frame, every remote entity drawn by
 // the smooth view and by the naive one against the server's world at the
@@ -261,7 +282,7 @@ func TestView_MeasuredAgainstTheTruth(t *testing.T) {
 		checkViewGoals(t, s)
 		checkOwnGoals(t, o[0])
 	}
-	table := viewTable(rows) + "\n" + ownTable(own)
+	table := viewTable(rows) + "\n" + ownTable(own) + "\n" + shotTable(own)
 	t.Logf("smooth against naive, seed %d:\n%s", viewSeed, table)
 	checkViewDoc(t, table)
 }

@@ -32,6 +32,8 @@ type truthWorld struct {
 	pending    uint32 // the newest Input accepted since the last tick
 	// appliedAt[q] is the tick whose step first applied Input q.
 	appliedAt map[uint32]int
+	// fired holds the Inputs that released Shoot, in order (§7.1).
+	fired []uint32
 }
 
 type entityKind uint8
@@ -91,6 +93,9 @@ func (w *truthWorld) own(id uint32, x, y float64) {
 // input takes an Input the server accepted: the game applies it at the
 // next tick, as the example game does.
 func (w *truthWorld) input(in rtype.Input) {
+	if w.actions.Has(rtype.ActionShoot) && !in.Actions.Has(rtype.ActionShoot) {
+		w.fired = append(w.fired, in.InputSequence)
+	}
 	w.actions, w.pending = in.Actions, in.InputSequence
 }
 
