@@ -269,8 +269,8 @@ func (c *Client) handle(m rtype.RawMessage, now time.Time) {
 		}
 		c.play(now)
 		c.stats.Snapshots++
-		c.ents.snapshot(c, &c.snap, now)
-		c.own.snapshot(c.snap.ServerTick)
+		unknown := c.ents.snapshot(c, &c.snap, now)
+		c.own.snapshot(c.snap.ServerTick, unknown == 0)
 		if v := c.cfg.View; v != nil {
 			v.Snapshot(&c.snap, now)
 		}

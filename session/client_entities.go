@@ -120,7 +120,8 @@ func (t *entityTable) remember(d destroyedID) {
 
 // snapshot applies a valid Snapshot (§8.1): positions and listings, queries
 // for unknown ids not recently destroyed (§7.4), then the round's expiry.
-func (t *entityTable) snapshot(c *Client, s *rtype.Snapshot, now time.Time) {
+// It returns how many such unknown ids it listed.
+func (t *entityTable) snapshot(c *Client, s *rtype.Snapshot, now time.Time) (unknown int) {
 	at, over, ended := t.rounds.begin(s.ServerTick)
 	for _, st := range s.States {
 		if e, ok := t.store.get(st.NetworkID); ok {
@@ -135,11 +136,13 @@ func (t *entityTable) snapshot(c *Client, s *rtype.Snapshot, now time.Time) {
 			continue
 		}
 		t.unknown(st.NetworkID, now)
+		unknown++
 	}
 	c.events.push(Event{Kind: EventSnapshot, Tick: s.ServerTick, At: now})
 	if ended {
 		t.expireUnlisted(c, over, now)
 	}
+	return unknown
 }
 
 // full reports whether the table holds MaxEntities: answers would be dropped.
