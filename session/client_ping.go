@@ -71,6 +71,7 @@ func (c *Client) pong(ts uint32, now time.Time) bool {
 	}
 	rtt := max(now.Sub(sent), 0)
 	smoothRTT(&c.srtt, rtt)
+	c.rtts.add(rtt)
 	c.stats.RTT.observeRTT(rtt)
 	if c.trace.on() {
 		c.trace.rtt(c.addr, rtt, c.srtt)
@@ -88,4 +89,33 @@ func smoothRTT(srtt *time.Duration, sample time.Duration) {
 		return
 	}
 	*srtt += (sample - *srtt) / 8
+}
+
+// rttWindow is the number of recent round trips whose least a client
+// keeps: 8 s of Pings.
+const rttWindow = 8
+
+// recentRTTs keeps the last rttWindow round trips, for their least: the
+// network's delay without its jitter.
+type recentRTTs struct {
+	r    [rttWindow]time.Duration
+	n, i int
+}
+
+func (w *recentRTTs) add(rtt time.Duration) {
+	w.r[w.i] = rtt
+	w.i = (w.i + 1) % rttWindow
+	w.n = min(w.n+1, rttWindow)
+}
+
+// least returns the least recent round trip, or 0.
+func (w *recentRTTs) least() time.Duration {
+	if w.n == 0 {
+		return 0
+	}
+	m := w.r[0]
+	for _, r := range w.r[1:w.n] {
+		m = min(m, r)
+	}
+	return m
 }

@@ -123,3 +123,23 @@ func TestClient_7_2_HotPathMeasuresPongs(t *testing.T) {
 		t.Errorf("%d Pongs, %d dropped, SRTT %v; want about 10, 0, 50ms", st.Pongs, st.Drops.Count(DropPong), st.SRTT)
 	}
 }
+
+// The least of the last 8 round trips: an older least is forgotten.
+func TestRecentRTTs_Least(t *testing.T) {
+	var w recentRTTs
+	if got := w.least(); got != 0 {
+		t.Errorf("no sample: %v, want 0", got)
+	}
+	ms := time.Millisecond
+	for i, tc := range []struct{ add, want time.Duration }{
+		{50 * ms, 50 * ms}, {20 * ms, 20 * ms}, {90 * ms, 20 * ms},
+		{60 * ms, 20 * ms}, {60 * ms, 20 * ms}, {60 * ms, 20 * ms},
+		{60 * ms, 20 * ms}, {60 * ms, 20 * ms}, {60 * ms, 20 * ms}, // the 50 goes
+		{60 * ms, 60 * ms}, // the 20 goes
+	} {
+		w.add(tc.add)
+		if got := w.least(); got != tc.want {
+			t.Errorf("after sample %d: least %v, want %v", i+1, got, tc.want)
+		}
+	}
+}

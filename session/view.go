@@ -255,9 +255,11 @@ func (v *View) Own(id uint32) {
 	}
 }
 
-// Input takes an Input of actions sent at now, when the round trip
-// measured was rtt (§7.1, §7.2): the own ship is drawn moved by it at once.
-// A [Client] with this view calls it from SendInput.
+// Input takes an Input of actions sent at now (§7.1): the own ship is
+// drawn moved by it at once. rtt is the round trip (§7.2) after which the
+// view's clock, late by the least delay back, counts it applied: a
+// [Client] with this view calls it from SendInput with the mean of its
+// smoothed round trip and the least of its last 8.
 func (v *View) Input(a rtype.Actions, rtt time.Duration, now time.Time) {
 	v.own.input(a, rtt, now, v.cfg.Move)
 }

@@ -13,7 +13,7 @@ import (
 // on top. Version 1's Snapshot echoes no input number (§8.1), so which
 // Inputs those are is estimated: one sent at t reached the server a round
 // trip after the server clock's estimate at t (that estimate is late by the
-// way back), and counts from the first tick after. What the new prediction
+// least delay back), and counts from the first tick after. What the new prediction
 // differs from the one drawn is drawn away over Correct, unless it is
 // farther than CorrectSnap.
 type viewOwn struct {
