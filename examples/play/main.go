@@ -1,3 +1,6 @@
+// A terminal game: js/wasm, which has no terminal, is left out.
+//go:build !js
+
 // Command play joins an R-Type server as a player, in a terminal: it draws
 // the playfield at the terminal's size and sends one Input per frame, 60
 // per second, from the keys held (§7.1, §10).

@@ -8,7 +8,6 @@ import (
 	"net/netip"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/rtypeproto/rtype/internal/mmsg"
@@ -59,7 +58,10 @@ func runFloor(a floorArgs, stdout io.Writer) error {
 	owed := make([]float64, a.matches)
 	t := time.NewTicker(time.Second / 60)
 	defer t.Stop()
-	start := cpuTime()
+	start, err := cpuTime()
+	if err != nil {
+		return err
+	}
 	for end := time.Now().Add(a.duration); time.Now().Before(end); {
 		<-t.C
 		for i, c := range conns {
@@ -80,15 +82,12 @@ func runFloor(a floorArgs, stdout io.Writer) error {
 			}
 		}
 	}
-	fmt.Fprintln(stdout, "cpu", (cpuTime() - start).Seconds())
+	used, err := cpuTime()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout, "cpu", (used - start).Seconds())
 	return nil
-}
-
-// cpuTime is the process's user and system time so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // floorPorts reads the floor's first line: its sockets' ports.
