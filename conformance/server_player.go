@@ -174,14 +174,17 @@ func (t *check) needWelcome() {
 	}
 }
 
-// helloUntil sends Hello every helloEvery for up to d and returns the
-// first datagram from the server that accept accepts. A valid Welcome
-// among them connects the player, which then leaves at the case's end.
+// helloUntil sends Hello every helloEvery, or every tenth of a longer
+// wait paced to a slow server (whose queue each Hello lengthens), for up
+// to d and returns the first datagram from the server that accept
+// accepts. A valid Welcome among them connects the player, which then
+// leaves at the case's end.
 func (p *player) helloUntil(d time.Duration, accept func(datagram) bool) (datagram, bool) {
 	end := p.t.within(d)
+	every := max(helloEvery, d/10)
 	for time.Now().Before(end) {
 		p.sendRaw(rtype.AppendHello(nil))
-		for next := earliest(p.t.within(helloEvery), end); ; {
+		for next := earliest(p.t.within(every), end); ; {
 			dg, ok := p.recv(next)
 			if !ok {
 				break
