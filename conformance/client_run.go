@@ -34,11 +34,12 @@ type clientRun struct {
 	// of those to run again alone; nil while the first case runs.
 	running, crowded map[int]bool
 	again            map[int]Result
-	// playFn, when set, runs a case in place of playCase: a test's.
-	playFn func(h *harness, i int) (Result, clientEnd)
+	// play runs case i on h: playCase, or a test's.
+	play func(h *harness, i int) (Result, clientEnd)
 }
 
 func (cr *clientRun) runAll(h *harness) error {
+	cr.play = cr.playCase
 	order := runOrder(cr.cases) // the foundations lead
 	two := cr.start != nil && !cr.o.inMemory() && anyPort(cr.o.Listen)
 	var main, apart []int
@@ -118,14 +119,6 @@ func (cr *clientRun) lane(h *harness, order []int, first bool) error {
 // client that ran out (check.waitedOut).
 type clientEnd struct {
 	absent, expired bool
-}
-
-// play runs case i on h, with the run's play when set (a test's).
-func (cr *clientRun) play(h *harness, i int) (Result, clientEnd) {
-	if cr.playFn != nil {
-		return cr.playFn(h, i)
-	}
-	return cr.playCase(h, i)
 }
 
 // playCase runs case i on h and returns its result.

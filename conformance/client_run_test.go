@@ -33,7 +33,7 @@ func TestClientRunAgainAlone(t *testing.T) {
 		runs := map[string]int{}
 		var beside []string // the cases running beside each run again
 		cr := &clientRun{ctx: context.Background(), o: &Options{}, rep: &Report{}, cases: cases, results: make([]*Result, len(cases))}
-		cr.playFn = func(_ *harness, i int) (Result, clientEnd) {
+		cr.play = func(_ *harness, i int) (Result, clientEnd) {
 			c := cases[i]
 			mu.Lock()
 			runs[c.ID]++
