@@ -107,7 +107,7 @@ var clientHandshakeCases = []Case{
 		})
 		switch {
 		case n == 0:
-			t.Skipf("welcomed as connection %d at %v, the client sent no packet within %v", r.id, welcomed, time.Second+firstPacket)
+			t.waitedOut("welcomed as connection %d at %v, the client sent no packet within %v", r.id, welcomed, time.Second+firstPacket)
 		case ok && !connected(dg.b):
 			t.Failf("welcomed as connection %d at %v; datagram %d after it, at %v, is %d bytes %s: no packet header", r.id, welcomed, n, t.at(dg.at), len(dg.b), hex(dg.b))
 		case ok && connID(dg.b) != r.id:

@@ -60,7 +60,7 @@ var clientMessageCases = []Case{
 		})
 		r.poll(r.t.within(time.Second), func(msg) bool { return len(seqs) == 30 })
 		if len(seqs) == 0 {
-			t.Skipf("no Input within 1 s of the Welcome")
+			t.waitedOut("no Input within 1 s of the Welcome")
 		}
 		for i, s := range seqs {
 			if s != uint32(i+1) {
@@ -87,7 +87,7 @@ var clientMessageCases = []Case{
 		r.poll(r.t.within(pingWait), func(msg) bool { return ping != nil })
 		switch {
 		case ping == nil:
-			t.Skipf("no Ping within %v of the Welcome", pingWait)
+			t.waitedOut("no Ping within %v of the Welcome", pingWait)
 		case len(ping.raw.Payload) != rtype.PingSize:
 			t.Failf("the client's packet %d carries a Ping of %d bytes %s: want 4", ping.hdr.Sequence, len(ping.raw.Payload), hex(ping.raw.Payload))
 		}
@@ -105,7 +105,7 @@ var clientMessageCases = []Case{
 		m, ok := t.connect().quitDisconnect()
 		switch {
 		case !ok:
-			t.Skipf("the player quit; no Disconnect came (case 7.3/1)")
+			t.waitedOut("the player quit; no Disconnect came (case 7.3/1)")
 		case len(m.raw.Payload) != rtype.DisconnectSize:
 			t.Failf("the player quit; the client's Disconnect in packet %d is %d bytes %s: want 1", m.hdr.Sequence, len(m.raw.Payload), hex(m.raw.Payload))
 		}
@@ -134,7 +134,7 @@ var clientMessageCases = []Case{
 		r.send(snapshotRaw(r.tick(), 1, 0))
 		r.send(r.snap(badID(r.seq+1), 0))
 		if !r.control() {
-			t.Skipf("not run: no QueryEntity for the id a valid packet %d listed within %v: the client never queries, so whether it would query id 0 is not observable", r.seq, answerWait)
+			t.waitedOut("not run: no QueryEntity for the id a valid packet %d listed within %v: the client never queries, so whether it would query id 0 is not observable", r.seq, answerWait)
 		}
 		r.settle(afterAnswer)
 		if q.count[0] > 0 {
@@ -147,7 +147,7 @@ var clientMessageCases = []Case{
 		m, ok := r.expect(answerWait, isType(rtype.TypeQueryEntity))
 		switch {
 		case !ok:
-			t.Skipf("packet %d listed the unknown id %d; no QueryEntity within %v", seq, badID(seq), answerWait)
+			t.waitedOut("packet %d listed the unknown id %d; no QueryEntity within %v", seq, badID(seq), answerWait)
 		case len(m.raw.Payload) != rtype.QueryEntitySize:
 			t.Failf("packet %d listed the unknown id %d; the client's QueryEntity is %d bytes %s: want 4", seq, badID(seq), len(m.raw.Payload), hex(m.raw.Payload))
 		}
@@ -163,7 +163,7 @@ var clientMessageCases = []Case{
 			r.settle(30 * time.Millisecond)
 		}
 		if !r.control() {
-			t.Skipf("not run: no QueryEntity for the id a valid packet %d listed within %v: the client never queries, so whether it would query a known id is not observable", r.seq, answerWait)
+			t.waitedOut("not run: no QueryEntity for the id a valid packet %d listed within %v: the client never queries, so whether it would query a known id is not observable", r.seq, answerWait)
 		}
 		r.settle(afterAnswer)
 		if q.count[x] > 0 {
@@ -269,7 +269,7 @@ func (r *remote) inputWhere(bad func(m msg) bool) (msg, bool) {
 		return bad(m)
 	})
 	if n == 0 {
-		r.t.Skipf("no Input within 1 s")
+		r.t.waitedOut("no Input within 1 s")
 	}
 	return m, ok
 }

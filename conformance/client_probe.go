@@ -145,12 +145,12 @@ func (r *remote) dropped(d drop, send func()) {
 		if unseen == "" {
 			unseen = "a message it drops leaves its packet received and acked (§5.2), so whether it dropped it is not observable"
 		}
-		r.t.Skipf("not run: %s; no QueryEntity for id %d within %v of the valid packet %d whose Snapshot listed it: the client never queries, and %s",
+		r.t.waitedOut("not run: %s; no QueryEntity for id %d within %v of the valid packet %d whose Snapshot listed it: the client never queries, and %s",
 			d.what, goodID(ctl), answerWait, ctl, unseen)
 	}
 	r.t.restsOn("5.1/2", "the client's ackBits")
 	if _, ok := r.acked(ctl); !ok {
-		r.t.Skipf("not run: %s; the client never queries, and acked neither it nor the valid packet %d sent after it within %v: its acks show nothing%s",
+		r.t.waitedOut("not run: %s; the client never queries, and acked neither it nor the valid packet %d sent after it within %v: its acks show nothing%s",
 			d.what, ctl, answerWait, r.exited())
 	}
 }
@@ -204,19 +204,19 @@ func (r *remote) processed(w want) {
 	}
 	r.gone(w.what)
 	if w.seq == 0 {
-		r.t.Skipf("not run: %s; no QueryEntity for id %d, nor for the id of a later valid packet, within %v: the client never queries, and its acks show packets received, not what it did with each message",
+		r.t.waitedOut("not run: %s; no QueryEntity for id %d, nor for the id of a later valid packet, within %v: the client never queries, and its acks show packets received, not what it did with each message",
 			w.what, id, answerWait)
 	}
 	r.t.restsOn("5.1/2", "the client's ackBits")
 	switch {
 	case ack == ackNothing:
-		r.t.Skipf("not run: %s; the client never queries, and acked neither packet %d nor the valid packet %d sent after it within %v: its acks show nothing%s",
+		r.t.waitedOut("not run: %s; the client never queries, and acked neither packet %d nor the valid packet %d sent after it within %v: its acks show nothing%s",
 			w.what, w.seq, w.ctl, answerWait, r.exited())
 	case ack == ackDropped:
 		r.t.Failf("%s; then packet %d, an empty Snapshot; %s, and no client packet ever acked packet %d: the client dropped it", w.what, w.ctl, r.ackOf(shown), w.seq)
 	case !w.whole:
 		m, _ := r.acked(w.seq)
-		r.t.Skipf("not run: %s; %s, acking it: the client took the packet, but it never queries: whether it processed each message is not observable", w.what, r.ackOf(m))
+		r.t.waitedOut("not run: %s; %s, acking it: the client took the packet, but it never queries: whether it processed each message is not observable", w.what, r.ackOf(m))
 	}
 }
 

@@ -128,7 +128,7 @@ func (t *check) connect(observers ...func(m msg)) *remote {
 	}
 	r.welcome(t.cli.harness.id())
 	if _, ok := r.expect(firstPacket, func(msg) bool { return true }); !ok {
-		t.Skipf("welcomed as connection %d, the client sent no packet within %v", r.id, firstPacket)
+		t.waitedOut("welcomed as connection %d, the client sent no packet within %v", r.id, firstPacket)
 	}
 	return r
 }

@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"net"
+	"slices"
 	"sync"
 )
 
@@ -27,9 +29,17 @@ type clientRun struct {
 	n       int // cases begun, for the prompts without a command
 	results []*Result
 	next    int // the first result not added yet
+	// running holds the cases of the two lanes running, crowded those
+	// that ran beside a case of the other lane, again the first results
+	// of those to run again alone; nil while the first case runs.
+	running, crowded map[int]bool
+	again            map[int]Result
+	// play runs case i on h: playCase, or a test's.
+	play func(h *harness, i int) (Result, clientEnd)
 }
 
 func (cr *clientRun) runAll(h *harness) error {
+	cr.play = cr.playCase
 	order := runOrder(cr.cases) // the foundations lead
 	two := cr.start != nil && !cr.o.inMemory() && anyPort(cr.o.Listen)
 	var main, apart []int
@@ -48,24 +58,35 @@ func (cr *clientRun) runAll(h *harness) error {
 		cr.flush()
 		return err
 	}
-	var wg sync.WaitGroup
+	h2 := h
 	if len(apart) > 0 {
-		h2, err := newHarness(cr.o, cr.start, cr.log)
-		if err != nil {
+		var err error
+		if h2, err = newHarness(cr.o, cr.start, cr.log); err != nil {
 			return err
 		}
 		defer h2.close()
 		cr.suite.wire.Watch(h2.addr())
+	}
+	cr.both(h, h2, main[1:], apart)
+	cr.flush()
+	return nil
+}
+
+// both runs the lanes main, on h, and apart, on h2, at once, then alone
+// on h the cases held to run again.
+func (cr *clientRun) both(h, h2 *harness, main, apart []int) {
+	cr.running, cr.crowded, cr.again = map[int]bool{}, map[int]bool{}, map[int]Result{}
+	var wg sync.WaitGroup
+	if len(apart) > 0 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			cr.lane(h2, apart, false)
 		}()
 	}
-	cr.lane(h, main[1:], false)
+	cr.lane(h, main, false)
 	wg.Wait()
-	cr.flush()
-	return nil
+	cr.runAgain(h)
 }
 
 // lane runs the cases of order one after another on h. first says the
@@ -78,36 +99,100 @@ func (cr *clientRun) lane(h *harness, order []int, first bool) error {
 			cr.add(i, Result{Case: c, Outcome: NotRun, Detail: byHandQuit})
 			continue
 		}
-		n := cr.begin()
-		c.run = watchCrash(c.run)
-		wait := clientStart
-		switch {
-		case cr.start == nil:
-			wait = handWaitUser
-		case !h.started():
-			wait = firstStart
-		}
-		var t *check
-		r := runCase(cr.ctx, c, cr.o.limit(c), wait, cr.o.Record, func(ct *check) {
-			t = ct
-			ct.cli = clientSide{harness: h, startWait: wait, nth: n, of: cr.waits, title: c.Title}
-			ct.net, ct.ownNet, ct.suite = cr.o.network(), cr.o.inMemory(), cr.suite
-			h.lend(ct)
-		})
-		absent := t.clientAbsent()
-		if first && k == 0 && absent && cr.ctx.Err() == nil {
+		cr.enter(i)
+		r, end := cr.play(h, i)
+		if first && k == 0 && end.absent && cr.ctx.Err() == nil {
 			return fmt.Errorf("%w: %s", ErrUnreachable, r.Detail)
 		}
-		r.Case = c
-		cr.add(i, r)
-		if cr.start == nil && !absent {
-			fmt.Fprintf(cr.log, "rtypecheck: case %d of %d, %s, is done: you may stop the client\n", n, cr.waits, c.ID)
+		if !cr.leave(i, r, end) {
+			cr.add(i, r)
 		}
 		if cr.ctx.Err() != nil {
 			break
 		}
 	}
 	return nil
+}
+
+// clientEnd is how a case of client mode ended beside its result: absent
+// says no client came, expired that it ended not run on a wait for the
+// client that ran out (check.waitedOut).
+type clientEnd struct {
+	absent, expired bool
+}
+
+// playCase runs case i on h and returns its result.
+func (cr *clientRun) playCase(h *harness, i int) (Result, clientEnd) {
+	c := cr.cases[i]
+	n := cr.begin()
+	c.run = watchCrash(c.run)
+	wait := clientStart
+	switch {
+	case cr.start == nil:
+		wait = handWaitUser
+	case !h.started():
+		wait = firstStart
+	}
+	var t *check
+	r := runCase(cr.ctx, c, cr.o.limit(c), wait, cr.o.Record, func(ct *check) {
+		t = ct
+		ct.cli = clientSide{harness: h, startWait: wait, nth: n, of: cr.waits, title: c.Title}
+		ct.net, ct.ownNet, ct.suite = cr.o.network(), cr.o.inMemory(), cr.suite
+		h.lend(ct)
+	})
+	r.Case = c
+	end := clientEnd{absent: t.clientAbsent(), expired: t.timedOut()}
+	if cr.start == nil && !end.absent {
+		fmt.Fprintf(cr.log, "rtypecheck: case %d of %d, %s, is done: you may stop the client\n", n, cr.waits, c.ID)
+	}
+	return r, end
+}
+
+// enter notes case i running, and it and a case of the other lane
+// running beside each other.
+func (cr *clientRun) enter(i int) {
+	cr.mu.Lock()
+	defer cr.mu.Unlock()
+	if cr.running == nil {
+		return // the run's first case, alone
+	}
+	for j := range cr.running {
+		cr.crowded[i], cr.crowded[j] = true, true
+	}
+	cr.running[i] = true
+}
+
+// leave notes case i ended with r, and holds r, reporting true, when the
+// case is to run again alone: its wait for the client ran out while a
+// case of the other lane ran, which may have slowed the client's host.
+func (cr *clientRun) leave(i int, r Result, end clientEnd) bool {
+	cr.mu.Lock()
+	defer cr.mu.Unlock()
+	if cr.running == nil {
+		return false
+	}
+	delete(cr.running, i)
+	if !end.expired || r.Outcome != NotRun || !cr.crowded[i] || cr.ctx.Err() != nil {
+		return false
+	}
+	cr.again[i] = r
+	return true
+}
+
+// runAgain runs alone on h, in report order, the cases held to run again,
+// and records their results; a case not run again (the run was
+// interrupted) keeps its first result.
+func (cr *clientRun) runAgain(h *harness) {
+	ids := slices.Sorted(maps.Keys(cr.again))
+	for _, i := range ids {
+		first := cr.again[i]
+		if cr.ctx.Err() != nil {
+			cr.add(i, first)
+			continue
+		}
+		r, _ := cr.play(h, i)
+		cr.add(i, alone(first, r))
+	}
 }
 
 // begin counts a case begun and returns its number.

@@ -34,7 +34,7 @@ func (r *remote) ignoredWelcome(what string, from *endpoint, send func()) {
 	dg, ok := r.await(r.t.within(firstPacket), func(dg datagram) bool { return connected(dg.b) })
 	if !ok {
 		r.answeredElsewhere(what, from)
-		r.t.Skipf("sent %s, then a valid Welcome with connectionId %d at %v: the client sent no packet within %v", what, good, welcomed, firstPacket)
+		r.t.waitedOut("sent %s, then a valid Welcome with connectionId %d at %v: the client sent no packet within %v", what, good, welcomed, firstPacket)
 	}
 	if id := connID(dg.b); id != good {
 		r.t.Failf("sent %s, then a valid Welcome with connectionId %d at %v; the client's packet at %v carries connectionId %d: it took the first for a Welcome",

@@ -68,8 +68,9 @@
 // for. The body ends the case with t.Failf
 // (what was sent, what came back or did not, by when) or t.Skipf (a
 // precondition not met), or t.waitedOut when the precondition is an
-// answer that did not come in time, which a busy server may owe to the
-// cases beside it: the run runs such a case again alone. Returning passes.
+// answer that did not come in time, which a busy implementation may owe
+// to the cases beside it: the run runs such a case again alone. Returning
+// passes.
 // A wait for an answer lasts t.paced(d), d grown to the server's pace. It opens its end of a
 // connection with one call, and both ends act alike:
 //

@@ -146,9 +146,7 @@ func largeWorld(t *check) {
 		if len(dg.b) < 4 || binary.BigEndian.Uint32(dg.b) != p.id {
 			return // not this connection's: 5.1/4 judges that
 		}
-		list := rawSnaps(dg.b, dg.at)
-		for _, s := range list {
-			s.sharesTick = countTick(list, s.tick) > 1
+		for _, s := range rawSnaps(dg.b, dg.at) {
 			if len(snaps) < maxWatch {
 				snaps = append(snaps, s)
 			}
@@ -281,19 +279,6 @@ func bydosCreated(t *check) {
 		t.Failf("five Snapshots to connection %d listed %s, a Bydos; no CreateEntity of it came", a.id, ghost)
 	}
 	t.waitedOut("no Bydos appeared within 4s of two players joining (§10: a round starts with 2 players)")
-}
-
-// countTick counts the Snapshots of tick in one datagram's list: §8.1
-// puts each Snapshot of one serverTick in its own packet, while Snapshots
-// of different ticks may share one.
-func countTick(list []seenSnap, tick uint32) int {
-	n := 0
-	for _, s := range list {
-		if s.tick == tick {
-			n++
-		}
-	}
-	return n
 }
 
 // queryAnsweredToOne has a player query its own ship, which the other

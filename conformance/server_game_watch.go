@@ -21,7 +21,6 @@ const maxWatch = 4096
 
 // seenCreate is one CreateEntity message (§8.2) as received.
 type seenCreate struct {
-	size int // of the payload
 	id   uint32
 	arch rtype.Archetype
 	x, y float64
@@ -30,10 +29,8 @@ type seenCreate struct {
 
 // seenDestroy is one DestroyEntity message (§8.3) as received.
 type seenDestroy struct {
-	size   int
 	id     uint32
 	reason uint8
-	at     time.Time
 }
 
 // seenSnap is one Snapshot message (§8.1) as received.
@@ -44,12 +41,8 @@ type seenSnap struct {
 	// states are those the payload holds, whatever entityCount says.
 	states []rtype.EntityState
 	seq    uint32 // sequence of the packet carrying it
-	// datagram is the size of the datagram carrying it; perPacket the
-	// Snapshots that datagram carried.
-	datagram  int
-	perPacket int
 	// sharesTick is set when its datagram holds another Snapshot of the
-	// same tick.
+	// same tick (rawSnaps).
 	sharesTick bool
 	at         time.Time
 }
@@ -64,7 +57,7 @@ func (w *watcher) see(m msg) {
 		}
 	case rtype.TypeDestroyEntity:
 		if len(w.destroys) < maxWatch {
-			d := seenDestroy{size: len(b), at: m.at}
+			var d seenDestroy
 			if len(b) >= 8 {
 				d.id = binary.BigEndian.Uint32(b[4:8])
 			}
@@ -74,13 +67,9 @@ func (w *watcher) see(m msg) {
 			w.destroys = append(w.destroys, d)
 		}
 	case rtype.TypeSnapshot:
-		w.addSnap(parseSnap(b, m.hdr.Sequence, m.size, 1, m.at))
-	}
-}
-
-func (w *watcher) addSnap(s seenSnap) {
-	if len(w.snaps) < maxWatch {
-		w.snaps = append(w.snaps, s)
+		if len(w.snaps) < maxWatch {
+			w.snaps = append(w.snaps, parseSnap(b, m.hdr.Sequence, m.at))
+		}
 	}
 }
 
@@ -104,7 +93,7 @@ func (s seenSnap) valid() bool {
 
 // parseCreate reads a CreateEntity payload as far as it goes.
 func parseCreate(b []byte, at time.Time) seenCreate {
-	c := seenCreate{size: len(b), at: at}
+	c := seenCreate{at: at}
 	if len(b) >= 8 {
 		c.id = binary.BigEndian.Uint32(b[4:8])
 	}
@@ -122,8 +111,8 @@ const maxStates = 64
 
 // parseSnap reads a Snapshot payload: its header, and the whole states it
 // holds, at most maxStates.
-func parseSnap(b []byte, seq uint32, datagram, perPacket int, at time.Time) seenSnap {
-	s := seenSnap{size: len(b), seq: seq, datagram: datagram, perPacket: perPacket, at: at, count: -1}
+func parseSnap(b []byte, seq uint32, at time.Time) seenSnap {
+	s := seenSnap{size: len(b), seq: seq, at: at, count: -1}
 	if len(b) < rtype.SnapshotHeaderSize {
 		return s
 	}
@@ -145,22 +134,26 @@ func parseSnap(b []byte, seq uint32, datagram, perPacket int, at time.Time) seen
 // rawSnaps returns the Snapshot messages a datagram from the server
 // carries, read message by message as far as the framing goes, even in a
 // datagram too large or badly framed to be a valid packet, so that the
-// Snapshot rules can be judged on what a client would drop.
+// Snapshot rules can be judged on what a client would drop; each one
+// notes whether another of its tick shares the datagram (§8.1).
 func rawSnaps(b []byte, at time.Time) []seenSnap {
 	if len(b) < rtype.PacketHeaderSize {
 		return nil
 	}
 	seq := binary.BigEndian.Uint32(b[4:8])
-	var raws [][]byte
+	var out []seenSnap
 	area := b[rtype.PacketHeaderSize:]
-	for m, rest, ok := rtype.SplitMessage(area); ok && len(raws) < 64; m, rest, ok = rtype.SplitMessage(rest) {
+	for m, rest, ok := rtype.SplitMessage(area); ok && len(out) < 64; m, rest, ok = rtype.SplitMessage(rest) {
 		if m.Type == rtype.TypeSnapshot {
-			raws = append(raws, m.Payload)
+			out = append(out, parseSnap(m.Payload, seq, at))
 		}
 	}
-	out := make([]seenSnap, 0, len(raws))
-	for _, r := range raws {
-		out = append(out, parseSnap(r, seq, len(b), len(raws), at))
+	for i := range out {
+		for j := range out[:i] {
+			if out[i].tick == out[j].tick {
+				out[i].sharesTick, out[j].sharesTick = true, true
+			}
+		}
 	}
 	return out
 }

@@ -157,13 +157,18 @@ func (t *check) noJoin(p *player, what string, c capability) {
 	t.lack(c, what)
 }
 
-// hello sends Hello every helloEvery until a valid Welcome (§4.3) comes
-// from the server within d, grown to the run's pace.
+// hello sends Hellos (helloUntil) until a valid Welcome (§4.3) comes from
+// the server within d, grown to the run's pace.
 func (p *player) hello(d time.Duration) bool {
 	p.t.needWelcome()
 	_, ok := p.helloUntil(p.t.paced(d), isWelcome)
 	return ok
 }
+
+// helloInterval is how often a wait of d for an answer sends Hello:
+// every helloEvery, or every tenth of a longer wait, paced to a slow
+// server, whose queue each Hello lengthens.
+func helloInterval(d time.Duration) time.Duration { return max(helloEvery, d/10) }
 
 // needWelcome skips the case at once when the server answered the run's
 // first Hellos with no valid Welcome: each case would wait for one in
@@ -174,14 +179,14 @@ func (t *check) needWelcome() {
 	}
 }
 
-// helloUntil sends Hello every helloEvery for up to d and returns the
-// first datagram from the server that accept accepts. A valid Welcome
+// helloUntil sends Hello every helloInterval(d) for up to d and returns
+// the first datagram from the server that accept accepts. A valid Welcome
 // among them connects the player, which then leaves at the case's end.
 func (p *player) helloUntil(d time.Duration, accept func(datagram) bool) (datagram, bool) {
 	end := p.t.within(d)
 	for time.Now().Before(end) {
 		p.sendRaw(rtype.AppendHello(nil))
-		for next := earliest(p.t.within(helloEvery), end); ; {
+		for next := earliest(p.t.within(helloInterval(d)), end); ; {
 			dg, ok := p.recv(next)
 			if !ok {
 				break

@@ -101,14 +101,15 @@ func head(b []byte) []byte {
 	return b
 }
 
-// firstAnswer sends Hello from a fresh socket every helloEvery and returns
-// the first datagram the server sends back within welcomeBy, whatever it
-// is; the case is skipped when none comes.
+// firstAnswer sends Hellos from a fresh socket (helloUntil) and returns
+// the first datagram the server sends back within welcomeBy, grown to the
+// run's pace, whatever it is; the case is skipped when none comes.
 func (t *check) firstAnswer() (*player, datagram) {
 	p := t.newPlayer()
-	dg, ok := p.helloUntil(t.paced(welcomeBy), func(datagram) bool { return true })
+	wait := t.paced(welcomeBy)
+	dg, ok := p.helloUntil(wait, func(datagram) bool { return true })
 	if !ok {
-		t.waitedOut("no answer within %v to a Hello sent every %v: the server may be full", t.paced(welcomeBy), helloEvery)
+		t.waitedOut("no answer within %v to a Hello sent every %v: the server may be full", wait, helloInterval(wait))
 	}
 	return p, dg
 }

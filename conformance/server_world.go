@@ -4,21 +4,16 @@ import "github.com/rtypeproto/rtype"
 
 // entity is what a player knows of one entity.
 type entity struct {
-	archetype  rtype.Archetype
-	x, y       float64 // pixels (§9.1)
-	createdAt  uint32  // serverTick of the CreateEntity
-	positioned int     // Snapshots that listed it
+	archetype rtype.Archetype
+	x, y      float64 // pixels (§9.1)
 }
 
 // world is the entity table the server described to one player, bounded
 // like any table filled from the network (§12).
 type world struct {
-	ents   map[uint32]*entity
-	ships  []uint32 // player ships in order of creation
-	dead   map[uint32]rtype.DestroyReason
-	tick   uint32 // newest serverTick seen
-	snaps  int
-	states int
+	ents  map[uint32]*entity
+	ships []uint32 // player ships in order of creation
+	dead  map[uint32]rtype.DestroyReason
 }
 
 const maxWorld = 4096
@@ -35,12 +30,11 @@ func (w *world) apply(raw rtype.RawMessage) {
 		if m.UnmarshalBinary(raw.Payload) != nil || w.ents[m.NetworkID] != nil || len(w.ents) >= maxWorld {
 			return
 		}
-		w.ents[m.NetworkID] = &entity{archetype: m.EntityType, x: m.X.Pixels(), y: m.Y.Pixels(), createdAt: m.ServerTick}
+		w.ents[m.NetworkID] = &entity{archetype: m.EntityType, x: m.X.Pixels(), y: m.Y.Pixels()}
 		delete(w.dead, m.NetworkID)
 		if isShip(m.EntityType) {
 			w.addShip(m.NetworkID)
 		}
-		w.tick = max(w.tick, m.ServerTick)
 	case rtype.TypeDestroyEntity:
 		var m rtype.DestroyEntity
 		if m.UnmarshalBinary(raw.Payload) != nil {
@@ -57,13 +51,9 @@ func (w *world) apply(raw rtype.RawMessage) {
 		if m.UnmarshalBinary(raw.Payload) != nil {
 			return
 		}
-		w.snaps++
-		w.tick = max(w.tick, m.ServerTick)
 		for _, s := range m.States {
-			w.states++
 			if e := w.ents[s.NetworkID]; e != nil {
 				e.x, e.y = s.X.Pixels(), s.Y.Pixels()
-				e.positioned++
 			}
 		}
 	}

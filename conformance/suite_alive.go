@@ -16,7 +16,8 @@ import (
 const aliveID = "liveness probe"
 
 // aliveWait is how long the liveness probe sends Hellos before it
-// judges the server gone.
+// judges the server gone, against a quick server; against a slower one it
+// grows with the ladder's pace (ladder.aliveFor).
 const aliveWait = 2 * time.Second
 
 // probeAlive checks that the server still answers a Hello from a fresh
@@ -24,21 +25,23 @@ const aliveWait = 2 * time.Second
 // with Disconnect at the probe's end.
 var probeAlive = Case{ID: aliveID, Title: "the server still answers a Hello", run: func(t *check) {
 	p := t.newPlayer()
-	if _, ok := p.helloUntil(aliveWait, func(datagram) bool { return true }); !ok {
-		t.Failf("no answer within %v to a Hello from a fresh address", aliveWait)
+	wait := t.suite.ladder.aliveFor()
+	if _, ok := p.helloUntil(wait, func(datagram) bool { return true }); !ok {
+		t.Failf("no answer within %v to a Hello from a fresh address", wait)
 	}
 }}
 
 // stoppedWhen says why the cases after the liveness probe that followed
-// case after were not run: the server stopped answering during case
-// during, when the run's traffic tells which, else after case after.
-func stoppedWhen(during, after string) string {
+// case after, waiting wait, were not run: the server stopped answering
+// during case during, when the run's traffic tells which, else after case
+// after.
+func stoppedWhen(during, after string, wait time.Duration) string {
 	when := "after case " + after
 	if during != "" {
 		when = "during case " + during
 	}
 	return fmt.Sprintf("the server stopped answering %s (did it crash?): a Hello from a fresh address got no answer within %v; "+
-		"a full server that drops Hellos looks the same (§13)", when, aliveWait)
+		"a full server that drops Hellos looks the same (§13)", when, wait)
 }
 
 // lastHeard follows, over a server run, when the server's last datagram

@@ -187,11 +187,12 @@ func (t *check) needed(low capability) {
 // ladder's probe notes c missing.
 func (t *check) lack(c capability, detail string) {
 	if t.id == ladderID {
-		if cause := t.lostCause(); cause != "" {
+		if judge, why, _ := t.lost(); judge != "" {
+			cause := fmt.Sprintf("; %s, which case %s judges", why, judge)
 			t.suite.mu.Lock()
-			t.suite.cause = "; " + cause
+			t.suite.cause = cause
 			t.suite.mu.Unlock()
-			detail += "; " + cause
+			detail += cause
 		}
 		t.missing(c, detail)
 		t.Skipf("%s", detail)

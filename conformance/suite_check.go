@@ -132,8 +132,9 @@ func (t *check) end(o Outcome, detail string) {
 }
 
 // waitedOut ends the case as not run because a wait for an answer ran
-// out: a server busy with the cases beside it may answer late, so the run
-// runs such a case again alone (scheduler.again).
+// out: an implementation busy with the cases beside it may answer late,
+// so the run runs such a case again alone (scheduler.again, and
+// clientRun.again in client mode).
 func (t *check) waitedOut(format string, args ...any) {
 	t.mu.Lock()
 	t.expired = true

@@ -113,47 +113,42 @@ func (t *check) blame(o Outcome, detail string) (Outcome, string) {
 		return o, detail
 	}
 	t.mu.Lock()
-	judged, tapping, lost, count := t.judged, t.tapping, append([]lostPacket(nil), t.srv.lost...), t.srv.lostCount
+	judged, tapping := t.judged, t.tapping
 	t.mu.Unlock()
 	if judged || tapping && o == Fail { // judged: the players are no longer the case's to read
 		return o, detail
 	}
-	for _, l := range lost {
-		if l.p.recent.has(l.seq, l.sum) {
-			continue
-		}
-		judge, why := l.describe(t)
-		if t.id == judge {
-			return o, detail
-		}
-		if count > 1 {
-			why = fmt.Sprintf("%s; %d such packets dropped in the case", why, count)
-		}
-		rest := fmt.Sprintf("not run: %s, which case %s judges; ", why, judge)
-		switch {
-		case o == NotRun:
-			return NotRun, rest + strings.TrimPrefix(detail, "not run: ")
-		case t.brokenOverRun(judge):
-			return NotRun, rest + "without them: " + detail
-		}
-		return Fail, fmt.Sprintf("%s; meanwhile %s", detail, why)
+	judge, why, count := t.lost()
+	if judge == "" || t.id == judge {
+		return o, detail
 	}
-	return o, detail
+	if count > 1 {
+		why = fmt.Sprintf("%s; %d such packets dropped in the case", why, count)
+	}
+	rest := fmt.Sprintf("not run: %s, which case %s judges; ", why, judge)
+	switch {
+	case o == NotRun:
+		return NotRun, rest + strings.TrimPrefix(detail, "not run: ")
+	case t.brokenOverRun(judge):
+		return NotRun, rest + "without them: " + detail
+	}
+	return Fail, fmt.Sprintf("%s; meanwhile %s", detail, why)
 }
 
-// lostCause says, for a reason, why the case's client dropped server
-// packets with messages, or returns "".
-func (t *check) lostCause() string {
+// lost returns the case that judges what made the case's client drop the
+// first server packet with messages it got no copy of, why it dropped
+// it, and how many it dropped; judge is "" when none.
+func (t *check) lost() (judge, why string, count int) {
 	t.mu.Lock()
-	lost := append([]lostPacket(nil), t.srv.lost...)
+	lost, count := append([]lostPacket(nil), t.srv.lost...), t.srv.lostCount
 	t.mu.Unlock()
 	for _, l := range lost {
 		if !l.p.recent.has(l.seq, l.sum) {
-			judge, why := l.describe(t)
-			return fmt.Sprintf("%s, which case %s judges", why, judge)
+			judge, why = l.describe(t)
+			return judge, why, count
 		}
 	}
-	return ""
+	return "", "", count
 }
 
 // tap says whether a tap of the case runs.

@@ -38,3 +38,16 @@ func (l *ladder) paced(d time.Duration) time.Duration {
 func (t *check) paced(d time.Duration) time.Duration {
 	return t.suite.ladder.paced(d)
 }
+
+// aliveFor is the liveness probe's wait: a server that handles one
+// datagram at a time may answer its Hello only after what the players of
+// up to serverLanes cases sent, so the wait lasts paceMultiple of the
+// slowest answers for each lane, from aliveWait up to paceMax times it:
+// a slow server busy with the cases is not taken for gone.
+func (l *ladder) aliveFor() time.Duration {
+	if l == nil {
+		return aliveWait
+	}
+	d := serverLanes * paceMultiple * l.slowest
+	return min(max(d, aliveWait), paceMax*aliveWait).Round(time.Millisecond)
+}

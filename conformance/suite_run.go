@@ -89,9 +89,10 @@ func RunServer(ctx context.Context, target string, o Options) (*Report, error) {
 		return r, caseEnd{ran: s.ran(c.ID), expired: ct.timedOut()}
 	}
 	sch.alive = func(after Result) stop {
-		if runCase(ctx, probeAlive, aliveWait+time.Second, 0, false, at).Outcome == Fail && ctx.Err() == nil {
+		wait := s.ladder.aliveFor()
+		if runCase(ctx, probeAlive, wait+time.Second, 0, false, at).Outcome == Fail && ctx.Err() == nil {
 			during := heard.during()
-			return stop{why: stoppedWhen(during, after.Case.ID), during: during}
+			return stop{why: stoppedWhen(during, after.Case.ID, wait), during: during}
 		}
 		return stop{}
 	}

@@ -41,10 +41,9 @@ type peer struct {
 // msg is one message of an accepted packet; a packet with no message
 // comes as one msg whose raw.Type is 0 and raw.Payload nil.
 type msg struct {
-	hdr  rtype.PacketHeader
-	raw  rtype.RawMessage
-	size int // of the whole datagram
-	at   time.Time
+	hdr rtype.PacketHeader
+	raw rtype.RawMessage
+	at  time.Time
 }
 
 // observe makes f see every message of every packet accepted from now on,

@@ -73,10 +73,10 @@ func (p *peer) take(dg datagram, match func(m msg) bool) (found msg, hit bool) {
 	n := 0
 	for raw := range pk.Messages() {
 		n++
-		see(msg{hdr: h, raw: raw, size: len(dg.b), at: dg.at})
+		see(msg{hdr: h, raw: raw, at: dg.at})
 	}
 	if n == 0 {
-		see(msg{hdr: h, size: len(dg.b), at: dg.at})
+		see(msg{hdr: h, at: dg.at})
 	}
 	return found, hit
 }

@@ -236,6 +236,30 @@ func oneSnapshotPerTick(w *wire, to netip.AddrPort, b []byte) []byte {
 	return b
 }
 
+// splitSnapshot sends a Snapshot of two states or more as two Snapshot
+// messages of its tick in its packet, the first with one state, where the
+// 10 bytes more fit in 548: §8.1 puts each Snapshot of a tick in a packet
+// of its own.
+func splitSnapshot(w *wire, to netip.AddrPort, b []byte) []byte {
+	if len(b)+10 > rtype.MaxDatagramSize {
+		return b
+	}
+	return splitIn2(w, to, b)
+}
+
+var splitIn2 = each(rtype.TypeSnapshot, func(p, _ []byte) []rtype.RawMessage {
+	if len(p) < rtype.SnapshotHeaderSize+22 || binary.BigEndian.Uint16(p[4:]) < 2 {
+		return msg(rtype.TypeSnapshot, p)
+	}
+	n := binary.BigEndian.Uint16(p[4:])
+	first := binary.BigEndian.AppendUint16(slices.Clone(p[:4]), 1)
+	rest := binary.BigEndian.AppendUint16(slices.Clone(p[:4]), n-1)
+	return []rtype.RawMessage{
+		{Type: rtype.TypeSnapshot, Payload: append(first, p[6:17]...)},
+		{Type: rtype.TypeSnapshot, Payload: append(rest, p[17:]...)},
+	}
+})
+
 // create rewrites each CreateEntity payload of 16 bytes with f, on a copy.
 func create(f func(q []byte) []rtype.RawMessage) rewrite {
 	return each(rtype.TypeCreateEntity, func(p, _ []byte) []rtype.RawMessage {
@@ -464,6 +488,7 @@ func gameMutants() []mutant {
 			}
 			return q
 		})},
+		{name: "Snapshot split in two of one tick in one packet", catch: []string{"8.1/5"}, out: splitSnapshot},
 		{name: "one Snapshot a tick", catch: []string{"8.1/5"}, also: []string{"5.2/1" /* the packets it leaves out were numbered */}, out: oneSnapshotPerTick},
 		{name: "Snapshot entityType not the archetype's", catch: []string{"8.1/6"}, out: snapshot(func(q []byte) []byte {
 			for off := 6; off+11 <= len(q); off += 11 {

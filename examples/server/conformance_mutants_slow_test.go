@@ -7,6 +7,7 @@ import (
 	"errors"
 	"net"
 	"net/netip"
+	"regexp"
 	"testing"
 	"time"
 
@@ -25,10 +26,14 @@ import (
 // socket's buffer: what comes beyond is dropped), each taking d for every
 // client it heard from within the last second (it walks them all). One
 // case alone gets its answers in time; cases side by side, more players,
-// outrun the loop, and its answers to each come later.
+// outrun the loop, and its answers to each come later. With queued, the
+// handshakes wait in the queue too, and each datagram takes 30 to 100 ms.
 type slowConn struct {
 	conformance.Conn
-	d           time.Duration
+	d time.Duration
+	// queued says handshakes wait in the loop's queue too.
+	queued      bool
+	n           int // the datagrams the loop took, with handshakes queued
 	fast, queue chan datagram
 	ready       chan datagram
 	heard       map[netip.AddrPort]time.Time // the loop's own
@@ -45,8 +50,8 @@ type datagram struct {
 // slowQueue is how many connected packets wait for the slow loop.
 const slowQueue = 1024
 
-func newSlowConn(conn conformance.Conn, d time.Duration) *slowConn {
-	c := &slowConn{Conn: conn, d: d, fast: make(chan datagram, 64), queue: make(chan datagram, slowQueue),
+func newSlowConn(conn conformance.Conn, d time.Duration, queued bool) *slowConn {
+	c := &slowConn{Conn: conn, d: d, queued: queued, fast: make(chan datagram, 64), queue: make(chan datagram, slowQueue),
 		ready: make(chan datagram), closed: make(chan struct{}), done: make(chan struct{}),
 		heard: map[netip.AddrPort]time.Time{}}
 	go c.pump()
@@ -65,7 +70,7 @@ func (c *slowConn) pump() {
 		}
 		d := datagram{b: append([]byte(nil), buf[:n]...), from: from}
 		to := c.queue
-		if n < rtype.PacketHeaderSize {
+		if n < rtype.PacketHeaderSize && !c.queued {
 			to = c.fast
 		}
 		select {
@@ -82,7 +87,7 @@ func (c *slowConn) loop() {
 		select {
 		case d := <-c.queue:
 			select {
-			case <-time.After(c.d * time.Duration(c.players(d.from))):
+			case <-time.After(c.cost(d.from)):
 			case <-c.closed:
 				return
 			}
@@ -95,6 +100,17 @@ func (c *slowConn) loop() {
 			return
 		}
 	}
+}
+
+// cost is how long the loop takes over a packet from from: d for each
+// client heard within the last second, or, with handshakes queued, 30 to
+// 100 ms in turn.
+func (c *slowConn) cost(from netip.AddrPort) time.Duration {
+	if c.queued {
+		c.n++
+		return time.Duration(30+c.n*23%71) * time.Millisecond
+	}
+	return c.d * time.Duration(c.players(from))
 }
 
 // players counts the addresses the loop got a packet from within the
@@ -132,16 +148,17 @@ func (c *slowConn) ReadFromUDPAddrPort(b []byte) (int, netip.AddrPort, error) {
 	return copy(b, d.b), d.from, nil
 }
 
-// serveSlow is serve, the mutant's socket reading each datagram in d: the
-// delay is outside the wire's lock, which a test's bubble could not wait
-// out (a goroutine waiting for a mutex is not durably blocked).
-func (m mutant) serveSlow(nw *rtypetest.Network, d time.Duration) (string, func() error, error) {
+// serveSlow is serve, the mutant's socket reading each datagram in d,
+// handshakes too when queued: the delay is outside the wire's lock, which
+// a test's bubble could not wait out (a goroutine waiting for a mutex is
+// not durably blocked).
+func (m mutant) serveSlow(nw *rtypetest.Network, d time.Duration, queued bool) (string, func() error, error) {
 	conn, err := nw.Listen(serverAddr)
 	if err != nil {
 		return "", nil, err
 	}
 	g := gameserver.New(gameserver.Config{})
-	w := newWire(newSlowConn(conn, d))
+	w := newWire(newSlowConn(conn, d, queued))
 	match := host.Match{Session: g.SessionConfig(), Tick: func(s *session.Server, now time.Time) {
 		g.Step(s, now)
 		w.see(s)
@@ -175,7 +192,7 @@ func TestConformanceSlowServer(t *testing.T) {
 	m := mutant{name: "slow, missiles destroyed with reason 0", catch: []string{"8.3/4"}, out: missileReason0()}
 	var rep *conformance.Report
 	exampletest.InMemory(t, 1, func(t *testing.T, nw *rtypetest.Network) {
-		addr, stop, err := m.serveSlow(nw, slowDelay)
+		addr, stop, err := m.serveSlow(nw, slowDelay, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -198,5 +215,39 @@ func TestConformanceSlowServer(t *testing.T) {
 		if r.Case.ID == "8.3/4" && r.Outcome != conformance.Fail {
 			t.Errorf("8.3/4 %v, want it failed for reason 0: %s", r.Outcome, r.Detail)
 		}
+	}
+}
+
+// TestConformanceSlowServerAlive: a slow single-threaded server that
+// handles every datagram, handshakes too, one at a time, each in 30 to
+// 100 ms, answers the liveness probe's Hello late while the cases of §5.1
+// and §5.2 keep it busy, not never: the probe waits as long as the
+// ladder's slowest answers say (up to 6 s) and sends its Hellos no faster
+// than the wait allows, and the run is not stopped as if the server had
+// crashed. With a 2 s wait and a Hello every 200 ms it was.
+func TestConformanceSlowServerAlive(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the cases of §5.1 and §5.2 against a slow server")
+	}
+	t.Parallel()
+	m := mutant{name: "slow, handshakes queued"}
+	var rep *conformance.Report
+	exampletest.InMemory(t, 1, func(t *testing.T, nw *rtypetest.Network) {
+		addr, stop, err := m.serveSlow(nw, slowDelay, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := suiteOn(nw)
+		o.Run = regexp.MustCompile(`^5\.[12]/`)
+		rep, err = conformance.RunServer(context.Background(), addr, o)
+		if err = errors.Join(err, stop()); err != nil {
+			t.Fatal(err)
+		}
+	})
+	for _, r := range rep.Ladder {
+		t.Logf("ladder %s: %v %s", r.Name, r.State, r.Detail)
+	}
+	if rep.Stopped != "" {
+		t.Errorf("the run stopped: %s", rep.Stopped)
 	}
 }
