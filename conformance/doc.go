@@ -11,6 +11,14 @@
 // on a loopback port, starts a fresh client for each case with a [Client],
 // scripts the server's side and judges what the client sends.
 //
+// The rules that hold of every datagram the implementation sends (its
+// size, ids, numbering, framing, types, the entity messages' sizes and
+// values, positions) are judged over the whole run: every datagram any
+// socket of the run sends to the implementation or receives from it
+// passes one monitor, whichever case it belongs to, and the cases of
+// those rules run last and report what it saw, so that a fault that
+// comes once a second or once in a hundred datagrams is seen.
+//
 // A case that cannot meet its precondition (a full server, no Bydos ever
 // spawned, a client that never queries where its acks do not show the
 // rule) is not run, saying why. A failed MUST case fails the run, as does
@@ -97,7 +105,8 @@ package conformance
 //
 //	suite.go, suite_*.go    the run engine: RunServer and RunClient, cases
 //	                        and their selection, a case's check and verdict,
-//	                        the scheduler, the ladder and the liveness probe
+//	                        the scheduler, the ladder and the liveness probe,
+//	                        the cases the run's monitor judges (over_run)
 //	wire_*.go               what both modes' cases drive: networks, sockets
 //	                        (endpoint), a connection's end (peer), matchers
 //	server_*.go             server mode: the suite's player, what it knows
