@@ -41,11 +41,8 @@ type clientSess struct {
 	*sess
 	ended <-chan error // nil once read
 	stop  func()
-	// welcomed is set once a valid Welcome went out (§4.3): from then
-	// on the client's datagrams are connected packets (§3).
-	welcomed bool
-	hello    time.Time // the client's first datagram
-	heard    time.Time // its last datagram, or the Welcome
+	hello time.Time // the client's first datagram
+	heard time.Time // its last datagram, or the Welcome
 	// quit is set once the client sent Disconnect, reason 1 (§7.3).
 	quit  bool
 	pings []uint32 // timestamps of the Pings owed a Pong (§8.4)
@@ -120,16 +117,10 @@ func (cs *clientSess) end() {
 	cs.close()
 }
 
-// emit sends b to the client and records it; it learns from it what the
-// client may now know: a Welcome's id, the sequence, the entities (§4.3,
-// §5.2, §8).
+// emit sends b to the client; it learns from it what the client may now
+// know: a Welcome's id, the sequence, the entities (§4.3, §5.2, §8).
 func (cs *clientSess) emit(b []byte) {
-	_, _ = cs.conn.WriteToUDPAddrPort(b, cs.peer)
-	cs.tr.add(true, cs.local, cs.peer, b)
-	cs.monitor.saw(cs.local, cs.peer, b)
-	d := Datagram{At: time.Since(cs.start), Out: true, From: cs.local, To: cs.peer, Bytes: b}
-	cs.sent = append(cs.sent, d)
-	cs.last = keepLast(cs.last, d)
+	cs.last = keepLast(cs.last, cs.send(b))
 	cs.learnSent(b)
 }
 

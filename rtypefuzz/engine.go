@@ -41,12 +41,9 @@ type role interface {
 	valid(i uint64) (string, []byte)
 	aside(i uint64) (string, []byte, bool)
 	send(m Mutation) (string, []byte)
-	// read judges what the implementation sent since the last tick.
-	read() *Finding
-	// ended tells how the implementation ended (nil: never ready),
-	// over judges that end.
-	ended() <-chan error
-	over(ctx context.Context, err error) (*Finding, error)
+	// read judges what the implementation sent since the last tick,
+	// and whether it ended.
+	read(ctx context.Context) (*Finding, error)
 	// probe checks every probeEvery that the implementation lives;
 	// atEnd judges the last datagrams once the run's time is up.
 	probe(run context.Context) (*Finding, error)
@@ -107,8 +104,6 @@ func (e *engine) loop(ctx context.Context) (*Finding, error) {
 				return nil, nil
 			}
 			return e.role.atEnd(), nil
-		case end := <-e.role.ended():
-			f, err = e.role.over(ctx, end)
 		case <-report.C:
 			e.pace.second(e.prog.Sent)
 			if e.o.Progress != nil {
@@ -141,7 +136,7 @@ func (e *engine) step(ctx context.Context, burst int) (*Finding, error) {
 		}
 		e.sendOne()
 	}
-	return e.role.read(), nil
+	return e.role.read(ctx)
 }
 
 // sendOne sends datagram number prog.Sent+1 of the run: the session's
