@@ -88,6 +88,11 @@ func (e *engine) loop(ctx context.Context) (*Finding, error) {
 		run, cancel = context.WithTimeout(ctx, e.o.Duration)
 		defer cancel()
 	}
+	// The first session opens before the clock starts: a client process
+	// takes its time to start.
+	if f, _, err := e.role.ready(ctx); f != nil || err != nil {
+		return outcome(f, err)
+	}
 	t := time.NewTicker(tick)
 	defer t.Stop()
 	probe := time.NewTicker(probeEvery)
@@ -115,13 +120,18 @@ func (e *engine) loop(ctx context.Context) (*Finding, error) {
 			owed := int(time.Since(began).Seconds()*float64(e.o.Rate)) - e.prog.Sent
 			f, err = e.step(ctx, e.role.burst(owed))
 		}
-		if errors.Is(err, errOver) {
-			return nil, nil
-		}
 		if f != nil || err != nil {
-			return f, err
+			return outcome(f, err)
 		}
 	}
+}
+
+// outcome is the end of a run on f or err, errOver ending it on none.
+func outcome(f *Finding, err error) (*Finding, error) {
+	if errors.Is(err, errOver) {
+		return nil, nil
+	}
+	return f, err
 }
 
 // step sends one burst and reads what came back.
