@@ -59,7 +59,7 @@ func FuzzClient(ctx context.Context, start ClientStart, o Options) (*Report, err
 	if err != nil || rep.Finding == nil {
 		return rep, err
 	}
-	shrinkWith(ctx, rep.Finding, freshClient(e.o, start, rep.Finding.Oracle), shrinkKeepingWelcome)
+	shrinkFinding(ctx, rep.Finding, freshClient(e.o, start, rep.Finding.Oracle), shrinkKeepingWelcome)
 	return rep, nil
 }
 

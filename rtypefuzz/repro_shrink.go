@@ -14,19 +14,6 @@ import (
 // oracle fired and what the replay's session sent and received.
 type replayFunc func(ctx context.Context, ds []Datagram, quiet time.Duration) (bool, []Datagram, error)
 
-// shrinkWith shrinks f with replay, a replay that failed counting as one
-// that did not fire, until ctx ends; minimise is Shrink, or a variant
-// that keeps a datagram the replay needs.
-func shrinkWith(ctx context.Context, f *Finding, replay replayFunc, minimise func([]Datagram, func([]Datagram) bool) []Datagram) {
-	shrinkFinding(f, func(ds []Datagram, quiet time.Duration) (bool, []Datagram) {
-		if ctx.Err() != nil {
-			return false, nil
-		}
-		ok, capture, err := replay(ctx, ds, quiet)
-		return ok && err == nil, capture
-	}, minimise)
-}
-
 // shrinkFinding makes f's reproducer with replay, in this order:
 //
 //  1. no datagram at all: a finding that fires in a session that only
@@ -41,12 +28,18 @@ func shrinkWith(ctx context.Context, f *Finding, replay replayFunc, minimise fun
 //  3. the fewest datagrams that still fire, found by minimise (Shrink).
 //
 // f.Capture becomes the session of the replay that confirmed the result.
-func shrinkFinding(f *Finding, replay func([]Datagram, time.Duration) (bool, []Datagram), minimise func([]Datagram, func([]Datagram) bool) []Datagram) {
+// A replay that failed counts as one that did not fire; none runs once
+// ctx ended. minimise is Shrink, or a variant that keeps a datagram the
+// replay needs.
+func shrinkFinding(ctx context.Context, f *Finding, replay replayFunc, minimise func([]Datagram, func([]Datagram) bool) []Datagram) {
 	var last []Datagram // the datagrams of the last replay that fired
 	var capture []Datagram
 	fires := func(ds []Datagram) bool {
-		ok, c := replay(ds, quietFor(f.Capture))
-		if ok {
+		if ctx.Err() != nil {
+			return false
+		}
+		ok, c, err := replay(ctx, ds, quietFor(f.Capture))
+		if ok = ok && err == nil; ok {
 			last, capture = ds, c
 		}
 		return ok
@@ -104,7 +97,9 @@ func sameDatagrams(a, b []Datagram) bool {
 	return slices.EqualFunc(a, b, func(x, y Datagram) bool { return x.At == y.At && bytes.Equal(x.Bytes, y.Bytes) })
 }
 
-// shrinkKeepingWelcome is Shrink with ds's first valid Welcome kept.
+// shrinkKeepingWelcome is Shrink with ds's first valid Welcome kept, at
+// its place: a client's candidate without it leaves the client waiting
+// for one, and the replay waiting for an end that does not come.
 func shrinkKeepingWelcome(ds []Datagram, fires func([]Datagram) bool) []Datagram {
 	w := welcomeAt(ds)
 	if w < 0 {

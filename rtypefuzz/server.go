@@ -57,7 +57,7 @@ func FuzzServerStart(ctx context.Context, start Start, o Options) (*Report, erro
 	if err != nil || rep.Finding == nil {
 		return rep, err
 	}
-	shrinkWith(ctx, rep.Finding, freshServer(o, start, rep.Finding), Shrink)
+	shrinkFinding(ctx, rep.Finding, freshServer(o, start, rep.Finding), Shrink)
 	return rep, nil
 }
 
