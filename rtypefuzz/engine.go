@@ -17,7 +17,7 @@ const (
 )
 
 // errOver ends a run without a finding: its context ended while a
-// session opened.
+// session opened or a probe waited.
 var errOver = errors.New("rtypefuzz: the run is over")
 
 // role is what a run does differently against a server (serverRole: the
