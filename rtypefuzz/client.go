@@ -17,10 +17,6 @@ import (
 // and again for each replay while it shrinks a finding.
 type ClientStart func(ctx context.Context, server netip.AddrPort) (ended <-chan error, stop func(), err error)
 
-// preWelcomeMax bounds the mutated handshake datagrams a session sends
-// before its Welcome.
-const preWelcomeMax = 8
-
 // FuzzClient fuzzes the client that start starts, playing its server,
 // until a finding, ctx is done or o.Duration passed; after a finding it
 // shrinks it, replaying each candidate against a fresh client. It returns
@@ -57,177 +53,145 @@ const preWelcomeMax = 8
 // is a client that left a live session on a datagram it had to drop or
 // process (§12).
 func FuzzClient(ctx context.Context, start ClientStart, o Options) (*Report, error) {
-	o = o.withDefaults()
-	r := &clientRun{o: o, start: start, begin: time.Now(), sched: newSchedule(o.Seed, Client),
-		pace: pace{client: true}}
-	f, err := r.loop(ctx)
-	r.endSession()
-	if err != nil {
-		return nil, err
+	e := newEngine(o.withDefaults(), Client)
+	e.role = &clientRole{e: e, start: start}
+	rep, err := e.run(ctx)
+	if err != nil || rep.Finding == nil {
+		return rep, err
 	}
-	r.prog.Elapsed = time.Since(r.begin)
-	if f != nil {
-		shrinkClient(ctx, o, start, f)
-	}
-	return &Report{Progress: r.prog, Finding: f, Slowed: r.pace.slowed()}, nil
+	shrinkFinding(ctx, rep.Finding, freshClient(e.o, start, rep.Finding.Oracle), shrinkKeepingWelcome)
+	return rep, nil
 }
 
-// clientRun is one fuzzing run against a client.
-type clientRun struct {
-	o     Options
+// isRejected reports whether b is a valid Rejected (§4.4).
+func isRejected(b []byte) bool {
+	t, _, err := rtype.ParseHandshake(b)
+	return err == nil && t == rtype.HandshakeRejected
+}
+
+// preWelcomeMax bounds the mutated handshake datagrams a session sends
+// before its Welcome.
+const preWelcomeMax = 8
+
+// clientRole is a run against clients: the fuzzer plays their server,
+// one client started for each session.
+type clientRole struct {
+	e     *engine
 	start ClientStart
-	sched *schedule
 	cs    *clientSess // the session under way, nil between sessions
-	begin time.Time
-	prog  Progress
-	pace  pace
 }
 
-// loop runs sessions until a finding or the end of the run.
-func (r *clientRun) loop(ctx context.Context) (*Finding, error) {
-	run := ctx
-	if r.o.Duration > 0 {
-		var cancel context.CancelFunc
-		run, cancel = context.WithTimeout(ctx, r.o.Duration)
-		defer cancel()
+func (r *clientRole) session() *sess {
+	if r.cs == nil {
+		return nil
 	}
-	// The client gets ctx, not run: it must outlive the run's end by
-	// the last check of the datagrams sent.
-	if f, err := r.renew(ctx); f != nil || err != nil || r.cs == nil {
-		return f, err
-	}
-	t := time.NewTicker(tick)
-	defer t.Stop()
-	report := time.NewTicker(time.Second)
-	defer report.Stop()
-	burst := max(1, r.o.Rate*int(tick)/int(time.Second))
-	for {
-		select {
-		case <-run.Done():
-			if ctx.Err() != nil {
-				return nil, nil
-			}
-			return r.check(), nil
-		case err := <-r.cs.ended:
-			o, why := r.cs.endOf(err)
-			r.cs.ended = nil
-			if o != 0 {
-				return r.found(o, why), nil
-			}
-			if f, err := r.renew(ctx); f != nil || err != nil || r.cs == nil {
-				return f, err
-			}
-		case <-report.C:
-			r.pace.second(r.prog.Sent)
-			r.progress()
-		case <-t.C:
-			// A mutation that may end the session (Mutation.Ends) does
-			// not end it here: the session follows the sequence the
-			// client acknowledges, and a client stuck on one is seen.
-			if len(r.cs.sent) >= maxSent || r.cs.stuck() {
-				if f := r.check(); f != nil {
-					return f, nil
-				}
-				if f, err := r.renew(ctx); f != nil || err != nil || r.cs == nil {
-					return f, err
-				}
-			}
-			if f := r.step(burst); f != nil {
-				return f, nil
-			}
+	return r.cs.sess
+}
+
+// burst is a tick's worth of the rate: a session's opening, which waits
+// for a client to start, is not made up.
+func (r *clientRole) burst(int) int { return max(1, r.e.o.Rate*int(tick)/int(time.Second)) }
+
+func (r *clientRole) probe(context.Context) (*Finding, error) { return nil, nil }
+func (r *clientRole) aside(uint64) (string, []byte, bool)     { return "", nil, false }
+func (r *clientRole) valid(uint64) (string, []byte)           { return "valid: Snapshot", r.cs.keepalive() }
+func (r *clientRole) close()                                  { r.endSession() }
+func (r *clientRole) found(o Oracle, why string) *Finding {
+	return finding(o, why, r.cs.sess, r.cs.last)
+}
+func (r *clientRole) atEnd() *Finding { return r.check() }
+
+// over judges the client's end, if it ended: a finding, or the end of
+// its session, and the next one starts.
+func (r *clientRole) over(ctx context.Context) (*Finding, error) {
+	select {
+	case err := <-r.cs.ended:
+		o, why := r.cs.endOf(err)
+		r.cs.ended = nil
+		if o != 0 {
+			return r.found(o, why), nil
 		}
+		return r.renew(ctx)
+	default:
+		return nil, nil
 	}
+}
+
+// ready opens a session when none is under way, or the one under way
+// sent maxSent or is stuck. A mutation that may end the session
+// (Mutation.Ends) does not end it: the session follows the sequence the
+// client acknowledges, and a client stuck on one is seen.
+func (r *clientRole) ready(ctx context.Context) (*Finding, bool, error) {
+	if r.cs != nil && len(r.cs.sent) < maxSent && !r.cs.stuck() {
+		return nil, true, nil
+	}
+	if f := r.check(); f != nil {
+		return f, false, nil
+	}
+	f, err := r.renew(ctx)
+	return f, f == nil && err == nil, err
 }
 
 // renew ends the session under way, if any, and opens the next: a fresh
 // client, its Hello, the datagrams before its Welcome, the Welcome and a
-// first valid packet. It leaves no session when ctx ended meanwhile.
-func (r *clientRun) renew(ctx context.Context) (*Finding, error) {
-	defer func(began time.Time) { r.pace.open += time.Since(began) }(time.Now())
+// first valid packet. It returns errOver when ctx ended meanwhile.
+func (r *clientRole) renew(ctx context.Context) (*Finding, error) {
+	defer func(began time.Time) { r.e.pace.open += time.Since(began) }(time.Now())
 	r.endSession()
-	cs, first, err := openClient(ctx, r.o.Network, r.o.Listen, r.start)
+	cs, first, err := openClient(ctx, r.e.o.Network, r.e.o.Listen, r.start)
 	switch {
 	case err == nil:
 	case ctx.Err() != nil:
-		return nil, nil
+		return nil, errOver
 	default:
 		return nil, err
 	}
 	r.cs = cs
-	r.prog.Sessions++
+	r.e.prog.Sessions++
 	if o, why := cs.take(first); o != 0 {
 		return r.found(o, why), nil
 	}
 	// The session's opening is drawn as its first datagram's: how many
 	// broken handshakes, which, and the Welcome's id.
-	mut := r.sched.mut
-	mut.at(uint64(r.prog.Sent + 1))
+	mut := r.e.sched.mut
+	mut.at(uint64(r.e.prog.Sent + 1))
 	for n := mut.intn(preWelcomeMax + 1); n > 0 && !cs.welcomed; n-- {
 		m := mut.Next(&Context{Target: Client})
 		if isRejected(m.Bytes) {
 			continue // it would end the session, as it must (§4.4)
 		}
-		r.send(m)
+		cs.emit(m.Bytes)
+		r.e.sent(m.What, m.Bytes)
 	}
 	if !cs.welcomed {
-		cs.emit(rtype.AppendWelcome(nil, max(mut.u32(), 1)))
-		r.prog.Sent++
-		r.trace("valid: Welcome", cs.sent[len(cs.sent)-1].Bytes)
+		b := rtype.AppendWelcome(nil, max(mut.u32(), 1))
+		cs.emit(b)
+		r.e.sent("valid: Welcome", b)
 	}
-	cs.keepalive()
-	r.prog.Sent++
-	r.trace("valid: Snapshot", cs.sent[len(cs.sent)-1].Bytes)
+	r.e.sent("valid: Snapshot", cs.keepalive())
 	return nil, nil
 }
 
-// step sends one burst and reads what came back.
-func (r *clientRun) step(burst int) *Finding {
-	for range burst {
-		r.sendOne()
-	}
-	return r.read()
-}
-
-// sendOne sends the next datagram of the session: a valid one every
-// keepEvery, else a mutation.
-func (r *clientRun) sendOne() {
-	cs := r.cs
-	i := uint64(r.prog.Sent + 1)
-	if i%keepEvery == 0 {
-		cs.keepalive()
-		r.prog.Sent++
-		r.trace("valid: Snapshot", cs.sent[len(cs.sent)-1].Bytes)
-		return
-	}
-	m := r.sched.next(i, &cs.ctx)
+// send sends mutation m in the session, but a valid Rejected, which
+// would end it, as it must (§4.4): a valid packet goes instead.
+func (r *clientRole) send(m Mutation) (string, []byte) {
 	if isRejected(m.Bytes) {
-		// It would end the session, as it must (§4.4): a valid packet
-		// goes instead.
-		cs.keepalive()
-		r.prog.Sent++
-		r.trace("valid: Snapshot", cs.sent[len(cs.sent)-1].Bytes)
-		return
+		return r.valid(0)
 	}
-	r.send(m)
-}
-
-// trace shows the datagram just sent to Options.Trace.
-func (r *clientRun) trace(what string, b []byte) {
-	if r.o.Trace != nil {
-		r.o.Trace(r.prog.Sent, what, b)
-	}
-}
-
-// send sends mutation m in the session.
-func (r *clientRun) send(m Mutation) {
 	r.cs.emit(m.Bytes)
-	r.prog.Sent++
-	r.trace(m.What, m.Bytes)
+	return m.What, m.Bytes
 }
 
-// read judges what the client sent since the last step, and whether it
-// fell silent.
-func (r *clientRun) read() *Finding {
+// read judges what the client sent since the last step, whether it
+// fell silent, and whether it ended.
+func (r *clientRole) read(ctx context.Context) (*Finding, error) {
+	if f := r.heard(); f != nil {
+		return f, nil
+	}
+	return r.over(ctx)
+}
+
+func (r *clientRole) heard() *Finding {
 	cs := r.cs
 	for {
 		select {
@@ -249,8 +213,11 @@ func (r *clientRun) read() *Finding {
 
 // check gives the session's last datagrams their time to act: a crash
 // takes a moment to be seen, and the session is about to end.
-func (r *clientRun) check() *Finding {
-	defer func(began time.Time) { r.pace.probe += time.Since(began) }(time.Now())
+func (r *clientRole) check() *Finding {
+	if r.cs == nil {
+		return nil
+	}
+	defer func(began time.Time) { r.e.pace.probe += time.Since(began) }(time.Now())
 	if o, why, _ := r.cs.settle(0); o != 0 {
 		return r.found(o, why)
 	}
@@ -259,34 +226,10 @@ func (r *clientRun) check() *Finding {
 
 // endSession stops the client of the session under way, if any, and
 // counts what it sent.
-func (r *clientRun) endSession() {
+func (r *clientRole) endSession() {
 	if r.cs != nil {
 		r.cs.end()
-		r.prog.Answers += r.cs.answers
+		r.e.retire(r.cs.sess)
 		r.cs = nil
 	}
-}
-
-// found makes the finding of oracle o from the session.
-func (r *clientRun) found(o Oracle, detail string) *Finding {
-	cs := r.cs
-	return &Finding{Oracle: o, Detail: detail, Sent: cs.sent, Conn: cs.ctx.Conn, Last: cs.last, Capture: cs.tr.capture(cs.tr.zero)}
-}
-
-func (r *clientRun) progress() {
-	if r.o.Progress == nil {
-		return
-	}
-	p := r.prog
-	p.Elapsed = time.Since(r.begin)
-	if r.cs != nil {
-		p.Answers += r.cs.answers
-	}
-	r.o.Progress(p)
-}
-
-// isRejected reports whether b is a valid Rejected (§4.4).
-func isRejected(b []byte) bool {
-	t, _, err := rtype.ParseHandshake(b)
-	return err == nil && t == rtype.HandshakeRejected
 }

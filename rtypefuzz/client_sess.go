@@ -41,11 +41,8 @@ type clientSess struct {
 	*sess
 	ended <-chan error // nil once read
 	stop  func()
-	// welcomed is set once a valid Welcome went out (§4.3): from then
-	// on the client's datagrams are connected packets (§3).
-	welcomed bool
-	hello    time.Time // the client's first datagram
-	heard    time.Time // its last datagram, or the Welcome
+	hello time.Time // the client's first datagram
+	heard time.Time // its last datagram, or the Welcome
 	// quit is set once the client sent Disconnect, reason 1 (§7.3).
 	quit  bool
 	pings []uint32 // timestamps of the Pings owed a Pong (§8.4)
@@ -120,16 +117,10 @@ func (cs *clientSess) end() {
 	cs.close()
 }
 
-// emit sends b to the client and records it; it learns from it what the
-// client may now know: a Welcome's id, the sequence, the entities (§4.3,
-// §5.2, §8).
+// emit sends b to the client; it learns from it what the client may now
+// know: a Welcome's id, the sequence, the entities (§4.3, §5.2, §8).
 func (cs *clientSess) emit(b []byte) {
-	_, _ = cs.conn.WriteToUDPAddrPort(b, cs.peer)
-	cs.tr.add(true, cs.local, cs.peer, b)
-	cs.monitor.saw(cs.local, cs.peer, b)
-	d := Datagram{At: time.Since(cs.start), Out: true, From: cs.local, To: cs.peer, Bytes: b}
-	cs.sent = append(cs.sent, d)
-	cs.keep(d)
+	cs.last = keepLast(cs.last, cs.send(b))
 	cs.learnSent(b)
 }
 
@@ -193,8 +184,8 @@ func without(ids []uint32, id uint32) []uint32 {
 // keepalive sends the session's next valid packet, as a server's tick
 // would (§10): the Pongs owed, the CreateEntity of the player's ship when
 // the session has no entity yet, and a Snapshot of the entities, at most
-// as many as the datagram holds (§2.2, §8.1).
-func (cs *clientSess) keepalive() {
+// as many as the datagram holds (§2.2, §8.1). It returns the packet.
+func (cs *clientSess) keepalive() []byte {
 	h := nextHeader(&cs.ctx)
 	b := appendHeader(make([]byte, 0, rtype.MaxDatagramSize), h)
 	for _, ts := range cs.pings {
@@ -219,6 +210,7 @@ func (cs *clientSess) keepalive() {
 	}
 	b, _ = rtype.AppendMessage(b, rtype.Snapshot{ServerTick: tick, States: states})
 	cs.emit(b)
+	return b
 }
 
 // take judges a datagram from the client, and learns from it what a
@@ -230,7 +222,7 @@ func (cs *clientSess) take(d Datagram) (Oracle, string) {
 	}
 	cs.heard = time.Now()
 	cs.answers++
-	cs.keep(d)
+	cs.last = keepLast(cs.last, d)
 	if o, why, b := cs.monitor.broken(); o != 0 {
 		if _, err := rtype.ParsePacket(b); !cs.welcomed && o == Invalid && err == nil {
 			why = "a connected packet before any valid Welcome: the client took a datagram it had to ignore for one (§4.3)"
@@ -294,14 +286,6 @@ func (cs *clientSess) follow(ack uint32) {
 // follow it soon reach 0xFFFFFFFF. The session can only end.
 func (cs *clientSess) stuck() bool {
 	return cs.welcomed && time.Since(cs.ackMoved) > stuckAfter && time.Since(cs.heard) < stuckAfter
-}
-
-// keep remembers d among the last datagrams of the session.
-func (cs *clientSess) keep(d Datagram) {
-	if len(cs.last) == lastKept {
-		cs.last = append(cs.last[:0], cs.last[1:]...)
-	}
-	cs.last = append(cs.last, d)
 }
 
 // stall reports StoppedAnswering once the client, connected, sent nothing

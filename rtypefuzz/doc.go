@@ -21,4 +21,8 @@
 // implementation's speed, and a run against a server paces itself to
 // what the server acknowledges having read (§5.1), so that a slow server
 // drops none of them unread.
+//
+// One engine runs both sides, behind a role: against a server
+// (FuzzServer) the fuzzer plays its clients; against a client
+// (FuzzClient) it plays the server, starting a client for each session.
 package rtypefuzz

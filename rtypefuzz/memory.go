@@ -42,14 +42,14 @@ func RSS(pid int) (uint64, error) {
 
 // memoryFinding returns the finding of an implementation whose memory
 // grew past the bound, nil while it is within it or cannot be read.
-func (r *run) memoryFinding() *Finding {
-	if r.o.RSS == nil {
+func (r *serverRole) memoryFinding() *Finding {
+	if r.e.o.RSS == nil {
 		return nil
 	}
-	rss, err := r.o.RSS()
-	if err != nil || rss <= r.o.MaxRSS {
+	rss, err := r.e.o.RSS()
+	if err != nil || rss <= r.e.o.MaxRSS {
 		return nil
 	}
 	return r.found(MemoryGrew, fmt.Sprintf("resident memory %d MiB, over the bound of %d MiB, while its connections with the fuzzer are a few (§12: bound every count)",
-		rss>>20, r.o.MaxRSS>>20))
+		rss>>20, r.e.o.MaxRSS>>20))
 }

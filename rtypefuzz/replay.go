@@ -1,16 +1,6 @@
 package rtypefuzz
 
-import (
-	"context"
-	"encoding/binary"
-	"errors"
-	"fmt"
-	"net/netip"
-	"time"
-
-	"github.com/rtypeproto/rtype"
-	"github.com/rtypeproto/rtype/conformance"
-)
+import "time"
 
 // QuietWait is how long the replay of an empty reproducer, a finding that
 // fires with no fuzzed datagram, watches the implementation's own traffic
@@ -22,239 +12,43 @@ const QuietWait = 10 * time.Second
 // a client's Inputs.
 const quietEvery = 50 * time.Millisecond
 
-// replayer sends a finding's datagrams again, in a new session, and tells
-// whether the finding's oracle fires again.
-type replayer struct {
-	o      Options // Network, RSS and MaxRSS
-	target netip.AddrPort
-	ended  <-chan error // the implementation's end, nil when unknown
-	oracle Oracle
-	conn   uint32        // the recorded session's id, replaced by the new one's
-	quiet  time.Duration // how long a replay of no datagram watches
+// replaySide is the opened session of a replay, against a server
+// (serverReplay) or a client (clientReplay).
+type replaySide interface {
+	// watch reads what the implementation sends for d, or what is
+	// queued when d is not positive, and reports whether the oracle
+	// fired, and whether the implementation or the replay ended.
+	watch(d time.Duration) (fired, over bool)
+	// send sends a datagram of the reproducer.
+	send(b []byte)
+	// quiet sends the valid packet that keeps a session of no fuzzed
+	// datagram alive.
+	quiet()
+	// settle gives the datagrams sent their time to act, and reports
+	// whether the oracle fired then; quiet after a replay of none.
+	settle(quiet bool) bool
 }
 
-// Replay sends ds to the implementation at target in a new session and
-// reports whether oracle fires: the check of a reproducer, and of each
-// candidate while a finding is shrunk. ended, when not nil, tells the
-// implementation's end. See ReplayServer.
-func Replay(nw conformance.Network, target netip.AddrPort, ended <-chan error, oracle Oracle, conn uint32, ds []Datagram) (bool, error) {
-	fired, _, err := ReplayServer(target, ended, oracle, conn, ds, Options{Network: nw})
-	return fired, err
-}
-
-// ReplayServer is Replay on o.Network, with o.RSS and o.MaxRSS to judge a
-// memory finding; it returns also what the replay's session sent and
-// received, its opening first, for WritePcap.
-//
-// Each datagram leaves at its time after the first, as recorded (At),
-// never before it; on a machine that keeps up, within a millisecond
-// after it, the precision of a reproducer file. The answers are judged
-// meanwhile. An amplification's datagrams (answered-unconnected) go from
-// a socket that sent no Hello, after a session of another socket showed
-// the server answering a Hello; the others' go in a session opened with a
-// Hello and a Welcome (§4), their packets given its id in place of conn.
-// With no datagram, the session is kept alive with valid packets while the
-// implementation's own traffic is watched for QuietWait.
-func ReplayServer(target netip.AddrPort, ended <-chan error, oracle Oracle, conn uint32, ds []Datagram, o Options) (fired bool, capture []Datagram, err error) {
-	p := &replayer{o: o.withDefaults(), target: target, ended: ended, oracle: oracle, conn: conn, quiet: QuietWait}
-	return p.run(ds)
-}
-
-func (p *replayer) run(ds []Datagram) (bool, []Datagram, error) {
-	bind := bindFor(p.target, p.o.Network)
-	s, err := dial(p.o.Network, bind, p.target, Server)
-	if err != nil {
-		return false, nil, err
-	}
-	defer s.leave()
-	var traces []*trace // the witness's first: a tie in time goes to it
-	if p.oracle == Amplification {
-		// The witness shows the server's address in a capture: that of
-		// the Welcome to a Hello (§4.2).
-		if w, err := dial(p.o.Network, bind, p.target, Server); err == nil {
-			defer w.leave()
-			traces = append(traces, w.tr)
-			_ = w.open(LiveWait)
+// replayAt sends ds in the session of p, each at its time after the
+// first, as recorded (At), never before it, and reports whether the
+// oracle fired. With no datagram, it keeps the session alive with valid
+// packets for quiet, watching the implementation's own traffic.
+func replayAt(p replaySide, ds []Datagram, quiet time.Duration) bool {
+	if len(ds) == 0 {
+		for end := time.Now().Add(quiet); time.Now().Before(end); {
+			p.quiet()
+			if fired, over := p.watch(min(quietEvery, time.Until(end))); fired || over {
+				return fired
+			}
 		}
+		return p.settle(true)
 	}
-	traces = append(traces, s.tr)
-	if p.oracle != Amplification {
-		err = s.open(LiveWait)
-	}
-	if err != nil {
-		return false, merged(traces...), fmt.Errorf("%w: %v", ErrUnreachable, err)
-	}
-	fired := p.send(s, ds) || p.after(s, len(ds) == 0)
-	return fired, merged(traces...), nil
-}
-
-// send sends ds at their recorded times, and reports whether the oracle
-// fired meanwhile.
-func (p *replayer) send(s *sess, ds []Datagram) bool {
 	begin := time.Now()
 	for _, d := range ds {
-		fired, gone := p.watch(s, time.Until(begin.Add(d.At-ds[0].At)))
-		if fired || p.grew() {
-			return true
+		if fired, over := p.watch(time.Until(begin.Add(d.At - ds[0].At))); fired || over {
+			return fired
 		}
-		if gone {
-			return false
-		}
-		s.send(withConn(d.Bytes, p.conn, s.ctx.Conn))
+		p.send(d.Bytes)
 	}
-	return false
-}
-
-// replayEndGrace is how long a replay for a crash or a hang waits for the
-// implementation's end before it probes whether it still answers: a
-// process's end is known within it, and a probe of one that ended takes
-// seconds.
-const replayEndGrace = 100 * time.Millisecond
-
-// after gives the datagrams sent their time to act, quiet for a replay of
-// none: a session kept alive, its implementation's own traffic watched. A
-// crash or a hang is then judged by probes, which take their own time.
-func (p *replayer) after(s *sess, quiet bool) bool {
-	wait := LiveWait
-	switch {
-	case quiet:
-		wait = p.quiet
-	case p.oracle == StoppedAnswering || p.oracle == Exited:
-		wait = replayEndGrace
-	}
-	var fired, gone bool
-	for end := time.Now().Add(wait); !fired && !gone && time.Now().Before(end); {
-		step := wait
-		if quiet {
-			step = min(quietEvery, time.Until(end))
-		}
-		if quiet && s.welcomed {
-			s.keepalive()
-		}
-		fired, gone = p.watch(s, step)
-	}
-	switch {
-	case fired || p.grew():
-		return true
-	case p.oracle == StoppedAnswering || p.oracle == Exited:
-		return p.dead()
-	}
-	return false
-}
-
-// watch reads s's answers for d, or those queued when d is not positive,
-// and reports whether the oracle fired, and whether the implementation
-// ended.
-func (p *replayer) watch(s *sess, d time.Duration) (fired, ended bool) {
-	var limit <-chan time.Time
-	if d > 0 {
-		t := time.NewTimer(d)
-		defer t.Stop()
-		limit = t.C
-	}
-	for {
-		var a Datagram
-		var ok bool
-		if limit == nil {
-			select {
-			case a, ok = <-s.in:
-			default:
-				return false, false
-			}
-		} else {
-			select {
-			case <-limit:
-				return false, false
-			case <-p.ended:
-				p.ended = nil
-				return p.oracle == Exited || p.oracle == StoppedAnswering, true
-			case a, ok = <-s.in:
-			}
-		}
-		if !ok {
-			return false, false
-		}
-		if p.answered(s, a) {
-			return true, false
-		}
-	}
-}
-
-// answered reports whether answer a fires the oracle.
-func (p *replayer) answered(s *sess, a Datagram) bool {
-	s.absorb(a)
-	switch p.oracle {
-	case Amplification:
-		return true
-	case Oversize, Invalid:
-		o, _, _ := s.monitor.broken()
-		return o == p.oracle
-	}
-	return false
-}
-
-// grew reports, for a memory finding, whether the implementation's
-// resident memory is past the bound (§12).
-func (p *replayer) grew() bool {
-	if p.oracle != MemoryGrew || p.o.RSS == nil {
-		return false
-	}
-	rss, err := p.o.RSS()
-	return err == nil && rss > p.o.MaxRSS
-}
-
-// dead reports whether the implementation stopped answering or ended.
-func (p *replayer) dead() bool {
-	pr := &prober{nw: p.o.Network, bind: bindFor(p.target, p.o.Network), target: p.target}
-	alive, _ := pr.alive()
-	if pr.health != nil {
-		pr.health.leave()
-	}
-	if !alive {
-		return true
-	}
-	select {
-	case <-p.ended:
-		return true
-	default:
-		return false
-	}
-}
-
-// withConn returns b with its connectionId replaced by to when it is from
-// (§5.1): a packet of the recorded session, sent in a new one.
-func withConn(b []byte, from, to uint32) []byte {
-	if from == 0 || len(b) < rtype.PacketHeaderSize || binary.BigEndian.Uint32(b) != from {
-		return b
-	}
-	c := append([]byte(nil), b...)
-	binary.BigEndian.PutUint32(c, to)
-	return c
-}
-
-// shrink replays f's datagrams against fresh implementations from start,
-// keeping the fewest that still fire its oracle (see shrinkFinding).
-func shrink(ctx context.Context, o Options, start Start, f *Finding) {
-	replay := func(ds []Datagram, quiet time.Duration) (bool, []Datagram) {
-		if ctx.Err() != nil {
-			return false, nil
-		}
-		addr, ended, stop, err := start(ctx)
-		if err != nil {
-			return false, nil
-		}
-		defer stop()
-		p := &replayer{o: o.withDefaults(), target: addr, ended: ended, oracle: f.Oracle, conn: f.Conn, quiet: quiet}
-		ok, capture, err := p.run(ds)
-		return ok && err == nil, capture
-	}
-	shrinkFinding(f, replay, Shrink)
-}
-
-// exitDetail says how a process ended.
-func exitDetail(err error) string {
-	if err == nil || errors.Is(err, context.Canceled) {
-		return "the implementation ended"
-	}
-	return "the implementation ended: " + err.Error()
+	return p.settle(false)
 }

@@ -232,7 +232,7 @@ func TestReproOfAmplification(t *testing.T) {
 		if err != nil || rep.Finding == nil {
 			t.Fatalf("no finding: %v", err)
 		}
-		if f := rep.Finding; f.Oracle != Amplification || len(f.Sent) < 1 || len(f.Sent) > strayKept || f.Conn != 0 || f.Shrunk {
+		if f := rep.Finding; f.Oracle != Amplification || len(f.Sent) < 1 || len(f.Sent) > lastKept || f.Conn != 0 || f.Shrunk {
 			t.Errorf("%s, %d datagrams, conn %x, shrunk %v; want %s, the last strays, conn 0",
 				f.Oracle, len(f.Sent), f.Conn, f.Shrunk, Amplification)
 		}

@@ -2,14 +2,17 @@ package rtypefuzz
 
 import (
 	"bytes"
+	"context"
 	"slices"
 	"time"
+
+	"github.com/rtypeproto/rtype"
 )
 
 // replayFunc replays ds against a fresh implementation, quiet the time a
 // replay of no datagram watches, and returns whether the finding's
 // oracle fired and what the replay's session sent and received.
-type replayFunc func(ds []Datagram, quiet time.Duration) (bool, []Datagram)
+type replayFunc func(ctx context.Context, ds []Datagram, quiet time.Duration) (bool, []Datagram, error)
 
 // shrinkFinding makes f's reproducer with replay, in this order:
 //
@@ -25,12 +28,18 @@ type replayFunc func(ds []Datagram, quiet time.Duration) (bool, []Datagram)
 //  3. the fewest datagrams that still fire, found by minimise (Shrink).
 //
 // f.Capture becomes the session of the replay that confirmed the result.
-func shrinkFinding(f *Finding, replay replayFunc, minimise func([]Datagram, func([]Datagram) bool) []Datagram) {
+// A replay that failed counts as one that did not fire; none runs once
+// ctx ended. minimise is Shrink, or a variant that keeps a datagram the
+// replay needs.
+func shrinkFinding(ctx context.Context, f *Finding, replay replayFunc, minimise func([]Datagram, func([]Datagram) bool) []Datagram) {
 	var last []Datagram // the datagrams of the last replay that fired
 	var capture []Datagram
 	fires := func(ds []Datagram) bool {
-		ok, c := replay(ds, quietFor(f.Capture))
-		if ok {
+		if ctx.Err() != nil {
+			return false
+		}
+		ok, c, err := replay(ctx, ds, quietFor(f.Capture))
+		if ok = ok && err == nil; ok {
 			last, capture = ds, c
 		}
 		return ok
@@ -86,4 +95,47 @@ func compacted(ds []Datagram) []Datagram {
 // same times.
 func sameDatagrams(a, b []Datagram) bool {
 	return slices.EqualFunc(a, b, func(x, y Datagram) bool { return x.At == y.At && bytes.Equal(x.Bytes, y.Bytes) })
+}
+
+// shrinkKeepingWelcome is Shrink with ds's first valid Welcome kept, at
+// its place: a client's candidate without it leaves the client waiting
+// for one, and the replay waiting for an end that does not come.
+func shrinkKeepingWelcome(ds []Datagram, fires func([]Datagram) bool) []Datagram {
+	w := welcomeAt(ds)
+	if w < 0 {
+		return Shrink(ds, fires)
+	}
+	// The shrinker works on the other datagrams' indices, carried in At.
+	var rest []Datagram
+	for i := range ds {
+		if i != w {
+			rest = append(rest, Datagram{At: time.Duration(i)})
+		}
+	}
+	build := func(idx []Datagram) []Datagram {
+		out := make([]Datagram, 0, len(idx)+1)
+		placed := false
+		for _, d := range idx {
+			if int(d.At) > w && !placed {
+				out, placed = append(out, ds[w]), true
+			}
+			out = append(out, ds[int(d.At)])
+		}
+		if !placed {
+			out = append(out, ds[w])
+		}
+		return out
+	}
+	return build(Shrink(rest, func(idx []Datagram) bool { return fires(build(idx)) }))
+}
+
+// welcomeAt returns the index of the first valid Welcome of ds (§4.3),
+// or -1.
+func welcomeAt(ds []Datagram) int {
+	for i, d := range ds {
+		if t, _, err := rtype.ParseHandshake(d.Bytes); err == nil && t == rtype.HandshakeWelcome {
+			return i
+		}
+	}
+	return -1
 }

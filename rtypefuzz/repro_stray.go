@@ -7,25 +7,13 @@ import (
 	"github.com/rtypeproto/rtype/internal/wiredump"
 )
 
-// strayKept is how many of the last stray datagrams are kept: the answer
-// read may be to any of them, a slow server's answers coming in late.
-const strayKept = 16
-
-// keepStray appends d to the stray datagrams kept, strayKept at most.
-func keepStray(kept []Datagram, d Datagram) []Datagram {
-	if len(kept) == strayKept {
-		kept = append(kept[:0], kept[1:]...)
-	}
-	return append(kept, d)
-}
-
 // amplified makes the finding of the stray socket's answer a: its
 // reproducer is the stray datagrams last sent, from an address without a
 // connection, not the fuzz session's datagrams (§12); shrinking keeps the
 // one answered. Its capture is the fuzz session's opening, which shows the
 // server's address answering a Hello, then the stray datagrams and a, at
 // their times.
-func (r *run) amplified(a Datagram) *Finding {
+func (r *serverRole) amplified(a Datagram) *Finding {
 	f := &Finding{Oracle: Amplification, Last: r.last,
 		Detail: "an answer to a datagram from an address without a connection: " + answerKind(a.Bytes, wiredump.Packet)}
 	if r.stray == nil || len(r.stray.sent) == 0 {

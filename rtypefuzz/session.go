@@ -29,13 +29,16 @@ var errRejected = errors.New("rtypefuzz: Rejected")
 // sess is one session of the fuzzer with the implementation: its own
 // socket, what it knows of the peer (Context), and the datagrams it sent.
 type sess struct {
-	conn     conformance.Conn
-	local    netip.AddrPort
-	peer     netip.AddrPort
-	in       chan Datagram
-	start    time.Time
-	ctx      Context
-	win      rtype.SeqWindow
+	conn  conformance.Conn
+	local netip.AddrPort
+	peer  netip.AddrPort
+	in    chan Datagram
+	start time.Time
+	ctx   Context
+	win   rtype.SeqWindow
+	// welcomed is set once a valid Welcome came, or went to a client
+	// (§4.3): from then on the session's datagrams are connected
+	// packets (§3).
 	welcomed bool
 	// sent are the datagrams sent since the session opened, for its
 	// reproducer; answers counts what came back.
@@ -93,11 +96,14 @@ func (s *sess) read() {
 	}
 }
 
-// send sends b to the peer, recorded once the session is open.
-func (s *sess) send(b []byte) {
+// send sends b to the peer and returns it as sent; it is recorded for
+// the reproducer once the session is open, from the start for a client,
+// whose reproducer starts at its Hello.
+func (s *sess) send(b []byte) Datagram {
 	_, _ = s.conn.WriteToUDPAddrPort(b, s.peer)
 	s.monitor.saw(s.local, s.peer, b)
 	s.tr.add(true, s.local, s.peer, b)
+	d := Datagram{At: time.Since(s.start), Out: true, From: s.local, To: s.peer, Bytes: b}
 	if s.welcomed && len(b) >= rtype.PacketHeaderSize && len(b) <= rtype.MaxDatagramSize &&
 		binary.BigEndian.Uint32(b) == s.ctx.Conn {
 		seq := binary.BigEndian.Uint32(b[4:])
@@ -106,9 +112,10 @@ func (s *sess) send(b []byte) {
 			s.newest = seq
 		}
 	}
-	if s.welcomed {
-		s.sent = append(s.sent, Datagram{At: time.Since(s.start), Out: true, From: s.local, To: s.peer, Bytes: b})
+	if s.welcomed || s.ctx.Target == Client {
+		s.sent = append(s.sent, d)
 	}
+	return d
 }
 
 // close ends the session's socket.
