@@ -22,6 +22,10 @@ import (
 // second from the screen reaches an end of the range in 9 seconds.
 const pushWait = 12 * time.Second
 
+// stillFor is how long a ship held Left stands still before a push with
+// no missile ends: the server stopped it.
+const stillFor = 500 * time.Millisecond
+
 // clamped judges what the run saw of positions, pushing the case's own
 // entities out first when the run saw too little.
 func clamped(t *check) {
@@ -79,8 +83,14 @@ func (p *player) pushOut(ship uint32, d time.Duration, quick bool) (seenCreate, 
 		_, ok := p.seen.destroyed(c.id)
 		return !lacks && ok
 	}
+	// With no missile, the ship alone goes out: once it stood still for
+	// half a second, held Left, the server stopped it short of the end.
+	stopped := func() bool {
+		m := p.seen.motion(ship, time.Now().Add(-stillFor), time.Now())
+		return lacks && time.Since(start) > stillFor && m.ok && m.dist() < 1
+	}
 	end := p.t.within(d)
-	for time.Now().Before(end) && !gone() && !(quick && p.t.suite.rangeDecided()) {
+	for time.Now().Before(end) && !gone() && !stopped() && !(quick && p.t.suite.rangeDecided()) {
 		p.input(rtype.ActionLeft)
 		p.settle(frameTime)
 	}
