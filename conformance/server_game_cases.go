@@ -44,7 +44,7 @@ var serverGameCases = []Case{
 		}
 		r := diag.speed() / straight.speed()
 		if r < 0.85 || r > 1.15 || diag.vx <= 0 || diag.vy <= 0 {
-			t.Failf("ship %d: Right gave %.2f px per tick (%v), Down and Right %.2f (%v): %.2f times the straight speed", ship, straight.speed(), straight, diag.speed(), diag, r)
+			t.failSeen("ship %d: Right gave %.2f px per tick (%v), Down and Right %.2f (%v): %.2f times the straight speed", ship, straight.speed(), straight, diag.speed(), diag, r)
 		}
 	}},
 	{ID: "7.1/8", alone: true, Level: Game, Title: "actions is the full state of the controls: an Input of 0x00 stops the ship", run: func(t *check) {
@@ -60,7 +60,7 @@ var serverGameCases = []Case{
 			t.waitedOut("fewer than two Snapshots of different ticks listed the ship %d within %v", ship, holdTime-lag)
 		}
 		if still.speed() > 0.3 {
-			t.Failf("after holding Right, Inputs of 0x00 (packets to %d) left the ship %d moving %v", p.seq, ship, still)
+			t.failSeen("after holding Right, Inputs of 0x00 (packets to %d) left the ship %d moving %v", p.seq, ship, still)
 		}
 	}},
 	{ID: "7.1/9", alone: true, Level: Game, Title: "the server fires a missile when the Shoot bit goes from set to cleared, not while it is held", run: func(t *check) {
@@ -70,7 +70,7 @@ var serverGameCases = []Case{
 		since, first := time.Now(), p.seq+1
 		p.play(300*time.Millisecond, rtype.ActionShoot)
 		if c, ok := p.seen.createdAfter(since, near(x, y)); ok {
-			t.Failf("while Shoot was held (packets %d to %d), entity %d (%v) was created at (%.0f, %.0f), by the ship at (%.0f, %.0f)", first, p.seq, c.id, c.arch, c.x, c.y, x, y)
+			t.failSeen("while Shoot was held (packets %d to %d), entity %d (%v) was created at (%.0f, %.0f), by the ship at (%.0f, %.0f)", first, p.seq, c.id, c.arch, c.x, c.y, x, y)
 		}
 		released := time.Now()
 		p.input(0)
@@ -91,7 +91,7 @@ var serverGameCases = []Case{
 			t.Failf("missile %d, created at %v at (%.0f, %.0f), got no DestroyEntity within 6s", c.id, fired, c.x, c.y)
 		}
 		if d, _ := p.seen.destroyed(c.id); d.reason != uint8(rtype.DestroyGameplay) && d.reason != uint8(rtype.DestroyOutOfBounds) {
-			t.Failf("missile %d, created at %v at (%.0f, %.0f), was destroyed with reason %d", c.id, fired, c.x, c.y, d.reason)
+			t.failSeen("missile %d, created at %v at (%.0f, %.0f), was destroyed with reason %d", c.id, fired, c.x, c.y, d.reason)
 		}
 	}},
 	{ID: "9.1/1", late: true, Level: Must, Title: "a sender MUST clamp positions to -8192 to 8191.75: no position jumps from one end of the range to the other between two Snapshots", needs: 15 * time.Second, run: clamped},
@@ -99,7 +99,7 @@ var serverGameCases = []Case{
 		p := t.join()
 		c := p.missile(p.ownShip(time.Second), time.Second)
 		if c.arch != rtype.ArchetypeBullet {
-			t.Failf("the missile fired, created at (%.0f, %.0f), is entity %d of archetype %#04x, not 0x4BED", c.x, c.y, c.id, uint16(c.arch))
+			t.failSeen("the missile fired, created at (%.0f, %.0f), is entity %d of archetype %#04x, not 0x4BED", c.x, c.y, c.id, uint16(c.arch))
 		}
 	}},
 	{ID: "10/1", Level: Game, Title: "the server sends about 20 Snapshots per second", run: func(t *check) {
@@ -146,7 +146,7 @@ func goes(t *check, m motion, a, dir rtype.Actions, ship uint32) {
 		across = m.vx
 	}
 	if v < 0.5 || math.Abs(across) > 0.3*v+0.2 {
-		t.Failf("holding %v moved the ship %d %v, not %v", a, ship, m, dir)
+		t.failSeen("holding %v moved the ship %d %v, not %v", a, ship, m, dir)
 	}
 }
 

@@ -30,7 +30,7 @@ func dropsInput(t *check, what string, bad func(p *player) []rtype.Message) {
 			t.Skipf("packets %d to %d carried %s; the ship %d moved %v, and valid Inputs of 0x00 then left it moving %v: its motion tells nothing; it needs a ship that stops, which case 7.1/8 judges",
 				first, last, what, ship, m, still)
 		}
-		t.Failf("packets %d to %d carried %s; the ship %d moved %v", first, last, what, ship, m)
+		t.failSeen("packets %d to %d carried %s; the ship %d moved %v", first, last, what, ship, m)
 	}
 	c := p.hold(ship, rtype.ActionRight, holdTime, lag)
 	if !m.ok || !c.ok {
@@ -75,7 +75,7 @@ func staleInput(t *check) {
 		t.waitedOut("fewer than two Snapshots of different ticks listed the ship %d within %v", ship, holdTime-lag)
 	}
 	if goesAs(m, l) {
-		t.Failf("valid Inputs holding Left moved the ship %d %v, then Inputs up to %d holding Right (to packet %d) %v; Inputs %d and %d, not newer, holding Left (packets %d to %d) then moved it %v: as Left does",
+		t.failSeen("valid Inputs holding Left moved the ship %d %v, then Inputs up to %d holding Right (to packet %d) %v; Inputs %d and %d, not newer, holding Left (packets %d to %d) then moved it %v: as Left does",
 			ship, l, k, right, r, k-1, k, right+1, p.seq, m)
 	}
 }
@@ -182,7 +182,7 @@ func wrapDropped(t *check, p *player, ship uint32, lag time.Duration, prev, w wr
 		t.Skipf("%s, and Inputs %#x to %#x holding %v, newer than %#x by any count, did not move it %v either (%v): the game does not use %v, which case 7.1/5 judges",
 			step, again.from, again.to, w.a, prev.to, w.a, again.m, w.a)
 	}
-	t.Failf("%s: they were dropped, as Inputs %#x to %#x holding %v, newer than %#x by any count, then moved it %v",
+	t.failSeen("%s: they were dropped, as Inputs %#x to %#x holding %v, newer than %#x by any count, then moved it %v",
 		step, again.from, again.to, w.a, prev.to, again.m)
 }
 

@@ -46,6 +46,9 @@ type check struct {
 	// expired says the case ended not run because a wait for an answer
 	// ran out (waitedOut): beside other cases, it is run again alone.
 	expired bool
+	// evident says the case fails on what it saw (failSeen), which no
+	// packet its client dropped can have made: the drop blame leaves it.
+	evident bool
 	// tapping says a tap runs, whose verdict reads every datagram
 	// (suite_dropped.go's blame).
 	tapping bool
@@ -112,6 +115,17 @@ const (
 // back or did not, by when.
 func (t *check) Failf(format string, args ...any) {
 	t.end(Fail, fmt.Sprintf(format, args...))
+}
+
+// failSeen ends the case as failed on what it saw happen, such as a ship
+// moving under Inputs it must drop, not on what did not come: a server
+// packet its client dropped (suite_dropped.go) cannot have made that, and
+// the failure stands.
+func (t *check) failSeen(format string, args ...any) {
+	t.mu.Lock()
+	t.evident = true
+	t.mu.Unlock()
+	t.Failf(format, args...)
 }
 
 // Skipf ends the case as skipped: its precondition could not be met.

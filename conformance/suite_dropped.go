@@ -107,15 +107,16 @@ func (l lostPacket) describe(t *check) (judge, why string) {
 // failure is not run when the case judging the drop failed in this run,
 // and says what was dropped otherwise; a case not run says the drop first,
 // as what it waited for may have been in those packets. A verdict formed
-// in a tap reads every datagram, dropped or not, and stands.
+// in a tap reads every datagram, dropped or not, and stands, as does a
+// failure on what the case saw happen (failSeen).
 func (t *check) blame(o Outcome, detail string) (Outcome, string) {
 	if t.cli.harness != nil {
 		return o, detail
 	}
 	t.mu.Lock()
-	judged, tapping := t.judged, t.tapping
+	judged, stands := t.judged, t.tapping || t.evident
 	t.mu.Unlock()
-	if judged || tapping && o == Fail { // judged: the players are no longer the case's to read
+	if judged || stands && o == Fail { // judged: the players are no longer the case's to read
 		return o, detail
 	}
 	judge, why, count := t.lost()
