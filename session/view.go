@@ -33,7 +33,9 @@ type View struct {
 	free  []int32    // rings no entity uses
 	out   []Entity
 	own   viewOwn
-	snap  float64 // SnapSpeed in pixels per tick
+	snap  float64       // SnapSpeed in pixels per tick
+	kinds [segKinds]int // entities held by their segment's kind
+	stats ViewStats
 	// ref is the newest tick seen, at unwrapped value refU: ticks are
 	// unwrapped from it (§5.2's serial arithmetic on serverTick).
 	ref    uint32
@@ -136,7 +138,7 @@ func (v *View) Snapshot(s *rtype.Snapshot, now time.Time) {
 	v.clock.arrived(k, now)
 	for _, st := range s.States {
 		if st.NetworkID == v.own.id && v.cfg.Predict.on() {
-			v.own.place(k, st.X.Pixels(), st.Y.Pixels(), &v.clock, &v.cfg)
+			v.own.place(k, st.X.Pixels(), st.Y.Pixels(), &v.clock, &v.cfg, &v.stats)
 		}
 		e, ok := v.ents.get(st.NetworkID)
 		if !ok {
@@ -144,7 +146,7 @@ func (v *View) Snapshot(s *rtype.Snapshot, now time.Time) {
 		}
 		// A segment between two samples stands; one past the newest is
 		// computed again with the new sample.
-		if v.rings[e.ring].add(newViewSample(k, st.X, st.Y, st.Rotation), v.snap) || !e.seg.between {
+		if v.rings[e.ring].add(newViewSample(k, st.X, st.Y, st.Rotation), v.snap) || e.seg.kind != segInterpolated {
 			e.invalidate()
 		}
 	}
@@ -162,6 +164,7 @@ func (v *View) Create(m rtype.CreateEntity, now time.Time) {
 	e.invalidate()
 	v.rings[e.ring].add(newViewSample(k, m.X, m.Y, m.Rotation), v.snap)
 	v.ents.push(e)
+	v.kinds[segNone]++
 }
 
 // newRing returns an empty ring of samples, reusing a freed one.
@@ -214,9 +217,18 @@ func (v *View) At(now time.Time) []Entity {
 				dead = true
 				continue
 			}
-			e.segment(&v.rings[e.ring], r, &v.clock)
+			// An interpolated segment ends where the next starts: only
+			// the others may snap.
+			was := e.seg.kind
+			if was == segInterpolated {
+				e.segment(&v.rings[e.ring], r, &v.clock)
+			} else {
+				v.resegmentJump(e, r)
+			}
+			v.kinds[was&(segKinds-1)]--
+			v.kinds[e.seg.kind&(segKinds-1)]++
 		}
-		if !e.seg.hidden {
+		if e.seg.kind != segHidden {
 			e.at(r, &out[n])
 			if e.id == v.own.id && v.own.placed {
 				out[n].X, out[n].Y = v.own.drawn(now)
@@ -227,6 +239,7 @@ func (v *View) At(now time.Time) []Entity {
 	if dead {
 		v.bury(r)
 	}
+	v.tally(now)
 	v.out = out[:n]
 	return v.out
 }
@@ -239,6 +252,7 @@ func (v *View) bury(r float64) {
 				v.own.reset(0)
 			}
 			v.free = append(v.free, e.ring)
+			v.kinds[e.seg.kind]--
 			v.ents.removeAt(i)
 			continue
 		}

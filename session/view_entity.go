@@ -15,9 +15,21 @@ type viewSegment struct {
 	x, y         float64
 	rot          float64 // in Rot16 units, 65536 a turn, unwrapped
 	vx, vy, vrot float64
-	hidden       bool // not created yet at the render time
-	between      bool // between two samples: a newer one changes nothing
+	kind         segKind
 }
+
+// segKind is how a segment was drawn from the samples, counted in
+// [ViewStats].
+type segKind uint8
+
+const (
+	segNone         segKind = iota // not computed since the entity came
+	segHidden                      // not created yet at the render time
+	segInterpolated                // between two samples: a newer one changes nothing
+	segExtrapolated                // past the newest sample, moving on
+	segHeld                        // past the extrapolation bound, or before every sample
+	segKinds        = 8            // a power of 2, above every kind: counts index by kind&(segKinds-1)
+)
 
 // viewEntity is an entity of a View: its current segment, read every
 // frame, its lifetime in ticks and the ring of its samples, kept apart so
@@ -61,7 +73,7 @@ func (e *viewEntity) segment(g *viewRing, r float64, c *viewClock) {
 
 func (e *viewEntity) find(g *viewRing, r float64, c *viewClock) {
 	if r < float64(e.born) {
-		e.seg = viewSegment{from: math.Inf(-1), until: float64(e.born), hidden: true}
+		e.seg = viewSegment{from: math.Inf(-1), until: float64(e.born), kind: segHidden}
 		return
 	}
 	i := 0 // the newest sample not after r
@@ -78,7 +90,7 @@ func (e *viewEntity) find(g *viewRing, r float64, c *viewClock) {
 		e.extrapolate(g, i, r, float64(g.sample(i-1).tick), c)
 	default:
 		e.seg.set(float64(a.tick), float64(g.sample(i-1).tick), a, a.vx, a.vy, a.vrot)
-		e.seg.between = true
+		e.seg.kind = segInterpolated
 	}
 }
 
@@ -86,7 +98,7 @@ func (e *viewEntity) find(g *viewRing, r float64, c *viewClock) {
 // given, field by field: a struct literal is built apart and copied, and
 // reading it back whole while its pieces are being written stalls.
 func (s *viewSegment) set(from, until float64, a *viewSample, vx, vy, vrot float64) {
-	s.from, s.until, s.hidden, s.between = from, until, false, false
+	s.from, s.until, s.kind = from, until, segExtrapolated
 	s.x, s.y, s.rot = a.x, a.y, a.rot
 	s.vx, s.vy, s.vrot = vx, vy, vrot
 }
@@ -107,11 +119,12 @@ func (e *viewEntity) extrapolate(g *viewRing, i int, r, until float64, c *viewCl
 		d := end - e.seg.from
 		e.seg.x, e.seg.y, e.seg.rot = e.seg.x+e.seg.vx*d, e.seg.y+e.seg.vy*d, e.seg.rot+e.seg.vrot*d
 		e.seg.vx, e.seg.vy, e.seg.vrot = 0, 0, 0
-		e.seg.from, e.seg.until = end, until
+		e.seg.from, e.seg.until, e.seg.kind = end, until, segHeld
 	}
 }
 
 // hold makes a segment at a's position for [from, until).
 func (e *viewEntity) hold(a *viewSample, from, until float64) {
 	e.seg.set(from, until, a, 0, 0, 0)
+	e.seg.kind = segHeld
 }
