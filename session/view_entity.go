@@ -15,6 +15,7 @@ type viewSegment struct {
 	x, y         float64
 	rot          float64 // in Rot16 units, 65536 a turn, unwrapped
 	vx, vy, vrot float64
+	shown        int // 1, or 0 when hidden: counted without a branch
 	kind         segKind
 }
 
@@ -98,7 +99,7 @@ func (e *viewEntity) find(g *viewRing, r float64, c *viewClock) {
 // given, field by field: a struct literal is built apart and copied, and
 // reading it back whole while its pieces are being written stalls.
 func (s *viewSegment) set(from, until float64, a *viewSample, vx, vy, vrot float64) {
-	s.from, s.until, s.kind = from, until, segExtrapolated
+	s.from, s.until, s.kind, s.shown = from, until, segExtrapolated, 1
 	s.x, s.y, s.rot = a.x, a.y, a.rot
 	s.vx, s.vy, s.vrot = vx, vy, vrot
 }
