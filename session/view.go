@@ -156,7 +156,9 @@ func (v *View) Snapshot(s *rtype.Snapshot, now time.Time) {
 		if v.rings[e.ring].add(newViewSample(k, st.X, st.Y, st.Rotation), v.snap) || e.seg.kind != segInterpolated {
 			e.invalidate()
 			v.steady = false
+			continue
 		}
+		e.prepare(&v.rings[e.ring])
 	}
 }
 
@@ -262,16 +264,23 @@ func (v *View) draw(r float64) []Entity {
 			}
 			// An interpolated segment ends where the next starts: only
 			// the others may snap.
+			// A prepared one follows on at once.
 			was := e.seg.kind
-			if was == segInterpolated {
-				e.segment(&v.rings[e.ring], r, &v.clock)
-			} else {
+			switch {
+			case was != segInterpolated:
 				v.resegmentJump(e, r)
+			case !e.advance(r):
+				e.segment(&v.rings[e.ring], r, &v.clock)
 			}
 			v.kinds[was&(segKinds-1)]--
 			v.kinds[e.seg.kind&(segKinds-1)]++
 		}
-		from, until = max(from, e.seg.from), min(until, e.seg.until)
+		if e.seg.from > from {
+			from = e.seg.from
+		}
+		if e.seg.until < until {
+			until = e.seg.until
+		}
 		if e.seg.shown != 0 {
 			e.at(r, &out[n])
 			if e.id == v.own.id {

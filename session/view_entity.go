@@ -36,7 +36,11 @@ const (
 // frame, its lifetime in ticks and the ring of its samples, kept apart so
 // that a frame's walk over the entities stays in a few cache lines each.
 type viewEntity struct {
-	seg  viewSegment
+	seg viewSegment
+	// next is the interpolated segment after seg, prepared as a Snapshot
+	// arrives, when seg is interpolated too: crossing seg's end then reads
+	// no sample. It is valid while next.from == seg.until.
+	next viewNext
 	id   uint32
 	arch rtype.Archetype
 	ring int32 // its samples: View.rings[ring]
@@ -46,6 +50,45 @@ type viewEntity struct {
 }
 
 func (e viewEntity) key() uint32 { return e.id }
+
+// viewNext is a prepared interpolated segment.
+type viewNext struct {
+	from, until  float64
+	x, y, rot    float64
+	vx, vy, vrot float64
+}
+
+// prepare sets next from the sample at seg's end, which the samples
+// after it gave a velocity: the segment find would compute there.
+func (e *viewEntity) prepare(g *viewRing) {
+	end := e.seg.until
+	if e.next.from == end {
+		return
+	}
+	for i := 1; i < int(g.n); i++ { // the newest has no velocity yet
+		a := g.sample(i)
+		if t := float64(a.tick); t <= end {
+			if t == end && a.next && !a.jump && end < float64(e.died) {
+				e.next = viewNext{from: t, until: min(float64(g.sample(i-1).tick), float64(e.died)),
+					x: a.x, y: a.y, rot: a.rot, vx: a.vx, vy: a.vy, vrot: a.vrot}
+			}
+			return
+		}
+	}
+}
+
+// advance moves seg on to next, if it holds render time r.
+func (e *viewEntity) advance(r float64) bool {
+	n := &e.next
+	if n.from != e.seg.until || r < n.from || r >= n.until {
+		return false
+	}
+	s := &e.seg
+	s.from, s.until = n.from, n.until
+	s.x, s.y, s.rot = n.x, n.y, n.rot
+	s.vx, s.vy, s.vrot = n.vx, n.vy, n.vrot
+	return true
+}
 
 // invalidate makes the next frame compute the segment again.
 func (e *viewEntity) invalidate() { e.seg.until = math.Inf(-1) }
