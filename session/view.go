@@ -33,7 +33,16 @@ type View struct {
 	free  []int32    // rings no entity uses
 	out   []Entity
 	own   viewOwn
-	snap  float64 // SnapSpeed in pixels per tick
+	snap  float64       // SnapSpeed in pixels per tick
+	kinds [segKinds]int // entities held by their segment's kind
+	stats ViewStats
+	// steady: no entity was added, destroyed or given a new sample that
+	// changes its segment since the last frame, which drew the own ship
+	// at out[ownOut] (-1: none); every segment holds over render times
+	// [steadyFrom, steadyUntil).
+	steady                  bool
+	steadyFrom, steadyUntil float64
+	ownOut                  int
 	// ref is the newest tick seen, at unwrapped value refU: ticks are
 	// unwrapped from it (§5.2's serial arithmetic on serverTick).
 	ref    uint32
@@ -107,7 +116,7 @@ func (c ViewConfig) withDefaults() ViewConfig {
 // NewView returns an empty view.
 func NewView(cfg ViewConfig) *View {
 	cfg = cfg.withDefaults()
-	v := &View{cfg: cfg, ents: newTable[viewEntity](64), out: make([]Entity, 0, 64), snap: cfg.SnapSpeed / ticksPerSecond}
+	v := &View{cfg: cfg, ents: newTable[viewEntity](64), out: make([]Entity, 0, 64), snap: cfg.SnapSpeed / ticksPerSecond, ownOut: -1}
 	v.clock.init(cfg)
 	return v
 }
@@ -136,7 +145,7 @@ func (v *View) Snapshot(s *rtype.Snapshot, now time.Time) {
 	v.clock.arrived(k, now)
 	for _, st := range s.States {
 		if st.NetworkID == v.own.id && v.cfg.Predict.on() {
-			v.own.place(k, st.X.Pixels(), st.Y.Pixels(), &v.clock, &v.cfg)
+			v.own.place(k, st.X.Pixels(), st.Y.Pixels(), &v.clock, &v.cfg, &v.stats)
 		}
 		e, ok := v.ents.get(st.NetworkID)
 		if !ok {
@@ -144,9 +153,12 @@ func (v *View) Snapshot(s *rtype.Snapshot, now time.Time) {
 		}
 		// A segment between two samples stands; one past the newest is
 		// computed again with the new sample.
-		if v.rings[e.ring].add(newViewSample(k, st.X, st.Y, st.Rotation), v.snap) || !e.seg.between {
+		if v.rings[e.ring].add(newViewSample(k, st.X, st.Y, st.Rotation), v.snap) || e.seg.kind != segInterpolated {
 			e.invalidate()
+			v.steady = false
+			continue
 		}
+		e.prepare(&v.rings[e.ring])
 	}
 }
 
@@ -162,6 +174,8 @@ func (v *View) Create(m rtype.CreateEntity, now time.Time) {
 	e.invalidate()
 	v.rings[e.ring].add(newViewSample(k, m.X, m.Y, m.Rotation), v.snap)
 	v.ents.push(e)
+	v.kinds[segNone]++
+	v.steady = false
 }
 
 // newRing returns an empty ring of samples, reusing a freed one.
@@ -190,6 +204,7 @@ func (v *View) Destroy(m rtype.DestroyEntity, now time.Time) {
 	}
 	e.died = min(e.died, max(d, e.born))
 	e.invalidate()
+	v.steady = false
 }
 
 // At moves the render time to now and returns every entity as drawn then,
@@ -201,12 +216,45 @@ func (v *View) At(now time.Time) []Entity {
 		return v.out
 	}
 	r := v.clock.render
-	ents := v.ents.ents
-	if cap(v.out) < len(ents) {
-		v.out = make([]Entity, 0, 2*len(ents))
+	if cap(v.out) < len(v.ents.ents) {
+		v.out = make([]Entity, 0, 2*len(v.ents.ents))
+		v.steady = false
 	}
+	if v.steady && r >= v.steadyFrom && r < v.steadyUntil {
+		v.out = v.drawSteady(r)
+	} else {
+		v.out = v.draw(r)
+	}
+	if i := v.ownOut; i >= 0 && v.own.placed {
+		v.out[i].X, v.out[i].Y = v.own.drawn(now)
+	}
+	v.tally(now)
+	return v.out
+}
+
+// drawSteady draws every entity within the segment it had at the last
+// frame: the common frame, a multiply-add per value, no branch.
+func (v *View) drawSteady(r float64) []Entity {
+	out := v.out[:len(v.ents.ents)]
+	n := 0
+	for i := range v.ents.ents {
+		e := &v.ents.ents[i]
+		e.at(r, &out[n])
+		n += e.seg.shown
+	}
+	return out[:n]
+}
+
+// draw draws every entity, computing the segments render time r left,
+// burying those whose destruction it reached, and notes the render times
+// over which every segment holds: the next frames within them are
+// steady.
+func (v *View) draw(r float64) []Entity {
+	ents := v.ents.ents
 	out := v.out[:len(ents)]
 	n, dead := 0, false
+	from, until := math.Inf(-1), math.Inf(1)
+	v.ownOut = -1
 	for i := range ents {
 		e := &ents[i]
 		if r < e.seg.from || r >= e.seg.until { // segments end by died
@@ -214,21 +262,39 @@ func (v *View) At(now time.Time) []Entity {
 				dead = true
 				continue
 			}
-			e.segment(&v.rings[e.ring], r, &v.clock)
+			// An interpolated segment ends where the next starts: only
+			// the others may snap.
+			// A prepared one follows on at once.
+			was := e.seg.kind
+			switch {
+			case was != segInterpolated:
+				v.resegmentJump(e, r)
+			case !e.advance(r):
+				e.segment(&v.rings[e.ring], r, &v.clock)
+			}
+			v.kinds[was&(segKinds-1)]--
+			v.kinds[e.seg.kind&(segKinds-1)]++
 		}
-		if !e.seg.hidden {
+		if e.seg.from > from {
+			from = e.seg.from
+		}
+		if e.seg.until < until {
+			until = e.seg.until
+		}
+		if e.seg.shown != 0 {
 			e.at(r, &out[n])
-			if e.id == v.own.id && v.own.placed {
-				out[n].X, out[n].Y = v.own.drawn(now)
+			if e.id == v.own.id {
+				v.ownOut = n
 			}
 			n++
 		}
 	}
+	// Burying reorders the entities, and so the own ship's place in out.
+	v.steady, v.steadyFrom, v.steadyUntil = !dead, from, until
 	if dead {
 		v.bury(r)
 	}
-	v.out = out[:n]
-	return v.out
+	return out[:n]
 }
 
 // bury forgets the entities whose destruction the render time r reached.
@@ -239,6 +305,7 @@ func (v *View) bury(r float64) {
 				v.own.reset(0)
 			}
 			v.free = append(v.free, e.ring)
+			v.kinds[e.seg.kind]--
 			v.ents.removeAt(i)
 			continue
 		}
@@ -252,6 +319,7 @@ func (v *View) bury(r float64) {
 func (v *View) Own(id uint32) {
 	if id != v.own.id {
 		v.own.reset(id)
+		v.steady = false
 	}
 }
 

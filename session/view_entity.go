@@ -15,15 +15,32 @@ type viewSegment struct {
 	x, y         float64
 	rot          float64 // in Rot16 units, 65536 a turn, unwrapped
 	vx, vy, vrot float64
-	hidden       bool // not created yet at the render time
-	between      bool // between two samples: a newer one changes nothing
+	shown        int // 1, or 0 when hidden: counted without a branch
+	kind         segKind
 }
+
+// segKind is how a segment was drawn from the samples, counted in
+// [ViewStats].
+type segKind uint8
+
+const (
+	segNone         segKind = iota // not computed since the entity came
+	segHidden                      // not created yet at the render time
+	segInterpolated                // between two samples: a newer one changes nothing
+	segExtrapolated                // past the newest sample, moving on
+	segHeld                        // past the extrapolation bound, or before every sample
+	segKinds        = 8            // a power of 2, above every kind: counts index by kind&(segKinds-1)
+)
 
 // viewEntity is an entity of a View: its current segment, read every
 // frame, its lifetime in ticks and the ring of its samples, kept apart so
 // that a frame's walk over the entities stays in a few cache lines each.
 type viewEntity struct {
-	seg  viewSegment
+	seg viewSegment
+	// next is the interpolated segment after seg, prepared as a Snapshot
+	// arrives, when seg is interpolated too: crossing seg's end then reads
+	// no sample. It is valid while next.from == seg.until.
+	next viewNext
 	id   uint32
 	arch rtype.Archetype
 	ring int32 // its samples: View.rings[ring]
@@ -33,6 +50,45 @@ type viewEntity struct {
 }
 
 func (e viewEntity) key() uint32 { return e.id }
+
+// viewNext is a prepared interpolated segment.
+type viewNext struct {
+	from, until  float64
+	x, y, rot    float64
+	vx, vy, vrot float64
+}
+
+// prepare sets next from the sample at seg's end, which the samples
+// after it gave a velocity: the segment find would compute there.
+func (e *viewEntity) prepare(g *viewRing) {
+	end := e.seg.until
+	if e.next.from == end {
+		return
+	}
+	for i := 1; i < int(g.n); i++ { // the newest has no velocity yet
+		a := g.sample(i)
+		if t := float64(a.tick); t <= end {
+			if t == end && a.next && !a.jump && end < float64(e.died) {
+				e.next = viewNext{from: t, until: min(float64(g.sample(i-1).tick), float64(e.died)),
+					x: a.x, y: a.y, rot: a.rot, vx: a.vx, vy: a.vy, vrot: a.vrot}
+			}
+			return
+		}
+	}
+}
+
+// advance moves seg on to next, if it holds render time r.
+func (e *viewEntity) advance(r float64) bool {
+	n := &e.next
+	if n.from != e.seg.until || r < n.from || r >= n.until {
+		return false
+	}
+	s := &e.seg
+	s.from, s.until = n.from, n.until
+	s.x, s.y, s.rot = n.x, n.y, n.rot
+	s.vx, s.vy, s.vrot = n.vx, n.vy, n.vrot
+	return true
+}
 
 // invalidate makes the next frame compute the segment again.
 func (e *viewEntity) invalidate() { e.seg.until = math.Inf(-1) }
@@ -61,7 +117,7 @@ func (e *viewEntity) segment(g *viewRing, r float64, c *viewClock) {
 
 func (e *viewEntity) find(g *viewRing, r float64, c *viewClock) {
 	if r < float64(e.born) {
-		e.seg = viewSegment{from: math.Inf(-1), until: float64(e.born), hidden: true}
+		e.seg = viewSegment{from: math.Inf(-1), until: float64(e.born), kind: segHidden}
 		return
 	}
 	i := 0 // the newest sample not after r
@@ -78,7 +134,7 @@ func (e *viewEntity) find(g *viewRing, r float64, c *viewClock) {
 		e.extrapolate(g, i, r, float64(g.sample(i-1).tick), c)
 	default:
 		e.seg.set(float64(a.tick), float64(g.sample(i-1).tick), a, a.vx, a.vy, a.vrot)
-		e.seg.between = true
+		e.seg.kind = segInterpolated
 	}
 }
 
@@ -86,7 +142,7 @@ func (e *viewEntity) find(g *viewRing, r float64, c *viewClock) {
 // given, field by field: a struct literal is built apart and copied, and
 // reading it back whole while its pieces are being written stalls.
 func (s *viewSegment) set(from, until float64, a *viewSample, vx, vy, vrot float64) {
-	s.from, s.until, s.hidden, s.between = from, until, false, false
+	s.from, s.until, s.kind, s.shown = from, until, segExtrapolated, 1
 	s.x, s.y, s.rot = a.x, a.y, a.rot
 	s.vx, s.vy, s.vrot = vx, vy, vrot
 }
@@ -107,11 +163,12 @@ func (e *viewEntity) extrapolate(g *viewRing, i int, r, until float64, c *viewCl
 		d := end - e.seg.from
 		e.seg.x, e.seg.y, e.seg.rot = e.seg.x+e.seg.vx*d, e.seg.y+e.seg.vy*d, e.seg.rot+e.seg.vrot*d
 		e.seg.vx, e.seg.vy, e.seg.vrot = 0, 0, 0
-		e.seg.from, e.seg.until = end, until
+		e.seg.from, e.seg.until, e.seg.kind = end, until, segHeld
 	}
 }
 
 // hold makes a segment at a's position for [from, until).
 func (e *viewEntity) hold(a *viewSample, from, until float64) {
 	e.seg.set(from, until, a, 0, 0, 0)
+	e.seg.kind = segHeld
 }

@@ -59,7 +59,7 @@ func (o *viewOwn) input(a rtype.Actions, rtt time.Duration, now time.Time, move 
 
 // place takes the server's position x, y at tick k: the prediction is
 // the Inputs not applied by k replayed on it.
-func (o *viewOwn) place(k int64, x, y float64, clock *viewClock, cfg *ViewConfig) {
+func (o *viewOwn) place(k int64, x, y float64, clock *viewClock, cfg *ViewConfig, stats *ViewStats) {
 	if o.placed && k <= o.newest {
 		return
 	}
@@ -76,6 +76,7 @@ func (o *viewOwn) place(k int64, x, y float64, clock *viewClock, cfg *ViewConfig
 		o.x, o.y, o.placed = x, y, true
 		return
 	}
+	stats.corrected(o.x-x, o.y-y, cfg.CorrectSnap)
 	o.ox, o.oy = o.x+o.ox-x, o.y+o.oy-y
 	o.x, o.y = x, y
 	if math.Hypot(o.ox, o.oy) > cfg.CorrectSnap || cfg.Correct <= 0 {

@@ -33,6 +33,7 @@ type seen struct {
 	destroys []uint32
 	pings    []uint32 // Ping timestamps (§7.2)
 	pongs    []uint32
+	world    []worldMsg // to the client, from a capture: traces hold no positions
 }
 
 // bin is what one client did in one span of time; up is client → server.
@@ -64,6 +65,7 @@ type clientSeries struct {
 	held     map[uint32]bool // entities created and not destroyed
 	rtts     []float64       // every sample, bounded by downsampling below
 	snaps    []float64
+	track    xTrack
 }
 
 type pingSent struct {
@@ -79,6 +81,7 @@ type reportModel struct {
 	end     time.Time
 	skipped int
 	source  string // what was read: the capture or trace files
+	traces  bool   // read from traces, which hold no positions
 }
 
 func newReportModel(source string) *reportModel {
@@ -136,6 +139,12 @@ func (m *reportModel) add(s *seen) {
 	}
 	c.entityMessages(s, b)
 	c.roundTrips(s, b)
+	if world := s.world; !s.toServer && len(world) > 0 || c.track.view != nil {
+		if s.toServer {
+			world = nil // the client's datagrams only move the frames on
+		}
+		c.track.see(s.at, world)
+	}
 }
 
 // entityMessages follows the entities the client holds (§8.2, §8.3), the

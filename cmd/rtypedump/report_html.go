@@ -51,6 +51,7 @@ type clientView struct {
 	ID     string
 	Row    summaryRow
 	Charts []chart
+	Track  *trackChart // nil when no entity was seen moving
 	Drops  []dropCount
 }
 
@@ -68,6 +69,7 @@ type reportView struct {
 	Data                template.JS // per client, per series, per bin: for the hover readout
 	Width, Height       int
 	PadL                int
+	Positions           bool // the input holds entities' positions: a capture
 }
 
 type tick struct {
@@ -82,10 +84,11 @@ func writeReport(w io.Writer, m *reportModel) error {
 		span = time.Second
 	}
 	v := reportView{Source: m.source, Start: m.start.UTC().Format(time.RFC3339), Span: span.Round(time.Millisecond).String(),
-		Skipped: m.skipped, Width: chartW, Height: chartH, PadL: padL, Ticks: ticks(span)}
+		Skipped: m.skipped, Positions: !m.traces, Width: chartW, Height: chartH, PadL: padL, Ticks: ticks(span)}
 	data := map[string]map[string][]float64{}
 	for i, c := range m.clients {
 		cv := viewOf(c, i, span, data)
+		cv.Track = trackChartOf(&c.track, m.end)
 		v.Rows = append(v.Rows, cv.Row)
 		v.Clients = append(v.Clients, cv)
 	}

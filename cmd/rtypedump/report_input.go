@@ -33,15 +33,20 @@ func seenOf(at time.Time, client string, toServer bool, dec *wiredump.Decoded) s
 		switch m.Raw.Type {
 		case rtype.TypeSnapshot:
 			s.snapshot = true
+			if v := new(rtype.Snapshot); !toServer && v.UnmarshalBinary(p) == nil {
+				s.world = append(s.world, worldMsg{snap: v})
+			}
 		case rtype.TypeCreateEntity:
 			var v rtype.CreateEntity
 			if v.UnmarshalBinary(p) == nil {
 				s.creates = append(s.creates, v.NetworkID)
+				s.world = append(s.world, worldMsg{create: &v})
 			}
 		case rtype.TypeDestroyEntity:
 			var v rtype.DestroyEntity
 			if v.UnmarshalBinary(p) == nil {
 				s.destroys = append(s.destroys, v.NetworkID)
+				s.world = append(s.world, worldMsg{destroy: &v})
 			}
 		case rtype.TypePing:
 			var v rtype.Ping

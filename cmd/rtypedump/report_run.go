@@ -24,6 +24,7 @@ func runReport(o options, stdin io.Reader, stderr io.Writer) int {
 	var readErr error
 	none := false
 	if traces, ok := traceFiles(o.name); ok {
+		m.traces = true
 		readErr = readTraces(m, traces)
 		if len(m.clients) == 0 && readErr == nil {
 			fmt.Fprintf(stderr, "rtypedump: no R-Type client in %s: its traces hold no datagram\n", m.source)

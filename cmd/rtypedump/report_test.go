@@ -22,7 +22,8 @@ import (
 
 // lossyGame plays n clients for d against a server, every direction
 // losing loss of its datagrams, in a Sim, and writes the capture of the
-// network into dir/game.pcap and, with traces, each side's traces into
+// network into dir/game.pcap (a Bydos spawned every half second flies
+// left) and, with traces, each side's traces into
 // dir/traces; it returns the capture's path.
 func lossyGame(t *testing.T, dir string, n int, d time.Duration, loss float64, traces bool) string {
 	t.Helper()
@@ -46,6 +47,7 @@ func lossyGame(t *testing.T, dir string, n int, d time.Duration, loss float64, t
 	s := sim.NewServer(server, scfg)
 	link := netem.Params{Loss: loss, Delay: 20 * time.Millisecond, Jitter: 5 * time.Millisecond}
 	var clients []*session.Client
+	var bydos []uint32
 	for i := range n {
 		addr := netip.AddrPortFrom(netip.MustParseAddr("198.51.100.7"), uint16(50000+i))
 		var ccfg session.ClientConfig
@@ -66,7 +68,12 @@ func lossyGame(t *testing.T, dir string, n int, d time.Duration, loss float64, t
 			}
 		}
 		if f%30 == 0 {
-			s.Spawn(rtype.ArchetypeEnemyBidos, 1900, 300, 0)
+			bydos = append(bydos, s.Spawn(rtype.ArchetypeEnemyBidos, 1900, 300, 0))
+		}
+		for _, id := range bydos { // flying left at 300 px/s
+			if e, ok := s.Entity(id); ok {
+				_ = s.Move(id, e.X-5, e.Y, 0)
+			}
 		}
 		s.Tick(now)
 		for _, c := range clients {

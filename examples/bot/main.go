@@ -42,6 +42,24 @@
 //   - lost: the session ended before the bot's Disconnect, such as a server
 //     silent for 10 s (§13.3).
 //
+// With -json it prints nothing of that, but one JSON object: the server,
+// the number of bots, -duration in ms and -loss, then per bot ("results")
+// the table's figures (status, why, connectionId, snapshots, entitiesSeen,
+// expired, inputs, pongs, rttP50Ms and rttP99Ms, null without a Pong, loss
+// as a fraction, helloResends) and, under "view", what a smooth view of
+// its world (session.View, docs/client.md) drew at each of its frames,
+// its own ship predicted: frames, renderDelayMeanMs and renderDelayP99Ms
+// behind the server's clock, the entities drawn interpolated,
+// extrapolated past their newest Snapshot and held still past the
+// extrapolation bound, in % (interpolatedPct, extrapolatedPct, heldPct),
+// snaps and snapsPerMin (entities drawn over 64 px from the frame
+// before), and the own ship's corrections, smooth (ownCorrections) and
+// snapped (ownSnaps), and their mean in pixels (ownCorrectionMeanPx).
+// All of it a game can read from its own View: a delay above 100 ms or
+// entities often extrapolated or held say the network is worse than two
+// Snapshot intervals; own-ship corrections, that the prediction's rule or
+// round trip is off. Last comes "ok", whether every bot is.
+//
 // With -trace DIR each bot writes a qlog trace into DIR/bot-N
 // (docs/trace.md); with -pcap FILE the bots record what they send and
 // receive into one capture file that rtypedump and Wireshark read.
@@ -96,6 +114,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	every := fs.Duration("every", time.Second, "how often to print each bot's progress")
 	traceDir := fs.String("trace", "", "write each bot's qlog trace into `DIR`/bot-N (docs/trace.md)")
 	pcapFile := fs.String("pcap", "", "record every bot's datagrams, sent and received, into the capture `FILE`")
+	jsonOut := fs.Bool("json", false, "write one JSON object, with each bot's smooth view figures, instead of the text report")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -121,7 +140,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 	}
-	fmt.Fprintf(stdout, "server udp %s, %s, %s\n", serverText(*server, addr), plural(*n, "bot"), playText(*duration))
+	text := stdout // the text report's lines; none with -json
+	if *jsonOut {
+		text = io.Discard
+	}
+	fmt.Fprintf(text, "server udp %s, %s, %s\n", serverText(*server, addr), plural(*n, "bot"), playText(*duration))
 	bots := make([]*bot.Bot, *n)
 	results := make([]bot.Result, *n)
 	var wg sync.WaitGroup
@@ -149,11 +172,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	done := make(chan struct{})
 	go func() { wg.Wait(); close(done) }()
 
-	p := progress{out: stdout, sched: bot.Schedule{Start: time.Now(), Every: *every}, lines: lines, last: make([]string, *n)}
+	p := progress{out: text, sched: bot.Schedule{Start: time.Now(), Every: *every}, lines: lines, last: make([]string, *n)}
 	t := time.NewTicker(*every)
 	p.sched.Follow(t.C, done, func(at time.Duration) { p.show(at, bots) })
 	t.Stop()
-	fmt.Fprintln(stdout)
+	fmt.Fprintln(text)
 	failed := false
 	if capture != nil {
 		if err := capture.Close(); err != nil {
@@ -167,7 +190,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			failed = true
 		}
 	}
-	if err := bot.WriteTable(stdout, results, bot.Layout{Width: termwidth.Width(stdout)}); err != nil {
+	if *jsonOut {
+		err = writeJSON(stdout, addr.String(), *duration, *loss, results)
+	} else {
+		err = bot.WriteTable(stdout, results, bot.Layout{Width: termwidth.Width(stdout)})
+	}
+	if err != nil {
 		fmt.Fprintln(stderr, "bot:", err)
 		return 1
 	}

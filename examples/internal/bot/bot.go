@@ -3,7 +3,8 @@
 // lets the client ping every second (§7.2), and reports what it saw: how far
 // it got (welcomed, given the world, §10), the session client's own counters
 // (Snapshots, server packets lost, §5.2, §8.1), one round trip per Pong
-// (§7.2), and the entities it learnt of (§8.2) or let expire (§13.4).
+// (§7.2), the entities it learnt of (§8.2) or let expire (§13.4), and
+// what a smooth view of its world (session.View) drew at each frame.
 package bot
 
 import (
@@ -41,7 +42,8 @@ type Config struct {
 	// not given the world yet gives up once one of them is done playing.
 	Group *Group
 	// Session configures the client, completed by [SessionConfig]; the
-	// binding's hooks are the bot's own.
+	// binding's hooks are the bot's own. Without a View, the bot gives it
+	// one of the defaults, which Result.Smooth reports on.
 	Session session.ClientConfig
 	// Conn, when not nil, is the bot's socket, such as one of an
 	// rtypetest.Network; nil opens a UDP socket of the system. Run closes
@@ -115,6 +117,9 @@ func (b *Bot) Run(ctx context.Context) Result {
 		return r.res
 	}
 	cfg := SessionConfig(b.cfg.Session)
+	if cfg.View == nil {
+		cfg.View = session.NewView(session.ViewConfig{})
+	}
 	opts := session.RunOptions{Hooks: &session.Hooks{OnReceive: r.receiving, OnSend: r.sending}}
 	if b.cfg.Pcap != nil {
 		opts.Hooks = b.cfg.Pcap.Hooks(localAddr(conn), opts.Hooks)
@@ -123,6 +128,7 @@ func (b *Bot) Run(ctx context.Context) Result {
 	err = session.RunClientConn(ctx, conn, b.cfg.Server, cfg, opts, func(c *session.Client, now time.Time) bool {
 		last = c
 		more := r.play(c, now)
+		r.res.Smooth.frame(cfg.View, now)
 		if b.watch != nil {
 			b.watch(r.view(c))
 		}

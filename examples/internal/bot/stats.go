@@ -68,6 +68,9 @@ type Result struct {
 	// (§8.1), Pongs (§8.4), server packets accepted and lost (§5.2), drops
 	// by rule.
 	Client session.Stats
+	// Smooth is what a smooth view of the bot's world drew at each of its
+	// frames, its own ship predicted (session.View).
+	Smooth Smooth
 }
 
 // Loss returns the fraction of server packets that never arrived (§5.2).
