@@ -16,13 +16,12 @@ import (
 var ladderServer = netip.MustParseAddrPort("10.0.0.1:4242")
 
 // runStage runs the suite with o against a server of stage, in memory and
-// in virtual time: the waits that judge a missing rung cost nothing. The
-// crash (stage 0) runs as the program does, over real UDP.
+// in virtual time: the waits that judge a missing rung cost nothing.
+// Stage 0 is stage 4 with -crash-after-snapshot, its crash the end of its
+// socket, as the program's exit is; TestCrashAfterSnapshot runs the
+// program itself over real UDP.
 func runStage(t *testing.T, stage int, o conformance.Options) *conformance.Report {
 	t.Helper()
-	if stage == 0 {
-		return runSuite(t, startCrashing(t).addr, o)
-	}
 	var rep *conformance.Report
 	exampletest.InMemory(t, 1, func(t *testing.T, nw *rtypetest.Network) {
 		pc, err := nw.Listen(ladderServer)
@@ -31,6 +30,10 @@ func runStage(t *testing.T, stage int, o conformance.Options) *conformance.Repor
 		}
 		s := newServer(pc, config{stage: stage})
 		s.crash = func() { t.Error("crash called without -crash-after-snapshot") }
+		if stage == 0 {
+			s.cfg = config{stage: stageShip, crashAfterSnapshot: true}
+			s.crash = func() { _ = pc.Close() }
+		}
 		done := make(chan error, 1)
 		go func() { done <- s.serve() }()
 		t.Cleanup(func() {
@@ -40,20 +43,12 @@ func runStage(t *testing.T, stage int, o conformance.Options) *conformance.Repor
 			}
 		})
 		o.Network = conformance.NetworkOf(nw.Listen)
-		rep = runSuite(t, ladderServer.String(), o)
+		if rep, err = conformance.RunServer(context.Background(), ladderServer.String(), o); err != nil {
+			t.Fatalf("RunServer: %v", err)
+		}
 	})
 	if rep == nil {
 		t.FailNow()
-	}
-	return rep
-}
-
-// runSuite runs the suite with o against the server at addr.
-func runSuite(t *testing.T, addr string, o conformance.Options) *conformance.Report {
-	t.Helper()
-	rep, err := conformance.RunServer(context.Background(), addr, o)
-	if err != nil {
-		t.Fatalf("RunServer: %v", err)
 	}
 	return rep
 }

@@ -40,12 +40,12 @@ const (
 // packets §5, Ping/Pong §7.2, ship §8.2, Snapshots §8.1, second player §10,
 // missiles §7.1, Bydos and rounds §10), rung by rung; the run's status; and
 // that each case not run for want of a rung names that rung, never "the
-// server may be full". Stages 1 to 4 run in process, in memory and in
-// virtual time (see runStage); the crash (-crash-after-snapshot, which
-// exits) runs as a program of its own over real loopback UDP.
+// server may be full". Every stage runs in process, in memory and in
+// virtual time (see runStage), the crash as the end of the server's
+// socket; TestCrashAfterSnapshot runs the crashing program itself.
 func TestLadder(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs the conformance suite five times, the crash over real sockets")
+		t.Skip("runs the conformance suite five times")
 	}
 	for _, tc := range []struct {
 		name string
