@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"net"
 	"net/netip"
 	"os"
@@ -23,6 +24,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/rtypeproto/rtype"
 	"github.com/rtypeproto/rtype/conformance"
+	"github.com/rtypeproto/rtype/internal/exampletest"
 	"github.com/rtypeproto/rtype/internal/waiters"
 )
 
@@ -305,6 +307,7 @@ func TestNoValidWelcome(t *testing.T) {
 // TestClientNeverStarts: a client command that exits at once sends no
 // Hello: exit 2.
 func TestClientNeverStarts(t *testing.T) {
+	t.Parallel()
 	if _, err := os.Stat("/bin/true"); err != nil {
 		t.Skip("no /bin/true")
 	}
@@ -405,60 +408,73 @@ func pingServer(lenient bool) func(c *net.UDPConn, from netip.AddrPort, b []byte
 // the rule, and against its lenient copy, which breaks it: the report,
 // JSON and JUnit say so, and the exit status is 0 then 1.
 func TestRunExitStatus(t *testing.T) {
-	for _, tc := range []struct {
-		lenient bool
-		code    int
-		result  string
-	}{{false, 0, "pass"}, {true, 1, "fail"}} {
-		addr, _ := serve(t, pingServer(tc.lenient))
-		dir := t.TempDir()
-		junit := filepath.Join(dir, "r.xml")
-		code, stdout, stderr := runCLI(t, "server", "-run", `^5\.3/1$`, "-junit", junit, addr)
-		if code != tc.code {
-			t.Errorf("lenient=%v: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", tc.lenient, code, tc.code, stdout, stderr)
-		}
-		summary := "1 passed, 0 failed, 0 not run\n"
-		if tc.lenient {
-			summary = "0 passed, 1 failed, 0 not run\n"
-		}
-		// The ladder first: the tiny server answers Pings, and makes no
-		// ship (§8.2).
-		ladder := "handshake ✓ · packets ✓ · Ping/Pong ✓ · ship ✗\n"
-		if !strings.HasPrefix(stdout, ladder) || !strings.Contains(stdout, "\n§5.3\n  "+strings.ToUpper(tc.result)+"     5.3/1 ") || !strings.HasSuffix(stdout, "\n"+summary) {
-			t.Errorf("lenient=%v: report:\n%s", tc.lenient, stdout)
-		}
-		b, err := os.ReadFile(junit)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var doc struct {
-			Suite struct {
-				Failures int `xml:"failures,attr"`
-				Cases    []struct {
-					Classname string    `xml:"classname,attr"`
-					Failure   *struct{} `xml:"failure"`
-				} `xml:"testcase"`
-			} `xml:"testsuite"`
-		}
-		if err := xml.Unmarshal(b, &doc); err != nil {
-			t.Fatal(err)
-		}
-		if len(doc.Suite.Cases) != 1 || doc.Suite.Cases[0].Classname != "5.3" || (doc.Suite.Cases[0].Failure != nil) != tc.lenient {
-			t.Errorf("lenient=%v: JUnit:\n%s", tc.lenient, b)
-		}
+	t.Parallel()
+	for _, tc := range []exitCase{{false, 0, "pass"}, {true, 1, "fail"}} {
+		t.Run(fmt.Sprintf("lenient=%v", tc.lenient), func(t *testing.T) {
+			t.Parallel()
+			runExitStatus(t, tc)
+		})
+	}
+}
 
-		code, stdout, _ = runCLI(t, "server", "-json", "-v", "-run", `^5\.3/1$`, addr)
-		var rep struct {
-			Mode, Target string
-			Cases        []struct{ ID, Result string }
-		}
-		if err := json.Unmarshal([]byte(stdout), &rep); err != nil || code != tc.code {
-			t.Fatalf("lenient=%v: -json exit %d, %v:\n%s", tc.lenient, code, err, stdout)
-		}
-		want := []struct{ ID, Result string }{{"5.3/1", tc.result}}
-		if diff := cmp.Diff(want, rep.Cases); diff != "" || rep.Mode != "server" || rep.Target != addr {
-			t.Errorf("lenient=%v: JSON mode %q target %q, cases (-want +got):\n%s", tc.lenient, rep.Mode, rep.Target, diff)
-		}
+// exitCase is a server of TestRunExitStatus: lenient or not, the exit
+// status and the case's result it must get.
+type exitCase struct {
+	lenient bool
+	code    int
+	result  string
+}
+
+// runExitStatus runs one server of TestRunExitStatus.
+func runExitStatus(t *testing.T, tc exitCase) {
+	addr, _ := serve(t, pingServer(tc.lenient))
+	dir := t.TempDir()
+	junit := filepath.Join(dir, "r.xml")
+	code, stdout, stderr := runCLI(t, "server", "-run", `^5\.3/1$`, "-junit", junit, addr)
+	if code != tc.code {
+		t.Errorf("lenient=%v: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", tc.lenient, code, tc.code, stdout, stderr)
+	}
+	summary := "1 passed, 0 failed, 0 not run\n"
+	if tc.lenient {
+		summary = "0 passed, 1 failed, 0 not run\n"
+	}
+	// The ladder first: the tiny server answers Pings, and makes no
+	// ship (§8.2).
+	ladder := "handshake ✓ · packets ✓ · Ping/Pong ✓ · ship ✗\n"
+	if !strings.HasPrefix(stdout, ladder) || !strings.Contains(stdout, "\n§5.3\n  "+strings.ToUpper(tc.result)+"     5.3/1 ") || !strings.HasSuffix(stdout, "\n"+summary) {
+		t.Errorf("lenient=%v: report:\n%s", tc.lenient, stdout)
+	}
+	b, err := os.ReadFile(junit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Suite struct {
+			Failures int `xml:"failures,attr"`
+			Cases    []struct {
+				Classname string    `xml:"classname,attr"`
+				Failure   *struct{} `xml:"failure"`
+			} `xml:"testcase"`
+		} `xml:"testsuite"`
+	}
+	if err := xml.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Suite.Cases) != 1 || doc.Suite.Cases[0].Classname != "5.3" || (doc.Suite.Cases[0].Failure != nil) != tc.lenient {
+		t.Errorf("lenient=%v: JUnit:\n%s", tc.lenient, b)
+	}
+
+	code, stdout, _ = runCLI(t, "server", "-json", "-v", "-run", `^5\.3/1$`, addr)
+	var rep struct {
+		Mode, Target string
+		Cases        []struct{ ID, Result string }
+	}
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil || code != tc.code {
+		t.Fatalf("lenient=%v: -json exit %d, %v:\n%s", tc.lenient, code, err, stdout)
+	}
+	want := []struct{ ID, Result string }{{"5.3/1", tc.result}}
+	if diff := cmp.Diff(want, rep.Cases); diff != "" || rep.Mode != "server" || rep.Target != addr {
+		t.Errorf("lenient=%v: JSON mode %q target %q, cases (-want +got):\n%s", tc.lenient, rep.Mode, rep.Target, diff)
 	}
 }
 
@@ -466,6 +482,7 @@ func TestRunExitStatus(t *testing.T) {
 // datagrams it exchanged, in rtypedump's text format. Flags may follow
 // the target.
 func TestVerboseShowsDatagrams(t *testing.T) {
+	t.Parallel()
 	addr, _ := serve(t, pingServer(true))
 	code, stdout, _ := runCLI(t, "server", "-run", `^5\.3/1$`, addr, "-v")
 	if code != 1 {
@@ -481,6 +498,7 @@ func TestVerboseShowsDatagrams(t *testing.T) {
 // TestInterrupt: a run interrupted before it starts reports so and exits
 // 2, without hanging.
 func TestInterrupt(t *testing.T) {
+	t.Parallel()
 	addr, _ := serve(t, pingServer(false))
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -535,16 +553,17 @@ func TestVerdict(t *testing.T) {
 	}
 }
 
-// fakeClientEnv, when set, makes the test binary a tiny client of the
-// server at its first argument: the client command of the client-mode
-// tests. Its value is the sequence of its first packet: 1 keeps §5.2, 2
-// breaks it.
-const fakeClientEnv = "RTYPECHECK_TEST_CLIENT_FIRST_SEQ"
+// fakeClientArg, as its first argument, makes the test binary a tiny
+// client of the server at its third: the client command of the
+// client-mode tests. Its second is the sequence of its first packet: 1
+// keeps §5.2, 2 breaks it. An argument, not the environment, lets the
+// two run side by side.
+const fakeClientArg = "-rtypecheck-test-client"
 
 func TestMain(m *testing.M) {
-	if first := os.Getenv(fakeClientEnv); first != "" {
-		seq, _ := strconv.ParseUint(first, 10, 32)
-		fakeClient(os.Args[1], uint32(seq))
+	if len(os.Args) == 4 && os.Args[1] == fakeClientArg {
+		seq, _ := strconv.ParseUint(os.Args[2], 10, 32)
+		fakeClient(os.Args[3], uint32(seq))
 		os.Exit(0)
 	}
 	// The runs against servers that never answer wait seconds each on
@@ -599,38 +618,58 @@ func fakeClient(server string, first uint32) {
 // rule and then breaks it: exit 0 then 1, and the report's target is the
 // client's command line.
 func TestClientMode(t *testing.T) {
-	for _, tc := range []struct {
-		first  string
-		code   int
-		result string
-	}{{"1", 0, "pass"}, {"2", 1, "fail"}} {
-		t.Setenv(fakeClientEnv, tc.first)
-		code, stdout, stderr := runCLI(t, "client", "-json", "-run", `^5\.2/1$`, "--", os.Args[0], "{addr}")
-		if code != tc.code {
-			t.Errorf("first sequence %s: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", tc.first, code, tc.code, stdout, stderr)
-		}
-		var rep struct {
-			Mode, Target string
-			Cases        []struct{ ID, Result string }
-		}
-		if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
-			t.Fatalf("%v:\n%s", err, stdout)
-		}
-		want := []struct{ ID, Result string }{{"5.2/1", tc.result}}
-		if diff := cmp.Diff(want, rep.Cases); diff != "" || rep.Mode != "client" || rep.Target != os.Args[0]+" {addr}" {
-			t.Errorf("first sequence %s: mode %q target %q, cases (-want +got):\n%s", tc.first, rep.Mode, rep.Target, diff)
-		}
+	t.Parallel()
+	for _, tc := range []clientCase{{"1", 0, "pass"}, {"2", 1, "fail"}} {
+		t.Run("first="+tc.first, func(t *testing.T) {
+			t.Parallel()
+			clientMode(t, tc)
+		})
+	}
+}
+
+// clientCase is a client of TestClientMode: its first sequence, the exit
+// status and the case's result it must get.
+type clientCase struct {
+	first  string
+	code   int
+	result string
+}
+
+// clientMode runs one client of TestClientMode.
+func clientMode(t *testing.T, tc clientCase) {
+	command := []string{os.Args[0], fakeClientArg, tc.first, "{addr}"}
+	code, stdout, stderr := runCLI(t, append([]string{"client", "-json", "-run", `^5\.2/1$`, "--"}, command...)...)
+	if code != tc.code {
+		t.Errorf("first sequence %s: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", tc.first, code, tc.code, stdout, stderr)
+	}
+	var rep struct {
+		Mode, Target string
+		Cases        []struct{ ID, Result string }
+	}
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatalf("%v:\n%s", err, stdout)
+	}
+	want := []struct{ ID, Result string }{{"5.2/1", tc.result}}
+	if diff := cmp.Diff(want, rep.Cases); diff != "" || rep.Mode != "client" || rep.Target != strings.Join(command, " ") {
+		t.Errorf("first sequence %s: mode %q target %q, cases (-want +got):\n%s", tc.first, rep.Mode, rep.Target, diff)
 	}
 }
 
 // TestInterruptByHand: client mode without a command, interrupted while
 // it waits for a client to connect, ends at once with exit 2.
 func TestInterruptByHand(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(300*time.Millisecond, cancel)
-	var out, errOut bytes.Buffer
+	defer cancel()
+	var out, errOut exampletest.Buffer
+	done := make(chan int, 1)
+	go func() { done <- run(ctx, []string{"client"}, &out, &errOut) }()
+	exampletest.WaitFor(t, "the invitation to start a client", func() bool {
+		return strings.Contains(errOut.String(), "start your client now")
+	})
+	cancel()
 	start := time.Now()
-	code := run(ctx, []string{"client"}, &out, &errOut)
+	code := <-done
 	if code != 2 || !strings.Contains(errOut.String(), "start your client now, against 127.0.0.1:") {
 		t.Errorf("exit %d, want 2; stdout:\n%s\nstderr:\n%s", code, out.String(), errOut.String())
 	}

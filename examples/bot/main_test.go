@@ -101,6 +101,7 @@ func failures(stderr string) map[string]string {
 // still prints some. Each progress line starts with its place on the
 // schedule, a multiple of 50 ms that only increases.
 func TestBotCommand(t *testing.T) {
+	t.Parallel()
 	addr := startServer(t)
 	var out, errw bytes.Buffer
 	code := run(context.Background(), []string{"-server", addr, "-n", "2", "-duration", "1200ms", "-every", "50ms"}, &out, &errw)
@@ -156,6 +157,7 @@ func TestBotCommand(t *testing.T) {
 // others is done playing, before its Disconnect frees its slot, so that
 // none of them gets in late.
 func TestBotCommandMoreBotsThanSlots(t *testing.T) {
+	t.Parallel()
 	addr := startServer(t)
 	var out, errw bytes.Buffer
 	code := run(context.Background(), []string{"-server", addr, "-n", "8", "-duration", "2s"}, &out, &errw)
@@ -196,7 +198,8 @@ func TestBotCommandMoreBotsThanSlots(t *testing.T) {
 // Bots against an address where no server listens print one progress line
 // each while connecting, not one per tick, then one line on stderr for
 // them all that names the address and asks whether a server runs there,
-// and the command exits 1.
+// and the command exits 1. It changes sessionConfig, so it is not
+// parallel: it runs before the parallel tests, never beside them.
 func TestBotCommandNoServer(t *testing.T) {
 	pc, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
 	if err != nil {

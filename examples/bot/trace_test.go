@@ -59,24 +59,26 @@ func readTraced(t *testing.T, pattern string) []traced {
 }
 
 // sameUpToLast fails t unless got is want but for at most a few packets at
-// the end: those in flight when the connection closed.
+// the end: those in flight when the connection closed. It wants at least
+// 10 in common, half a second of Snapshots (§10): a starved server that
+// ticks late still sends them in the 2 s the test plays.
 func sameUpToLast(t *testing.T, what string, want, got []uint32) {
 	t.Helper()
 	const few = 5
 	n := min(len(want), len(got))
-	if len(want)-n > few || len(got)-n > few || !slices.Equal(want[:n], got[:n]) || n < 100 {
-		t.Errorf("%s: %d sent, %d received, equal for the first %d: want equal but the last few, over 100", what, len(want), len(got), n)
+	if len(want)-n > few || len(got)-n > few || !slices.Equal(want[:n], got[:n]) || n < 10 {
+		t.Errorf("%s: %d sent, %d received, equal for the first %d: want equal but the last few, 10 or more", what, len(want), len(got), n)
 	}
 }
 
-// The example server and two bots, each with -trace and -pcap, play 4 s on
+// The example server and two bots, each with -trace and -pcap, play 2 s on
 // loopback: each bot's trace holds the packets its server connection's
 // trace sent, and the other way, up to the last few at shutdown, and goes
 // connecting → waiting → playing → closed; both captures decode with
 // rtypedump, every datagram valid, the same datagrams but the last few.
 func TestTraceAndRecordBothSides(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds the example server and plays 4 s")
+		t.Skip("builds the example server and plays 2 s")
 	}
 	t.Parallel()
 	dir := t.TempDir()
@@ -84,7 +86,7 @@ func TestTraceAndRecordBothSides(t *testing.T) {
 	srvPcap, botPcap := filepath.Join(dir, "server.pcap"), filepath.Join(dir, "bots.pcap")
 	srv := exampletest.StartServer(t, exampletest.Build(t, "./examples/server"), "-trace", filepath.Join(dir, "server"), "-pcap", srvPcap)
 	var out, errw bytes.Buffer
-	args := []string{"-server", srv.Addr, "-n", "2", "-duration", "4s", "-trace", filepath.Join(dir, "bots"), "-pcap", botPcap}
+	args := []string{"-server", srv.Addr, "-n", "2", "-duration", "2s", "-trace", filepath.Join(dir, "bots"), "-pcap", botPcap}
 	if code := run(context.Background(), args, &out, &errw); code != 0 {
 		t.Fatalf("bot: exit %d\n%s\n%s", code, out.String(), errw.String())
 	}
@@ -94,9 +96,11 @@ func TestTraceAndRecordBothSides(t *testing.T) {
 	// The last few: those in flight as the bots closed, more on a busy
 	// machine, the server's Snapshots to a bot between its last read and
 	// its Disconnect.
+	// What is judged is that the captures agree, not a rate: 100
+	// datagrams is well under 2 s of two bots' Inputs (§7.1) alone.
 	const few = 16
-	if ns < 500 || nb < 500 || ns-nb > few || nb-ns > few {
-		t.Errorf("captures: the server's %d datagrams, the bots' %d; want the same but the last few, over 500", ns, nb)
+	if ns < 100 || nb < 100 || ns-nb > few || nb-ns > few {
+		t.Errorf("captures: the server's %d datagrams, the bots' %d; want the same but the last few, 100 or more", ns, nb)
 	}
 	servers := readTraced(t, filepath.Join(dir, "server", "*.sqlog"))
 	// A bot's trace of a peer other than the server holds only what it

@@ -1,12 +1,10 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/rtypeproto/rtype/conformance"
 )
@@ -42,12 +40,12 @@ const (
 // packets §5, Ping/Pong §7.2, ship §8.2, Snapshots §8.1, second player §10,
 // missiles §7.1, Bydos and rounds §10), rung by rung; the run's status; and
 // that each case not run for want of a rung names that rung, never "the
-// server may be full". Each stage is run over real loopback UDP, stages 1
-// to 4 in process, the crash (-crash-after-snapshot, which exits) as a
-// program of its own.
+// server may be full". Every stage runs in process, in memory and in
+// virtual time (see runStage), the crash as the end of the server's
+// socket; TestCrashAfterSnapshot runs the crashing program itself.
 func TestLadder(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs the conformance suite over real sockets, 7-15 s a stage")
+		t.Skip("runs the conformance suite five times")
 	}
 	for _, tc := range []struct {
 		name string
@@ -126,23 +124,11 @@ func TestLadder(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			var addr string
-			if tc.stage == 0 {
-				addr = startCrashing(t).addr
-			} else {
-				_, a := start(t, config{stage: tc.stage})
-				addr = a.String()
-			}
 			var o conformance.Options
 			if tc.run != "" {
 				o.Run = regexp.MustCompile(tc.run)
 			}
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-			defer cancel()
-			rep, err := conformance.RunServer(ctx, addr, o)
-			if err != nil {
-				t.Fatalf("RunServer: %v", err)
-			}
+			rep := runStage(t, tc.stage, o)
 			var text strings.Builder
 			if err := rep.WriteText(&text, false); err != nil {
 				t.Fatal(err)

@@ -30,7 +30,7 @@ type config struct {
 // server is the whole state of one run. One mutex guards it: the reading
 // loop and, at stage 4, the ticker take it in turn.
 type server struct {
-	pc    *net.UDPConn
+	pc    packetConn
 	cfg   config
 	crash func() // called right after the first Snapshot with cfg.crashAfterSnapshot
 
@@ -41,7 +41,14 @@ type server struct {
 	game   game
 }
 
-func newServer(pc *net.UDPConn, cfg config) *server {
+// packetConn is what the server needs of its socket: a *net.UDPConn, or
+// an in-memory one in the tests.
+type packetConn interface {
+	ReadFromUDPAddrPort(b []byte) (int, netip.AddrPort, error)
+	WriteToUDPAddrPort(b []byte, addr netip.AddrPort) (int, error)
+}
+
+func newServer(pc packetConn, cfg config) *server {
 	return &server{pc: pc, cfg: cfg, conns: make(map[netip.AddrPort]*conn)}
 }
 

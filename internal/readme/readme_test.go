@@ -65,12 +65,23 @@ func TestReadmeBlocks(t *testing.T) {
 		}
 	}
 	mod := newModule(t, root)
+	at := make([]Block, len(blocks))
+	for i, b := range blocks {
+		at[i] = b
+		at[i].File = filepath.Join(root, filepath.FromSlash(b.File)) // for the compiler's positions
+	}
+	// All blocks vetted and built by one go command each, as one go vet
+	// of a module does; when that fails, each block by itself, to say
+	// which.
+	batched := buildAll(t.Context(), mod, at) == nil
 	checked := 0
 	for i, b := range blocks {
 		t.Run(fmt.Sprintf("%s:%d", b.File, b.Line), func(t *testing.T) {
-			at := b
-			at.File = filepath.Join(root, filepath.FromSlash(b.File)) // for the compiler's positions
-			if err := check(t.Context(), mod, i, at, runFor); err != nil {
+			run := check
+			if batched {
+				run = runBlock
+			}
+			if err := run(t.Context(), mod, i, at[i], runFor); err != nil {
 				t.Error(err)
 			}
 		})
@@ -128,33 +139,72 @@ func TestCheckSkipsLongRunning(t *testing.T) {
 // it, and runs a whole program not marked long-running for at most runFor:
 // it must exit 0, and print what its output comments say, if it has any.
 func check(ctx context.Context, mod string, n int, b Block, runFor time.Duration) error {
-	src, err := b.Source()
+	pkg, src, err := write(mod, n, b)
 	if err != nil {
 		return err
 	}
-	pkg := fmt.Sprintf("./b%d", n)
-	if err := os.MkdirAll(filepath.Join(mod, pkg), 0o755); err != nil {
-		return err
-	}
-	if err := os.WriteFile(filepath.Join(mod, pkg, "main.go"), []byte(src), 0o644); err != nil {
-		return err
-	}
-	bin := filepath.Join(mod, "bin", fmt.Sprintf("b%d", n))
 	steps := [][]string{{"vet", pkg}}
-	run := b.IsProgram() && !b.LongRunning
-	if run {
+	if runs(b) {
 		// go vet type-checks the block as the compiler does; only a block
 		// that runs needs its binary linked.
-		steps = append(steps, []string{"build", "-o", bin, pkg})
+		steps = append(steps, []string{"build", "-o", binary(mod, n), pkg})
 	}
 	for _, args := range steps {
 		if out, err := goCommand(ctx, mod, args...).CombinedOutput(); err != nil {
 			return fmt.Errorf("go %s: %v\n%s\nthe code as compiled:\n%s", strings.Join(args, " "), err, out, src)
 		}
 	}
-	if !run {
+	return runBlock(ctx, mod, n, b, runFor)
+}
+
+// buildAll writes every block as package i of the module at mod, vets
+// them with one go command and builds those that run with another.
+func buildAll(ctx context.Context, mod string, blocks []Block) error {
+	vet, build := []string{"vet"}, []string{"build", "-o", filepath.Join(mod, "bin") + string(filepath.Separator)}
+	for i, b := range blocks {
+		pkg, _, err := write(mod, i, b)
+		if err != nil {
+			return err
+		}
+		vet = append(vet, pkg)
+		if runs(b) {
+			build = append(build, pkg)
+		}
+	}
+	for _, args := range [][]string{vet, build} {
+		if err := goCommand(ctx, mod, args...).Run(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// write writes block b as package n of the module at mod, and returns the
+// package's path and the code as compiled.
+func write(mod string, n int, b Block) (pkg, src string, err error) {
+	if src, err = b.Source(); err != nil {
+		return "", "", err
+	}
+	pkg = fmt.Sprintf("./b%d", n)
+	if err := os.MkdirAll(filepath.Join(mod, pkg), 0o755); err != nil {
+		return "", "", err
+	}
+	return pkg, src, os.WriteFile(filepath.Join(mod, pkg, "main.go"), []byte(src), 0o644)
+}
+
+// runs reports whether block b is run, not only built.
+func runs(b Block) bool { return b.IsProgram() && !b.LongRunning }
+
+// binary is where block n's program is built.
+func binary(mod string, n int) string { return filepath.Join(mod, "bin", fmt.Sprintf("b%d", n)) }
+
+// runBlock runs block n's program, built, unless it is not run: it must
+// exit 0 within runFor and print what its output comments say.
+func runBlock(ctx context.Context, mod string, n int, b Block, runFor time.Duration) error {
+	if !runs(b) {
 		return nil
 	}
+	bin := binary(mod, n)
 	ctx, cancel := context.WithTimeout(ctx, runFor)
 	defer cancel()
 	var stdout, stderr bytes.Buffer
