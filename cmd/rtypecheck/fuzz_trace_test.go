@@ -42,20 +42,22 @@ func fuzzTrace(t *testing.T, bin, bug, d string, n int) ([]string, string) {
 }
 
 // -trace lists the datagrams a run sent: two runs of -seed 1 against a
-// server process send the same mutation as each of their first 2,000
-// datagrams, the edge pass first.
+// server process send the same mutation as each datagram both sent, up to
+// 2,000, the edge pass first. How many a run sends in its time depends on
+// the machine's load, not on the seed: the runs must get past the edge
+// pass (321 datagrams), not to a rate.
 func TestFuzzServerTraceRepeats(t *testing.T) {
 	bin := buildPlanted(t)
-	const n = 2000
+	const n, least = 2000, 400
 	a, _ := fuzzTrace(t, bin, "none", "2s", n)
 	b, _ := fuzzTrace(t, bin, "none", "2s", n)
-	if len(a) < n || len(b) < n {
-		t.Fatalf("%d and %d datagrams traced, want %d each", len(a), len(b), n)
+	if len(a) < least || len(b) < least {
+		t.Fatalf("%d and %d datagrams traced, want %d each at least", len(a), len(b), least)
 	}
 	if !strings.HasPrefix(a[0], "1\tedge 1 of ") {
 		t.Errorf("first datagram %q, want the edge pass's first", a[0])
 	}
-	for i := range a {
+	for i := range min(len(a), len(b)) {
 		if a[i] != b[i] {
 			t.Fatalf("datagram %d: %q, then %q", i+1, a[i], b[i])
 		}
