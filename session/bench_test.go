@@ -233,28 +233,7 @@ func TestStatsDoNotAllocate(t *testing.T) {
 // the next copy of it (a new sequence, a new serverTick) and drains the
 // events, as a game does every frame.
 func snapshotDelivery(t testing.TB) (deliver func(), datagram []byte) {
-	c := NewClient(serverAddr, ClientConfig{}, discard)
-	c.Update(t0)
-	c.Receive(rtype.AppendWelcome(nil, 5), serverAddr, t0)
-	states := make([]rtype.EntityState, rtype.MaxSnapshotStates)
-	seq := uint32(0)
-	for i := range states {
-		id := uint32(i + 1)
-		states[i] = rtype.EntityState{NetworkID: id, X: rtype.Pos16(1000 + i), Y: 0x8000}
-		seq++
-		c.Receive(packet(t, rtype.PacketHeader{ConnectionID: 5, Sequence: seq}, create(id, 1)), serverAddr, t0)
-	}
-	snap := packet(t, rtype.PacketHeader{ConnectionID: 5}, rtype.Snapshot{ServerTick: 3, States: states})
-	tick := uint32(3)
-	return func() {
-		seq++
-		tick += 3
-		binary.BigEndian.PutUint32(snap[4:8], seq)
-		binary.BigEndian.PutUint32(snap[20:24], tick)
-		c.Receive(snap, serverAddr, t0)
-		for range c.Events() {
-		}
-	}, slices.Clone(snap)
+	return snapshotDeliveryTo(t, nil, 0)
 }
 
 // decodeSnapshot is the codec's share of the same work: check the

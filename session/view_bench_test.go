@@ -88,7 +88,7 @@ func TestView_FrameAndSnapshotDoNotAllocate(t *testing.T) {
 	}
 	// Through a client, as ClientConfig.View feeds it.
 	v := NewView(ViewConfig{})
-	deliver, _ := snapshotDeliveryTo(t, v)
+	deliver, _ := snapshotDeliveryTo(t, v, time.Second/20)
 	now := t0
 	frame := func() {
 		deliver()
@@ -103,8 +103,10 @@ func TestView_FrameAndSnapshotDoNotAllocate(t *testing.T) {
 	}
 }
 
-// snapshotDeliveryTo is snapshotDelivery with v as the client's View.
-func snapshotDeliveryTo(t testing.TB, v *View) (deliver func(), datagram []byte) {
+// snapshotDeliveryTo is snapshotDelivery with v as the client's View, and
+// each copy arriving the duration every after the one before (0: all at
+// the same instant).
+func snapshotDeliveryTo(t testing.TB, v *View, every time.Duration) (deliver func(), datagram []byte) {
 	c := NewClient(serverAddr, ClientConfig{View: v}, discard)
 	c.Update(t0)
 	c.Receive(rtype.AppendWelcome(nil, 5), serverAddr, t0)
@@ -122,7 +124,7 @@ func snapshotDeliveryTo(t testing.TB, v *View) (deliver func(), datagram []byte)
 	return func() {
 		seq++
 		tick += 3
-		now = now.Add(time.Second / 20)
+		now = now.Add(every)
 		binary.BigEndian.PutUint32(snap[4:8], seq)
 		binary.BigEndian.PutUint32(snap[20:24], tick)
 		c.Receive(snap, serverAddr, now)
