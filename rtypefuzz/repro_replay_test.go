@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/binary"
 	"net/netip"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -91,6 +92,9 @@ type script struct {
 	// pad: it sends each client welcomed a 600-byte datagram once a
 	// second (§2.2), whatever the client sends.
 	pad bool
+	// repeat, when positive, numbers every repeat-th packet of a
+	// connection as the one before it (§5.2).
+	repeat uint32
 }
 
 // everything is an amplify that answers every datagram.
@@ -120,7 +124,7 @@ func scriptServer(nw *rtypetest.Network, sc script) Start {
 					return nil
 				}
 				mu.Lock()
-				out, stray := answer(buf[:n], from, welcomed, sc.amplify)
+				out, stray := answer(buf[:n], from, welcomed, sc)
 				mu.Unlock()
 				switch {
 				case out != nil && stray && sc.lag > 0:
@@ -136,9 +140,11 @@ func scriptServer(nw *rtypetest.Network, sc script) Start {
 
 // answer is scriptServer's answer to b from from, nil for none; stray
 // says it answers an address never welcomed.
-func answer(b []byte, from netip.AddrPort, welcomed map[netip.AddrPort]*scripted, amplify func([]byte) bool) (out []byte, stray bool) {
-	if t, _, err := rtype.ParseHandshake(b); err == nil && t == rtype.HandshakeHello {
-		welcomed[from] = &scripted{id: uint32(len(welcomed) + 1)}
+func answer(b []byte, from netip.AddrPort, welcomed map[netip.AddrPort]*scripted, sc script) (out []byte, stray bool) {
+	amplify := sc.amplify
+	// A Hello from an address welcomed is a connected packet (§3).
+	if t, _, err := rtype.ParseHandshake(b); err == nil && t == rtype.HandshakeHello && welcomed[from] == nil {
+		welcomed[from] = &scripted{id: uint32(len(welcomed) + 1), repeat: sc.repeat}
 		return rtype.AppendWelcome(nil, welcomed[from].id), false
 	}
 	c, ok := welcomed[from]
@@ -173,13 +179,16 @@ func padEachSecond(ctx context.Context, conn *rtypetest.Conn, mu *sync.Mutex, we
 	}
 }
 
-// scripted is a connection of scriptServer: its id and the sequence of
-// its last packet (§5.2).
-type scripted struct{ id, seq uint32 }
+// scripted is a connection of scriptServer: its id, the sequence of its
+// last packet (§5.2), how many it sent, and script.repeat.
+type scripted struct{ id, seq, sent, repeat uint32 }
 
 // header is the header of the connection's next packet.
 func (c *scripted) header() rtype.PacketHeader {
-	c.seq++
+	c.sent++
+	if c.repeat == 0 || c.sent%c.repeat != 0 {
+		c.seq++
+	}
 	return rtype.PacketHeader{ConnectionID: c.id, Sequence: c.seq}
 }
 
@@ -472,6 +481,24 @@ func TestReplayClientKeepsTimes(t *testing.T) {
 			if d := got.Sub(first); !ok || d < want || d > want+time.Millisecond {
 				t.Errorf("datagram %d at +%v (sent %v), want +%v (to 1 ms)", i, d, ok, want)
 			}
+		}
+	})
+}
+
+// §5.2: a server that numbers 1 packet in 100 as the one before it, each
+// carrying its own Pong, is found by the session's monitor: a repeat with
+// other bytes is no copy the path made, lossy as the path may be.
+func TestFuzzServerRepeatOneIn100(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		nw := rtypetest.NewNetwork(1)
+		start := scriptServer(nw, script{repeat: 100})
+		o := Options{Network: conformance.NetworkOf(nw.Listen), Seed: 1, Duration: time.Minute}
+		rep, err := FuzzServerStart(context.Background(), start, o)
+		if err != nil || rep.Finding == nil {
+			t.Fatalf("no finding in %v: %v", o.Duration, err)
+		}
+		if f := rep.Finding; f.Oracle != Invalid || !strings.Contains(f.Detail, "repeated sequence") {
+			t.Errorf("%s: %s; want %s, a repeated sequence", f.Oracle, f.Detail, Invalid)
 		}
 	})
 }
