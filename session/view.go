@@ -84,15 +84,20 @@ type ViewConfig struct {
 	// CorrectSnap is the distance in pixels beyond which a correction is
 	// drawn at once; 0 means 64.
 	CorrectSnap float64
+	// CorrectSpeed bounds how fast a correction is drawn away, in pixels
+	// a second, so that no frame moves the ship visibly more than its
+	// Input asked; 0 means 60, a pixel a frame at 60 Hz.
+	CorrectSpeed float64
 }
 
 // Defaults of [ViewConfig].
 const (
-	DefaultViewMaxDelay    = 500 * time.Millisecond
-	DefaultViewExtrapolate = 250 * time.Millisecond
-	DefaultViewSnapSpeed   = 1920.0
-	DefaultViewCorrect     = 100 * time.Millisecond
-	DefaultViewCorrectSnap = 64.0
+	DefaultViewMaxDelay     = 500 * time.Millisecond
+	DefaultViewExtrapolate  = 250 * time.Millisecond
+	DefaultViewSnapSpeed    = 1920.0
+	DefaultViewCorrect      = 100 * time.Millisecond
+	DefaultViewCorrectSnap  = 64.0
+	DefaultViewCorrectSpeed = 60.0
 )
 
 func (c ViewConfig) withDefaults() ViewConfig {
@@ -109,6 +114,9 @@ func (c ViewConfig) withDefaults() ViewConfig {
 	c.Correct = orDefault(c.Correct, DefaultViewCorrect)
 	if !(c.CorrectSnap > 0) {
 		c.CorrectSnap = DefaultViewCorrectSnap
+	}
+	if !(c.CorrectSpeed > 0) {
+		c.CorrectSpeed = DefaultViewCorrectSpeed
 	}
 	return c
 }

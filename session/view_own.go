@@ -13,9 +13,9 @@ import (
 // on top. Version 1's Snapshot echoes no input number (§8.1), so which
 // Inputs those are is estimated: one sent at t reached the server a round
 // trip after the server clock's estimate at t (that estimate is late by the
-// least delay back), and counts from the first tick after. What the new prediction
-// differs from the one drawn is drawn away over Correct, unless it is
-// farther than CorrectSnap.
+// least delay back), and counts from the first tick after. What the new
+// prediction differs from the one drawn is drawn away over Correct, no
+// faster than CorrectSpeed, unless it is farther than CorrectSnap.
 type viewOwn struct {
 	id     uint32
 	inputs [ownInputs]ownInput // ring, oldest first from at-n
@@ -25,8 +25,7 @@ type viewOwn struct {
 	placed bool    // x, y hold a prediction
 	x, y   float64 // predicted
 	ox, oy float64 // drawn minus predicted, decaying
-	rate   float64 // ticks⁻¹: the share of the first offset removed a tick
-	left   float64 // share of the first offset still to remove
+	speed  float64 // pixels a tick the offset shrinks by
 	newest int64   // newest Snapshot tick placed from
 	last   time.Time
 }
@@ -82,7 +81,8 @@ func (o *viewOwn) place(k int64, x, y float64, clock *viewClock, cfg *ViewConfig
 	if math.Hypot(o.ox, o.oy) > cfg.CorrectSnap || cfg.Correct <= 0 {
 		o.ox, o.oy = 0, 0
 	}
-	o.left, o.rate = 1, 1/max(ticks(cfg.Correct), 1e-9)
+	d := math.Hypot(o.ox, o.oy)
+	o.speed = min(d/max(ticks(cfg.Correct), 1e-9), cfg.CorrectSpeed/ticksPerSecond)
 }
 
 // nth returns the i-th Input kept, 0 the oldest.
@@ -97,13 +97,13 @@ func (o *viewOwn) applied(in ownInput, k int64, clock *viewClock) bool {
 	return clock.server(in.at)+o.rtt <= float64(k)
 }
 
-// drawn returns the position to draw at now, the offset decayed linearly
-// to nothing over Correct since its last correction.
+// drawn returns the position to draw at now, the offset shrunk at its
+// speed since the last frame: to nothing over Correct, no faster than
+// CorrectSpeed.
 func (o *viewOwn) drawn(now time.Time) (x, y float64) {
-	if !o.last.IsZero() && o.left > 0 {
-		step := o.rate * max(ticks(now.Sub(o.last)), 0)
-		keep := max(o.left-step, 0) / o.left
-		o.ox, o.oy, o.left = o.ox*keep, o.oy*keep, max(o.left-step, 0)
+	if d := math.Hypot(o.ox, o.oy); !o.last.IsZero() && d > 0 {
+		keep := max(d-o.speed*max(ticks(now.Sub(o.last)), 0), 0) / d
+		o.ox, o.oy = o.ox*keep, o.oy*keep
 	}
 	o.last = now
 	return o.x + o.ox, o.y + o.oy

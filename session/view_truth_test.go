@@ -58,7 +58,10 @@ type smoothness struct {
 	lineErrs []float64 // the same, Bydos and missiles only
 	moving   int       // entity frames in which the truth moved
 	stutters int       // of them, drawn still or backwards
-	snaps    int       // entity frames drawn more than jumpPx from the last
+	wide     int       // entity frames off by more than the entity's width that no snap ended
+	shown    int       // entity frames compared with the truth
+	pending  map[uint32]int
+	snaps    int // entity frames drawn more than jumpPx from the last
 	frames   int
 	prev     map[uint32]session.Entity
 }
@@ -82,19 +85,21 @@ func (m *smoothness) frame(w *truthWorld, f drawn, server float64) {
 
 func (m *smoothness) entity(w *truthWorld, e session.Entity, kind entityKind, r float64) {
 	truth, ok := w.at(e.ID, r)
+	last, seen := m.prev[e.ID]
+	dx, dy := e.X-last.X, e.Y-last.Y
+	snap := seen && math.Hypot(dx, dy) > jumpPx
 	if ok {
 		d := math.Hypot(e.X-truth.x, e.Y-truth.y)
 		m.errs = append(m.errs, d)
 		if kind == kindMissile || kind == kindBydos {
 			m.lineErrs = append(m.lineErrs, d)
 		}
+		m.offBy(e.ID, d > kindWidth[kind], snap)
 	}
-	last, seen := m.prev[e.ID]
 	if !seen {
 		return
 	}
-	dx, dy := e.X-last.X, e.Y-last.Y
-	if math.Hypot(dx, dy) > jumpPx {
+	if snap {
 		m.snaps++
 		return
 	}
@@ -117,15 +122,52 @@ type viewRow struct {
 	profile, view              string
 	delay, delayP99, err, line float64
 	stutter, snapsPerMin       float64
+	wide                       float64
+}
+
+// kindWidth is the width of each kind of entity in pixels, the example
+// game's hit boxes: a view farther from the truth than that draws an
+// entity where it is not.
+var kindWidth = map[entityKind]float64{kindShip: 64, kindMissile: 32, kindBydos: 48}
+
+// offBy counts entity id's frame wide (farther from the truth than the
+// entity's width) if no snap ends it: a jump the samples around the
+// render time cannot place (a respawn between two Snapshots kept) is
+// drawn wrong until its snap, as is an entity held through a loss burst
+// longer than the buffer and the extrapolation together. A snap ending
+// such frames excuses them; drawn back within the width without one,
+// they count.
+func (m *smoothness) offBy(id uint32, wide, snap bool) {
+	if m.pending == nil {
+		m.pending = make(map[uint32]int)
+	}
+	m.shown++
+	switch {
+	case snap:
+		m.pending[id] = 0
+		if wide {
+			m.pending[id] = 1
+		}
+	case wide:
+		m.pending[id]++
+	default:
+		m.wide += m.pending[id]
+		delete(m.pending, id)
+	}
 }
 
 func (m *smoothness) row(profile, view string) viewRow {
+	for _, n := range m.pending { // never ended by a snap
+		m.wide += n
+	}
+	clear(m.pending)
 	return viewRow{
 		profile: profile, view: view,
 		delay: mean(m.delays), delayP99: quantile(m.delays, 0.99),
 		err: quantile(m.errs, 0.99), line: quantile(m.lineErrs, 0.99),
 		stutter:     100 * float64(m.stutters) / float64(max(m.moving, 1)),
 		snapsPerMin: float64(m.snaps) / (float64(m.frames) / 60 / 60),
+		wide:        100 * float64(m.wide) / float64(max(m.shown, 1)),
 	}
 }
 
@@ -229,11 +271,11 @@ func serveTruth(t testing.TB, srv *session.Server, w *truthWorld) {
 // naive, as Markdown of at most 72 columns: delays in ms, errors in px.
 func viewTable(rows []viewRow) string {
 	var b strings.Builder
-	b.WriteString("| network | view | delay | p99 | error | straight | stutter | snaps |\n")
-	b.WriteString("|---|---|--:|--:|--:|--:|--:|--:|\n")
+	b.WriteString("| network | view | delay | p99 | error | straight | wide | stutter | snaps |\n")
+	b.WriteString("|---|---|--:|--:|--:|--:|--:|--:|--:|\n")
 	for _, r := range rows {
-		fmt.Fprintf(&b, "| %s | %s | %.0f | %.0f | %.2f | %.2f | %.2f%% | %.1f |\n",
-			r.profile, r.view, r.delay, r.delayP99, r.err, r.line, r.stutter, r.snapsPerMin)
+		fmt.Fprintf(&b, "| %s | %s | %.0f | %.0f | %.2f | %.2f | %.2f%% | %.2f%% | %.1f |\n",
+			r.profile, r.view, r.delay, r.delayP99, r.err, r.line, r.wide, r.stutter, r.snapsPerMin)
 	}
 	return b.String()
 }
@@ -290,7 +332,9 @@ func TestView_MeasuredAgainstTheTruth(t *testing.T) {
 // checkViewGoals asserts the goals of a smooth row: on a clean network and
 // at 5% loss with ±20 ms jitter, stutter at most 0.5% of the frames, error
 // p99 at most 1 px for straight movers and a mean render delay at most
-// 110 ms; at 20% loss in bursts, stutter at most 3%.
+// 110 ms; at 20% loss in bursts, stutter at most 3% and at most 0.1% of
+// the entity frames wide, where an entity new or held while its
+// Snapshots are lost cannot be placed.
 func checkViewGoals(t *testing.T, r viewRow) {
 	t.Helper()
 	switch r.profile {
@@ -300,8 +344,8 @@ func checkViewGoals(t *testing.T, r viewRow) {
 				r.profile, r.stutter, r.line, r.delay)
 		}
 	case viewProfiles[2].name:
-		if r.stutter > 3 {
-			t.Errorf("%s: stutter %.2f%%, want ≤ 3%%", r.profile, r.stutter)
+		if r.stutter > 3 || r.wide > 0.1 {
+			t.Errorf("%s: stutter %.2f%%, wide %.2f%%; want ≤ 3%%, ≤ 0.1%%", r.profile, r.stutter, r.wide)
 		}
 	}
 }
@@ -310,8 +354,8 @@ func checkViewGoals(t *testing.T, r viewRow) {
 // Input is made, on every network; on the clean one, at most one tick's
 // move (5 px) from the server's position at the tick that applied the
 // frame's Input, p99, and at 150 ms RTT, with or without 5% loss, at
-// most three ticks' (15 px); without loss or jitter, no frame moving it
-// more than 1 px away from what its Input asked.
+// most three ticks' (15 px); on every network, no frame moving it more
+// than 1 px away from what its Input asked.
 func checkOwnGoals(t *testing.T, r ownRow) {
 	t.Helper()
 	if r.delayMax != 0 {
@@ -321,8 +365,7 @@ func checkOwnGoals(t *testing.T, r ownRow) {
 	if l, ok := limit[r.profile]; ok && r.dist > l {
 		t.Errorf("%s: own ship %.2f px from the server's, p99; want ≤ %.0f px", r.profile, r.dist, l)
 	}
-	calm := r.profile == viewProfiles[0].name || r.profile == viewProfiles[3].name || r.profile == viewProfiles[4].name
-	if calm && r.corrMax > 1 {
+	if r.corrMax > 1+1e-9 {
 		t.Errorf("%s: own ship moved up to %.2f px off its Input, want ≤ 1 px", r.profile, r.corrMax)
 	}
 }
