@@ -25,10 +25,10 @@ func playerOn(nw *rtypetest.Network) conformance.Client {
 		}
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan struct{})
-		p := &player{server: server.String()}
+		p := newPlayer(server.String())
 		go func() {
 			defer close(done)
-			_ = session.RunClientConn(ctx, conn, server, session.ClientConfig{}, session.RunOptions{}, p.play)
+			_ = session.RunClientConn(ctx, conn, server, p.config(), session.RunOptions{}, p.play)
 		}()
 		return func() { cancel(); <-done }, done, nil
 	}
