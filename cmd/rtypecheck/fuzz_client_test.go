@@ -26,6 +26,7 @@ func fuzzCLI(args ...string) (int, string, string) {
 // finding-1.pcap, and exits 1; fuzz replay of finding-1.txt against a
 // fresh client reproduces it, and against a careful one does not.
 func TestFuzzClientFindsACrashingProcess(t *testing.T) {
+	fuzzSlot(t)
 	bin := buildPlanted(t)
 	out := t.TempDir()
 	client := func(bug string) []string { return []string{"--", bin, "-client", "{addr}", "-bug", bug} }
@@ -64,6 +65,7 @@ func TestFuzzClientFindsACrashingProcess(t *testing.T) {
 
 // A careful client process survives: exit 0, "no finding".
 func TestFuzzClientCarefulProcess(t *testing.T) {
+	fuzzSlot(t)
 	bin := buildPlanted(t)
 	code, stdout, stderr := fuzzCLI("fuzz", "client", "-duration", "5s", "-out", t.TempDir(),
 		"--", bin, "-client", "{addr}", "-bug", "none")
@@ -75,6 +77,7 @@ func TestFuzzClientCarefulProcess(t *testing.T) {
 // The example bot, a client of package session, survives fuzz client,
 // its play time unbounded (-duration 0): rtypecheck stops each one.
 func TestFuzzClientExampleBot(t *testing.T) {
+	fuzzSlot(t)
 	if testing.Short() {
 		t.Skip("builds the example bot and fuzzes it")
 	}

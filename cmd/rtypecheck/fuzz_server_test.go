@@ -31,6 +31,7 @@ func buildPlanted(t *testing.T) string {
 // 3 datagrams or fewer, writes finding-1.txt and finding-1.pcap, and exits
 // 1; fuzz replay of finding-1.txt against a fresh server reproduces it.
 func TestFuzzServerFindsACrashingProcess(t *testing.T) {
+	fuzzSlot(t)
 	bin := buildPlanted(t)
 	out := t.TempDir()
 	server := []string{"--", bin, "-addr", "127.0.0.1:{port}", "-bug", "trusted-length"}
@@ -66,6 +67,7 @@ func TestFuzzServerFindsACrashingProcess(t *testing.T) {
 
 // A careful server process survives: exit 0, "no finding".
 func TestFuzzServerCarefulProcess(t *testing.T) {
+	fuzzSlot(t)
 	bin := buildPlanted(t)
 	var stdout, stderr bytes.Buffer
 	code := run(context.Background(), []string{"fuzz", "server", "-duration", "5s", "-out", t.TempDir(),
@@ -79,6 +81,7 @@ func TestFuzzServerCarefulProcess(t *testing.T) {
 // packets, never a Ping) survives, and the report says its liveness was
 // judged by fresh Hellos alone.
 func TestFuzzServerWithoutPong(t *testing.T) {
+	fuzzSlot(t)
 	if testing.Short() {
 		t.Skip("builds and fuzzes a server process")
 	}

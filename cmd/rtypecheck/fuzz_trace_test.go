@@ -47,6 +47,7 @@ func fuzzTrace(t *testing.T, bin, bug, d string, n int) ([]string, string) {
 // the machine's load, not on the seed: the runs must get past the edge
 // pass (321 datagrams), not to a rate.
 func TestFuzzServerTraceRepeats(t *testing.T) {
+	fuzzSlot(t)
 	bin := buildPlanted(t)
 	const n, least = 2000, 400
 	a, _ := fuzzTrace(t, bin, "none", "2s", n)
@@ -68,6 +69,7 @@ func TestFuzzServerTraceRepeats(t *testing.T) {
 // reason is over 4 is found within the edge pass, whatever the run: the
 // Disconnect edges go as their session's last datagram.
 func TestFuzzServerFindsTheDisconnectReason(t *testing.T) {
+	fuzzSlot(t)
 	bin := buildPlanted(t)
 	for range 2 {
 		_, out := fuzzTrace(t, bin, "disconnect-reason", "30s", 0)
