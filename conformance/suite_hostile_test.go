@@ -1,5 +1,3 @@
-//go:build go1.25
-
 package conformance
 
 // Hostile-peer tests of the suite itself: whatever a server or a client
