@@ -266,8 +266,8 @@ func (c *Client) receivePacket(b []byte, now time.Time) {
 func (c *Client) handle(m rtype.RawMessage, now time.Time) {
 	switch m.Type {
 	case rtype.TypeSnapshot:
-		if c.snap.UnmarshalBinary(m.Payload) != nil {
-			c.drop(DropSnapshot)
+		if err := c.snap.UnmarshalBinary(m.Payload); err != nil {
+			c.drop(dropOf(err, DropPayloadSize))
 			return
 		}
 		c.play(now)
@@ -279,24 +279,26 @@ func (c *Client) handle(m rtype.RawMessage, now time.Time) {
 		}
 	case rtype.TypeCreateEntity:
 		var e rtype.CreateEntity
-		if e.UnmarshalBinary(m.Payload) != nil {
-			c.drop(DropCreateEntity)
+		if err := e.UnmarshalBinary(m.Payload); err != nil {
+			c.drop(dropOf(err, DropPayloadSize))
 			return
 		}
 		c.play(now)
 		c.ents.create(c, e, now)
 	case rtype.TypeDestroyEntity:
 		var e rtype.DestroyEntity
-		if e.UnmarshalBinary(m.Payload) != nil {
-			c.drop(DropDestroyEntity)
+		if err := e.UnmarshalBinary(m.Payload); err != nil {
+			c.drop(dropOf(err, DropPayloadSize))
 			return
 		}
 		c.play(now)
 		c.ents.destroy(c, e, now)
 	case rtype.TypePong:
 		var p rtype.Pong
-		if p.UnmarshalBinary(m.Payload) != nil || !c.pong(p.Timestamp, now) {
-			c.drop(DropPong)
+		if err := p.UnmarshalBinary(m.Payload); err != nil {
+			c.drop(dropOf(err, DropPayloadSize))
+		} else if !c.pong(p.Timestamp, now) {
+			c.drop(DropUnmatchedPong)
 		}
 	default:
 		c.drop(DropUnknownMessage)

@@ -103,8 +103,8 @@ func TestClient_7_2_PongEvents(t *testing.T) {
 			if st.SRTT != tt.srtt {
 				t.Errorf("Stats.SRTT %v, want %v", st.SRTT, tt.srtt)
 			}
-			if st.Pongs != uint64(len(tt.rtts)) || st.Drops.Count(DropPong) != tt.drops {
-				t.Errorf("Stats.Pongs %d, DropPong %d; want %d, %d", st.Pongs, st.Drops.Count(DropPong), len(tt.rtts), tt.drops)
+			if st.Pongs != uint64(len(tt.rtts)) || st.Drops.Count(DropUnmatchedPong) != tt.drops {
+				t.Errorf("Stats.Pongs %d, DropUnmatchedPong %d; want %d, %d", st.Pongs, st.Drops.Count(DropUnmatchedPong), len(tt.rtts), tt.drops)
 			}
 		})
 	}
@@ -119,8 +119,8 @@ func TestClient_7_2_HotPathMeasuresPongs(t *testing.T) {
 	}
 	// Each Ping rides with an Input and is answered at the next frame,
 	// 50 ms later.
-	if st := c.Stats(); st.Pongs < 9 || st.Drops.Count(DropPong) != 0 || st.SRTT != 50*time.Millisecond {
-		t.Errorf("%d Pongs, %d dropped, SRTT %v; want about 10, 0, 50ms", st.Pongs, st.Drops.Count(DropPong), st.SRTT)
+	if st := c.Stats(); st.Pongs < 9 || st.Drops.Count(DropUnmatchedPong) != 0 || st.SRTT != 50*time.Millisecond {
+		t.Errorf("%d Pongs, %d dropped, SRTT %v; want about 10, 0, 50ms", st.Pongs, st.Drops.Count(DropUnmatchedPong), st.SRTT)
 	}
 }
 

@@ -82,7 +82,7 @@ func TestClient_10_StateTransitions(t *testing.T) {
 		{"Connecting: Rejected with an extra byte", Connecting, raw(append(rtype.AppendRejected(nil), 0)), Connecting, CloseNone, nil, DropHandshakeSize, nil},
 		{"Connecting: GiveUp", Connecting, at(DefaultGiveUp), Closed, CloseGaveUp, []EventKind{EventTimedOut}, none, nil},
 		{"Connecting: just before GiveUp", Connecting, at(DefaultGiveUp - time.Nanosecond), Connecting, CloseNone, nil, none, []rtype.MessageType{0}},
-		{"Connecting: a connected packet", Connecting, msg(create(1, 1)), Connecting, CloseNone, nil, DropBadHandshake, nil},
+		{"Connecting: a connected packet", Connecting, msg(create(1, 1)), Connecting, CloseNone, nil, DropBadMagic, nil},
 		{"Connecting: Close sends nothing", Connecting, closeAt, Closed, CloseDisconnect, nil, none, nil},
 
 		// Waiting: the first valid world message plays (§8, §10).
@@ -90,16 +90,16 @@ func TestClient_10_StateTransitions(t *testing.T) {
 		{"Waiting: empty Snapshot", Waiting, msg(snapshot(3)), Playing, CloseNone, []EventKind{EventPlaying, EventSnapshot}, none, nil},
 		{"Waiting: CreateEntity", Waiting, msg(create(1, 1)), Playing, CloseNone, []EventKind{EventPlaying, EventEntityCreated}, none, nil},
 		{"Waiting: DestroyEntity of an unknown id", Waiting, msg(rtype.DestroyEntity{ServerTick: 1, NetworkID: 1, Reason: 1}), Playing, CloseNone, []EventKind{EventPlaying}, none, nil},
-		{"Waiting: invalid Snapshot", Waiting, msg(rtype.RawMessage{Type: rtype.TypeSnapshot, Payload: []byte{0, 0, 0, 1, 0, 48}}), Waiting, CloseNone, nil, DropSnapshot, nil},
-		{"Waiting: invalid CreateEntity", Waiting, msg(rtype.RawMessage{Type: rtype.TypeCreateEntity, Payload: make([]byte, 16)}), Waiting, CloseNone, nil, DropCreateEntity, nil},
-		{"Waiting: invalid DestroyEntity", Waiting, msg(rtype.RawMessage{Type: rtype.TypeDestroyEntity, Payload: []byte{0, 0, 0, 1, 0, 0, 0, 1, 5}}), Waiting, CloseNone, nil, DropDestroyEntity, nil},
-		{"Waiting: world message in a dropped packet", Waiting, recv(func(t *testing.T) []byte { return append(srv(t, 10, create(1, 1)), 0) }), Waiting, CloseNone, nil, DropFraming, nil},
+		{"Waiting: invalid Snapshot", Waiting, msg(rtype.RawMessage{Type: rtype.TypeSnapshot, Payload: []byte{0, 0, 0, 1, 0, 48}}), Waiting, CloseNone, nil, DropTooManyStates, nil},
+		{"Waiting: invalid CreateEntity", Waiting, msg(rtype.RawMessage{Type: rtype.TypeCreateEntity, Payload: make([]byte, 16)}), Waiting, CloseNone, nil, DropZeroNetworkID, nil},
+		{"Waiting: invalid DestroyEntity", Waiting, msg(rtype.RawMessage{Type: rtype.TypeDestroyEntity, Payload: []byte{0, 0, 0, 1, 0, 0, 0, 1, 5}}), Waiting, CloseNone, nil, DropDestroyReason, nil},
+		{"Waiting: world message in a dropped packet", Waiting, recv(func(t *testing.T) []byte { return append(srv(t, 10, create(1, 1)), 0) }), Waiting, CloseNone, nil, DropTruncatedMessageHeader, nil},
 		{"Waiting: world message for another connection", Waiting, recv(func(t *testing.T) []byte {
 			return packet(t, rtype.PacketHeader{ConnectionID: 6, Sequence: 10}, create(1, 1))
 		}), Waiting, CloseNone, nil, DropWrongConnection, nil},
 		{"Waiting: empty packet", Waiting, msg(), Waiting, CloseNone, nil, none, nil},
 		{"Waiting: Pong", Waiting, pong, Waiting, CloseNone, []EventKind{EventPong}, none, nil},
-		{"Waiting: unmatched Pong", Waiting, msg(rtype.Pong{Timestamp: 77}), Waiting, CloseNone, nil, DropPong, nil},
+		{"Waiting: unmatched Pong", Waiting, msg(rtype.Pong{Timestamp: 77}), Waiting, CloseNone, nil, DropUnmatchedPong, nil},
 		{"Waiting: unknown message", Waiting, msg(rtype.RawMessage{Type: 0x00FF, Payload: []byte{1}}), Waiting, CloseNone, nil, DropUnknownMessage, nil},
 
 		// Waiting: Rejected (§4.4, §3).

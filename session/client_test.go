@@ -91,7 +91,7 @@ func TestClient_4_3_AcceptsOnlyValidWelcome(t *testing.T) {
 		{"rejected with an extra byte", append(rtype.AppendRejected(nil), 0), nil, Connecting, 0, DropHandshakeSize},
 		{"rejected from elsewhere", rtype.AppendRejected(nil), other, Connecting, 0, DropNotFromServer},
 		{"hello", hello(), nil, Connecting, 0, DropUnexpectedHandshake},
-		{"bad magic", withByte(rtype.AppendWelcome(nil, 5), 0, 0), nil, Connecting, 0, DropBadHandshake},
+		{"bad magic", withByte(rtype.AppendWelcome(nil, 5), 0, 0), nil, Connecting, 0, DropBadMagic},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -159,7 +159,7 @@ func TestClient_5_4_DropsPackets(t *testing.T) {
 		{"a late Welcome", nil, func(t *testing.T) []byte { return rtype.AppendWelcome(nil, 5) }, serverAddr, DropShortPacket},
 		{"duplicate", []uint32{1}, func(t *testing.T) []byte { return srv(t, 1, create(1, 1)) }, serverAddr, DropDuplicate},
 		{"too old", []uint32{40}, func(t *testing.T) []byte { return srv(t, 7, create(1, 1)) }, serverAddr, DropTooOld},
-		{"bytes after the last message", nil, func(t *testing.T) []byte { return append(srv(t, 1, create(1, 1)), 0) }, serverAddr, DropFraming},
+		{"bytes after the last message", nil, func(t *testing.T) []byte { return append(srv(t, 1, create(1, 1)), 0) }, serverAddr, DropTruncatedMessageHeader},
 		{"549 bytes (§2.2)", nil, func(t *testing.T) []byte {
 			full := srv(t, 1, rtype.RawMessage{Type: 0x00FF, Payload: make([]byte, rtype.MaxMessagePayload)})
 			return append(full, 0) // 549 bytes: over the limit before any framing
@@ -234,7 +234,7 @@ func TestClient_7_2_MeasuresRTT(t *testing.T) {
 	var p rtype.Ping
 	p.UnmarshalBinary(pings[0].Payload)
 	c.Receive(srv(t, 1, rtype.Pong{Timestamp: p.Timestamp + 1}), serverAddr, t0.Add(130*time.Millisecond))
-	if st := c.Stats(); st.SRTT != 0 || st.Drops.Count(DropPong) != 1 {
+	if st := c.Stats(); st.SRTT != 0 || st.Drops.Count(DropUnmatchedPong) != 1 {
 		t.Errorf("an unmatched Pong was used: SRTT %v", st.SRTT)
 	}
 	c.Receive(srv(t, 2, rtype.Pong(p)), serverAddr, t0.Add(145*time.Millisecond))

@@ -32,9 +32,9 @@ func TestDropReason_Key(t *testing.T) {
 // them.
 func TestDropReason_Datagram(t *testing.T) {
 	messages := map[DropReason]bool{
-		DropUnknownMessage: true, DropInput: true, DropStaleInput: true, DropPing: true,
-		DropDisconnect: true, DropQueryEntity: true, DropSnapshot: true, DropCreateEntity: true,
-		DropKnownEntity: true, DropEntityLimit: true, DropDestroyEntity: true, DropPong: true,
+		DropUnknownMessage: true, DropPayloadSize: true, DropReservedActions: true, DropStaleInput: true,
+		DropZeroNetworkID: true, DropTooManyStates: true, DropDuplicateNetworkID: true, DropKnownEntity: true,
+		DropEntityLimit: true, DropDestroyReason: true, DropUnmatchedPong: true,
 	}
 	for r := range numDropReasons + 1 {
 		if want := r < numDropReasons && !messages[r]; r.Datagram() != want {
@@ -50,12 +50,12 @@ func TestDrops(t *testing.T) {
 	}
 	d.add(DropDuplicate)
 	o.add(DropDuplicate)
-	o.add(DropPong)
+	o.add(DropUnmatchedPong)
 	d.Add(&o)
-	if got := d.String(); got != "duplicate-sequence=2 pong=1" {
+	if got := d.String(); got != "duplicate-sequence=2 unmatched-pong=1" {
 		t.Errorf("String() = %q", got)
 	}
-	if d.Count(DropDuplicate) != 2 || d.Count(DropPong) != 1 || d.Count(numDropReasons) != 0 || d.Total() != 3 {
+	if d.Count(DropDuplicate) != 2 || d.Count(DropUnmatchedPong) != 1 || d.Count(numDropReasons) != 0 || d.Total() != 3 {
 		t.Errorf("counts %v, total %d", d, d.Total())
 	}
 	n := 0

@@ -65,27 +65,7 @@ func unmap(a netip.AddrPort) netip.AddrPort {
 }
 
 // handshakeDrop names the rule a handshake datagram broke (§4).
-func handshakeDrop(err error) DropReason {
-	switch err {
-	case rtype.ErrDatagramTooLarge:
-		return DropTooLarge
-	case rtype.ErrHandshakeSize:
-		return DropHandshakeSize
-	case rtype.ErrZeroConnectionID:
-		return DropZeroConnectionID
-	}
-	return DropBadHandshake
-}
+func handshakeDrop(err error) DropReason { return dropOf(err, DropBadHandshakeType) }
 
 // packetDrop names the rule a connected packet broke (§5.3, §5.4).
-func packetDrop(err error) DropReason {
-	switch err {
-	case rtype.ErrDatagramTooLarge:
-		return DropTooLarge
-	case rtype.ErrShortPacket:
-		return DropShortPacket
-	case rtype.ErrZeroConnectionID:
-		return DropUnknownConnection
-	}
-	return DropFraming
-}
+func packetDrop(err error) DropReason { return dropOf(err, DropMessageOverrun) }

@@ -22,13 +22,13 @@ func TestServer_4_2_DropsInvalidHello(t *testing.T) {
 		b    []byte
 		want DropReason
 	}{
-		{"empty", nil, DropBadHandshake},
-		{"5 bytes", hello()[:5], DropBadHandshake},
-		{"bad magic", withByte(hello(), 0, 'X'), DropBadHandshake},
-		{"version 2", withByte(hello(), 4, 2), DropBadHandshake},
-		{"version 0", withByte(hello(), 4, 0), DropBadHandshake},
-		{"type 0", withByte(hello(), 5, 0), DropBadHandshake},
-		{"type 4", withByte(hello(), 5, 4), DropBadHandshake},
+		{"empty", nil, DropShortHandshake},
+		{"5 bytes", hello()[:5], DropShortHandshake},
+		{"bad magic", withByte(hello(), 0, 'X'), DropBadMagic},
+		{"version 2", withByte(hello(), 4, 2), DropBadVersion},
+		{"version 0", withByte(hello(), 4, 0), DropBadVersion},
+		{"type 0", withByte(hello(), 5, 0), DropBadHandshakeType},
+		{"type 4", withByte(hello(), 5, 4), DropBadHandshakeType},
 		{"hello with an extra byte", append(hello(), 0), DropHandshakeSize},
 		{"welcome", rtype.AppendWelcome(nil, 7), DropUnexpectedHandshake},
 		{"rejected", rtype.AppendRejected(nil), DropUnexpectedHandshake},

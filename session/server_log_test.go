@@ -40,7 +40,7 @@ func TestServer_12_LogsJoinsLeavesAndDrops(t *testing.T) {
 	want := []string{
 		"level=INFO msg=\"player joined\" conn=" + strconv.Itoa(int(id)) + " slot=0 addr=" + addrA.String(),
 		"level=WARN msg=dropped rule=datagram-too-large count=500 period=10s",
-		"level=WARN msg=dropped rule=bad-handshake count=1 period=10s",
+		"level=WARN msg=dropped rule=short-handshake count=1 period=10s",
 		"level=INFO msg=\"player left\" conn=" + strconv.Itoa(int(id)) + " slot=0 addr=" + addrA.String() + " close=Disconnect reason=ClientQuit",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {

@@ -32,9 +32,10 @@ func (s *Server) handle(c *conn, m rtype.RawMessage, now time.Time) bool {
 	switch m.Type {
 	case rtype.TypeInput:
 		var in rtype.Input
+		err := in.UnmarshalBinary(m.Payload)
 		switch {
-		case in.UnmarshalBinary(m.Payload) != nil:
-			s.drop(DropInput)
+		case err != nil:
+			s.drop(dropOf(err, DropPayloadSize))
 		case c.gotInput && !rtype.SequenceNewer(in.InputSequence, c.lastInput):
 			s.drop(DropStaleInput)
 		default:
@@ -43,16 +44,16 @@ func (s *Server) handle(c *conn, m rtype.RawMessage, now time.Time) bool {
 		}
 	case rtype.TypePing:
 		var ping rtype.Ping
-		if ping.UnmarshalBinary(m.Payload) != nil {
-			s.drop(DropPing)
+		if err := ping.UnmarshalBinary(m.Payload); err != nil {
+			s.drop(dropOf(err, DropPayloadSize))
 			return true
 		}
 		// §7.2: the Pong carries the Ping's timestamp, its only field.
 		put(toConn{s, c, now}, &s.asm, rtype.Pong(ping))
 	case rtype.TypeDisconnect:
 		var d rtype.Disconnect
-		if d.UnmarshalBinary(m.Payload) != nil {
-			s.drop(DropDisconnect)
+		if err := d.UnmarshalBinary(m.Payload); err != nil {
+			s.drop(dropOf(err, DropPayloadSize))
 			return true
 		}
 		// §7.3: close at once, not even answering this packet.
@@ -60,8 +61,8 @@ func (s *Server) handle(c *conn, m rtype.RawMessage, now time.Time) bool {
 		return false
 	case rtype.TypeQueryEntity:
 		var q rtype.QueryEntity
-		if q.UnmarshalBinary(m.Payload) != nil {
-			s.drop(DropQueryEntity)
+		if err := q.UnmarshalBinary(m.Payload); err != nil {
+			s.drop(dropOf(err, DropPayloadSize))
 			return true
 		}
 		s.events.pushDroppable(Event{Kind: EventQueryEntity, Conn: c.id, Slot: uint8(c.slot), Entity: Entity{ID: q.NetworkID}, At: now})

@@ -42,7 +42,7 @@ func TestServer_5_4_DropsConnectedPackets(t *testing.T) {
 		}, DropUnknownConnection},
 		{"connection id 0", func(a, b uint32) ([]byte, bool) {
 			return withByte(packet(t, rtype.PacketHeader{ConnectionID: 1, Sequence: 2}, ping7), 3, 0), true
-		}, DropUnknownConnection},
+		}, DropZeroConnectionID},
 		{"id of a connection bound to another address", func(a, b uint32) ([]byte, bool) {
 			return packet(t, rtype.PacketHeader{ConnectionID: b, Sequence: 2}, ping7), true
 		}, DropWrongAddress},
@@ -54,11 +54,11 @@ func TestServer_5_4_DropsConnectedPackets(t *testing.T) {
 		}, DropTooLarge},
 		{"truncated message header", func(a, b uint32) ([]byte, bool) {
 			return append(packet(t, rtype.PacketHeader{ConnectionID: a, Sequence: 2}, ping7), 0, 3), true
-		}, DropFraming},
+		}, DropTruncatedMessageHeader},
 		{"size past the end", func(a, b uint32) ([]byte, bool) {
 			p := packet(t, rtype.PacketHeader{ConnectionID: a, Sequence: 2}, ping7)
 			return p[:len(p)-1], true
-		}, DropFraming},
+		}, DropMessageOverrun},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -161,9 +161,9 @@ func TestServer_7_1_AcceptsInput(t *testing.T) {
 		{"not newer", []rtype.Message{in(5), in(4), in(5)}, []uint32{5}, DropStaleInput, 2},
 		{"wraps around", []rtype.Message{in(0xFFFFFFFE), in(0xFFFFFFFF), in(0), in(1)}, []uint32{0xFFFFFFFE, 0xFFFFFFFF, 0, 1}, DropStaleInput, 0},
 		{"half the range back", []rtype.Message{in(10), in(10 + 1<<31)}, []uint32{10}, DropStaleInput, 1},
-		{"8 bytes", []rtype.Message{raw(0, 0, 0, 1, 0, 0, 0, 1)}, nil, DropInput, 1},
-		{"10 bytes", []rtype.Message{raw(0, 0, 0, 1, 0, 0, 0, 1, 1, 0)}, nil, DropInput, 1},
-		{"reserved bit", []rtype.Message{raw(0, 0, 0, 1, 0, 0, 0, 1, 0x80)}, nil, DropInput, 1},
+		{"8 bytes", []rtype.Message{raw(0, 0, 0, 1, 0, 0, 0, 1)}, nil, DropPayloadSize, 1},
+		{"10 bytes", []rtype.Message{raw(0, 0, 0, 1, 0, 0, 0, 1, 1, 0)}, nil, DropPayloadSize, 1},
+		{"reserved bit", []rtype.Message{raw(0, 0, 0, 1, 0, 0, 0, 1, 0x80)}, nil, DropReservedActions, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -275,7 +275,7 @@ func TestServer_7_4_AnswersQueryEntity(t *testing.T) {
 		{"3 bytes", rtype.RawMessage{Type: rtype.TypeQueryEntity, Payload: []byte{0, 0, 1}}, nil, true},
 	}
 	for i, tt := range tests {
-		before := s.Stats().Drops.Count(DropQueryEntity)
+		before := s.Stats().Drops.Total()
 		s.Receive(packet(t, rtype.PacketHeader{ConnectionID: a, Sequence: uint32(2 + i)}, tt.msg), addrA, t0)
 		var got []rtype.CreateEntity
 		for _, m := range ofType(t, cp.take(), rtype.TypeCreateEntity) {
@@ -284,7 +284,7 @@ func TestServer_7_4_AnswersQueryEntity(t *testing.T) {
 		if d := cmp.Diff(tt.want, got); d != "" {
 			t.Errorf("%s: answer (-want +got):\n%s", tt.name, d)
 		}
-		if dropped := s.Stats().Drops.Count(DropQueryEntity) > before; dropped != tt.drop {
+		if dropped := s.Stats().Drops.Total() > before; dropped != tt.drop {
 			t.Errorf("%s: dropped = %v", tt.name, dropped)
 		}
 		if q := events(s, EventQueryEntity); len(q) != 1 && !tt.drop {

@@ -107,10 +107,11 @@ func (s *Server) disconnects(p rtype.Packet) bool {
 			continue
 		}
 		var d rtype.Disconnect
-		if d.UnmarshalBinary(m.Payload) == nil {
+		err := d.UnmarshalBinary(m.Payload)
+		if err == nil {
 			return true
 		}
-		s.drop(DropDisconnect)
+		s.drop(dropOf(err, DropPayloadSize))
 	}
 	return false
 }

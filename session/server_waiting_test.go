@@ -115,7 +115,7 @@ func TestServer_5_2_WaitingClientAnswers(t *testing.T) {
 		{"too old", []in{{seq: 40}, {seq: 7}}, []rtype.PacketHeader{{Sequence: 2, Ack: 40}}, DropTooOld},
 		{"another id", []in{{seq: 2, id: 77}}, nil, DropUnknownConnection},
 		{"a Hello", []in{{raw: rtype.AppendHello(nil)}}, nil, DropShortPacket},
-		{"garbage", []in{{raw: make([]byte, 20)}}, nil, DropUnknownConnection},
+		{"garbage", []in{{raw: make([]byte, 20)}}, nil, DropZeroConnectionID},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -252,7 +252,7 @@ func TestTrace_7_2_ReceivedBeforeItsAnswer(t *testing.T) {
 	if diff := cmp.Diff([]session.DropReason{session.DropDuplicate}, tr.drops); diff != "" {
 		t.Errorf("drops traced (-want +got):\n%s", diff)
 	}
-	if n := s.Stats().Drops.Count(session.DropInput); n != 1 {
+	if n := s.Stats().Drops.Count(session.DropPayloadSize); n != 1 {
 		t.Errorf("%d Inputs dropped, want the 10-byte one", n)
 	}
 }

@@ -3,7 +3,7 @@ package wiredump
 import (
 	"errors"
 
-	"github.com/rtypeproto/rtype"
+	"github.com/rtypeproto/rtype/session"
 )
 
 // Reasons a receiver drops a datagram that no decoder of package rtype can
@@ -32,8 +32,10 @@ var (
 // DropOther is the key of an error no [DropReason] names.
 const DropOther = "other"
 
-// DropReason is one reason a receiver drops a datagram or a message, under
-// a name that stays the same whatever the error's text becomes.
+// DropReason is one reason a receiver drops a datagram or a message that
+// the decoder gives: a reason of the toolkit's one taxonomy
+// (session.DropReason), whose key, rule and section it carries, or the
+// capture's own, not-whole-datagram.
 type DropReason struct {
 	// Key is the stable name, in kebab-case.
 	Key string
@@ -46,38 +48,44 @@ type DropReason struct {
 	Section string
 }
 
-// dropReasons is every reason a decoder of package rtype or a receiver's
-// state across datagrams gives, in the order of the spec.
-var dropReasons = [...]DropReason{
-	{"datagram-too-large", rtype.ErrDatagramTooLarge, "datagram larger than 548 bytes", "§2.2"},
-	{"short-handshake", rtype.ErrShortHandshake, "handshake datagram shorter than 6 bytes", "§4.1"},
-	{"bad-magic", rtype.ErrBadMagic, "handshake magic is not 0x52545950", "§4.1"},
-	{"bad-version", rtype.ErrBadVersion, "handshake version is not 1", "§4.1"},
-	{"bad-handshake-type", rtype.ErrBadHandshakeType, "handshake type is not 1, 2 or 3", "§4.1"},
-	{"handshake-size", rtype.ErrHandshakeSize, "handshake datagram not the size of its type", "§4.1, §4.3, §4.4"},
-	{"zero-connection-id", rtype.ErrZeroConnectionID, "connection id 0 in a Welcome or a packet", "§4.3, §5.4"},
-	{"duplicate-sequence", ErrDuplicateSequence, "sequence is a duplicate", "§5.2"},
-	{"sequence-too-old", ErrSequenceTooOld, "sequence more than 32 below the highest received", "§5.2"},
-	{"truncated-message-header", rtype.ErrTruncatedMessageHeader, "1 to 3 bytes after the last whole message", "§5.3"},
-	{"message-overrun", rtype.ErrMessageOverrun, "message size larger than the bytes left", "§5.3"},
-	{"short-packet", rtype.ErrShortPacket, "packet shorter than 16 bytes", "§5.4"},
-	{"connection-id-differs", ErrConnectionIDDiffers, "connection id not one a Welcome gave the client, or not the one it took", "§5.4"},
-	{"payload-size", rtype.ErrPayloadSize, "payload not the size its type requires", "§7, §8, §12"},
-	// §7.1 makes the sender keep them 0 and does not list them among what
-	// the server drops: dropping the message is the library's policy.
-	{"reserved-actions", rtype.ErrReservedActions, "reserved Input action bits 5 to 7 set, which the library's decoder refuses (the rule binds the sender)", "§7.1"},
-	{"after-disconnect", ErrAfterDisconnect, "packet to a client after its Disconnect closed the connection", "§7.3"},
-	{"zero-network-id", rtype.ErrZeroNetworkID, "network id 0", "§7.4, §8.1, §8.2, §8.3"},
-	{"too-many-states", rtype.ErrTooManyStates, "Snapshot entityCount greater than 47", "§8.1"},
-	{"duplicate-network-id", rtype.ErrDuplicateNetworkID, "same network id twice in a Snapshot", "§8.1"},
-	{"destroy-reason", rtype.ErrDestroyReason, "DestroyEntity reason greater than 4", "§8.3"},
-	{"not-whole-datagram", ErrNotWholeDatagram, "the capture holds part of the datagram only", ""},
+// stateful maps the errors of this package's decoder, which keeps state
+// across datagrams, to the taxonomy's reasons.
+var stateful = [...]struct {
+	err    error
+	reason session.DropReason
+}{
+	{ErrDuplicateSequence, session.DropDuplicate},
+	{ErrSequenceTooOld, session.DropTooOld},
+	{ErrConnectionIDDiffers, session.DropWrongConnection},
+	{ErrAfterDisconnect, session.DropClosed},
+}
+
+// dropReasons is every reason the decoder gives, in the order of the
+// taxonomy, then the capture's.
+var dropReasons = func() []DropReason {
+	var out []DropReason
+	for r := range session.DropReasons() {
+		if err := reasonErr(r); err != nil {
+			out = append(out, DropReason{r.Key(), err, r.Rule(), r.Section()})
+		}
+	}
+	return append(out, DropReason{"not-whole-datagram", ErrNotWholeDatagram, "the capture holds part of the datagram only", ""})
+}()
+
+// reasonErr returns the error the decoder gives for r, nil if none.
+func reasonErr(r session.DropReason) error {
+	for _, s := range stateful {
+		if s.reason == r {
+			return s.err
+		}
+	}
+	return r.Err()
 }
 
 // DropReasons returns every reason [DropKey] names, in the order of the
 // spec.
 func DropReasons() []DropReason {
-	return append([]DropReason(nil), dropReasons[:]...)
+	return append([]DropReason(nil), dropReasons...)
 }
 
 // DropKey returns the stable name of err, a reason a receiver drops a

@@ -15,6 +15,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/rtypeproto/rtype"
+	"github.com/rtypeproto/rtype/session"
 )
 
 // decoderRoots are the decoders of package rtype: the parsers of §4 and §5
@@ -271,6 +272,34 @@ func TestDropKeysGiven(t *testing.T) {
 	for _, r := range DropReasons() {
 		if r.Section != "" && !given[r.Key] {
 			t.Errorf("%s: no datagram of the test gives it; add one", r.Key)
+		}
+	}
+}
+
+// The decoder's keys are the toolkit's one taxonomy (session.DropReason),
+// rule and section included, but for the capture's own; every reason of
+// the taxonomy that a decoder of package rtype gives is among them. The
+// other producers (the Server and Client's counts, their traces, qlog,
+// Prometheus, the server's log) name drops by session.DropReason.Key.
+func TestDropKeysAreTheTaxonomy(t *testing.T) {
+	byKey := map[string]session.DropReason{}
+	for r := range session.DropReasons() {
+		byKey[r.Key()] = r
+	}
+	listed := map[session.DropReason]bool{}
+	for _, d := range DropReasons() {
+		if d.Err == ErrNotWholeDatagram {
+			continue
+		}
+		r, ok := byKey[d.Key]
+		if !ok || r.Rule() != d.Rule || r.Section() != d.Section {
+			t.Errorf("%s: not the taxonomy's reason (%v, rule %q, section %q)", d.Key, r, r.Rule(), r.Section())
+		}
+		listed[r] = true
+	}
+	for r := range session.DropReasons() {
+		if r.Err() != nil && !listed[r] {
+			t.Errorf("%s: the decoders give it (%v), the dump does not name it", r.Key(), r.Err())
 		}
 	}
 }
