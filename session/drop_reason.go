@@ -163,14 +163,20 @@ var dropRules = [numDropReasons]dropRule{
 	DropUnmatchedPong:          {"UnmatchedPong", "unmatched-pong", "Pong matching no Ping sent", "§8.4", oneMessage, nil},
 }
 
+// other is the rule of a reason out of range.
+var other = dropRule{key: "other", rule: "an error no other reason names"}
+
+// rule returns r's rule, other when r is out of range.
+func (r DropReason) rule() *dropRule {
+	if r < numDropReasons {
+		return &dropRules[r]
+	}
+	return &other
+}
+
 // Key returns the reason's stable name in kebab-case, for traces,
 // metrics and rtypedump. A reason out of range is "other".
-func (r DropReason) Key() string {
-	if r < numDropReasons {
-		return dropRules[r].key
-	}
-	return "other"
-}
+func (r DropReason) Key() string { return r.rule().key }
 
 // String names the reason.
 func (r DropReason) String() string {
@@ -180,31 +186,15 @@ func (r DropReason) String() string {
 	return "DropReason(" + strconv.Itoa(int(r)) + ")"
 }
 
-// Rule states the rule broken, in few words, and Section where the spec
-// states it ("§5.2").
-func (r DropReason) Rule() string {
-	if r < numDropReasons {
-		return dropRules[r].rule
-	}
-	return "an error no other reason names"
-}
+// Rule states the rule broken, in few words.
+func (r DropReason) Rule() string { return r.rule().rule }
 
-// Section returns where the spec states the reason's rule.
-func (r DropReason) Section() string {
-	if r < numDropReasons {
-		return dropRules[r].section
-	}
-	return ""
-}
+// Section returns where the spec states the reason's rule ("§5.2").
+func (r DropReason) Section() string { return r.rule().section }
 
 // Err returns the error of package rtype's decoders that stands for r,
 // nil when r is a receiver's decision no decoder makes.
-func (r DropReason) Err() error {
-	if r < numDropReasons {
-		return dropRules[r].err
-	}
-	return nil
-}
+func (r DropReason) Err() error { return r.rule().err }
 
 // Datagram reports whether r drops a whole datagram, unanswered (§12),
 // rather than one message of a packet otherwise processed (§6).
