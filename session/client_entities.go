@@ -149,21 +149,21 @@ func (t *entityTable) listRun(states rtype.SnapshotStates, i int, tick, at uint3
 	if next >= len(ents) {
 		next = 0 // the round after the last
 	}
-	run := ents[next:]
-	enc := states[i*rtype.EntityStateSize:]
-	n := min(len(enc)/rtype.EntityStateSize, len(run))
-	expiry := t.unlisted != 0
-	for k := range n {
-		st, e := (*[rtype.EntityStateSize]byte)(enc[k*rtype.EntityStateSize:]), &run[k]
+	run, enc := ents[next:], states[i*rtype.EntityStateSize:]
+	n := 0
+	for ; n < len(run) && len(enc) >= rtype.EntityStateSize; n++ {
+		st, e := (*[rtype.EntityStateSize]byte)(enc), &run[n]
 		if e.id != binary.BigEndian.Uint32(st[0:4]) {
-			n = k
 			break
 		}
 		e.x = rtype.Pos16(binary.BigEndian.Uint16(st[5:7]))
 		e.y = rtype.Pos16(binary.BigEndian.Uint16(st[7:9]))
 		e.rot = rtype.Rot16(binary.BigEndian.Uint16(st[9:11]))
-		if expiry {
-			e.listed.update(tick, at)
+		enc = enc[rtype.EntityStateSize:]
+	}
+	if t.unlisted != 0 { // the listings only expiry reads
+		for k := range run[:n] {
+			run[k].listed.update(tick, at)
 		}
 	}
 	t.next = next + n
