@@ -159,6 +159,10 @@ func TestHotPathsDoNotAllocate(t *testing.T) {
 	}{
 		{"server receive", serverReceive},
 		{"server tick", serverTick},
+		{"server Snapshot cycle", func(t testing.TB) func() {
+			cycle, _ := serverCycle(t)
+			return cycle
+		}},
 		{"client receive and send", clientReceive},
 		{"server receive with hooks", func(t testing.TB) func() {
 			return serverReceiveWith(t, countingHooks())
