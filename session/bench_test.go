@@ -2,6 +2,7 @@ package session
 
 import (
 	"encoding/binary"
+	"math/rand/v2"
 	"net/netip"
 	"slices"
 	"testing"
@@ -350,4 +351,50 @@ func BenchmarkServerCycleRatio(b *testing.B) {
 	}
 	slices.Sort(ratios)
 	b.ReportMetric(ratios[len(ratios)/2], "x-encode")
+}
+
+// BenchmarkServerMoveRatio times Server.Move of 200 entities against
+// looking their ids up in the world's index, in the same order, in
+// alternating batches, and reports the median per-batch ratio (x-lookup):
+// in the order they were spawned, which Move looks at first, and shuffled.
+func BenchmarkServerMoveRatio(b *testing.B) {
+	for _, shuffled := range []bool{false, true} {
+		name := "SpawnOrder"
+		if shuffled {
+			name = "Shuffled"
+		}
+		b.Run(name, func(b *testing.B) {
+			s := NewServer(ServerConfig{}, discard)
+			ids := make([]uint32, 200)
+			for i := range ids {
+				ids[i] = s.Spawn(rtype.ArchetypeEnemyBidos, float64(i), 0, 0)
+			}
+			if shuffled {
+				rand.Shuffle(len(ids), func(i, j int) { ids[i], ids[j] = ids[j], ids[i] })
+			}
+			var sink int32
+			var ratios []float64
+			y := 0.0
+			for b.Loop() {
+				t1 := time.Now()
+				for range 100 {
+					for _, id := range ids {
+						p, _ := s.world.index.get(id)
+						sink += p
+					}
+				}
+				t2 := time.Now()
+				for range 100 {
+					y++
+					for _, id := range ids {
+						_ = s.Move(id, y, y, 0)
+					}
+				}
+				ratios = append(ratios, float64(time.Since(t2))/float64(t2.Sub(t1)))
+			}
+			slices.Sort(ratios)
+			b.ReportMetric(ratios[len(ratios)/2], "x-lookup")
+			_ = sink
+		})
+	}
 }
