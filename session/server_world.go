@@ -89,6 +89,9 @@ func (w *world) live(id uint32) (*serverEntity, bool) {
 // spawned them, which is the table's until one leaves; then by the index.
 func (w *world) moving(id uint32) (*serverEntity, bool) {
 	i := w.nextMove
+	if i >= len(w.ents) {
+		i = 0 // the next tick's moves begin again
+	}
 	if i >= len(w.ents) || w.ents[i].id != id {
 		if i = w.pos(id); i < 0 {
 			return nil, false
