@@ -45,6 +45,19 @@ func hotPaths(tb testing.TB) []hotPath {
 		{"Decode/InputPacket", func(tb testing.TB) { must(tb, decodeInputPacket(inputPkt, &h, &in)) }},
 		{"Decode/SnapshotPacket", func(tb testing.TB) { must(tb, decodeSnapshotPacket(snapPkt, &h, &snap)) }},
 		{"Decode/SnapshotPacketShuffled", func(tb testing.TB) { must(tb, decodeSnapshotPacket(shuffledPkt, &h, &snap)) }},
+		{"ParseSnapshot", func(tb testing.TB) {
+			p, err := ParsePacket(shuffledPkt)
+			must(tb, err)
+			for m, rest, ok := SplitMessage(p.MessageArea()); ok; m, rest, ok = SplitMessage(rest) {
+				if m.Type == TypeSnapshot {
+					_, states, err := ParseSnapshot(m.Payload)
+					must(tb, err)
+					for i := range states.Len() {
+						snap.ServerTick += states.ID(i) + uint32(states.At(i).X)
+					}
+				}
+			}
+		}},
 		{"Packet.Messages", func(tb testing.TB) {
 			p, err := ParsePacket(snapPkt)
 			must(tb, err)

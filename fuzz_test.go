@@ -333,7 +333,9 @@ func FuzzSnapshot(f *testing.F) {
 		// destination with room for 47 states keeps its memory.
 		dst := Snapshot{States: make([]EntityState, 0, MaxSnapshotStates)}
 		mem := &dst.States[:1][0]
-		if err := dst.UnmarshalBinary(payload); err != nil {
+		err := dst.UnmarshalBinary(payload)
+		checkParseSnapshot(t, payload, dst, err)
+		if err != nil {
 			return
 		}
 		if len(dst.States) > MaxSnapshotStates {
@@ -350,6 +352,27 @@ func FuzzSnapshot(f *testing.F) {
 			t.Fatalf("UnmarshalBinary did not reuse the capacity of States")
 		}
 	})
+}
+
+// checkParseSnapshot: ParseSnapshot refuses payload with err, as
+// UnmarshalBinary did, or reads in place the states it decoded into dst.
+func checkParseSnapshot(t *testing.T, payload []byte, dst Snapshot, err error) {
+	tick, enc, perr := ParseSnapshot(payload)
+	switch {
+	case perr != err:
+		t.Fatalf("ParseSnapshot(% x) = %v, UnmarshalBinary %v", payload, perr, err)
+	case err != nil && enc != nil:
+		t.Fatalf("ParseSnapshot(% x) failed with %v but gave states", payload, err)
+	case err != nil:
+		return
+	case tick != dst.ServerTick || enc.Len() != len(dst.States):
+		t.Fatalf("ParseSnapshot(% x) = tick %d, %d states; UnmarshalBinary %d, %d", payload, tick, enc.Len(), dst.ServerTick, len(dst.States))
+	}
+	for i, s := range dst.States {
+		if enc.ID(i) != s.NetworkID || enc.At(i) != s {
+			t.Fatalf("ParseSnapshot(% x): state %d is %+v (id %d), UnmarshalBinary %+v", payload, i, enc.At(i), enc.ID(i), s)
+		}
+	}
 }
 
 func FuzzParseHandshake(f *testing.F) {

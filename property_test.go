@@ -3,6 +3,7 @@ package rtype
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"strconv"
 	"testing"
@@ -204,4 +205,65 @@ func TestSpec9_2_RotationProperties(t *testing.T) {
 	}, angles))
 
 	props.TestingRun(t)
+}
+
+// roundNonNegative is math.Round wherever the encoders use it (§9.1,
+// §9.2): on halves, on the doubles next to them, and on random values.
+func TestRoundNonNegative(t *testing.T) {
+	vals := []float64{0, 0.5, 1, 1.5, 2.5, 0.49999999999999994, 65535, 65535.5, 65536, 32767.5}
+	for k := range 65537 {
+		h := float64(k) + 0.5
+		vals = append(vals, float64(k), h, math.Nextafter(h, 0), math.Nextafter(h, math.Inf(1)))
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 100_000 {
+		vals = append(vals, r.Float64()*65536, r.Float64())
+	}
+	for _, v := range vals {
+		if got, want := roundNonNegative(v), uint32(math.Round(v)); got != want {
+			t.Fatalf("roundNonNegative(%v) = %d, want %d", v, got, want)
+		}
+	}
+}
+
+// PosFromPixels and RotFromRadians give what §9.1's and §9.2's formulas
+// give through math.Round and math.Floor, on edges and at random.
+func TestEncodersMatchTheFormulas(t *testing.T) {
+	pos := func(px float64) Pos16 {
+		switch {
+		case math.IsNaN(px) || math.IsInf(px, 0):
+			px = 0
+		case px < MinPosition:
+			px = MinPosition
+		case px > MaxPosition:
+			px = MaxPosition
+		}
+		return Pos16(math.Round((px - MinPosition) * 4))
+	}
+	rot := func(rad float64) Rot16 {
+		if math.IsNaN(rad) || math.IsInf(rad, 0) {
+			return 0
+		}
+		x := rad / (2 * math.Pi)
+		return Rot16(uint32(math.Round((x-math.Floor(x))*65536)) & 0xFFFF)
+	}
+	vals := []float64{0, math.Copysign(0, -1), math.NaN(), math.Inf(1), math.Inf(-1), math.MaxFloat64, -math.MaxFloat64,
+		math.SmallestNonzeroFloat64, -math.SmallestNonzeroFloat64, MinPosition, MaxPosition, -1e-20, 1e-20, 1 << 52, -(1 << 52),
+		1<<52 + 0.5, 2 * math.Pi * (1 << 52), -2 * math.Pi * (1 << 53), math.Pi, -math.Pi, 2 * math.Pi, -2 * math.Pi}
+	for k := -8200 * 4; k <= 8200*4; k++ {
+		h := float64(k)/4 + 0.125
+		vals = append(vals, float64(k)/4, h, math.Nextafter(h, math.Inf(-1)), math.Nextafter(h, math.Inf(1)))
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 100_000 {
+		vals = append(vals, (r.Float64()-0.5)*20000, (r.Float64()-0.5)*100, (r.Float64()-0.5)*1e18, math.Float64frombits(r.Uint64()))
+	}
+	for _, v := range vals {
+		if got, want := PosFromPixels(v), pos(v); got != want {
+			t.Fatalf("PosFromPixels(%v) = %#04x, want %#04x", v, got, want)
+		}
+		if got, want := RotFromRadians(v), rot(v); got != want {
+			t.Fatalf("RotFromRadians(%v) = %#04x, want %#04x", v, got, want)
+		}
+	}
 }

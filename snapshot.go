@@ -69,29 +69,17 @@ func (m Snapshot) AppendBinary(b []byte) ([]byte, error) {
 // capacity: with room for 47 states, decoding never allocates. On error m is
 // unchanged, its States' elements included.
 func (m *Snapshot) UnmarshalBinary(b []byte) error {
-	head, body, ok := take(b, SnapshotHeaderSize)
-	if !ok {
-		return ErrPayloadSize
-	}
-	tick := binary.BigEndian.Uint32(head[0:4])
-	// Bound the count before anything is sized by it (§12).
-	n := int(binary.BigEndian.Uint16(head[4:6]))
-	if n > MaxSnapshotStates {
-		return ErrTooManyStates
-	}
-	if len(body) != n*EntityStateSize {
-		return ErrPayloadSize
-	}
-	if err := checkEncodedStates(body); err != nil {
+	tick, enc, err := ParseSnapshot(b)
+	if err != nil {
 		return err
 	}
 	states := m.States[:0]
-	if cap(states) < n {
+	if cap(states) < enc.Len() {
 		states = make([]EntityState, 0, MaxSnapshotStates)
 	}
-	states = states[:n]
+	states = states[:enc.Len()]
 	for i := range states {
-		s := (*[EntityStateSize]byte)(body[i*EntityStateSize:])
+		s := (*[EntityStateSize]byte)(enc[i*EntityStateSize:])
 		st := &states[i]
 		st.NetworkID = binary.BigEndian.Uint32(s[0:4])
 		st.EntityType = s[4]
@@ -101,6 +89,54 @@ func (m *Snapshot) UnmarshalBinary(b []byte) error {
 	}
 	m.ServerTick, m.States = tick, states
 	return nil
+}
+
+// SnapshotStates is the states of a Snapshot payload that [ParseSnapshot]
+// checked, still encoded, 11 bytes each (§8.1): a reader that looks at each
+// state once reads it in place, with no slice to decode into.
+type SnapshotStates []byte
+
+// ParseSnapshot checks a Snapshot payload as [Snapshot.UnmarshalBinary]
+// does (§8.1) and returns its serverTick and its states, in b's memory. On
+// error the states are nil.
+func ParseSnapshot(b []byte) (serverTick uint32, states SnapshotStates, err error) {
+	head, body, ok := take(b, SnapshotHeaderSize)
+	if !ok {
+		return 0, nil, ErrPayloadSize
+	}
+	// Bound the count before anything is sized by it (§12).
+	n := int(binary.BigEndian.Uint16(head[4:6]))
+	if n > MaxSnapshotStates {
+		return 0, nil, ErrTooManyStates
+	}
+	if len(body) != n*EntityStateSize {
+		return 0, nil, ErrPayloadSize
+	}
+	if err := checkEncodedStates(body); err != nil {
+		return 0, nil, err
+	}
+	return binary.BigEndian.Uint32(head[0:4]), body, nil
+}
+
+// Len returns the number of states, at most 47.
+func (s SnapshotStates) Len() int { return len(s) / EntityStateSize }
+
+// ID returns the network id of state i, 0 ≤ i < Len(), without decoding
+// the rest of it.
+func (s SnapshotStates) ID(i int) uint32 {
+	return binary.BigEndian.Uint32(s[i*EntityStateSize:])
+}
+
+// At decodes state i, 0 ≤ i < Len().
+func (s SnapshotStates) At(i int) EntityState {
+	b := (*[EntityStateSize]byte)(s[i*EntityStateSize:])
+	return EntityState{
+		NetworkID:  binary.BigEndian.Uint32(b[0:4]),
+		EntityType: b[4],
+		X:          Pos16(binary.BigEndian.Uint16(b[5:7])),
+		Y:          Pos16(binary.BigEndian.Uint16(b[7:9])),
+		Rotation:   Rot16(binary.BigEndian.Uint16(b[9:11])),
+	}
 }
 
 // SplitSnapshot cuts any number of states into Snapshot messages of at most

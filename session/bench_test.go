@@ -2,6 +2,7 @@ package session
 
 import (
 	"encoding/binary"
+	"math/rand/v2"
 	"net/netip"
 	"slices"
 	"testing"
@@ -55,8 +56,13 @@ func serverReceiveWith(t testing.TB, h *Hooks) func() {
 // moving entities, a Snapshot every tick, and a function that runs one
 // tick: the players' packets in, the world moved, Tick out.
 func serverTick(t testing.TB) func() {
+	return serverTickWith(t, ServerConfig{SnapshotInterval: 1})
+}
+
+// serverTickWith is serverTick with cfg.
+func serverTickWith(t testing.TB, cfg ServerConfig) func() {
 	cp := &capture{}
-	s := NewServer(ServerConfig{SnapshotInterval: 1}, cp.send)
+	s := NewServer(cfg, cp.send)
 	addrs := []netip.AddrPort{addrA, addrB, addrC, netip.MustParseAddrPort("198.51.100.4:5004")}
 	var ids []uint32
 	for _, a := range addrs {
@@ -85,8 +91,9 @@ func serverTick(t testing.TB) func() {
 		for e := range s.Events() {
 			_ = e
 		}
+		y := float64(seq % 500)
 		for i, id := range ents {
-			_ = s.Move(id, float64(i), float64(seq%500), 0)
+			_ = s.Move(id, float64(i), y, 0)
 		}
 		s.Tick(now)
 	}
@@ -153,6 +160,10 @@ func TestHotPathsDoNotAllocate(t *testing.T) {
 	}{
 		{"server receive", serverReceive},
 		{"server tick", serverTick},
+		{"server Snapshot cycle", func(t testing.TB) func() {
+			cycle, _ := serverCycle(t)
+			return cycle
+		}},
 		{"client receive and send", clientReceive},
 		{"server receive with hooks", func(t testing.TB) func() {
 			return serverReceiveWith(t, countingHooks())
@@ -287,5 +298,103 @@ func TestClient_8_1_SnapshotDeliveryDoesNotAllocate(t *testing.T) {
 func TestEventIsSmall(t *testing.T) {
 	if size := unsafe.Sizeof(Event{}); unsafe.Sizeof(uintptr(0)) == 8 && size > 96 {
 		t.Errorf("Event is %d bytes, want at most 96", size)
+	}
+}
+
+// serverCycle is serverTick's world on the default Snapshot interval: a
+// function that runs one Snapshot cycle, its ticks and its Snapshot round
+// (§8.1, §10), and one that encodes the same 200 states the way the
+// codec alone would, into the Snapshot packets of each of the 4 players.
+func serverCycle(t testing.TB) (cycle, encode func()) {
+	tick := serverTickWith(t, ServerConfig{})
+	var bld rtype.Builder
+	states := make([]rtype.EntityState, 200)
+	for i := range states {
+		states[i] = rtype.EntityState{NetworkID: uint32(i + 1), EntityType: 0xFF, X: rtype.Pos16(i)}
+	}
+	serverTick := uint32(0)
+	return func() {
+			for range DefaultSnapshotInterval {
+				tick()
+			}
+		}, func() {
+			serverTick++
+			for p := range uint32(4) {
+				for m := range rtype.SplitSnapshot(serverTick, states) {
+					_ = bld.Reset(rtype.PacketHeader{ConnectionID: p + 1, Sequence: serverTick})
+					_ = rtype.Add(&bld, m)
+					_ = bld.Bytes()
+				}
+			}
+		}
+}
+
+// BenchmarkServerCycleRatio times serverCycle's Snapshot cycle against
+// its encoding, in alternating batches, and reports the median per-batch
+// ratio (x-encode): what the session adds to the codec on the server.
+func BenchmarkServerCycleRatio(b *testing.B) {
+	cycle, encode := serverCycle(b)
+	for range 100 { // reach the steady state
+		cycle()
+	}
+	var ratios []float64
+	for b.Loop() {
+		t1 := time.Now()
+		for range 100 {
+			encode()
+		}
+		t2 := time.Now()
+		for range 100 {
+			cycle()
+		}
+		ratios = append(ratios, float64(time.Since(t2))/float64(t2.Sub(t1)))
+	}
+	slices.Sort(ratios)
+	b.ReportMetric(ratios[len(ratios)/2], "x-encode")
+}
+
+// BenchmarkServerMoveRatio times Server.Move of 200 entities against
+// looking their ids up in the world's index, in the same order, in
+// alternating batches, and reports the median per-batch ratio (x-lookup):
+// in the order they were spawned, which Move looks at first, and shuffled.
+func BenchmarkServerMoveRatio(b *testing.B) {
+	for _, shuffled := range []bool{false, true} {
+		name := "SpawnOrder"
+		if shuffled {
+			name = "Shuffled"
+		}
+		b.Run(name, func(b *testing.B) {
+			s := NewServer(ServerConfig{}, discard)
+			ids := make([]uint32, 200)
+			for i := range ids {
+				ids[i] = s.Spawn(rtype.ArchetypeEnemyBidos, float64(i), 0, 0)
+			}
+			if shuffled {
+				rand.Shuffle(len(ids), func(i, j int) { ids[i], ids[j] = ids[j], ids[i] })
+			}
+			var sink int32
+			var ratios []float64
+			y := 0.0
+			for b.Loop() {
+				t1 := time.Now()
+				for range 100 {
+					for _, id := range ids {
+						p, _ := s.world.index.get(id)
+						sink += p
+					}
+				}
+				t2 := time.Now()
+				for range 100 {
+					y++
+					for _, id := range ids {
+						_ = s.Move(id, y, y, 0)
+					}
+				}
+				ratios = append(ratios, float64(time.Since(t2))/float64(t2.Sub(t1)))
+			}
+			slices.Sort(ratios)
+			b.ReportMetric(ratios[len(ratios)/2], "x-lookup")
+			_ = sink
+		})
 	}
 }

@@ -266,15 +266,18 @@ func (c *Client) receivePacket(b []byte, now time.Time) {
 func (c *Client) handle(m rtype.RawMessage, now time.Time) {
 	switch m.Type {
 	case rtype.TypeSnapshot:
-		if err := c.snap.UnmarshalBinary(m.Payload); err != nil {
+		tick, states, err := rtype.ParseSnapshot(m.Payload)
+		if err != nil {
 			c.drop(dropOf(err, DropPayloadSize))
 			return
 		}
 		c.play(now)
 		c.stats.Snapshots++
-		unknown := c.ents.snapshot(c, &c.snap, now)
-		c.own.snapshot(c.snap.ServerTick, unknown == 0)
+		unknown := c.ents.snapshot(c, tick, states, now)
+		c.own.snapshot(tick, unknown == 0)
 		if v := c.cfg.View; v != nil {
+			// Only a view needs the states decoded: checked, they are.
+			_ = c.snap.UnmarshalBinary(m.Payload)
 			v.Snapshot(&c.snap, now)
 		}
 	case rtype.TypeCreateEntity:

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"encoding/binary"
 	"time"
 
 	"github.com/rtypeproto/rtype"
@@ -76,6 +77,11 @@ type entityTable struct {
 	dNext     int
 	queries   []query
 	rounds    snapshotRounds
+	// next is where the entity after the last one a Snapshot listed is
+	// looked for first: a server lists its world in the same order every
+	// round, mostly the order the client learned it in, so the index is
+	// seldom needed (listRun).
+	next int
 	// unlisted is ExpireUnlisted in server ticks, 0 when off.
 	unlisted int32
 }
@@ -118,31 +124,71 @@ func (t *entityTable) remember(d destroyedID) {
 	t.dNext = (t.dNext + 1) % maxDestroyed
 }
 
-// snapshot applies a valid Snapshot (§8.1): positions and listings, queries
-// for unknown ids not recently destroyed (§7.4), then the round's expiry.
-// It returns how many such unknown ids it listed.
-func (t *entityTable) snapshot(c *Client, s *rtype.Snapshot, now time.Time) (unknown int) {
-	at, over, ended := t.rounds.begin(s.ServerTick)
-	for _, st := range s.States {
-		if e, ok := t.store.get(st.NetworkID); ok {
-			e.x, e.y, e.rot = st.X, st.Y, st.Rotation
-			e.listed.update(s.ServerTick, at)
-			continue
+// snapshot applies a valid Snapshot of tick (§8.1): positions and
+// listings, queries for unknown ids not recently destroyed (§7.4), then
+// the round's expiry. It returns how many such unknown ids it listed.
+func (t *entityTable) snapshot(c *Client, tick uint32, states rtype.SnapshotStates, now time.Time) (unknown int) {
+	at, over, ended := t.rounds.begin(tick)
+	for i, n := 0, states.Len(); i < n; i++ {
+		i += t.listRun(states, i, tick, at)
+		if i < n {
+			unknown += t.listOne(states.At(i), tick, at, now)
 		}
-		if t.full() {
-			continue // nothing is asked: the answer would be dropped
-		}
-		if d, gone := t.recentlyDestroyed(st.NetworkID, now); gone && !d.relistedBy(s.ServerTick) {
-			continue
-		}
-		t.unknown(st.NetworkID, now)
-		unknown++
 	}
-	c.events.push(Event{Kind: EventSnapshot, Tick: s.ServerTick, At: now})
+	c.events.push(Event{Kind: EventSnapshot, Tick: tick, At: now})
 	if ended {
 		t.expireUnlisted(c, over, now)
 	}
 	return unknown
+}
+
+// listRun applies the states from the i-th on whose entities stand in the
+// table one after the other where next expects them, and returns how many.
+func (t *entityTable) listRun(states rtype.SnapshotStates, i int, tick, at uint32) int {
+	ents, next := t.store.ents, t.next
+	if next >= len(ents) {
+		next = 0 // the round after the last
+	}
+	run, enc := ents[next:], states[i*rtype.EntityStateSize:]
+	n := 0
+	for ; n < len(run) && len(enc) >= rtype.EntityStateSize; n++ {
+		st, e := (*[rtype.EntityStateSize]byte)(enc), &run[n]
+		if e.id != binary.BigEndian.Uint32(st[0:4]) {
+			break
+		}
+		e.x = rtype.Pos16(binary.BigEndian.Uint16(st[5:7]))
+		e.y = rtype.Pos16(binary.BigEndian.Uint16(st[7:9]))
+		e.rot = rtype.Rot16(binary.BigEndian.Uint16(st[9:11]))
+		enc = enc[rtype.EntityStateSize:]
+	}
+	if t.unlisted != 0 { // the listings only expiry reads
+		for k := range run[:n] {
+			run[k].listed.update(tick, at)
+		}
+	}
+	t.next = next + n
+	return n
+}
+
+// listOne applies a state through the index, or schedules a query for
+// its id (§7.4) unless the table is full or the id recently destroyed;
+// it returns 1 for a query scheduled.
+func (t *entityTable) listOne(st rtype.EntityState, tick, at uint32, now time.Time) int {
+	if i := t.store.pos(st.NetworkID); i >= 0 {
+		e := &t.store.ents[i]
+		e.x, e.y, e.rot = st.X, st.Y, st.Rotation
+		e.listed.update(tick, at)
+		t.next = i + 1
+		return 0
+	}
+	if t.full() {
+		return 0 // nothing is asked: the answer would be dropped
+	}
+	if d, gone := t.recentlyDestroyed(st.NetworkID, now); gone && !d.relistedBy(tick) {
+		return 0
+	}
+	t.unknown(st.NetworkID, now)
+	return 1
 }
 
 // full reports whether the table holds MaxEntities: answers would be dropped.

@@ -23,6 +23,14 @@ func (t *table[E]) find(id uint32) (int, bool) {
 	return int(i), ok
 }
 
+// pos returns the position of entity id, or -1.
+func (t *table[E]) pos(id uint32) int {
+	if i, ok := t.index.get(id); ok {
+		return int(i)
+	}
+	return -1
+}
+
 // get returns entity id, to be updated in place.
 func (t *table[E]) get(id uint32) (*E, bool) {
 	i, ok := t.index.get(id)

@@ -31,6 +31,7 @@ type Server struct {
 	tick   uint32
 	world  world
 	states []rtype.EntityState
+	round  snapshotRound // s.states encoded, for every player
 
 	asm      assembler // the packet being built
 	events   eventQueue

@@ -30,7 +30,7 @@ func (s *Server) spawn(owner uint32, a rtype.Archetype, x, y, rotation float64) 
 	w := &s.world
 	i := w.add(serverEntity{
 		id: w.newID(), owner: owner, arch: a,
-		x: rtype.PosFromPixels(x), y: rtype.PosFromPixels(y), rot: rtype.RotFromRadians(rotation),
+		x: x, y: y, rot: rotation,
 	})
 	for c := range s.open() {
 		w.update(i, c.slot, (*replica).spawned)
@@ -41,11 +41,11 @@ func (s *Server) spawn(owner uint32, a rtype.Archetype, x, y, rotation float64) 
 // Move sets the position and rotation of entity id; the next Snapshot
 // carries them (§8.1). It fails with [ErrNoEntity] for an unknown id.
 func (s *Server) Move(id uint32, x, y, rotation float64) error {
-	e, ok := s.world.live(id)
+	e, ok := s.world.moving(id)
 	if !ok {
 		return ErrNoEntity
 	}
-	e.x, e.y, e.rot = rtype.PosFromPixels(x), rtype.PosFromPixels(y), rtype.RotFromRadians(rotation)
+	e.x, e.y, e.rot = x, y, rotation
 	return nil
 }
 

@@ -52,6 +52,7 @@ func (s *Server) Tick(now time.Time) {
 	s.admit(now)
 	if s.cfg.SnapshotInterval > 0 && s.tick%uint32(s.cfg.SnapshotInterval) == 0 {
 		s.states = s.world.states(s.states)
+		s.round.encode(s.tick, s.states)
 		for c := range s.open() {
 			s.sendRound(c, now)
 		}
@@ -131,12 +132,10 @@ func (s *Server) endTick(end toConn) {
 // sendSnapshot sends the world's Snapshot in messages of at most 47 states,
 // each in its own packet (§8.1), the first in the open packet if it fits.
 func (s *Server) sendSnapshot(end toConn) {
-	first := true
-	for m := range rtype.SplitSnapshot(s.tick, s.states) {
-		if !first {
+	for i, m := range s.round.msgs {
+		if i > 0 {
 			end.flush()
 		}
-		first = false
 		put(end, &s.asm, m)
 		s.asm.snapshot = true
 		s.stats.Snapshots++

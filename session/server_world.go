@@ -1,14 +1,20 @@
 package session
 
-import "github.com/rtypeproto/rtype"
+import (
+	"slices"
 
-// serverEntity is an entity of the world in wire values (§8, §9).
+	"github.com/rtypeproto/rtype"
+)
+
+// serverEntity is an entity of the world. Its position is the game's,
+// in pixels and radians: encoded (§9) when a message carries it, not at
+// every move, as a game moves an entity several times a Snapshot.
 type serverEntity struct {
 	id    uint32
 	owner uint32 // connection id of the player owning it, 0 if none
 	arch  rtype.Archetype
-	x, y  rtype.Pos16
-	rot   rtype.Rot16
+	x, y  float64
+	rot   float64
 	// dead marks an entity destroyed in the world and kept, unlisted,
 	// while a client may still hold it; destroy is its DestroyEntity.
 	dead    bool
@@ -17,12 +23,19 @@ type serverEntity struct {
 
 func (e serverEntity) key() uint32 { return e.id }
 
+// wire returns the position encoded (§9.1, §9.2).
+func (e *serverEntity) wire() (x, y rtype.Pos16, rot rtype.Rot16) {
+	return rtype.PosFromPixels(e.x), rtype.PosFromPixels(e.y), rtype.RotFromRadians(e.rot)
+}
+
 func (e *serverEntity) create(tick uint32) rtype.CreateEntity {
-	return rtype.CreateEntity{ServerTick: tick, NetworkID: e.id, EntityType: e.arch, X: e.x, Y: e.y, Rotation: e.rot}
+	x, y, rot := e.wire()
+	return rtype.CreateEntity{ServerTick: tick, NetworkID: e.id, EntityType: e.arch, X: x, Y: y, Rotation: rot}
 }
 
 func (e *serverEntity) entity() Entity {
-	return Entity{ID: e.id, Archetype: e.arch, X: e.x.Pixels(), Y: e.y.Pixels(), Rotation: e.rot.Radians()}
+	x, y, rot := e.wire()
+	return Entity{ID: e.id, Archetype: e.arch, X: x.Pixels(), Y: y.Pixels(), Rotation: rot.Radians()}
 }
 
 // world is the server's entity table and, per entity and slot, what that
@@ -41,6 +54,8 @@ type world struct {
 	// settling is set when a replica settled: purge has something to look
 	// for. Only update writes it.
 	settling bool
+	// nextMove is where the next move's entity is looked for first.
+	nextMove int
 }
 
 func newWorld(slots int) world {
@@ -67,6 +82,26 @@ func (w *world) live(id uint32) (*serverEntity, bool) {
 		return nil, false
 	}
 	return e, true
+}
+
+// moving returns the live entity id for a move: looked for first right
+// after the one moved last, as a game moves its entities in the order it
+// spawned them, which is the table's until one leaves; then by the index.
+func (w *world) moving(id uint32) (*serverEntity, bool) {
+	i := w.nextMove
+	if i >= len(w.ents) {
+		i = 0 // the next tick's moves begin again
+	}
+	if i >= len(w.ents) || w.ents[i].id != id {
+		if i = w.pos(id); i < 0 {
+			return nil, false
+		}
+	}
+	w.nextMove = i + 1
+	if e := &w.ents[i]; !e.dead {
+		return e, true
+	}
+	return nil, false
 }
 
 func (w *world) newID() uint32 {
@@ -124,11 +159,17 @@ func (w *world) settled(i int) bool {
 
 // states lists the live entities for a Snapshot (§8.1) in buf's memory.
 func (w *world) states(buf []rtype.EntityState) []rtype.EntityState {
-	buf = buf[:0]
+	buf = slices.Grow(buf[:0], len(w.ents))[:len(w.ents)]
+	n := 0
 	for i := range w.ents {
 		if e := &w.ents[i]; !e.dead {
-			buf = append(buf, rtype.EntityState{NetworkID: e.id, EntityType: uint8(e.arch), X: e.x, Y: e.y, Rotation: e.rot})
+			// Field by field: a struct built whole is stored in parts
+			// and read back whole, which stalls the copy.
+			st := &buf[n]
+			st.NetworkID, st.EntityType = e.id, uint8(e.arch)
+			st.X, st.Y, st.Rotation = e.wire()
+			n++
 		}
 	}
-	return buf
+	return buf[:n]
 }
