@@ -37,3 +37,6 @@ func (p *specPeer) Conn() uint32 { return p.conn }
 // Entities returns the ids the peer holds; the map is the peer's own, to
 // read between frames.
 func (p *specPeer) Entities() map[uint32]bool { return p.ents }
+
+// ReplicaTable is the replica's machine as docs/replica.md shows it.
+func ReplicaTable() string { return repTable() }

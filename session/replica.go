@@ -52,9 +52,6 @@ const (
 	numRepStates
 )
 
-// repAny, as the state a transition leaves, is every state.
-const repAny = numRepStates
-
 var repStateNames = [numRepStates]string{
 	"Absent", "Pending", "Creating", "CreateDue", "Held", "Doomed",
 	"DestroyEcho", "Destroying", "DestroyDue", "Destroyed",
@@ -115,109 +112,88 @@ var repEventNames = [numRepEvents]string{
 
 func (e repEvent) String() string { return repEventNames[e] }
 
-// repTransitions is the machine, one transition a line: from, event, to;
-// "any" is every state. A pair not listed leaves the state as it is.
-// TestReplica_TransitionTable holds this comment and repNext to each other.
-//
-//	any          entered          Pending
-//	any          forgotten        Absent
-//	Pending      left             Absent
-//	Creating     left             Doomed
-//	CreateDue    left             Doomed
-//	Held         left             Doomed
-//	Pending      sentCreate       Creating
-//	CreateDue    sentCreate       Creating
-//	any          sentCreateOnce   Held
-//	Doomed       sentDestroy      DestroyEcho
-//	DestroyEcho  sentDestroy      Destroying
-//	DestroyDue   sentDestroy      Destroying
-//	any          sentDestroyOnce  Absent
-//	Creating     createArrived    Held
-//	CreateDue    createArrived    Held
-//	DestroyEcho  createArrived    DestroyDue
-//	Destroying   createArrived    DestroyDue
-//	Destroyed    createArrived    DestroyDue
-//	Creating     createLostLast   CreateDue
-//	DestroyEcho  createLost       DestroyDue
-//	Destroying   createLost       DestroyDue
-//	Destroyed    createLost       DestroyDue
-//	DestroyEcho  createLostLast   DestroyDue
-//	Destroying   createLostLast   DestroyDue
-//	Destroyed    createLostLast   DestroyDue
-//	DestroyEcho  destroyArrived   Destroyed
-//	Destroying   destroyArrived   Destroyed
-//	DestroyDue   destroyArrived   Destroyed
-//	DestroyEcho  destroySettled   Absent
-//	Destroying   destroySettled   Absent
-//	DestroyDue   destroySettled   Absent
-//	Destroyed    destroySettled   Absent
-//	DestroyEcho  destroyVoidLast  DestroyDue
-//	Destroying   destroyVoidLast  DestroyDue
-//	DestroyEcho  gaveUp           Absent
-//	Destroying   gaveUp           Absent
-//	DestroyDue   gaveUp           Absent
-//	Creating     suspected        CreateDue
-//	DestroyEcho  suspected        DestroyDue
-//	Destroying   suspected        DestroyDue
-var repTransitions = []struct {
-	from repState
+// repRule is one rule of the machine: event ev moves a replica in any of
+// the states from to state to, or leaves it where it is (repSame).
+type repRule struct {
 	ev   repEvent
+	from repStates
 	to   repState
-}{
-	{repAny, evEntered, repPending},
-	{repAny, evForgotten, repAbsent},
-	{repPending, evLeft, repAbsent},
-	{repCreating, evLeft, repDoomed},
-	{repCreateDue, evLeft, repDoomed},
-	{repHeld, evLeft, repDoomed},
-	{repPending, evSentCreate, repCreating},
-	{repCreateDue, evSentCreate, repCreating},
-	{repAny, evSentCreateOnce, repHeld},
-	{repDoomed, evSentDestroy, repDestroyEcho},
-	{repDestroyEcho, evSentDestroy, repDestroying},
-	{repDestroyDue, evSentDestroy, repDestroying},
-	{repAny, evSentDestroyOnce, repAbsent},
-	{repCreating, evCreateArrived, repHeld},
-	{repCreateDue, evCreateArrived, repHeld},
-	{repDestroyEcho, evCreateArrived, repDestroyDue},
-	{repDestroying, evCreateArrived, repDestroyDue},
-	{repDestroyed, evCreateArrived, repDestroyDue},
-	{repCreating, evCreateLostLast, repCreateDue},
-	{repDestroyEcho, evCreateLost, repDestroyDue},
-	{repDestroying, evCreateLost, repDestroyDue},
-	{repDestroyed, evCreateLost, repDestroyDue},
-	{repDestroyEcho, evCreateLostLast, repDestroyDue},
-	{repDestroying, evCreateLostLast, repDestroyDue},
-	{repDestroyed, evCreateLostLast, repDestroyDue},
-	{repDestroyEcho, evDestroyArrived, repDestroyed},
-	{repDestroying, evDestroyArrived, repDestroyed},
-	{repDestroyDue, evDestroyArrived, repDestroyed},
-	{repDestroyEcho, evDestroySettled, repAbsent},
-	{repDestroying, evDestroySettled, repAbsent},
-	{repDestroyDue, evDestroySettled, repAbsent},
-	{repDestroyed, evDestroySettled, repAbsent},
-	{repDestroyEcho, evDestroyVoidLast, repDestroyDue},
-	{repDestroying, evDestroyVoidLast, repDestroyDue},
-	{repDestroyEcho, evGaveUp, repAbsent},
-	{repDestroying, evGaveUp, repAbsent},
-	{repDestroyDue, evGaveUp, repAbsent},
-	{repCreating, evSuspected, repCreateDue},
-	{repDestroyEcho, evSuspected, repDestroyDue},
-	{repDestroying, evSuspected, repDestroyDue},
 }
 
-// repNext is repTransitions as a table: repNext[from][ev] is the state ev
-// leads to from.
-var repNext = func() (t [numRepStates][numRepEvents]repState) {
-	for s := range numRepStates {
-		for e := range numRepEvents {
-			t[s][e] = s
-		}
+// repStates is a set of states, bit s for state s; repRest, alone, is
+// every state no other rule of the event names.
+type repStates uint16
+
+const repRest repStates = 1 << 15
+
+// repSame, as the state a rule leads to, is the state the replica was in.
+const repSame = numRepStates
+
+func states(ss ...repState) (set repStates) {
+	for _, s := range ss {
+		set |= 1 << s
 	}
-	for _, tr := range repTransitions {
+	return set
+}
+
+var repAll = states(repAbsent, repPending, repCreating, repCreateDue, repHeld, repDoomed,
+	repDestroyEcho, repDestroying, repDestroyDue, repDestroyed)
+
+// repRules is the machine, every event with every state: the one place
+// that says it. docs/replica.md is written from it, and
+// TestReplica_RulesAreTotal fails on a pair no rule decides, or two do.
+var repRules = []repRule{
+	{evEntered, repAll, repPending},
+	{evForgotten, repAll, repAbsent},
+	{evLeft, states(repPending), repAbsent},
+	{evLeft, states(repCreating, repCreateDue, repHeld), repDoomed},
+	{evLeft, repRest, repSame},
+	{evSentCreate, states(repPending, repCreateDue), repCreating},
+	{evSentCreate, repRest, repSame},
+	{evSentCreateOnce, repAll, repHeld},
+	{evSentDestroy, states(repDoomed), repDestroyEcho},
+	{evSentDestroy, states(repDestroyEcho, repDestroyDue), repDestroying},
+	{evSentDestroy, repRest, repSame},
+	{evSentDestroyOnce, repAll, repAbsent},
+	{evCreateArrived, states(repCreating, repCreateDue), repHeld},
+	{evCreateArrived, states(repDestroyEcho, repDestroying, repDestroyed), repDestroyDue},
+	{evCreateArrived, repRest, repSame},
+	{evCreateLost, states(repDestroyEcho, repDestroying, repDestroyed), repDestroyDue},
+	{evCreateLost, repRest, repSame},
+	{evCreateLostLast, states(repCreating), repCreateDue},
+	{evCreateLostLast, states(repDestroyEcho, repDestroying, repDestroyed), repDestroyDue},
+	{evCreateLostLast, repRest, repSame},
+	{evDestroyArrived, states(repDestroyEcho, repDestroying, repDestroyDue), repDestroyed},
+	{evDestroyArrived, repRest, repSame},
+	{evDestroySettled, states(repDestroyEcho, repDestroying, repDestroyDue, repDestroyed), repAbsent},
+	{evDestroySettled, repRest, repSame},
+	{evDestroyVoid, repAll, repSame}, // another copy is in flight: wait for it
+	{evDestroyVoidLast, states(repDestroyEcho, repDestroying), repDestroyDue},
+	{evDestroyVoidLast, repRest, repSame},
+	{evGaveUp, states(repDestroyEcho, repDestroying, repDestroyDue), repAbsent},
+	{evGaveUp, repRest, repSame},
+	{evSuspected, states(repCreating), repCreateDue},
+	{evSuspected, states(repDestroyEcho, repDestroying), repDestroyDue},
+	{evSuspected, repRest, repSame},
+}
+
+// repNext is repRules as a table: repNext[from][ev] is the state ev leads
+// to from. Rules are applied in order, a rest rule to the states left.
+var repNext = func() (t [numRepStates][numRepEvents]repState) {
+	var named [numRepEvents]repStates
+	for _, r := range repRules {
+		from := r.from
+		if from == repRest {
+			from = repAll &^ named[r.ev]
+		}
+		named[r.ev] |= from
 		for s := range numRepStates {
-			if tr.from == repAny || s == tr.from {
-				t[s][tr.ev] = tr.to
+			if from&(1<<s) == 0 {
+				continue
+			}
+			t[s][r.ev] = r.to
+			if r.to == repSame {
+				t[s][r.ev] = s
 			}
 		}
 	}

@@ -1,94 +1,83 @@
 package session
 
 import (
-	"bufio"
-	"os"
+	"fmt"
 	"strings"
 	"testing"
 )
 
-// The replica's machine (§13.4) is the table in repTransitions' doc
-// comment: every (state, event) pair, driven through replica.on, ends in
-// the state the comment lists for it, or stays where it was when the
-// comment lists nothing; and every line of the comment names a state and
-// an event that exist.
-func TestReplica_TransitionTable(t *testing.T) {
-	doc := readTransitionDoc(t)
-	if len(doc) == 0 {
-		t.Fatal("no transition found in repTransitions' doc comment")
-	}
-	for s := range numRepStates {
-		for e := range numRepEvents {
-			want, listed := doc[pairKey{s, e}]
-			if !listed {
-				want = s
-			}
-			r := replica{state: s}
-			r.on(e)
-			if r.state != want {
-				t.Errorf("%v --%v--> %v, the doc says %v", s, e, r.state, want)
-			}
-		}
-	}
-}
-
-type pairKey struct {
-	from repState
-	ev   repEvent
-}
-
-// readTransitionDoc parses the "from event to" lines of the comment above
-// repTransitions in replica.go, "any" standing for every state.
-func readTransitionDoc(t *testing.T) map[pairKey]repState {
-	t.Helper()
-	f, err := os.Open("replica.go")
-	if err != nil {
+// The replica's machine (§13.4) decides every (state, event) pair once:
+// each event has rules, a state named by two rules of one event or by
+// none is an error, and a rest rule, naming the states left, comes last.
+func TestReplica_RulesAreTotal(t *testing.T) {
+	if err := checkRepRules(repRules); err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	states := map[string]repState{}
-	for s := range numRepStates {
-		states[s.String()] = s
+	broken := map[string][]repRule{
+		"a pair undecided": {{evEntered, states(repAbsent), repPending}},
+		"a pair decided twice": append(append([]repRule(nil), repRules...),
+			repRule{evLeft, states(repHeld), repAbsent}),
+		"an event without a rule": repRules[1:],
+		"a rest rule first": append([]repRule{{evEntered, repRest, repSame}}, repRules...),
 	}
-	events := map[string]repEvent{}
+	for name, rules := range broken {
+		if checkRepRules(rules) == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+}
+
+// checkRepRules reports the first pair that rules decide never or twice.
+func checkRepRules(rules []repRule) error {
+	var named [numRepEvents]repStates
+	var rested [numRepEvents]bool
+	for _, r := range rules {
+		from := r.from
+		if rested[r.ev] {
+			return fmt.Errorf("%v: a rule after its rest rule", r.ev)
+		}
+		if from == repRest {
+			from, rested[r.ev] = repAll&^named[r.ev], true
+		}
+		if both := named[r.ev] & from; both != 0 {
+			return fmt.Errorf("%v: states %s decided twice", r.ev, stateList(both))
+		}
+		named[r.ev] |= from
+	}
 	for e := range numRepEvents {
-		events[e.String()] = e
-	}
-	doc := map[pairKey]repState{}
-	var block []string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
-		if strings.HasPrefix(line, "var repTransitions") {
-			break
-		}
-		if !strings.HasPrefix(line, "//") {
-			block = block[:0]
-			continue
-		}
-		block = append(block, line)
-	}
-	for _, line := range block {
-		if !strings.HasPrefix(line, "//\t") {
-			continue
-		}
-		f := strings.Fields(strings.TrimPrefix(line, "//"))
-		if len(f) != 3 {
-			t.Errorf("doc line %q: want from, event, to", line)
-			continue
-		}
-		ev, ok := events[f[1]]
-		to, ok2 := states[f[2]]
-		from, ok3 := states[f[0]]
-		if !ok || !ok2 || !ok3 && f[0] != "any" {
-			t.Errorf("doc line %q names no state or event", line)
-			continue
-		}
-		for s := range numRepStates {
-			if f[0] == "any" || s == from {
-				doc[pairKey{s, ev}] = to
-			}
+		if named[e] != repAll {
+			return fmt.Errorf("%v: states %s decided by no rule", e, stateList(repAll&^named[e]))
 		}
 	}
-	return doc
+	return nil
+}
+
+func stateList(set repStates) string {
+	var names []string
+	for s := range numRepStates {
+		if set&(1<<s) != 0 {
+			names = append(names, s.String())
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+// repTable is repRules as the Markdown table of docs/replica.md.
+func repTable() string {
+	var b strings.Builder
+	b.WriteString("| event | from | to |\n|---|---|---|\n")
+	for _, r := range repRules {
+		from, to := stateList(r.from), "stays"
+		switch r.from {
+		case repAll:
+			from = "any"
+		case repRest:
+			from = "any other"
+		}
+		if r.to != repSame {
+			to = r.to.String()
+		}
+		fmt.Fprintf(&b, "| %v | %s | %s |\n", r.ev, from, to)
+	}
+	return b.String()
 }

@@ -1,17 +1,14 @@
 package session_test
 
 import (
-	"flag"
 	"fmt"
 	"math"
 	"net/netip"
-	"os"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/rtypeproto/rtype"
 	"github.com/rtypeproto/rtype/netem"
 	"github.com/rtypeproto/rtype/rtypetest"
@@ -326,7 +323,7 @@ func TestView_MeasuredAgainstTheTruth(t *testing.T) {
 	}
 	table := viewTable(rows) + "\n" + ownTable(own) + "\n" + shotTable(own)
 	t.Logf("smooth against naive, seed %d:\n%s", viewSeed, table)
-	checkViewDoc(t, table)
+	checkDocTable(t, "../docs/client.md", "view", table)
 }
 
 // checkViewGoals asserts the goals of a smooth row: on a clean network and
@@ -367,40 +364,5 @@ func checkOwnGoals(t *testing.T, r ownRow) {
 	}
 	if r.corrMax > 1+1e-9 {
 		t.Errorf("%s: own ship moved up to %.2f px off its Input, want ≤ 1 px", r.profile, r.corrMax)
-	}
-}
-
-// updateViewDoc rewrites the table of docs/client.md with what the test
-// measures.
-var updateViewDoc = flag.Bool("update", false, "rewrite the smooth view's table in docs/client.md")
-
-// viewDoc holds the table between these two lines.
-const (
-	viewDoc      = "../docs/client.md"
-	viewTableTop = "<!-- view table -->\n"
-	viewTableEnd = "<!-- end of view table -->\n"
-)
-
-// checkViewDoc fails if docs/client.md's table is not table, or, with
-// -update, writes table there.
-func checkViewDoc(t *testing.T, table string) {
-	t.Helper()
-	doc, err := os.ReadFile(viewDoc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	before, rest, ok1 := strings.Cut(string(doc), viewTableTop)
-	old, after, ok2 := strings.Cut(rest, viewTableEnd)
-	if !ok1 || !ok2 {
-		t.Fatalf("%s has no %q … %q", viewDoc, viewTableTop, viewTableEnd)
-	}
-	if *updateViewDoc {
-		if err := os.WriteFile(viewDoc, []byte(before+viewTableTop+table+viewTableEnd+after), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	if diff := cmp.Diff(old, table); diff != "" {
-		t.Errorf("%s's table differs from the measures (-doc +measured; -update rewrites it):\n%s", viewDoc, diff)
 	}
 }
