@@ -81,16 +81,6 @@ func (c *Client) pong(ts uint32, now time.Time) bool {
 	return true
 }
 
-// smoothRTT folds a sample into srtt with weight 1/8, as TCP does, the first
-// as is; clients sample Pongs (§7.2), servers acks (§5.1).
-func smoothRTT(srtt *time.Duration, sample time.Duration) {
-	if *srtt == 0 {
-		*srtt = sample
-		return
-	}
-	*srtt += (sample - *srtt) / 8
-}
-
 // rttWindow is the number of recent round trips whose least a client
 // keeps: 8 s of Pings.
 const rttWindow = 8

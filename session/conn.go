@@ -43,7 +43,7 @@ func (s *Server) join(p peer, now time.Time) *conn {
 	*c = conn{state: placeTaken, slot: slot, peer: p}
 	c.lastHeard = now
 	s.nConns++
-	s.traceState(&c.peer, Playing, CloseNone)
+	s.trace.peerState(&c.peer, Playing, CloseNone)
 	s.events.push(Event{Kind: EventPlayerJoined, Conn: c.id, Slot: uint8(slot), At: now})
 	s.ops.joined(c)
 	w := &s.world
@@ -77,7 +77,7 @@ func (s *Server) closeConn(c *conn, why CloseReason, dr rtype.DisconnectReason, 
 	// closes it: nothing more goes to its address (§7.3).
 	s.asm.discard()
 	c.state = placeFree
-	s.traceState(&c.peer, Closed, why)
+	s.trace.peerState(&c.peer, Closed, why)
 	s.departed.add(c.stats(&s.world))
 	s.nConns--
 	for i := range s.world.ents {

@@ -340,6 +340,40 @@ func (r *replica) suspect(seq uint32) {
 	}
 }
 
+// resolved applies what the acks made of a copy of kind k that packet seq
+// carried, by the handler of its kind.
+func (r *replica) resolved(k refKind, o ackOutcome, seq uint32) {
+	if k == creation {
+		r.creationResolved(o, seq)
+		return
+	}
+	r.destructionResolved(o, seq)
+}
+
+// creationResolved handles a CreateEntity copy's outcome.
+func (r *replica) creationResolved(o ackOutcome, seq uint32) {
+	switch o {
+	case arrived:
+		r.ackedCreate()
+	case lost:
+		r.lostCreate(seq)
+	case suspected:
+		r.suspect(seq)
+	}
+}
+
+// destructionResolved handles a DestroyEntity copy's outcome.
+func (r *replica) destructionResolved(o ackOutcome, seq uint32) {
+	switch o {
+	case arrived:
+		r.ackedDestroy(seq)
+	case lost:
+		r.lostDestroy()
+	case suspected:
+		r.suspect(seq)
+	}
+}
+
 // lastOr is ev while copies remain in flight, last once none does.
 func lastOr(inFlight uint8, ev, last repEvent) repEvent {
 	if inFlight == 0 {

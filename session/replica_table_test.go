@@ -18,7 +18,7 @@ func TestReplica_RulesAreTotal(t *testing.T) {
 		"a pair decided twice": append(append([]repRule(nil), repRules...),
 			repRule{evLeft, states(repHeld), repAbsent}),
 		"an event without a rule": repRules[1:],
-		"a rest rule first": append([]repRule{{evEntered, repRest, repSame}}, repRules...),
+		"a rest rule first":       append([]repRule{{evEntered, repRest, repSame}}, repRules...),
 	}
 	for name, rules := range broken {
 		if checkRepRules(rules) == nil {

@@ -42,7 +42,7 @@ func (s *Server) enqueue(p peer) *waiter {
 			*w = waiter{state: placeTaken, order: s.waitOrder, peer: p}
 			s.nWaiting++
 			s.stats.Waited++
-			s.traceState(&w.peer, Waiting, CloseNone)
+			s.trace.peerState(&w.peer, Waiting, CloseNone)
 			return w
 		}
 	}
@@ -63,7 +63,7 @@ func (s *Server) unqueue(w *waiter) {
 // again (§5.2 reorders, §7.3).
 func (s *Server) leaveQueue(w *waiter, why CloseReason, now time.Time) {
 	s.closed.add(w.addr, w.id, now)
-	s.traceState(&w.peer, Closed, why)
+	s.trace.peerState(&w.peer, Closed, why)
 	s.unqueue(w)
 }
 
@@ -145,12 +145,5 @@ func (s *Server) admit(now time.Time) {
 		p := w.peer
 		s.unqueue(w)
 		s.join(p, now)
-	}
-}
-
-// traceState traces the state the connection of p entered.
-func (s *Server) traceState(p *peer, st State, why CloseReason) {
-	if s.trace.on() {
-		s.trace.state(p.addr, p.id, st, why)
 	}
 }

@@ -24,6 +24,13 @@ type tracing struct {
 
 func (tr *tracing) on() bool { return tr.t != nil }
 
+// peerState traces the state the connection of p entered.
+func (tr *tracing) peerState(p *peer, st State, why CloseReason) {
+	if tr.on() {
+		tr.state(p.addr, p.id, st, why)
+	}
+}
+
 // at sets the time of the events of the call that starts.
 func (tr *tracing) at(now time.Time) { tr.now = now }
 
