@@ -232,7 +232,7 @@ func (w *Monitor) judge(client netip.AddrPort, b []byte, at time.Time) {
 
 // handshake judges a handshake datagram, valid but for a Welcome's id of
 // 0: that id (§4.3).
-func (w *Monitor) handshake(client netip.AddrPort, d *wiredump.Decoded, at string) {
+func (w *Monitor) handshake(client netip.AddrPort, d *wiredump.Decoded, at moment) {
 	w.check(Handshake, true, nil)
 	if d.Err == nil && d.Handshake != rtype.HandshakeWelcome {
 		return
@@ -245,7 +245,7 @@ func (w *Monitor) handshake(client netip.AddrPort, d *wiredump.Decoded, at strin
 // packet judges a packet with a whole header, sent to or by a client that
 // has a connection: its id (§5.1), its number (§5.2), its framing (§5.3)
 // and, when well framed, each of its messages (§6 to §8).
-func (w *Monitor) packet(c *conn, d *wiredump.Decoded, at string) {
+func (w *Monitor) packet(c *conn, d *wiredump.Decoded, at moment) {
 	h := d.Header
 	n := c.find(h.ConnectionID)
 	w.check(ConnID, n != nil, func() string {
@@ -274,7 +274,7 @@ func (w *Monitor) packet(c *conn, d *wiredump.Decoded, at string) {
 // then one more each time (§5.2). A Welcome of the same id again lets it
 // start over at 1. A datagram a receiver drops spends its number; one that
 // repeats or goes back is left to the rule that drops it.
-func (w *Monitor) number(c *conn, n *numbering, seq uint32, dropped bool, h uint64, at string) {
+func (w *Monitor) number(c *conn, n *numbering, seq uint32, dropped bool, h uint64, at moment) {
 	want := n.last + 1
 	if n.again && seq == 1 {
 		want = 1
@@ -342,8 +342,13 @@ func (w *Monitor) conn(c *conn, id uint32) string {
 }
 
 // at is when tm was in the exchange, for details.
-func (w *Monitor) at(tm time.Time) string {
-	return fmt.Sprintf("%.2fs into the run", tm.Sub(w.start).Seconds())
+func (w *Monitor) at(tm time.Time) moment { return moment(tm.Sub(w.start)) }
+
+// moment is a time into the run, written only when a detail needs it.
+type moment time.Duration
+
+func (m moment) String() string {
+	return fmt.Sprintf("%.2fs into the run", time.Duration(m).Seconds())
 }
 
 // Record returns what the Monitor saw of rule r.

@@ -102,7 +102,7 @@ func (w *Monitor) destroyed(c *conn, n *numbering, p []byte) {
 
 // snapshot judges the positions of a valid Snapshot against the last of
 // each entity (§9.1).
-func (w *Monitor) snapshot(c *conn, n *numbering, p []byte, at string) {
+func (w *Monitor) snapshot(c *conn, n *numbering, p []byte, at moment) {
 	s := rtype.Snapshot{States: w.states[:0]}
 	if s.UnmarshalBinary(p) != nil {
 		return
