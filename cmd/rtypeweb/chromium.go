@@ -1,0 +1,49 @@
+//go:build !js
+
+package main
+
+import (
+	"os"
+	"os/exec"
+	"time"
+)
+
+// chromium is a headless Chromium showing the page: a player with no
+// screen, for rtypecheck client and scripted runs.
+type chromium struct {
+	cmd *exec.Cmd
+	dir string
+}
+
+// startChromium opens url in a headless Chromium with a profile of its own.
+func startChromium(url string) (*chromium, error) {
+	bin, err := exec.LookPath("chromium")
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp("", "rtypeweb-chromium-")
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(bin, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+		"--user-data-dir="+dir, "--remote-debugging-port=0", url)
+	if err := cmd.Start(); err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	return &chromium{cmd: cmd, dir: dir}, nil
+}
+
+// stop ends Chromium, killing it if it has not within a second.
+func (c *chromium) stop() {
+	c.cmd.Process.Signal(os.Interrupt)
+	done := make(chan struct{})
+	go func() { c.cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(time.Second):
+		c.cmd.Process.Kill()
+		<-done
+	}
+	os.RemoveAll(c.dir)
+}
