@@ -40,6 +40,7 @@ type gateway struct {
 	ctx  context.Context // ends every relay
 	stop context.CancelFunc
 	quit chan struct{} // closed to ask every page to quit
+	once sync.Once     // of shutdown
 	wg   sync.WaitGroup
 }
 
@@ -186,17 +187,17 @@ func (g *gateway) control(sess *webtransport.Session, rl *relay) {
 	t := time.NewTicker(time.Second)
 	defer t.Stop()
 	for {
-		h := hud{Up: rl.mine.up.Load(), Down: rl.mine.down.Load(), Dropped: rl.mine.dropped(), Sessions: g.total.open.Load()}
+		quit := false
 		select {
 		case <-ctx.Done():
 			return
 		case <-g.quit:
-			h.Quit = true
-			enc.Encode(h)
-			return
+			quit = true
 		case <-t.C:
 		}
-		if enc.Encode(h) != nil {
+		h := hud{Up: rl.mine.up.Load(), Down: rl.mine.down.Load(), Dropped: rl.mine.dropped(),
+			Sessions: g.total.open.Load(), Quit: quit}
+		if enc.Encode(h) != nil || quit {
 			return
 		}
 	}
@@ -205,6 +206,10 @@ func (g *gateway) control(sess *webtransport.Session, rl *relay) {
 // shutdown asks every page to quit, so its client sends Disconnect
 // (§7.3), waits for them within grace, then ends every relay.
 func (g *gateway) shutdown(grace time.Duration) {
+	g.once.Do(func() { g.drain(grace) })
+}
+
+func (g *gateway) drain(grace time.Duration) {
 	close(g.quit)
 	done := make(chan struct{})
 	go func() { g.wg.Wait(); close(done) }()

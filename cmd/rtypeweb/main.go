@@ -117,6 +117,8 @@ type instance struct {
 	g       *gateway
 	page    *page
 	url     string
+	wtURL   string // the WebTransport endpoint
+	hash    []byte // of the self-signed certificate, nil with -cert
 	udp     *net.UDPConn
 	http    *http.Server
 	metrics *http.Server
@@ -136,7 +138,7 @@ func open(o *options, servers []netip.AddrPort, log *slog.Logger, wasm, glue []b
 		tcp.Close()
 		return nil, err
 	}
-	in := &instance{udp: udp, url: l.pageURL(), errc: make(chan error, 2)}
+	in := &instance{udp: udp, url: l.pageURL(), wtURL: l.sessionURL(), hash: l.hash, errc: make(chan error, 2)}
 	in.g = newGateway(router{servers: servers, origins: l.origins(o.origins)}, o.limits, log)
 	if in.page, err = newPage(pageConfig{URL: l.sessionURL(), CertHash: l.hash, Servers: len(servers)}, wasm, glue); err != nil {
 		udp.Close()
