@@ -27,11 +27,8 @@ type upstream interface {
 	Close() error
 }
 
-// Why a relay ended.
-var (
-	errIdle     = errors.New("idle past the protocol's timeout")
-	errShutdown = errors.New("gateway shutting down")
-)
+// errIdle ends a relay whose browser stayed silent past the timeout.
+var errIdle = errors.New("idle past the protocol's timeout")
 
 // relay moves one session's datagrams between a browser and the server,
 // and only that server: the address is fixed when the session opens.
