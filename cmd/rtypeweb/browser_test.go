@@ -53,13 +53,18 @@ func keys(t *testing.T, tab context.Context, down bool, code string) {
 	}
 }
 
-// screenshotOnFailure keeps the page's picture when the test fails, in a
-// directory the test's end does not remove.
+// screenshotOnFailure keeps the page's picture when the test has failed
+// by its end, in a directory the test's end does not remove.
 func screenshotOnFailure(t *testing.T, tab context.Context) {
-	t.Cleanup(func() {
-		if !t.Failed() {
-			return
-		}
+	t.Cleanup(func() { keepScreenshot(t, tab) })
+}
+
+// keepScreenshot keeps the page's picture now if the test has failed.
+func keepScreenshot(t *testing.T, tab context.Context) {
+	if !t.Failed() {
+		return
+	}
+	func() {
 		png, err := chromedp.Run(tab, chromedp.CaptureScreenshot())
 		if err != nil {
 			t.Logf("no screenshot: %v", err)
@@ -74,7 +79,7 @@ func screenshotOnFailure(t *testing.T, tab context.Context) {
 			}
 		}
 		t.Logf("no screenshot: %v", err)
-	})
+	}()
 }
 
 // hold holds key until the server has moved the own ship as moved says,
@@ -154,14 +159,14 @@ func TestBrowser_PlaysThroughGateway(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("after %v: %d frames, frame p50 %.1f ms p99 %.1f ms, first frame at %.0f ms, render delay %.0f ms, "+
-		"%d interpolated %d extrapolated %d held, %d snaps, %d own corrections (%d snapped), rtt %.1f ms, loss %.3f",
+		"%d interpolated %d extrapolated %d held, %d snaps, %d own corrections (%d snapped), rtt %.1f ms, loss %.3f, %d Snapshots, gap p50 %.1f p99 %.1f ms",
 		time.Since(start).Round(time.Millisecond), s.Frames, s.FrameP50Ms, s.FrameP99Ms, s.FirstFrameMs, s.RenderDelayMs,
-		s.Interpolated, s.Extrapolated, s.Held, s.Snaps, s.Corrections, s.CorrectionSnaps, s.RTTMs, s.Loss)
+		s.Interpolated, s.Extrapolated, s.Held, s.Snaps, s.Corrections, s.CorrectionSnaps, s.RTTMs, s.Loss, s.Snapshots, s.SnapshotGapP50Ms, s.SnapshotGapP99Ms)
 	checkSmooth(t, s)
 	if errs := b.consoleErrors(); len(errs) > 0 {
 		t.Errorf("the console has errors:\n%s", strings.Join(errs, "\n"))
 	}
-
+	keepScreenshot(t, tab) // before quitting, which clears the playfield
 	if _, err := chromedp.Run(tab, chromedp.Evaluate[chromedp.Void](`rtypeQuit()`)); err != nil {
 		t.Fatal(err)
 	}
@@ -172,20 +177,22 @@ func TestBrowser_PlaysThroughGateway(t *testing.T) {
 }
 
 // checkSmooth checks the page's figures against bounds a loaded machine
-// keeps: a frame at least every 50 ms at the median (the display's rate is
-// 60 Hz), a render delay within the view's bound, entities rarely held
-// still for want of Snapshots, and the own ship's prediction rarely
-// snapped back.
+// keeps (a starved renderer draws late and reads datagrams in bursts, so
+// shares of held or extrapolated entities are logged, not bounded): a
+// frame at least every 50 ms at the median (the display's rate is 60 Hz),
+// Snapshot rounds arriving at the server's 50 ms at the median (§8.1,
+// §10), a render delay within the view's bound, entities drawn moving,
+// and the own ship's prediction rarely snapped back.
 func checkSmooth(t *testing.T, s play.Stats) {
 	t.Helper()
-	drawn := s.Interpolated + s.Extrapolated + s.Held
 	for _, c := range []struct {
 		what string
 		bad  bool
 	}{
 		{fmt.Sprintf("frame p50 %.1f ms, over 50 ms", s.FrameP50Ms), s.FrameP50Ms <= 0 || s.FrameP50Ms > 50},
+		{fmt.Sprintf("Snapshot gap p50 %.1f ms, not 50 ± 10 ms", s.SnapshotGapP50Ms), s.SnapshotGapP50Ms < 40 || s.SnapshotGapP50Ms > 60},
 		{fmt.Sprintf("render delay %.0f ms, not in (0, 500]", s.RenderDelayMs), s.RenderDelayMs <= 0 || s.RenderDelayMs > 500},
-		{fmt.Sprintf("%d of %d entities drawn held", s.Held, drawn), drawn == 0 || s.Held*10 > drawn},
+		{"no entity drawn moving", s.Interpolated+s.Extrapolated == 0},
 		{fmt.Sprintf("%d own corrections snapped", s.CorrectionSnaps), s.CorrectionSnaps > 3},
 		{fmt.Sprintf("first frame at %.0f ms", s.FirstFrameMs), s.FirstFrameMs <= 0},
 	} {

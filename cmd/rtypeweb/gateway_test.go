@@ -20,7 +20,7 @@ import (
 
 // echoServer is a UDP server that sends each datagram back: a stand-in for
 // the R-Type server, to watch what the gateway relays.
-func echoServer(t *testing.T) netip.AddrPort {
+func echoServer(t testing.TB) netip.AddrPort {
 	t.Helper()
 	c, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
 	if err != nil {

@@ -10,11 +10,12 @@ const (
 	dropRate                 // over the browser session's datagram rate (§12)
 	dropNotFromServer        // a datagram on a session's socket from elsewhere (§3)
 	dropSendFailed           // the socket or the session refused it
+	dropBacklog              // the session's queue toward the browser was full
 	numDrops
 )
 
 // dropKeys names the drop reasons, by index.
-var dropKeys = [numDrops]string{"too-large", "rate", "not-from-server", "send-failed"}
+var dropKeys = [numDrops]string{"too-large", "rate", "not-from-server", "send-failed", "backlog"}
 
 // Reasons a browser's session request is refused or a session ends.
 const (

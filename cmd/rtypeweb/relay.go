@@ -86,9 +86,16 @@ func (r *relay) up(ctx context.Context) error {
 	}
 }
 
-// down relays the server's datagrams to the browser. The buffer holds
-// one byte more than a datagram may, to see one too large (§2.2).
+// down relays the server's datagrams to the browser through a queue of
+// queueLen: a session that cannot send as fast as the server sends (its
+// QUIC congestion window, a browser slow to acknowledge) loses the oldest
+// datagrams queued, rather than stall the socket and deliver every later
+// Snapshot late. The read buffer holds one byte more than a
+// datagram may, to see one too large (§2.2).
 func (r *relay) down() error {
+	q := newSendQueue()
+	defer q.close()
+	go q.run(r.br, r)
 	var buf [rtype.MaxDatagramSize + 1]byte
 	for {
 		n, from, err := r.conn.ReadFromUDPAddrPort(buf[:])
@@ -100,14 +107,8 @@ func (r *relay) down() error {
 			r.drop(dropNotFromServer)
 		case n > rtype.MaxDatagramSize:
 			r.drop(dropTooLarge)
-		default:
-			if err := r.br.SendDatagram(buf[:n]); err != nil {
-				r.drop(dropSendFailed)
-				continue
-			}
-			r.mine.down.Add(1)
-			r.total.downDatagrams.Add(1)
-			r.total.downBytes.Add(uint64(n))
+		case !q.put(buf[:n]):
+			r.drop(dropBacklog)
 		}
 	}
 }

@@ -214,3 +214,58 @@ func TestRelay_IdleClosesSession(t *testing.T) {
 		}
 	})
 }
+
+// stuckBrowser takes no datagram until open is closed, as a session
+// whose congestion window is full.
+type stuckBrowser struct {
+	*fakeBrowser
+	open chan struct{}
+}
+
+func (s stuckBrowser) SendDatagram(b []byte) error {
+	<-s.open
+	return s.fakeBrowser.SendDatagram(b)
+}
+
+// A session that cannot keep up loses the server's oldest datagrams past
+// its queue, keeping the newest, and the socket's reader never waits.
+func TestRelay_BacklogDropsNotStalls(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx, cancel := context.WithCancel(t.Context())
+		br := stuckBrowser{newFakeBrowser(), make(chan struct{})}
+		sock := newFakeSocket()
+		r := &relay{br: br, conn: sock, server: testServer, total: &counters{}, limit: newBucket(100), idle: 10 * time.Second}
+		done := make(chan error, 1)
+		go func() { done <- r.run(ctx) }()
+		sock.recv <- datagram{[]byte{0}, testServer}
+		synctest.Wait() // the sender holds it, stuck
+		for i := 1; i < 40; i++ {
+			sock.recv <- datagram{[]byte{byte(i)}, testServer}
+		}
+		synctest.Wait()
+		if len(sock.recv) != 0 {
+			t.Errorf("%d datagrams left unread behind a stuck session", len(sock.recv))
+		}
+		close(br.open)
+		synctest.Wait()
+		cancel()
+		<-done
+		if got := r.mine.down.Load(); got != queueLen {
+			t.Errorf("%d delivered, want the queue's %d", got, queueLen)
+		}
+		var got []byte
+		for len(br.out) > 0 {
+			got = append(got, (<-br.out)[0])
+		}
+		want := []byte{0} // the stuck send's, then the newest
+		for i := 40 - queueLen + 1; i < 40; i++ {
+			want = append(want, byte(i))
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("delivered (-want +got):\n%s", diff)
+		}
+		if diff := cmp.Diff(map[string]uint64{"backlog": 40 - queueLen}, drops(r)); diff != "" {
+			t.Errorf("drops (-want +got):\n%s", diff)
+		}
+	})
+}

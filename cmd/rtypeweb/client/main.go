@@ -108,8 +108,8 @@ func (g *session) frame(draw bool) {
 	g.last = now
 	for more := true; more; {
 		select {
-		case b := <-g.t.in:
-			g.p.Receive(b, now)
+		case a := <-g.t.in:
+			g.p.Receive(a.b, a.at)
 		case f := <-g.t.figures:
 			g.p.SetGateway(f)
 			if f.Quit {

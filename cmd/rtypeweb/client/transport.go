@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"io"
 	"syscall/js"
+	"time"
 
 	"github.com/rtypeproto/rtype"
 	"github.com/rtypeproto/rtype/cmd/rtypeweb/internal/play"
@@ -24,7 +25,7 @@ type config struct {
 type transport struct {
 	wt      js.Value
 	writer  js.Value
-	in      chan []byte // datagrams read, handed to the client each frame
+	in      chan arrival // datagrams read, handed to the client each frame
 	figures chan play.GatewayFigures
 	closed  chan struct{}
 	ignore  js.Func // catches a write's rejection once the session closed
@@ -47,13 +48,20 @@ func dial(cfg config, query string) (*transport, error) {
 	}
 	t := &transport{
 		wt: wt, writer: wt.Get("datagrams").Get("writable").Call("getWriter"),
-		in: make(chan []byte, 256), figures: make(chan play.GatewayFigures, 4), closed: make(chan struct{}),
+		in: make(chan arrival, 256), figures: make(chan play.GatewayFigures, 4), closed: make(chan struct{}),
 		ignore: js.FuncOf(func(js.Value, []js.Value) any { return nil }),
 	}
 	go t.read()
 	go t.control()
 	go func() { await(wt.Get("closed")); close(t.closed) }()
 	return t, nil
+}
+
+// arrival is a datagram and when it was read: the view times Snapshots
+// by their arrival (§8.1), not by the frame that hands them over.
+type arrival struct {
+	b  []byte
+	at time.Time
 }
 
 // send writes one datagram; a full queue loses it, as UDP would.
@@ -80,7 +88,7 @@ func (t *transport) read() {
 		b := make([]byte, n)
 		js.CopyBytesToGo(b, u)
 		select {
-		case t.in <- b:
+		case t.in <- arrival{b, time.Now()}:
 		default:
 		}
 	}

@@ -20,14 +20,16 @@ var Gateway = netip.AddrPortFrom(netip.IPv4Unspecified(), 1)
 
 // Player is one browser's player: its client, view and controls.
 type Player struct {
-	client *session.Client
-	view   *session.View
-	held   rtype.Actions
-	quit   bool
-	frames frameClock
-	gw     GatewayFigures
-	first  time.Time // the first frame drawn with the world
-	start  time.Time
+	client   *session.Client
+	view     *session.View
+	held     rtype.Actions
+	quit     bool
+	frames   frameClock
+	rounds   frameClock // arrivals of Snapshot rounds
+	lastTick uint32
+	gw       GatewayFigures
+	first    time.Time // the first frame drawn with the world
+	start    time.Time
 }
 
 // New returns a player whose client hands its datagrams to send; the first
@@ -54,8 +56,13 @@ func (p *Player) Frame(now time.Time) []session.Entity {
 		return nil
 	}
 	p.client.Update(now)
-	for range p.client.Events() {
-		// The view and the entity table already hold what the events say.
+	for ev := range p.client.Events() {
+		// The view and the entity table hold what the events say; the
+		// rounds' arrivals say how evenly Snapshots come (§8.1).
+		if ev.Kind == session.EventSnapshot && ev.Tick != p.lastTick {
+			p.rounds.tick(ev.At)
+			p.lastTick = ev.Tick
+		}
 	}
 	if p.client.State().Connected() {
 		_ = p.client.SendInput(p.held, now) // connected: it cannot fail

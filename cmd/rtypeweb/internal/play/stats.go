@@ -16,11 +16,16 @@ type Stats struct {
 	FrameP99Ms   float64 `json:"frameP99Ms"`
 	FirstFrameMs float64 `json:"firstFrameMs"` // from the program's start to the world drawn
 	RTTMs        float64 `json:"rttMs"`
-	Loss         float64 `json:"loss"`
-	Snapshots    uint64  `json:"snapshots"`
-	Entities     int     `json:"entities"`
-	Ships        int     `json:"ships"` // player ships known, the own one too
-	Own          *Ship   `json:"own,omitempty"`
+	// The intervals between the arrivals of two Snapshot rounds (§8.1):
+	// the server's interval, 50 ms for the example, and the network's
+	// jitter.
+	SnapshotGapP50Ms float64 `json:"snapshotGapP50Ms"`
+	SnapshotGapP99Ms float64 `json:"snapshotGapP99Ms"`
+	Loss             float64 `json:"loss"`
+	Snapshots        uint64  `json:"snapshots"`
+	Entities         int     `json:"entities"`
+	Ships            int     `json:"ships"` // player ships known, the own one too
+	Own              *Ship   `json:"own,omitempty"`
 
 	// The smooth view's figures (session.ViewStats).
 	ViewFrames      uint64  `json:"viewFrames"`
@@ -49,9 +54,11 @@ func (p *Player) Stats() Stats {
 	c := p.client
 	cs, vs := c.Stats(), p.view.Stats()
 	p50, p99 := p.frames.percentiles()
+	g50, g99 := p.rounds.percentiles()
 	s := Stats{
 		State: c.State().String(), ConnectionID: c.ConnectionID(),
 		Frames: p.frames.n, FrameP50Ms: ms(p50), FrameP99Ms: ms(p99),
+		SnapshotGapP50Ms: ms(g50), SnapshotGapP99Ms: ms(g99),
 		RTTMs: ms(cs.SRTT), Loss: cs.Loss(), Snapshots: cs.Snapshots, Entities: c.NumEntities(),
 		ViewFrames: vs.Frames, RenderDelayMs: ms(vs.Delay),
 		Interpolated: vs.Interpolated, Extrapolated: vs.Extrapolated, Held: vs.Held, Snaps: vs.Snaps,
