@@ -158,9 +158,9 @@ func TestBrowser_PlaysThroughGateway(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("after %v: %d frames, frame p50 %.1f ms p99 %.1f ms, first frame at %.0f ms, render delay %.0f ms, "+
+	t.Logf("after %v: %d frames, frame p50 %.1f ms p99 %.1f ms, loaded at %.0f ms, first frame at %.0f ms, render delay %.0f ms, "+
 		"%d interpolated %d extrapolated %d held, %d snaps, %d own corrections (%d snapped), rtt %.1f ms, loss %.3f, %d Snapshots, gap p50 %.1f p99 %.1f ms",
-		time.Since(start).Round(time.Millisecond), s.Frames, s.FrameP50Ms, s.FrameP99Ms, s.FirstFrameMs, s.RenderDelayMs,
+		time.Since(start).Round(time.Millisecond), s.Frames, s.FrameP50Ms, s.FrameP99Ms, s.LoadMs, s.FirstFrameMs, s.RenderDelayMs,
 		s.Interpolated, s.Extrapolated, s.Held, s.Snaps, s.Corrections, s.CorrectionSnaps, s.RTTMs, s.Loss, s.Snapshots, s.SnapshotGapP50Ms, s.SnapshotGapP99Ms)
 	checkSmooth(t, s)
 	if errs := b.consoleErrors(); len(errs) > 0 {

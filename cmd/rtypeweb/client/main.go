@@ -19,6 +19,7 @@ func main() {
 		return
 	}
 	start := time.Now()
+	loaded := js.Global().Get("performance").Call("now").Float()
 	scr := newScreen(doc.Call("getElementById", "screen"))
 	scr.status("connecting to the gateway...")
 	t, err := dial(cfg, js.Global().Get("location").Get("search").String())
@@ -28,6 +29,7 @@ func main() {
 		return
 	}
 	g := &session{t: t, p: play.New(t.send, start), scr: scr}
+	g.p.SetLoad(loaded)
 	g.listen()
 	g.loop()
 	select {} // the callbacks run the game from now on

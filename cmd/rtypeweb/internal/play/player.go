@@ -30,6 +30,7 @@ type Player struct {
 	gw       GatewayFigures
 	first    time.Time // the first frame drawn with the world
 	start    time.Time
+	loadMs   float64
 }
 
 // New returns a player whose client hands its datagrams to send; the first
@@ -92,6 +93,10 @@ func (p *Player) Own() (session.Entity, bool) {
 	}
 	return p.client.Entity(id)
 }
+
+// SetLoad records how long the page took to load and start the program,
+// in ms from the navigation, for the time to the first frame.
+func (p *Player) SetLoad(ms float64) { p.loadMs = ms }
 
 // SetGateway records the gateway's latest figures for the HUD.
 func (p *Player) SetGateway(g GatewayFigures) { p.gw = g }

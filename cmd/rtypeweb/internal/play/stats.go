@@ -14,7 +14,8 @@ type Stats struct {
 	Frames       uint64  `json:"frames"`
 	FrameP50Ms   float64 `json:"frameP50Ms"`
 	FrameP99Ms   float64 `json:"frameP99Ms"`
-	FirstFrameMs float64 `json:"firstFrameMs"` // from the program's start to the world drawn
+	LoadMs       float64 `json:"loadMs"`       // from the navigation to the program's start
+	FirstFrameMs float64 `json:"firstFrameMs"` // from the navigation to the first frame with the world
 	RTTMs        float64 `json:"rttMs"`
 	// The intervals between the arrivals of two Snapshot rounds (§8.1):
 	// the server's interval, 50 ms for the example, and the network's
@@ -63,13 +64,13 @@ func (p *Player) Stats() Stats {
 		ViewFrames: vs.Frames, RenderDelayMs: ms(vs.Delay),
 		Interpolated: vs.Interpolated, Extrapolated: vs.Extrapolated, Held: vs.Held, Snaps: vs.Snaps,
 		Corrections: vs.Corrections, CorrectionSnaps: vs.CorrectionSnaps,
-		Gateway: p.gw,
+		Gateway: p.gw, LoadMs: p.loadMs,
 	}
 	if p.quit {
 		s.State = "Quit"
 	}
 	if !p.first.IsZero() {
-		s.FirstFrameMs = ms(p.first.Sub(p.start))
+		s.FirstFrameMs = p.loadMs + ms(p.first.Sub(p.start))
 	}
 	for e := range c.Entities() {
 		if isShip(e) {
