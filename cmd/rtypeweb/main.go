@@ -61,9 +61,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	var level slog.Level
-	if err := level.UnmarshalText([]byte(o.level)); err != nil || fs.NArg() > 0 ||
-		o.sessions < 1 || o.rate < 1 || o.idle <= 0 || (o.cert == "") != (o.key == "") {
-		fmt.Fprintln(stderr, "rtypeweb: need -max-sessions, -rate and -idle > 0, -cert with -key, a -log level and no arguments")
+	if err := level.UnmarshalText([]byte(o.level)); err != nil {
+		fmt.Fprintln(stderr, "rtypeweb: -log: want debug, info, warn or error")
+		return 2
+	}
+	if fs.NArg() > 0 || o.sessions < 1 || o.rate < 1 || o.idle <= 0 || (o.cert == "") != (o.key == "") {
+		fmt.Fprintln(stderr, "rtypeweb: need -max-sessions, -rate, -idle > 0, -cert with -key, no args")
 		return 2
 	}
 	servers, err := parseServers(o.servers)
@@ -102,7 +105,11 @@ func serve(ctx context.Context, o *options, servers []netip.AddrPort, log *slog.
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "rtypeweb: play at %s (relaying to %v)\n", in.url, servers)
+	to := fmt.Sprint(servers)
+	if len(servers) > 2 {
+		to = fmt.Sprintf("%d servers, %v first", len(servers), servers[0])
+	}
+	fmt.Fprintf(stdout, "rtypeweb: play at %s (relaying to %s)\n", in.url, to)
 	if o.chromium {
 		if in.browser, err = startChromium(in.url); err != nil {
 			in.close()
