@@ -43,6 +43,7 @@ func echoServer(t testing.TB) netip.AddrPort {
 // A session's datagrams reach the server and its answers come back, the
 // counters count them, and the page hears the gateway's figures.
 func TestGateway_RelaysBothWays(t *testing.T) {
+	t.Parallel()
 	server := echoServer(t)
 	in, _ := startGateway(t, []netip.AddrPort{server}, nil)
 	_, sess, err := dialGateway(t, in, "", "")
@@ -87,6 +88,7 @@ func TestGateway_RelaysBothWays(t *testing.T) {
 
 // The gateway refuses what it must not relay (§12), each counted.
 func TestGateway_Refuses(t *testing.T) {
+	t.Parallel()
 	server := echoServer(t)
 	in, _ := startGateway(t, []netip.AddrPort{server}, func(o *options) { o.sessions = 1 })
 	origin := "http://127.0.0.1:" + in.wtURL[len("https://127.0.0.1:"):len(in.wtURL)-len(sessionPath)]
@@ -144,6 +146,7 @@ func (s spyConn) WriteToUDPAddrPort(b []byte, a netip.AddrPort) (int, error) {
 // Whatever the page asks or sends, the gateway sends only to the servers
 // it was given (§12): no open relay.
 func TestGateway_SendsOnlyToConfiguredServers(t *testing.T) {
+	t.Parallel()
 	servers := []netip.AddrPort{echoServer(t), echoServer(t)}
 	in, _ := startGateway(t, servers, nil)
 	var mu sync.Mutex
