@@ -114,13 +114,21 @@ func (g *gateway) session(w http.ResponseWriter, r *http.Request) {
 	from := r.RemoteAddr
 	g.log.Info("session", "from", from, "server", server)
 	go g.control(sess, rl)
-	why := rl.run(g.ctx)
+	// The relay ends with the session too: the page closed it, or left.
+	ctx, cancel := context.WithCancelCause(g.ctx)
+	defer cancel(nil)
+	stop := context.AfterFunc(sess.Context(), func() { cancel(errLeft) })
+	defer stop()
+	why := rl.run(ctx)
 	sess.CloseWithError(0, "")
 	g.log.Info("session closed", "from", from, "up", rl.mine.up.Load(), "down", rl.mine.down.Load(),
 		"dropped", rl.mine.dropped(), "why", reason(why))
 }
 
-var errFull = errors.New("rtypeweb: too many sessions")
+var (
+	errFull = errors.New("rtypeweb: too many sessions")
+	errLeft = errors.New("the browser closed the session")
+)
 
 // reserve takes a session slot, if one is free.
 func (g *gateway) reserve() bool {
@@ -152,6 +160,8 @@ func reason(err error) string {
 	switch {
 	case errors.Is(err, errIdle):
 		return "idle"
+	case errors.Is(err, errLeft):
+		return "browser left"
 	case errors.Is(err, context.Canceled):
 		return "shutdown"
 	case err == nil:

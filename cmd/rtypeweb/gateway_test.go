@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -176,4 +177,19 @@ func TestGateway_SendsOnlyToConfiguredServers(t *testing.T) {
 	if len(to) == 0 {
 		t.Error("nothing sent: the test would not see a wrong address")
 	}
+}
+
+// A session the browser closes ends its relay at once, its slot and its
+// socket freed.
+func TestGateway_BrowserCloseFreesSession(t *testing.T) {
+	t.Parallel()
+	in, logs := startGateway(t, []netip.AddrPort{echoServer(t)}, nil)
+	_, sess, err := dialGateway(t, in, "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	exampletest.WaitFor(t, "the session open", func() bool { return in.g.total.open.Load() == 1 })
+	sess.CloseWithError(0, "")
+	exampletest.WaitFor(t, "the session freed", func() bool { return in.g.total.open.Load() == 0 })
+	exampletest.WaitFor(t, "its log line", func() bool { return strings.Contains(logs.String(), `why="browser left"`) })
 }
