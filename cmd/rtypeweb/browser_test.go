@@ -5,11 +5,13 @@ package main
 import (
 	"context"
 	"fmt"
+	"net"
 	"net/netip"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -28,11 +30,46 @@ var metricsURL = regexp.MustCompile(`msg=metrics url=(\S+)`)
 
 // exampleServer starts the example server with its metrics, and returns
 // it with the metrics' URL.
-func exampleServer(t *testing.T) (*exampletest.Server, netip.AddrPort, string) {
+func exampleServer(t *testing.T, args ...string) (*exampletest.Server, netip.AddrPort, string) {
 	t.Helper()
-	srv := exampletest.StartServer(t, exampletest.Build(t, "./examples/server"), "-metrics", "127.0.0.1:0")
+	srv := exampletest.StartServer(t, exampletest.Build(t, "./examples/server"), append([]string{"-metrics", "127.0.0.1:0"}, args...)...)
 	srv.WaitLog(t, "the metrics server", "msg=metrics", 1)
 	return srv, netip.MustParseAddrPort(srv.Addr), metricsURL.FindStringSubmatch(srv.Log())[1]
+}
+
+// udpReference plays a Go client over plain UDP against server until the
+// test ends: the Snapshot gaps it sees are the server's and the machine's,
+// to set the page's beside.
+func udpReference(t *testing.T, server netip.AddrPort) *wireClient {
+	t.Helper()
+	c, err := net.DialUDP("udp4", nil, net.UDPAddrFromAddrPort(server))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := newWireClient(server, func(p []byte) { c.Write(p) })
+	go func() {
+		for {
+			buf := make([]byte, 2048)
+			k, err := c.Read(buf)
+			if err != nil {
+				return
+			}
+			w.push(buf[:k])
+		}
+	}()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { w.play(ctx, time.Now()); close(done) }()
+	t.Cleanup(func() { cancel(); <-done; c.Close() })
+	return w
+}
+
+// gaps returns the p50 and p99 of the Snapshot gaps w saw so far, in ms.
+func (w *wireClient) gaps() (p50, p99 float64) {
+	w.mu.Lock()
+	d := slices.Clone(w.intervals)
+	w.mu.Unlock()
+	return µs(percentile(d, 50)) / 1e3, µs(percentile(d, 99)) / 1e3
 }
 
 // keys holds or releases a key in the page, as the keyboard would.
@@ -122,7 +159,9 @@ func settled(t *testing.T, tab context.Context, s play.Stats) *play.Ship {
 func TestBrowser_PlaysThroughGateway(t *testing.T) {
 	t.Parallel()
 	b := newBrowser(t)
-	_, server, metrics := exampleServer(t)
+	// Match 2 holds a Go client over UDP, for reference.
+	_, server, metrics := exampleServer(t, "-matches", "2")
+	ref := udpReference(t, netip.AddrPortFrom(server.Addr(), server.Port()+1))
 	in, _ := startGateway(t, []netip.AddrPort{server}, nil)
 	tab := b.tab(t, in.url)
 	screenshotOnFailure(t, tab)
@@ -131,9 +170,10 @@ func TestBrowser_PlaysThroughGateway(t *testing.T) {
 		return s.State == "Playing" && s.Own != nil
 	})
 	start := time.Now()
-	if _, m := scrape(t, metrics); m["rtype_players"] != 1 {
-		t.Errorf("the server counts %v players, want 1", m["rtype_players"])
-	}
+	exampletest.WaitFor(t, "the server to count 2 players, the page and the reference", func() bool {
+		_, m := scrape(t, metrics)
+		return m["rtype_players"] == 2
+	})
 	joined.Own = settled(t, tab, joined)
 	right := hold(t, tab, "ArrowRight", func(a, b *play.Ship) bool { return b.X >= a.X+200 })
 	if d := right.Y - joined.Own.Y; d < -1 || d > 1 {
@@ -162,6 +202,9 @@ func TestBrowser_PlaysThroughGateway(t *testing.T) {
 		"%d interpolated %d extrapolated %d held, %d snaps, %d own corrections (%d snapped), rtt %.1f ms, loss %.3f, %d Snapshots, gap p50 %.1f p99 %.1f ms",
 		time.Since(start).Round(time.Millisecond), s.Frames, s.FrameP50Ms, s.FrameP99Ms, s.LoadMs, s.FirstFrameMs, s.RenderDelayMs,
 		s.Interpolated, s.Extrapolated, s.Held, s.Snaps, s.Corrections, s.CorrectionSnaps, s.RTTMs, s.Loss, s.Snapshots, s.SnapshotGapP50Ms, s.SnapshotGapP99Ms)
+	r50, r99 := ref.gaps()
+	t.Logf("Snapshot gaps p50 %.1f p99 %.1f ms on the page, %.1f and %.1f ms for a Go client over UDP on the same server",
+		s.SnapshotGapP50Ms, s.SnapshotGapP99Ms, r50, r99)
 	checkSmooth(t, s)
 	if errs := b.consoleErrors(); len(errs) > 0 {
 		t.Errorf("the console has errors:\n%s", strings.Join(errs, "\n"))
@@ -172,7 +215,7 @@ func TestBrowser_PlaysThroughGateway(t *testing.T) {
 	}
 	exampletest.WaitFor(t, "the server to count the player gone after its Disconnect", func() bool {
 		_, m := scrape(t, metrics)
-		return m["rtype_players"] == 0
+		return m["rtype_players"] == 1
 	})
 }
 
