@@ -33,7 +33,8 @@
 // a session's socket from anywhere but its server (§3); a session whose
 // browser has sent nothing for -idle (10 s, the protocol's inactivity
 // timeout, §13.3) is closed and its socket released. It logs each session
-// and why it ended, and with -metrics ADDR serves its counters to
+// and why it ended, every 10 s the drops and refusals by reason when
+// there were some, and with -metrics ADDR serves its counters to
 // Prometheus, named as the host's (host/prom) under rtypeweb_: sessions
 // open, opened, refused by reason and closed idle, datagrams and bytes by
 // direction, drops by reason.

@@ -154,9 +154,10 @@ func open(o *options, servers []netip.AddrPort, log *slog.Logger, wasm, glue []b
 	}
 	in.http = &http.Server{Handler: in.page, ReadHeaderTimeout: 10 * time.Second}
 	go func() { in.errc <- in.g.serveWT(udp, l.tls) }()
+	go in.g.logDrops(dropLogEvery)
 	go func() { in.errc <- l.servePage(in.http, tcp) }()
 	if o.metrics != "" {
-		if in.metrics, err = serveMetrics(o.metrics, &in.g.total); err != nil {
+		if in.metrics, err = serveMetrics(o.metrics, &in.g.total, log); err != nil {
 			in.close()
 			return nil, err
 		}

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"log/slog"
 	"net"
 	"net/http"
 	"time"
@@ -70,8 +71,9 @@ func (c *collector) Collect(ch chan<- prometheus.Metric) {
 	}
 }
 
-// serveMetrics serves the counters at http://addr/metrics.
-func serveMetrics(addr string, c *counters) (*http.Server, error) {
+// serveMetrics serves the counters at http://addr/metrics, logged with
+// the address it listens on (port 0 picks one).
+func serveMetrics(addr string, c *counters, log *slog.Logger) (*http.Server, error) {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(newCollector(c))
 	mux := http.NewServeMux()
@@ -81,6 +83,7 @@ func serveMetrics(addr string, c *counters) (*http.Server, error) {
 		return nil, err
 	}
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	log.Info("metrics", "url", "http://"+ln.Addr().String()+"/metrics")
 	go srv.Serve(ln)
 	return srv, nil
 }

@@ -5,7 +5,9 @@ package main
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"net/netip"
+	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -266,6 +268,32 @@ func TestRelay_BacklogDropsNotStalls(t *testing.T) {
 		}
 		if diff := cmp.Diff(map[string]uint64{"backlog": 40 - queueLen}, drops(r)); diff != "" {
 			t.Errorf("drops (-want +got):\n%s", diff)
+		}
+	})
+}
+
+// The log sums drops and refusals by reason, a line only when some
+// happened.
+func TestGateway_LogsDrops(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var logs syncBuffer
+		g := newGateway(router{}, limits{}, slog.New(slog.NewTextHandler(&logs, nil)))
+		go g.logDrops(dropLogEvery)
+		time.Sleep(dropLogEvery + time.Second)
+		g.total.drops[dropTooLarge].Add(2)
+		g.total.refused[refuseOrigin].Add(1)
+		time.Sleep(dropLogEvery)
+		g.total.drops[dropRate].Add(1)
+		time.Sleep(dropLogEvery)
+		g.stop()
+		synctest.Wait()
+		var got []string
+		for _, l := range strings.Split(strings.TrimSpace(logs.String()), "\n") {
+			got = append(got, l[strings.Index(l, "msg="):])
+		}
+		want := []string{"msg=dropped too-large=2 refused-origin=1", "msg=dropped rate=1"}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("log (-want +got):\n%s", diff)
 		}
 	})
 }
