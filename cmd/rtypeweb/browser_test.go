@@ -158,11 +158,13 @@ func settled(t *testing.T, tab context.Context, s play.Stats) *play.Ship {
 // error, and quitting sends Disconnect (§7.3), which frees the slot.
 func TestBrowser_PlaysThroughGateway(t *testing.T) {
 	t.Parallel()
+	needChromium(t)
+	go clientBuild()
 	b := newBrowser(t)
 	// Match 2 holds a Go client over UDP, for reference.
 	_, server, metrics := exampleServer(t, "-matches", "2")
 	ref := udpReference(t, netip.AddrPortFrom(server.Addr(), server.Port()+1))
-	in, _ := startGateway(t, []netip.AddrPort{server}, nil)
+	in, _ := startPageGateway(t, []netip.AddrPort{server}, nil)
 	tab := b.tab(t, in.url)
 	screenshotOnFailure(t, tab)
 
@@ -249,9 +251,11 @@ func checkSmooth(t *testing.T, s play.Stats) {
 // ships (§10).
 func TestBrowser_TwoPagesTwoBotsSeeEachOther(t *testing.T) {
 	t.Parallel()
+	needChromium(t)
+	go clientBuild()
 	b := newBrowser(t)
 	_, server, metrics := exampleServer(t)
-	in, _ := startGateway(t, []netip.AddrPort{server}, nil)
+	in, _ := startPageGateway(t, []netip.AddrPort{server}, nil)
 	bot := exec.Command(exampletest.Build(t, "./examples/bot"), "-server", server.String(), "-n", "2", "-duration", "30s")
 	if err := bot.Start(); err != nil {
 		t.Fatal(err)

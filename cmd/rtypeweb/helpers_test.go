@@ -18,20 +18,22 @@ import (
 	"github.com/rtypeproto/rtype/cmd/rtypeweb/internal/play"
 )
 
-// The page's program, built once for every test of the package.
-var (
-	clientOnce       sync.Once
-	clientWasm, glue []byte
-	clientErr        error
-)
+// clientBuild builds the page's program once for the package's browser
+// tests, each of which starts it first, to build beside Chromium and the
+// server starting.
+var clientBuild = sync.OnceValues(func() (wasmAndGlue [2][]byte, err error) {
+	wasm, glue, err := buildClient(context.Background())
+	return [2][]byte{wasm, glue}, err
+})
 
+// testClient returns the page's program and its glue.
 func testClient(t testing.TB) ([]byte, []byte) {
 	t.Helper()
-	clientOnce.Do(func() { clientWasm, glue, clientErr = buildClient(context.Background()) })
-	if clientErr != nil {
-		t.Fatal(clientErr)
+	b, err := clientBuild()
+	if err != nil {
+		t.Fatal(err)
 	}
-	return clientWasm, glue
+	return b[0], b[1]
 }
 
 // syncBuffer is a log both the gateway and the test touch.
@@ -53,10 +55,22 @@ func (s *syncBuffer) String() string {
 }
 
 // startGateway starts a gateway in the test's process on a free loopback
-// port, relaying to servers, with the flags' defaults changed by mod.
+// port, relaying to servers, with the flags' defaults changed by mod. Its
+// page has a stand-in for the program: startPageGateway's plays.
 func startGateway(t testing.TB, servers []netip.AddrPort, mod func(*options)) (*instance, *syncBuffer) {
 	t.Helper()
+	return startWith(t, servers, mod, []byte("\x00asm"), []byte("// glue"))
+}
+
+// startPageGateway is startGateway with the page's real program.
+func startPageGateway(t testing.TB, servers []netip.AddrPort, mod func(*options)) (*instance, *syncBuffer) {
+	t.Helper()
 	wasm, glue := testClient(t)
+	return startWith(t, servers, mod, wasm, glue)
+}
+
+func startWith(t testing.TB, servers []netip.AddrPort, mod func(*options), wasm, glue []byte) (*instance, *syncBuffer) {
+	t.Helper()
 	o := &options{addr: "127.0.0.1:0", limits: limits{sessions: 16, rate: 250, idle: 10 * time.Second}}
 	if mod != nil {
 		mod(o)
