@@ -182,6 +182,7 @@ func waitStats(t testing.TB, ctx context.Context, what string, limit time.Durati
 		}
 		time.Sleep(50 * time.Millisecond) // polling interval, not a wait
 	}
-	t.Fatalf("%s: not within %v; last figures %+v (err %v)", what, limit, s, err)
+	js, _ := json.Marshal(s)
+	t.Fatalf("%s: not within %v; last figures %s (err %v)", what, limit, js, err)
 	return s
 }

@@ -21,6 +21,11 @@ func main() {
 	start := time.Now()
 	loaded := js.Global().Get("performance").Call("now").Float()
 	scr := newScreen(doc.Call("getElementById", "screen"))
+	if js.Global().Get("WebTransport").IsUndefined() {
+		scr.status("this browser has no WebTransport: play in Chromium 97+ or Firefox 114+")
+		console("error", "rtype: no WebTransport in this browser")
+		return
+	}
 	scr.status("connecting to the gateway...")
 	t, err := dial(cfg, js.Global().Get("location").Get("search").String())
 	if err != nil {
@@ -108,6 +113,11 @@ func (g *session) loop() {
 func (g *session) frame(draw bool) {
 	now := time.Now()
 	g.last = now
+	select {
+	case <-g.t.closed: // nothing can be sent any more
+		g.p.Lost("the gateway closed the session", now)
+	default:
+	}
 	for more := true; more; {
 		select {
 		case a := <-g.t.in:

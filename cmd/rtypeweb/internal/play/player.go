@@ -31,6 +31,7 @@ type Player struct {
 	first    time.Time // the first frame drawn with the world
 	start    time.Time
 	loadMs   float64
+	why      string // why the session was lost, for the HUD
 }
 
 // New returns a player whose client hands its datagrams to send; the first
@@ -79,6 +80,16 @@ func (p *Player) Frame(now time.Time) []session.Entity {
 func (p *Player) Quit(now time.Time) {
 	p.quit = true
 	p.client.Close(now)
+}
+
+// Lost ends the session the network took away, as the gateway closing
+// it: nothing can be sent any more; why says so on the HUD.
+func (p *Player) Lost(why string, now time.Time) {
+	if p.Done() {
+		return
+	}
+	p.why = why
+	p.Quit(now)
 }
 
 // Done reports whether the session is over.

@@ -63,7 +63,10 @@ func (s Stats) HUD() []string {
 		s.State, s.ConnectionID, s.RTTMs, s.Loss*100, s.RenderDelayMs, s.FrameP50Ms, s.FrameP99Ms)}
 	l = append(l, fmt.Sprintf("gateway: %d up, %d down, %d dropped, %d sessions",
 		s.Gateway.Up, s.Gateway.Down, s.Gateway.Dropped, s.Gateway.Sessions))
-	if s.State != "Playing" {
+	switch {
+	case s.Why != "":
+		l = append(l, s.Why+": reload to play again")
+	case s.State != "Playing":
 		l = append(l, hint(s.State))
 	}
 	return l

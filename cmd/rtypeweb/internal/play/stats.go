@@ -10,6 +10,7 @@ import (
 // them back from the page (window.rtypeStats()).
 type Stats struct {
 	State        string  `json:"state"`
+	Why          string  `json:"why,omitempty"` // why the session was lost
 	ConnectionID uint32  `json:"connectionId"`
 	Frames       uint64  `json:"frames"`
 	FrameP50Ms   float64 `json:"frameP50Ms"`
@@ -67,7 +68,7 @@ func (p *Player) Stats() Stats {
 		Gateway: p.gw, LoadMs: p.loadMs,
 	}
 	if p.quit {
-		s.State = "Quit"
+		s.State, s.Why = "Quit", p.why
 	}
 	if !p.first.IsZero() {
 		s.FirstFrameMs = p.loadMs + ms(p.first.Sub(p.start))
