@@ -201,9 +201,9 @@ func TestBrowser_PlaysThroughGateway(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("after %v: %d frames, frame p50 %.1f ms p99 %.1f ms, loaded at %.0f ms, first frame at %.0f ms, render delay %.0f ms, "+
-		"%d interpolated %d extrapolated %d held, %d snaps, %d own corrections (%d snapped), rtt %.1f ms, loss %.3f, %d Snapshots, gap p50 %.1f p99 %.1f ms",
+		"%d interpolated %d extrapolated %d held, %d snaps, %d own corrections (%d snapped), rtt %.1f ms (smoothed %.1f), loss %.3f, %d Snapshots, gap p50 %.1f p99 %.1f ms",
 		time.Since(start).Round(time.Millisecond), s.Frames, s.FrameP50Ms, s.FrameP99Ms, s.LoadMs, s.FirstFrameMs, s.RenderDelayMs,
-		s.Interpolated, s.Extrapolated, s.Held, s.Snaps, s.Corrections, s.CorrectionSnaps, s.RTTMs, s.Loss, s.Snapshots, s.SnapshotGapP50Ms, s.SnapshotGapP99Ms)
+		s.Interpolated, s.Extrapolated, s.Held, s.Snaps, s.Corrections, s.CorrectionSnaps, s.RTTMs, s.SRTTMs, s.Loss, s.Snapshots, s.SnapshotGapP50Ms, s.SnapshotGapP99Ms)
 	r50, r99 := ref.gaps()
 	t.Logf("Snapshot gaps p50 %.1f p99 %.1f ms on the page, %.1f and %.1f ms for a Go client over UDP on the same server",
 		s.SnapshotGapP50Ms, s.SnapshotGapP99Ms, r50, r99)

@@ -31,7 +31,8 @@ type Player struct {
 	first    time.Time // the first frame drawn with the world
 	start    time.Time
 	loadMs   float64
-	why      string // why the session was lost, for the HUD
+	why      string        // why the session was lost, for the HUD
+	rtt      time.Duration // the latest Ping's round trip (§7.2)
 }
 
 // New returns a player whose client hands its datagrams to send; the first
@@ -61,9 +62,12 @@ func (p *Player) Frame(now time.Time) []session.Entity {
 	for ev := range p.client.Events() {
 		// The view and the entity table hold what the events say; the
 		// rounds' arrivals say how evenly Snapshots come (§8.1).
-		if ev.Kind == session.EventSnapshot && ev.Tick != p.lastTick {
+		switch {
+		case ev.Kind == session.EventSnapshot && ev.Tick != p.lastTick:
 			p.rounds.tick(ev.At)
 			p.lastTick = ev.Tick
+		case ev.Kind == session.EventPong:
+			p.rtt = ev.RTT
 		}
 	}
 	if p.client.State().Connected() {

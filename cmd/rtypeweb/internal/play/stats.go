@@ -17,7 +17,11 @@ type Stats struct {
 	FrameP99Ms   float64 `json:"frameP99Ms"`
 	LoadMs       float64 `json:"loadMs"`       // from the navigation to the program's start
 	FirstFrameMs float64 `json:"firstFrameMs"` // from the navigation to the first frame with the world
-	RTTMs        float64 `json:"rttMs"`
+	// RTTMs is the latest Ping's round trip (§7.2); SRTTMs the client's
+	// smoothed one, slow to forget the first Pings of a page still
+	// compiling its program.
+	RTTMs  float64 `json:"rttMs"`
+	SRTTMs float64 `json:"srttMs"`
 	// The intervals between the arrivals of two Snapshot rounds (§8.1):
 	// the server's interval, 50 ms for the example, and the network's
 	// jitter.
@@ -61,7 +65,7 @@ func (p *Player) Stats() Stats {
 		State: c.State().String(), ConnectionID: c.ConnectionID(),
 		Frames: p.frames.n, FrameP50Ms: ms(p50), FrameP99Ms: ms(p99),
 		SnapshotGapP50Ms: ms(g50), SnapshotGapP99Ms: ms(g99),
-		RTTMs: ms(cs.SRTT), Loss: cs.Loss(), Snapshots: cs.Snapshots, Entities: c.NumEntities(),
+		RTTMs: ms(p.rtt), SRTTMs: ms(cs.SRTT), Loss: cs.Loss(), Snapshots: cs.Snapshots, Entities: c.NumEntities(),
 		ViewFrames: vs.Frames, RenderDelayMs: ms(vs.Delay),
 		Interpolated: vs.Interpolated, Extrapolated: vs.Extrapolated, Held: vs.Held, Snaps: vs.Snaps,
 		Corrections: vs.Corrections, CorrectionSnaps: vs.CorrectionSnaps,
