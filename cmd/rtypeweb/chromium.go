@@ -26,7 +26,7 @@ func startChromium(url string) (*chromium, error) {
 		return nil, err
 	}
 	cmd := exec.Command(bin, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-		"--user-data-dir="+dir, "--remote-debugging-port=0", url)
+		"--user-data-dir="+dir, url)
 	if err := cmd.Start(); err != nil {
 		os.RemoveAll(dir)
 		return nil, err
