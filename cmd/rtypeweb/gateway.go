@@ -41,7 +41,10 @@ type gateway struct {
 	stop context.CancelFunc
 	quit chan struct{} // closed to ask every page to quit
 	once sync.Once     // of shutdown
-	wg   sync.WaitGroup
+
+	mu      sync.Mutex // guards closing, and wg's Add against its Wait
+	closing bool
+	wg      sync.WaitGroup // the sessions
 }
 
 func newGateway(r router, l limits, log *slog.Logger) *gateway {
@@ -59,8 +62,8 @@ func listenUDP(server netip.AddrPort) (upstream, error) {
 	return net.ListenUDP(network, nil)
 }
 
-// serveWT serves WebTransport on pc with tlsConf until shutdown.
-func (g *gateway) serveWT(pc net.PacketConn, tlsConf *tls.Config) error {
+// newWT makes the WebTransport server, with tlsConf's certificate.
+func (g *gateway) newWT(tlsConf *tls.Config) {
 	mux := http.NewServeMux()
 	mux.HandleFunc(sessionPath, g.session)
 	g.wt = &webtransport.Server{
@@ -77,6 +80,10 @@ func (g *gateway) serveWT(pc net.PacketConn, tlsConf *tls.Config) error {
 		// route checks the origin against the gateway's own list first.
 		CheckOrigin: func(*http.Request) bool { return true },
 	}
+}
+
+// serveWT serves WebTransport on pc until shutdown.
+func (g *gateway) serveWT(pc net.PacketConn) error {
 	err := g.wt.Serve(pc)
 	if errors.Is(err, quic.ErrServerClosed) || errors.Is(err, http.ErrServerClosed) || g.ctx.Err() != nil {
 		return nil
@@ -91,13 +98,16 @@ func (g *gateway) session(w http.ResponseWriter, r *http.Request) {
 		g.refuse(w, r, err)
 		return
 	}
+	if !g.track() {
+		g.refuse(w, r, errFull) // shutting down
+		return
+	}
+	defer g.wg.Done()
 	if !g.reserve() {
 		g.refuse(w, r, errFull)
 		return
 	}
 	defer g.total.open.Add(-1)
-	g.wg.Add(1)
-	defer g.wg.Done()
 	sess, err := g.wt.Upgrade(w, r)
 	if err != nil {
 		g.refuse(w, r, err)
@@ -129,6 +139,17 @@ var (
 	errFull = errors.New("rtypeweb: too many sessions")
 	errLeft = errors.New("the browser closed the session")
 )
+
+// track counts a session the shutdown waits for, unless it began.
+func (g *gateway) track() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.closing {
+		return false
+	}
+	g.wg.Add(1)
+	return true
+}
 
 // reserve takes a session slot, if one is free.
 func (g *gateway) reserve() bool {
@@ -220,6 +241,9 @@ func (g *gateway) shutdown(grace time.Duration) {
 }
 
 func (g *gateway) drain(grace time.Duration) {
+	g.mu.Lock()
+	g.closing = true // no session starts after the Wait below
+	g.mu.Unlock()
 	close(g.quit)
 	done := make(chan struct{})
 	go func() { g.wg.Wait(); close(done) }()

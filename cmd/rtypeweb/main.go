@@ -153,7 +153,8 @@ func open(o *options, servers []netip.AddrPort, log *slog.Logger, wasm, glue []b
 		return nil, err
 	}
 	in.http = &http.Server{Handler: in.page, ReadHeaderTimeout: 10 * time.Second}
-	go func() { in.errc <- in.g.serveWT(udp, l.tls) }()
+	in.g.newWT(l.tls)
+	go func() { in.errc <- in.g.serveWT(udp) }()
 	go in.g.logDrops(dropLogEvery)
 	go func() { in.errc <- l.servePage(in.http, tcp) }()
 	if o.metrics != "" {
