@@ -88,9 +88,9 @@ func (g *session) listen() {
 	}))
 }
 
-// loop runs a frame at each display refresh, and at least every 100 ms
-// from a timer when the tab is hidden, where browsers stop refreshing, so
-// a hidden player keeps its session.
+// loop runs a frame at each display refresh, and from a timer when the
+// tab is hidden, where browsers stop refreshing: every 100 ms, or as
+// often as they let a hidden tab, so a hidden player keeps its session.
 func (g *session) loop() {
 	var raf js.Func
 	raf = js.FuncOf(func(js.Value, []js.Value) any {

@@ -55,3 +55,21 @@ func TestFrameClock(t *testing.T) {
 		t.Errorf("p50 %v p99 %v, want 16ms and 16ms (one slow frame in 99)", p50, p99)
 	}
 }
+
+// A server that answers Rejected ends the session with that said on the
+// HUD (§4.4).
+func TestPlayer_RejectedSaysWhy(t *testing.T) {
+	now := time.Unix(0, 0)
+	p := New(func([]byte) {}, now)
+	p.Frame(now)
+	rejected := []byte{0x52, 0x54, 0x59, 0x50, 1, 3} // magic, version 1, Rejected
+	p.Receive(rejected, now)
+	p.Frame(now.Add(time.Millisecond))
+	s := p.Stats()
+	if !p.Done() || s.Why == "" {
+		t.Fatalf("after Rejected: done %v, why %q", p.Done(), s.Why)
+	}
+	if hud := s.HUD(); hud[len(hud)-1] != s.Why+": reload to play again" {
+		t.Errorf("HUD %q", hud)
+	}
+}

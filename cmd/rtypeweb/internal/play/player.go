@@ -68,6 +68,10 @@ func (p *Player) Frame(now time.Time) []session.Entity {
 			p.lastTick = ev.Tick
 		case ev.Kind == session.EventPong:
 			p.rtt = ev.RTT
+		case ev.Kind == session.EventRejected:
+			p.why = "the server is full (Rejected, §4.4)"
+		case ev.Kind == session.EventTimedOut:
+			p.why = "no answer from the server"
 		}
 	}
 	if p.client.State().Connected() {

@@ -71,8 +71,9 @@ func (p *Player) Stats() Stats {
 		Corrections: vs.Corrections, CorrectionSnaps: vs.CorrectionSnaps,
 		Gateway: p.gw, LoadMs: p.loadMs,
 	}
+	s.Why = p.why
 	if p.quit {
-		s.State, s.Why = "Quit", p.why
+		s.State = "Quit"
 	}
 	if !p.first.IsZero() {
 		s.FirstFrameMs = p.loadMs + ms(p.first.Sub(p.start))
