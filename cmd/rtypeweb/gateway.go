@@ -130,6 +130,9 @@ func (g *gateway) session(w http.ResponseWriter, r *http.Request) {
 	stop := context.AfterFunc(sess.Context(), func() { cancel(errLeft) })
 	defer stop()
 	why := rl.run(ctx)
+	if sess.Context().Err() != nil && g.ctx.Err() == nil && !errors.Is(why, errIdle) {
+		why = errLeft // however the reads learnt it: the session, the connection
+	}
 	sess.CloseWithError(0, "")
 	g.log.Info("session closed", "from", from, "up", rl.mine.up.Load(), "down", rl.mine.down.Load(),
 		"dropped", rl.mine.dropped(), "why", reason(why))
@@ -160,7 +163,8 @@ func (g *gateway) reserve() bool {
 	return true
 }
 
-// refuse answers a session request the gateway will not relay.
+// refuse answers a session request the gateway will not relay, logged
+// at debug: a flood of them is summed every 10 s (logDrops).
 func (g *gateway) refuse(w http.ResponseWriter, r *http.Request, err error) {
 	code, k := http.StatusBadRequest, refuseUpgrade
 	switch {
@@ -172,7 +176,7 @@ func (g *gateway) refuse(w http.ResponseWriter, r *http.Request, err error) {
 		code, k = http.StatusNotFound, refuseRoute
 	}
 	g.total.refused[k].Add(1)
-	g.log.Info("session refused", "from", r.RemoteAddr, "origin", r.Header.Get("Origin"), "why", refusalKeys[k])
+	g.log.Debug("session refused", "from", r.RemoteAddr, "origin", r.Header.Get("Origin"), "why", refusalKeys[k])
 	w.WriteHeader(code)
 }
 
