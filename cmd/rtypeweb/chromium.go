@@ -6,6 +6,8 @@ import (
 	"os"
 	"os/exec"
 	"time"
+
+	"github.com/rtypeproto/rtype/internal/proc"
 )
 
 // chromium is a headless Chromium showing the page: a player with no
@@ -27,6 +29,7 @@ func startChromium(url string) (*chromium, error) {
 	}
 	cmd := exec.Command(bin, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
 		"--user-data-dir="+dir, url)
+	proc.OwnGroup(cmd) // its helpers with it, to stop them all
 	if err := cmd.Start(); err != nil {
 		os.RemoveAll(dir)
 		return nil, err
@@ -34,16 +37,17 @@ func startChromium(url string) (*chromium, error) {
 	return &chromium{cmd: cmd, dir: dir}, nil
 }
 
-// stop ends Chromium, killing it if it has not within a second.
+// stop ends Chromium, within a second, and then any helper process of
+// its group still writing into its profile, which it removes.
 func (c *chromium) stop() {
-	c.cmd.Process.Signal(os.Interrupt)
+	proc.Interrupt(c.cmd)
 	done := make(chan struct{})
 	go func() { c.cmd.Wait(); close(done) }()
 	select {
 	case <-done:
 	case <-time.After(time.Second):
-		c.cmd.Process.Kill()
-		<-done
 	}
+	proc.Kill(c.cmd)
+	<-done
 	os.RemoveAll(c.dir)
 }
