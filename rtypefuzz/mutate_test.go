@@ -174,6 +174,7 @@ func randomContext(r *rand.Rand) *Context {
 }
 
 func TestNextNeverPanics(t *testing.T) {
+	t.Parallel() // in virtual time, or none: CPU alone
 	draws := 100_000
 	if testing.Short() {
 		draws = 10_000

@@ -20,6 +20,7 @@ import (
 // for a Pong at every probe, and NoPong set. A server that answers Pings
 // is not reported so (TestCarefulServerSurvives).
 func TestServerWithoutPong(t *testing.T) {
+	t.Parallel() // in virtual time, or none: CPU alone
 	synctest.Test(t, func(t *testing.T) {
 		nw := rtypetest.NewNetwork(1)
 		nw.SetTap(func(_ time.Time, from, _ netip.AddrPort, b []byte) bool {

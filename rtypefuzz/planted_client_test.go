@@ -99,6 +99,7 @@ func TestFindsPlantedClientBugs(t *testing.T) {
 // A careful client survives a minute of fuzzing: no false finding, its
 // own ends included.
 func TestCarefulClientSurvives(t *testing.T) {
+	t.Parallel() // in virtual time, or none: CPU alone
 	wall := time.Now()
 	synctest.Test(t, func(t *testing.T) {
 		nw := rtypetest.NewNetwork(1)

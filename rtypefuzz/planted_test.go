@@ -94,6 +94,7 @@ func TestFindsPlantedBugs(t *testing.T) {
 
 // A careful server survives a minute of fuzzing: no false finding.
 func TestCarefulServerSurvives(t *testing.T) {
+	t.Parallel() // in virtual time, or none: CPU alone
 	synctest.Test(t, func(t *testing.T) {
 		nw := rtypetest.NewNetwork(1)
 		o := rtypefuzz.Options{Network: conformance.NetworkOf(nw.Listen), Seed: 1, Duration: time.Minute}

@@ -123,6 +123,7 @@ func same(a, b sent) bool {
 // send the same first 10,000 datagrams, but for the values learnt from
 // the server; a run of another seed does not.
 func TestSeedRepeatsTheDatagrams(t *testing.T) {
+	t.Parallel() // in virtual time, or none: CPU alone
 	const n = 10000
 	a, b := traced(t, 1, 2000, n), traced(t, 1, 700, n)
 	if len(a) < n-n/50 || len(a) != len(b) {

@@ -74,6 +74,7 @@ var edgeWhat = regexp.MustCompile(`^edge (\d+) of (\d+), `)
 // flow control keeps the datagrams the server has not read below its
 // socket's queue, which drops the rest.
 func TestEdgePassReachesASlowServer(t *testing.T) {
+	t.Parallel() // in virtual time, or none: CPU alone
 	synctest.Test(t, func(t *testing.T) {
 		nw := rtypetest.NewNetwork(1)
 		addr := netip.MustParseAddrPort("10.0.0.4:4242")

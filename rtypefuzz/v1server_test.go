@@ -67,6 +67,7 @@ func sum(xs []int) int {
 // slot leaks, and the run keeps its rate to the end, the edge pass's
 // session enders included.
 func TestV1ServerKeepsTheRate_13_3(t *testing.T) {
+	t.Parallel() // in virtual time, or none: CPU alone
 	synctest.Test(t, func(t *testing.T) {
 		nw := rtypetest.NewNetwork(1)
 		counts, rep := perSecond(t, nw, startHost(nw, rtypetest.V1Server(), nil), 30*time.Second)
@@ -88,6 +89,7 @@ func TestV1ServerKeepsTheRate_13_3(t *testing.T) {
 // welcomes no new connection (a full one, §4.4 without its Rejected), so
 // that each new fuzz session waits for a Welcome that never comes.
 func TestSlowedRunSaysWhy(t *testing.T) {
+	t.Parallel() // in virtual time, or none: CPU alone
 	synctest.Test(t, func(t *testing.T) {
 		nw := rtypetest.NewNetwork(1)
 		begin := time.Now()
