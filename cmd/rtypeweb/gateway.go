@@ -84,6 +84,10 @@ func (g *gateway) newWT(tlsConf *tls.Config) {
 			},
 			Handler:        mux,
 			MaxHeaderBytes: maxHeaderBytes,
+			// A connection with no request open (no session) for as
+			// long as a silent session lasts is closed: the keep-alives
+			// alone would keep it forever.
+			IdleTimeout: g.idle,
 		},
 		// route checks the origin against the gateway's own list first.
 		CheckOrigin: func(*http.Request) bool { return true },

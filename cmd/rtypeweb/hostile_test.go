@@ -68,3 +68,47 @@ func heap() int64 {
 	runtime.ReadMemStats(&m)
 	return int64(m.HeapAlloc)
 }
+
+// A QUIC connection that never opens a session, kept alive by PINGs, is
+// closed once it has been idle for as long as a silent session may be:
+// else each would hold its memory and goroutines for ever.
+func TestGateway_ClosesConnectionWithoutSession(t *testing.T) {
+	t.Parallel()
+	in, _ := startGateway(t, []netip.AddrPort{echoServer(t)}, func(o *options) { o.idle = time.Second })
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	conn, err := quic.DialAddr(ctx, in.udp.LocalAddr().String(),
+		&tls.Config{InsecureSkipVerify: true, NextProtos: []string{"h3"}},
+		&quic.Config{EnableDatagrams: true, EnableStreamResetPartialDelivery: true, KeepAlivePeriod: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.CloseWithError(0, "")
+	select {
+	case <-conn.Context().Done():
+	case <-ctx.Done():
+		t.Fatal("a connection without a session still open after 10 s, -idle 1 s")
+	}
+}
+
+// A session whose browser keeps sending outlives -idle: only a
+// connection without one is closed for it.
+func TestGateway_SessionKeepsItsConnection(t *testing.T) {
+	t.Parallel()
+	in, _ := startGateway(t, []netip.AddrPort{echoServer(t)}, func(o *options) { o.idle = time.Second })
+	_, sess, err := dialGateway(t, in, "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for i := range 12 { // 3 s, three times -idle
+		if err := sess.SendDatagram([]byte("ping")); err != nil {
+			t.Fatalf("datagram %d: %v", i, err)
+		}
+		if _, err := sess.ReceiveDatagram(ctx); err != nil {
+			t.Fatalf("no echo of datagram %d: %v", i, err)
+		}
+		time.Sleep(250 * time.Millisecond) // the browser's pace, not a wait
+	}
+}
