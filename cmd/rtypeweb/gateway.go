@@ -84,10 +84,8 @@ func (g *gateway) newWT(tlsConf *tls.Config) {
 			},
 			Handler:        mux,
 			MaxHeaderBytes: maxHeaderBytes,
-			// A connection with no request open (no session) for as
-			// long as a silent session lasts is closed: the keep-alives
-			// alone would keep it forever.
-			IdleTimeout: g.idle,
+			// A connection without a session for -idle is closed.
+			ConnContext: g.watchConn,
 		},
 		// route checks the origin against the gateway's own list first.
 		CheckOrigin: func(*http.Request) bool { return true },
@@ -124,6 +122,10 @@ func (g *gateway) session(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		g.refuse(w, r, err)
 		return
+	}
+	if cw := connWatchOf(r.Context()); cw != nil {
+		cw.opened()
+		defer cw.closed()
 	}
 	conn, err := g.listen(server)
 	if err != nil {

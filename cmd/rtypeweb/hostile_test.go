@@ -112,3 +112,29 @@ func TestGateway_SessionKeepsItsConnection(t *testing.T) {
 		time.Sleep(250 * time.Millisecond) // the browser's pace, not a wait
 	}
 }
+
+// A connection whose only request never finishes its headers, a
+// slowloris over HTTP/3, is closed all the same once silent for -idle.
+func TestGateway_ClosesConnectionWithStalledRequest(t *testing.T) {
+	t.Parallel()
+	in, _ := startGateway(t, []netip.AddrPort{echoServer(t)}, func(o *options) { o.idle = time.Second })
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	conn, err := quic.DialAddr(ctx, in.udp.LocalAddr().String(),
+		&tls.Config{InsecureSkipVerify: true, NextProtos: []string{"h3"}},
+		&quic.Config{EnableDatagrams: true, EnableStreamResetPartialDelivery: true, KeepAlivePeriod: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.CloseWithError(0, "")
+	str, err := conn.OpenStreamSync(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	str.Write(quicvarint.Append(quicvarint.Append(nil, 0x01), 100)) // 100 bytes announced, none sent
+	select {
+	case <-conn.Context().Done():
+	case <-ctx.Done():
+		t.Fatal("a connection with a stalled request still open after 10 s, -idle 1 s")
+	}
+}
