@@ -32,12 +32,15 @@
 // a datagram over 548 bytes is dropped either way (§2.2), and one reaching
 // a session's socket from anywhere but its server (§3); a session whose
 // browser has sent nothing for -idle (10 s, the protocol's inactivity
-// timeout, §13.3) is closed and its socket released. It logs each session
-// and why it ended, every 10 s the drops and refusals by reason when
-// there were some, and with -metrics ADDR serves its counters to
-// Prometheus, named as the host's (host/prom) under rtypeweb_: sessions
-// open, opened, refused by reason and closed idle, datagrams and bytes by
-// direction, drops by reason.
+// timeout, §13.3) is closed and its socket released, as are, after
+// -idle too, a QUIC connection with no session open and a connection to
+// the page idle or not reading; a request's headers may take 8 KB.
+//
+// It logs each session and why it ended, every 10 s the drops and
+// refusals by reason when there were some, and with -metrics ADDR serves
+// its counters to Prometheus, named as the host's (host/prom) under
+// rtypeweb_: sessions open, opened, refused by reason and closed idle,
+// datagrams and bytes by direction, drops by reason.
 //
 // On interrupt it tells every page to quit, on a stream of the session's
 // own, so that each client sends Disconnect (§7.3) before the gateway

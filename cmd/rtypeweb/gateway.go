@@ -62,6 +62,13 @@ func listenUDP(server netip.AddrPort) (upstream, error) {
 	return net.ListenUDP(network, nil)
 }
 
+// maxHeaderBytes bounds a request's HTTP/3 HEADERS frame. The library
+// allocates what a frame announces before reading it, 1 MB by default:
+// 100 streams of a connection, each announcing that much and sending no
+// more, would hold 100 MB. A browser's session request takes well under
+// 1 KB.
+const maxHeaderBytes = 8 << 10
+
 // newWT makes the WebTransport server, with tlsConf's certificate.
 func (g *gateway) newWT(tlsConf *tls.Config) {
 	mux := http.NewServeMux()
@@ -75,7 +82,10 @@ func (g *gateway) newWT(tlsConf *tls.Config) {
 				MaxIdleTimeout:                   30 * time.Second,
 				KeepAlivePeriod:                  5 * time.Second,
 			},
-			Handler: mux,
+			Handler:        mux,
+			MaxHeaderBytes: maxHeaderBytes,
+			// A connection without a session for -idle is closed.
+			ConnContext: g.watchConn,
 		},
 		// route checks the origin against the gateway's own list first.
 		CheckOrigin: func(*http.Request) bool { return true },
@@ -112,6 +122,10 @@ func (g *gateway) session(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		g.refuse(w, r, err)
 		return
+	}
+	if cw := connWatchOf(r.Context()); cw != nil {
+		cw.opened()
+		defer cw.closed()
 	}
 	conn, err := g.listen(server)
 	if err != nil {

@@ -57,20 +57,37 @@ func (l *listener) pageURL() string { return l.scheme + "://" + l.hostPort() + "
 func (l *listener) sessionURL() string { return "https://" + l.hostPort() + sessionPath }
 
 // origins are the page origins allowed to open sessions: the page's own,
-// under every loopback name when it is on one, and extra's.
+// under every loopback name when it is on one, and extra's, each as a
+// browser writes it, without the scheme's default port (RFC 6454 §6.2).
 func (l *listener) origins(extra string) map[string]bool {
-	m := map[string]bool{strings.ToLower(l.scheme + "://" + l.hostPort()): true}
+	m := map[string]bool{origin(l.scheme, l.host, l.port): true}
 	if ip := net.ParseIP(l.host); l.host == "localhost" || (ip != nil && ip.IsLoopback()) {
-		for _, h := range []string{"localhost", "127.0.0.1", "[::1]"} {
-			m[fmt.Sprintf("%s://%s:%d", l.scheme, h, l.port)] = true
+		for _, h := range []string{"localhost", "127.0.0.1", "::1"} {
+			m[origin(l.scheme, h, l.port)] = true
 		}
 	}
 	for _, o := range strings.Split(extra, ",") {
-		if o = strings.TrimSpace(o); o != "" {
-			m[strings.ToLower(strings.TrimSuffix(o, "/"))] = true
+		if o = strings.ToLower(strings.TrimSuffix(strings.TrimSpace(o), "/")); o != "" {
+			m[withoutDefaultPort(o)] = true
 		}
 	}
 	return m
+}
+
+// origin serializes scheme, host and port as a browser does.
+func origin(scheme, host string, port int) string {
+	return withoutDefaultPort(strings.ToLower(scheme + "://" + net.JoinHostPort(host, fmt.Sprint(port))))
+}
+
+// withoutDefaultPort drops :443 from an https origin, :80 from an http one.
+func withoutDefaultPort(o string) string {
+	switch {
+	case strings.HasPrefix(o, "https://"):
+		return strings.TrimSuffix(o, ":443")
+	case strings.HasPrefix(o, "http://"):
+		return strings.TrimSuffix(o, ":80")
+	}
+	return o
 }
 
 // servePage serves the page on tcp until the server closes.

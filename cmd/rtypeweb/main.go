@@ -152,7 +152,9 @@ func open(o *options, servers []netip.AddrPort, log *slog.Logger, wasm, glue []b
 		tcp.Close()
 		return nil, err
 	}
-	in.http = &http.Server{Handler: in.page, ReadHeaderTimeout: 10 * time.Second}
+	// A page connection silent, or not reading, for -idle is dropped.
+	in.page.stall = o.idle
+	in.http = &http.Server{Handler: in.page, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: o.idle}
 	in.g.newWT(l.tls)
 	go func() { in.errc <- in.g.serveWT(udp) }()
 	go in.g.logDrops(dropLogEvery)

@@ -9,7 +9,9 @@ import (
 	"encoding/json"
 	"html/template"
 	"net/http"
+	"strconv"
 	"strings"
+	"time"
 )
 
 //go:embed page/index.html
@@ -40,8 +42,10 @@ func newAsset(typ string, b []byte) asset {
 	return asset{typ: typ, plain: b, gz: z.Bytes()}
 }
 
-// serve writes a, compressed when the browser takes gzip.
-func (a asset) serve(w http.ResponseWriter, r *http.Request) {
+// serve writes a, compressed when the browser takes gzip, a chunk at a
+// time, each within stall: a peer that stops reading is dropped rather
+// than hold its connection for ever.
+func (a asset) serve(w http.ResponseWriter, r *http.Request, stall time.Duration) {
 	h := w.Header()
 	h.Set("Content-Type", a.typ)
 	h.Set("Cache-Control", "no-cache")
@@ -51,12 +55,27 @@ func (a asset) serve(w http.ResponseWriter, r *http.Request) {
 		h.Set("Content-Encoding", "gzip")
 		b = a.gz
 	}
-	w.Write(b)
+	h.Set("Content-Length", strconv.Itoa(len(b)))
+	rc := http.NewResponseController(w)
+	for len(b) > 0 {
+		n := min(len(b), writeChunk)
+		if stall > 0 {
+			rc.SetWriteDeadline(time.Now().Add(stall))
+		}
+		if _, err := w.Write(b[:n]); err != nil {
+			return
+		}
+		b = b[n:]
+	}
 }
+
+// writeChunk is what the page writes within one stall bound.
+const writeChunk = 64 << 10
 
 // page holds the page's files.
 type page struct {
 	index, glue, wasm asset
+	stall             time.Duration // bound on each chunk's write; 0: none
 }
 
 func newPage(cfg pageConfig, wasm, glue []byte) (*page, error) {
@@ -84,11 +103,11 @@ func (p *page) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	switch r.URL.Path {
 	case "/":
-		p.index.serve(w, r)
+		p.index.serve(w, r, p.stall)
 	case "/wasm_exec.js":
-		p.glue.serve(w, r)
+		p.glue.serve(w, r, p.stall)
 	case "/client.wasm":
-		p.wasm.serve(w, r)
+		p.wasm.serve(w, r, p.stall)
 	default:
 		http.NotFound(w, r)
 	}
