@@ -42,9 +42,15 @@ type gateway struct {
 	quit chan struct{} // closed to ask every page to quit
 	once sync.Once     // of shutdown
 
-	mu      sync.Mutex // guards closing, and wg's Add against its Wait
+	mu      sync.Mutex // guards closing, serving, and wg's Add against its Wait
 	closing bool
 	wg      sync.WaitGroup // the sessions
+	// serving is the socket serveWT serves, and served is closed once it
+	// returns: webtransport.Server's Close must not run while its Serve
+	// starts (a WaitGroup's Wait against its Add), so shutdown closes the
+	// socket, waits for Serve to return, then closes the server.
+	serving net.PacketConn
+	served  chan struct{}
 }
 
 func newGateway(r router, l limits, log *slog.Logger) *gateway {
@@ -94,6 +100,14 @@ func (g *gateway) newWT(tlsConf *tls.Config) {
 
 // serveWT serves WebTransport on pc until shutdown.
 func (g *gateway) serveWT(pc net.PacketConn) error {
+	g.mu.Lock()
+	if g.closing {
+		g.mu.Unlock()
+		return nil
+	}
+	g.serving, g.served = pc, make(chan struct{})
+	g.mu.Unlock()
+	defer close(g.served)
 	err := g.wt.Serve(pc)
 	if errors.Is(err, quic.ErrServerClosed) || errors.Is(err, http.ErrServerClosed) || g.ctx.Err() != nil {
 		return nil
@@ -270,6 +284,13 @@ func (g *gateway) drain(grace time.Duration) {
 	case <-time.After(grace):
 	}
 	g.stop()
+	g.mu.Lock()
+	pc, served := g.serving, g.served
+	g.mu.Unlock()
+	if pc != nil {
+		pc.Close()
+		<-served
+	}
 	if g.wt != nil {
 		g.wt.Close()
 	}
