@@ -66,7 +66,13 @@ type Config struct {
 	// IP:port (port 0: a free one for match 0, which the PacketConn tells
 	// by a LocalAddr method). An in-memory network's, such as
 	// rtypetest.Network's, inside a testing/synctest bubble runs the host
-	// in virtual time, exactly as it runs on UDP.
+	// in virtual time: the same loop, matches and sessions as on UDP, but
+	// not the same socket. A goroutine of the host reads such a
+	// PacketConn, one datagram a call, into a pool of 256 buffers,
+	// whatever Batch is (a datagram arriving to a full pool is dropped, as
+	// by a full socket buffer); the loop takes at most Batch datagrams
+	// ReadsPerTick times a tick from it, as on UDP, and writes them out
+	// one a call.
 	Listen func(addr netip.AddrPort) (session.PacketConn, error)
 	// Log receives the host's own records: listening, a match that failed;
 	// nil discards them.
