@@ -58,7 +58,7 @@ func (l *listener) sessionURL() string { return "https://" + l.hostPort() + sess
 
 // origins are the page origins allowed to open sessions: the page's own,
 // under every loopback name when it is on one, and extra's, each as a
-// browser writes it, without the scheme's default port (RFC 6454 §6.2).
+// browser writes it, without the scheme's default port (RFC 6454, section 6.2).
 func (l *listener) origins(extra string) map[string]bool {
 	m := map[string]bool{origin(l.scheme, l.host, l.port): true}
 	if ip := net.ParseIP(l.host); l.host == "localhost" || (ip != nil && ip.IsLoopback()) {
