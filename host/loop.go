@@ -126,18 +126,23 @@ func (l *loop) locked(m *match, now time.Time) bool {
 	l.metrics.mu.Lock()
 	defer l.metrics.mu.Unlock()
 	start := time.Now()
-	if err := l.step(m, now); err != nil {
+	game, err := l.step(m, now)
+	if err != nil {
 		l.remove(m, err)
 		return false
 	}
 	l.metrics.tick.Observe(time.Since(start).Seconds())
+	if l.state == playing && m.tick != nil {
+		l.metrics.game.Observe(game.Seconds())
+	}
 	return true
 }
 
 // step is one tick of one match: its datagrams in, the game while the
-// loop is playing, the session server's Tick, its datagrams out. A panic
-// in it closes the match only.
-func (l *loop) step(m *match, now time.Time) (err error) {
+// loop is playing, the session server's Tick, its datagrams out. It
+// returns how long the game took: the part of a tick that is the game's,
+// not the toolkit's. A panic in it closes the match only.
+func (l *loop) step(m *match, now time.Time) (game time.Duration, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			l.pending = 0
@@ -147,14 +152,16 @@ func (l *loop) step(m *match, now time.Time) (err error) {
 	if err := m.receive(l.in, l.cfg.ReadsPerTick, now); err != nil {
 		l.flush(m)
 		l.end(m, now)
-		return fmt.Errorf("%w: match %d (%v): %w", ErrMatch, m.index, m.addr, err)
+		return 0, fmt.Errorf("%w: match %d (%v): %w", ErrMatch, m.index, m.addr, err)
 	}
 	if l.state == playing && m.tick != nil {
+		start := time.Now()
 		m.tick(m.srv, now)
+		game = time.Since(start)
 	}
 	m.srv.Tick(now)
 	l.flush(m)
-	return nil
+	return game, nil
 }
 
 // end closes the match's session server and lets its game read the last

@@ -38,14 +38,15 @@ func TestNames(t *testing.T) {
 		"rtype_datagrams_total": 2, "rtype_bytes_total": 2, "rtype_drops_total": numReasons(),
 		"rtype_resends_total": 1, "rtype_match_failures_total": 1,
 		"rtype_rtt_seconds": 1, "rtype_tick_duration_seconds": 1, "rtype_snapshot_bytes": 1,
+		"rtype_game_tick_duration_seconds": 1,
 	}
 	for name, n := range want {
 		if got := testutil.CollectAndCount(c, name); got != n {
 			t.Errorf("%s: %d series, want %d", name, got, n)
 		}
 	}
-	if got := testutil.CollectAndCount(c); got != 41 {
-		t.Errorf("%d series in all, want 41", got)
+	if got := testutil.CollectAndCount(c); got != 42 {
+		t.Errorf("%d series in all, want 42", got)
 	}
 	exp := "# HELP rtype_matches Matches running.\n# TYPE rtype_matches gauge\nrtype_matches 2\n"
 	if err := testutil.CollectAndCompare(c, strings.NewReader(exp), "rtype_matches"); err != nil {
