@@ -2,18 +2,20 @@ package game
 
 import "github.com/rtypeproto/rtype"
 
-// The world's entity arrays: where an entity goes, how it is found by its
-// network id and how it leaves, announced to the clients (§8.2, §8.3).
+// The world's entity arrays: where an entity goes, how it leaves, announced
+// to the clients (§8.2, §8.3).
 
 // spawn adds an entity with a fresh network id and announces it (§8.2). A
-// ship goes to its owner's slot, which the caller has checked is free.
+// ship goes to its owner's slot, which the caller has checked is free; a
+// missile or a Bydos to its flock, which gives it the flock's velocity
+// and rotation.
 func (w *World) spawn(e Entity) uint32 {
 	e.ID = w.newID(e)
 	switch {
 	case e.Archetype == rtype.ArchetypeEnemyBidos:
-		w.bydos = append(w.bydos, e)
+		e = w.bydos.entity(w.bydos.add(e))
 	case e.Archetype == rtype.ArchetypeBullet || e.Owner == 0:
-		w.missiles = append(w.missiles, e)
+		e = w.missiles.entity(w.missiles.add(e))
 	default:
 		if s, ok := w.Slot(e.Owner); ok {
 			w.ships[s] = e
@@ -32,37 +34,17 @@ func (w *World) newID(e Entity) uint32 {
 	for {
 		id := w.nextID
 		w.nextID++
-		if id != 0 && w.at(id) == nil {
+		if _, used := w.Entity(id); id != 0 && !used {
 			return id
 		}
 	}
 }
 
-// at returns the live entity id, to change in place, or nil.
-func (w *World) at(id uint32) *Entity {
-	if id == 0 {
-		return nil
-	}
-	for i := range w.ships {
-		if w.ships[i].ID == id {
-			return &w.ships[i]
-		}
-	}
-	for _, list := range [...][]Entity{w.missiles, w.bydos} {
-		for i := range list {
-			if list[i].ID == id {
-				return &list[i]
-			}
-		}
-	}
-	return nil
-}
-
-// removeAt destroys the entity at index i of list with reason, keeping the
-// others in order.
-func (w *World) removeAt(list *[]Entity, i int, reason rtype.DestroyReason) {
-	w.emit(Event{Kind: EventDestroy, Entity: (*list)[i], Reason: reason})
-	*list = append((*list)[:i], (*list)[i+1:]...)
+// removeAt destroys body i of flock f with reason, keeping the others in
+// order.
+func (w *World) removeAt(f *flock, i int, reason rtype.DestroyReason) {
+	w.emit(Event{Kind: EventDestroy, Entity: f.entity(i), Reason: reason})
+	f.bodies = append(f.bodies[:i], f.bodies[i+1:]...)
 }
 
 // removeShip destroys the ship of slot s, if it has one, with reason.
@@ -73,12 +55,12 @@ func (w *World) removeShip(s int, reason rtype.DestroyReason) {
 	}
 }
 
-// clear destroys every entity of list with reason, oldest first.
-func (w *World) clear(list *[]Entity, reason rtype.DestroyReason) {
-	for _, e := range *list {
-		w.emit(Event{Kind: EventDestroy, Entity: e, Reason: reason})
+// clear destroys every body of flock f with reason, oldest first.
+func (w *World) clear(f *flock, reason rtype.DestroyReason) {
+	for i := range f.bodies {
+		w.emit(Event{Kind: EventDestroy, Entity: f.entity(i), Reason: reason})
 	}
-	*list = (*list)[:0]
+	f.bodies = f.bodies[:0]
 }
 
 // removeIf destroys with reason every entity drop reports: the ships, then
@@ -89,10 +71,10 @@ func (w *World) removeIf(drop func(*Entity) bool, reason rtype.DestroyReason) {
 			w.removeShip(s, reason)
 		}
 	}
-	for _, list := range [...]*[]Entity{&w.missiles, &w.bydos} {
-		for i := 0; i < len(*list); {
-			if drop(&(*list)[i]) {
-				w.removeAt(list, i, reason)
+	for _, f := range [...]*flock{&w.missiles, &w.bydos} {
+		for i := 0; i < len(f.bodies); {
+			if e := f.entity(i); drop(&e) {
+				w.removeAt(f, i, reason)
 				continue
 			}
 			i++

@@ -50,9 +50,3 @@ const (
 	missileHalfW, missileHalfH = 16.0, 4.0
 	enemyHalfW, enemyHalfH     = 24.0, 24.0
 )
-
-// outside reports whether e has left the playfield: the screen plus Margin
-// on every side.
-func outside(e *Entity) bool {
-	return e.X < -Margin || e.X > Width+Margin || e.Y < -Margin || e.Y > Height+Margin
-}

@@ -71,9 +71,9 @@ func contains(ids []uint32, id uint32) bool {
 func (w *World) place(e Entity) {
 	switch e.Archetype {
 	case rtype.ArchetypeEnemyBidos:
-		w.bydos = append(w.bydos, e)
+		w.bydos.add(e)
 	case rtype.ArchetypeBullet:
-		w.missiles = append(w.missiles, e)
+		w.missiles.add(e)
 	default:
 		w.ships[(int(e.Owner)-1)%MaxPlayers] = e
 	}

@@ -1,6 +1,7 @@
 package game
 
 import (
+	"math"
 	"math/rand/v2"
 
 	"github.com/rtypeproto/rtype"
@@ -44,9 +45,10 @@ type Config struct {
 // World is the authoritative state of the game. It is not safe for
 // concurrent use; the server drives it from one goroutine.
 //
-// Its entities are in flat arrays by kind, each oldest first: the ships by
-// their player's slot, the missiles, the Bydos. A tick walks each array
-// once, and a hit test pairs Bydos with ships and missiles only.
+// Its entities are in flat arrays by kind: the ships by their player's
+// slot, the missiles by height, the Bydos oldest first. A tick walks each
+// array once, and a hit test pairs each Bydos with the ships and with the
+// missiles at its height only.
 type World struct {
 	cfg    Config
 	rng    *rand.Rand
@@ -63,7 +65,7 @@ type World struct {
 	lobbyTimer bool
 	roundSince uint32
 
-	missiles, bydos []Entity
+	missiles, bydos flock
 	// list is the memory Entities returns.
 	list   []Entity
 	events []Event
@@ -75,8 +77,8 @@ func New(cfg Config) *World {
 		cfg:      cfg,
 		rng:      rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9E3779B97F4A7C15)),
 		nextID:   1,
-		missiles: make([]Entity, 0, 64),
-		bydos:    make([]Entity, 0, MaxEnemies),
+		missiles: newFlock(rtype.ArchetypeBullet, 0, MissileSpeed, 64, true),
+		bydos:    newFlock(rtype.ArchetypeEnemyBidos, math.Pi, -EnemySpeed, MaxEnemies, false),
 		events:   make([]Event, 0, 64),
 	}
 }
@@ -88,8 +90,8 @@ func (w *World) CurrentTick() uint32 { return w.tick }
 // Phase returns whether a round is on.
 func (w *World) Phase() Phase { return w.phase }
 
-// Entities returns every live entity: the ships by slot, then the
-// missiles and the Bydos, each oldest first. The slice belongs to the
+// Entities returns every live entity: the ships by slot, the missiles from
+// the top of the screen down, then the Bydos, oldest first. The slice belongs to the
 // world and is valid until its next call.
 func (w *World) Entities() []Entity {
 	w.list = w.list[:0]
@@ -98,16 +100,29 @@ func (w *World) Entities() []Entity {
 			w.list = append(w.list, w.ships[i])
 		}
 	}
-	w.list = append(w.list, w.missiles...)
-	w.list = append(w.list, w.bydos...)
+	for _, f := range [...]*flock{&w.missiles, &w.bydos} {
+		for i := range f.bodies {
+			w.list = append(w.list, f.entity(i))
+		}
+	}
 	return w.list
 }
 
 // Entity returns the live entity with network id id, which is how the server
 // answers QueryEntity (§7.4).
 func (w *World) Entity(id uint32) (Entity, bool) {
-	if e := w.at(id); e != nil {
-		return *e, true
+	if id == 0 {
+		return Entity{}, false
+	}
+	for i := range w.ships {
+		if w.ships[i].ID == id {
+			return w.ships[i], true
+		}
+	}
+	for _, f := range [...]*flock{&w.missiles, &w.bydos} {
+		if i := f.find(id); i >= 0 {
+			return f.entity(i), true
+		}
 	}
 	return Entity{}, false
 }
@@ -194,18 +209,12 @@ func (w *World) move() {
 	w.fly(&w.bydos)
 }
 
-// fly moves the entities of list by their velocity and removes those that
-// left the playfield.
-func (w *World) fly(list *[]Entity) {
-	const dt = 1.0 / TickRate
-	es := *list
-	for i := range es {
-		es[i].X += es[i].VX * dt
-		es[i].Y += es[i].VY * dt
-	}
-	for i := 0; i < len(*list); {
-		if outside(&(*list)[i]) {
-			w.removeAt(list, i, rtype.DestroyGameplay)
+// fly moves the flock f by one tick and removes what left the playfield.
+func (w *World) fly(f *flock) {
+	f.fly()
+	for i := 0; i < len(f.bodies); {
+		if f.outside(i) {
+			w.removeAt(f, i, rtype.DestroyGameplay)
 			continue
 		}
 		i++
