@@ -82,18 +82,17 @@ func (l *loop) add(m *match) {
 // its matches at each wake-up, every match once an interval. It returns
 // early once no match is left.
 func (l *loop) run(ctx context.Context) {
-	t := time.NewTicker(l.cfg.Interval / phases)
-	defer t.Stop()
+	p := newPacer(l.cfg.Interval/phases, l.cfg.Interval)
+	defer p.stop()
 	for {
-		select {
-		case <-ctx.Done():
-			l.shutdown(t)
+		now, ok := p.wait(ctx)
+		if !ok {
+			l.shutdown(p)
 			return
-		case now := <-t.C:
-			l.each(now)
-			if len(l.matches) == 0 {
-				return // every match closed, by its socket or a panic
-			}
+		}
+		l.each(now)
+		if len(l.matches) == 0 {
+			return // every match closed, by its socket or a panic
 		}
 	}
 }
@@ -193,7 +192,7 @@ func (l *loop) remove(m *match, err error) {
 // reason-4 DestroyEntity to every player (§8.3), resent for the grace until
 // all are acknowledged (§13.4), then Close, a last game tick, the sockets
 // closed.
-func (l *loop) shutdown(t *time.Ticker) {
+func (l *loop) shutdown(p *pacer) {
 	now := time.Now()
 	if l.cfg.ShutdownGrace > 0 {
 		l.metrics.mu.Lock()
@@ -202,18 +201,15 @@ func (l *loop) shutdown(t *time.Ticker) {
 		}
 		l.metrics.mu.Unlock()
 		l.state = ending
-		deadline := time.NewTimer(l.cfg.ShutdownGrace)
-		defer deadline.Stop()
-	wait:
+		grace, cancel := context.WithTimeout(context.Background(), l.cfg.ShutdownGrace)
+		defer cancel()
 		for l.pendingEvents() > 0 {
-			select {
-			case <-deadline.C:
-				break wait
-			case <-t.C:
-				// The tick's own time may be before Shutdown's: a server's
-				// times never go back.
-				l.each(time.Now())
+			if _, ok := p.wait(grace); !ok {
+				break
 			}
+			// The tick's own time may be before Shutdown's: a server's
+			// times never go back.
+			l.each(time.Now())
 		}
 	}
 	now = time.Now()
