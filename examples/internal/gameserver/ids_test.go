@@ -56,7 +56,7 @@ func TestSpec8_2_WorldIDsAreTheWire(t *testing.T) {
 // position, moved by its Input within §9.1's range, the Snapshots carrying
 // it (§7.1, §8.1, §10), and destroyed with reason 3 when its player leaves
 // (§7.3, §8.3).
-func TestReferenceGame(t *testing.T) {
+func TestSpec10_ReferenceGame(t *testing.T) {
 	l := newLoopbackOf(t, Reference(session.ServerConfig{}), nil)
 	l.addClient()
 	l.addClient()
@@ -113,7 +113,7 @@ func TestReferenceGame(t *testing.T) {
 
 // §9.1: a ship held Left for a minute stops at the encodable range's
 // edge, -8192, and comes back at once when Right is held.
-func TestReferenceClampsToTheRange(t *testing.T) {
+func TestSpec9_1_ReferenceClampsToTheRange(t *testing.T) {
 	r := &reference{every: 3}
 	l := newLoopbackOf(t, host.Match{Session: sessionDefaults(session.ServerConfig{}), Tick: r.step}, nil)
 	l.addClient()
