@@ -9,7 +9,8 @@
 //
 //   - as few tick loops as there are cores ([Config.Loops]), each ticking
 //     its share of the matches every [Config.Interval], not a timer or a
-//     goroutine per match;
+//     goroutine per match, on a fixed schedule: a loop that stalls runs the
+//     ticks it missed at once, so that every match keeps §10's rate;
 //   - each match's socket drained once per tick, before its game tick,
 //     with one system call per batch of datagrams (recvmmsg and sendmmsg on
 //     Linux amd64 and arm64; a call per datagram elsewhere on Unix; other

@@ -118,6 +118,7 @@ func (h *Host) ReadMetrics(m *Metrics) {
 		RTT:      session.Histogram{Bounds: session.RTTBounds},
 		Snapshot: session.Histogram{Bounds: session.SnapshotBounds},
 		Tick:     session.Histogram{Bounds: TickBounds},
+		Game:     session.Histogram{Bounds: TickBounds},
 	}
 	for _, l := range h.loops {
 		l.metrics.mu.Lock()

@@ -151,6 +151,10 @@ func TestMatchesPlay(t *testing.T) {
 	if m.RTT.Count == 0 || m.Tick.Count == 0 || m.Snapshot.Count < 60 {
 		t.Errorf("histograms: %d RTT, %d tick, %d Snapshot observations", m.RTT.Count, m.Tick.Count, m.Snapshot.Count)
 	}
+	// Each tick ran its game: a game's time per tick, within the tick's.
+	if m.Game.Count != m.Tick.Count || m.Game.Sum > m.Tick.Sum {
+		t.Errorf("game histogram: %d ticks, %gs; the ticks': %d, %gs", m.Game.Count, m.Game.Sum, m.Tick.Count, m.Tick.Sum)
+	}
 	for i := range ticks {
 		if ticks[i].Load() == 0 {
 			t.Errorf("match %d's game never ticked", i)

@@ -82,18 +82,17 @@ func (l *loop) add(m *match) {
 // its matches at each wake-up, every match once an interval. It returns
 // early once no match is left.
 func (l *loop) run(ctx context.Context) {
-	t := time.NewTicker(l.cfg.Interval / phases)
-	defer t.Stop()
+	p := newPacer(l.cfg.Interval/phases, l.cfg.Interval)
+	defer p.stop()
 	for {
-		select {
-		case <-ctx.Done():
-			l.shutdown(t)
+		now, ok := p.wait(ctx)
+		if !ok {
+			l.shutdown(p)
 			return
-		case now := <-t.C:
-			l.each(now)
-			if len(l.matches) == 0 {
-				return // every match closed, by its socket or a panic
-			}
+		}
+		l.each(now)
+		if len(l.matches) == 0 {
+			return // every match closed, by its socket or a panic
 		}
 	}
 }
@@ -126,18 +125,23 @@ func (l *loop) locked(m *match, now time.Time) bool {
 	l.metrics.mu.Lock()
 	defer l.metrics.mu.Unlock()
 	start := time.Now()
-	if err := l.step(m, now); err != nil {
+	game, err := l.step(m, now)
+	if err != nil {
 		l.remove(m, err)
 		return false
 	}
 	l.metrics.tick.Observe(time.Since(start).Seconds())
+	if l.state == playing && m.tick != nil {
+		l.metrics.game.Observe(game.Seconds())
+	}
 	return true
 }
 
 // step is one tick of one match: its datagrams in, the game while the
-// loop is playing, the session server's Tick, its datagrams out. A panic
-// in it closes the match only.
-func (l *loop) step(m *match, now time.Time) (err error) {
+// loop is playing, the session server's Tick, its datagrams out. It
+// returns how long the game took: the part of a tick that is the game's,
+// not the toolkit's. A panic in it closes the match only.
+func (l *loop) step(m *match, now time.Time) (game time.Duration, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			l.pending = 0
@@ -147,14 +151,16 @@ func (l *loop) step(m *match, now time.Time) (err error) {
 	if err := m.receive(l.in, l.cfg.ReadsPerTick, now); err != nil {
 		l.flush(m)
 		l.end(m, now)
-		return fmt.Errorf("%w: match %d (%v): %w", ErrMatch, m.index, m.addr, err)
+		return 0, fmt.Errorf("%w: match %d (%v): %w", ErrMatch, m.index, m.addr, err)
 	}
 	if l.state == playing && m.tick != nil {
+		start := time.Now()
 		m.tick(m.srv, now)
+		game = time.Since(start)
 	}
 	m.srv.Tick(now)
 	l.flush(m)
-	return nil
+	return game, nil
 }
 
 // end closes the match's session server and lets its game read the last
@@ -186,7 +192,7 @@ func (l *loop) remove(m *match, err error) {
 // reason-4 DestroyEntity to every player (§8.3), resent for the grace until
 // all are acknowledged (§13.4), then Close, a last game tick, the sockets
 // closed.
-func (l *loop) shutdown(t *time.Ticker) {
+func (l *loop) shutdown(p *pacer) {
 	now := time.Now()
 	if l.cfg.ShutdownGrace > 0 {
 		l.metrics.mu.Lock()
@@ -195,18 +201,15 @@ func (l *loop) shutdown(t *time.Ticker) {
 		}
 		l.metrics.mu.Unlock()
 		l.state = ending
-		deadline := time.NewTimer(l.cfg.ShutdownGrace)
-		defer deadline.Stop()
-	wait:
+		grace, cancel := context.WithTimeout(context.Background(), l.cfg.ShutdownGrace)
+		defer cancel()
 		for l.pendingEvents() > 0 {
-			select {
-			case <-deadline.C:
-				break wait
-			case <-t.C:
-				// The tick's own time may be before Shutdown's: a server's
-				// times never go back.
-				l.each(time.Now())
+			if _, ok := p.wait(grace); !ok {
+				break
 			}
+			// The tick's own time may be before Shutdown's: a server's
+			// times never go back.
+			l.each(time.Now())
 		}
 	}
 	now = time.Now()

@@ -33,8 +33,11 @@ type Metrics struct {
 	Failed uint64
 	// RTT holds the servers' round-trip samples from acks (§5.1), in
 	// seconds; Snapshot the size of each datagram with a Snapshot (§8.1),
-	// in bytes; Tick one match's tick, datagrams included, in seconds.
-	RTT, Snapshot, Tick session.Histogram
+	// in bytes; Tick one match's tick, datagrams included, in seconds;
+	// Game the part of it its game's tick ([Match].Tick) took, in
+	// seconds, bounded by TickBounds too: what the game costs beside the
+	// toolkit.
+	RTT, Snapshot, Tick, Game session.Histogram
 }
 
 // add adds a session server's counters.
@@ -57,13 +60,14 @@ type loopMetrics struct {
 	mu     sync.Mutex
 	failed uint64
 	tick   session.Histogram
+	game   session.Histogram
 	// gone holds the last counters of each match closed: at most one per
 	// match.
 	gone []session.Stats
 }
 
 func newLoopMetrics() *loopMetrics {
-	return &loopMetrics{tick: session.Histogram{Bounds: TickBounds}}
+	return &loopMetrics{tick: session.Histogram{Bounds: TickBounds}, game: session.Histogram{Bounds: TickBounds}}
 }
 
 // addTo adds the loop's matches and its own counters to m; mu is held.
@@ -81,4 +85,5 @@ func (l *loop) addTo(m *Metrics) {
 	}
 	m.Failed += lm.failed
 	m.Tick.Add(&lm.tick)
+	m.Game.Add(&lm.game)
 }

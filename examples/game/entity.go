@@ -1,10 +1,6 @@
 package game
 
-import (
-	"math"
-
-	"github.com/rtypeproto/rtype"
-)
+import "github.com/rtypeproto/rtype"
 
 // Entity is one replicated object of the world: a ship, a missile or a Bydos.
 // Positions are in pixels and rotations in radians; they are encoded only
@@ -54,26 +50,3 @@ const (
 	missileHalfW, missileHalfH = 16.0, 4.0
 	enemyHalfW, enemyHalfH     = 24.0, 24.0
 )
-
-func halfSize(a rtype.Archetype) (w, h float64) {
-	switch a {
-	case rtype.ArchetypeBullet:
-		return missileHalfW, missileHalfH
-	case rtype.ArchetypeEnemyBidos:
-		return enemyHalfW, enemyHalfH
-	}
-	return shipHalfW, shipHalfH
-}
-
-// overlap reports whether the hit boxes of a and b intersect.
-func overlap(a, b *Entity) bool {
-	aw, ah := halfSize(a.Archetype)
-	bw, bh := halfSize(b.Archetype)
-	return math.Abs(a.X-b.X) < aw+bw && math.Abs(a.Y-b.Y) < ah+bh
-}
-
-// outside reports whether e has left the playfield: the screen plus Margin
-// on every side.
-func outside(e *Entity) bool {
-	return e.X < -Margin || e.X > Width+Margin || e.Y < -Margin || e.Y > Height+Margin
-}

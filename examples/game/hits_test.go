@@ -33,7 +33,9 @@ func TestSpec8_3_HitsRemoveExactlyTheColliders(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			w := New(Config{})
 			w.phase = Playing
-			w.entities = append(w.entities, tt.entities...)
+			for _, e := range tt.entities {
+				w.place(e)
+			}
 			w.resolveHits()
 			var gone []uint32
 			for _, ev := range w.Events() {
@@ -62,4 +64,17 @@ func contains(ids []uint32, id uint32) bool {
 		}
 	}
 	return false
+}
+
+// place puts e, its id given, where the world keeps its kind: a ship in
+// the slot of its owner's number, from 1.
+func (w *World) place(e Entity) {
+	switch e.Archetype {
+	case rtype.ArchetypeEnemyBidos:
+		w.bydos.add(e)
+	case rtype.ArchetypeBullet:
+		w.missiles.add(e)
+	default:
+		w.ships[(int(e.Owner)-1)%MaxPlayers] = e
+	}
 }

@@ -43,7 +43,7 @@ func TestSpec7_1_ShipVelocityFromDirectionBits(t *testing.T) {
 		join(t, w, 1)
 		ship := w.Ship(1)
 		// Start mid-screen so that no clamping hides the motion.
-		w.entities[w.find(ship)].X, w.entities[w.find(ship)].Y = 800, 500
+		w.ships[0].X, w.ships[0].Y = 800, 500
 		w.Input(1, tc.actions)
 		w.Tick()
 		e := entity(t, w, ship)

@@ -6,9 +6,9 @@ import "github.com/rtypeproto/rtype"
 // never 0 (§4.3).
 type PlayerID uint32
 
+// player is a slot's player; its ship is the world's ships of the slot.
 type player struct {
 	id      PlayerID
-	ship    uint32
 	actions rtype.Actions
 }
 
@@ -36,7 +36,7 @@ func (w *World) Slot(id PlayerID) (int, bool) {
 // Ship returns the network id of the ship of player id, 0 if it has none.
 func (w *World) Ship(id PlayerID) uint32 {
 	if s, ok := w.Slot(id); ok {
-		return w.players[s].ship
+		return w.ships[s].ID
 	}
 	return 0
 }
@@ -64,9 +64,9 @@ func (w *World) Join(id PlayerID) (slot int, ok bool) {
 		w.lobbyTimer = true
 		w.lobbySince = w.tick
 	}
+	w.players[slot] = player{id: id}
 	x, y := SpawnPosition(slot)
-	ship := w.spawn(Entity{Archetype: ShipArchetype(slot), X: x, Y: y, Owner: id})
-	w.players[slot] = player{id: id, ship: ship}
+	w.spawn(Entity{Archetype: ShipArchetype(slot), X: x, Y: y, Owner: id})
 	return slot, true
 }
 
@@ -79,12 +79,11 @@ func (w *World) Leave(id PlayerID) bool {
 	if !ok {
 		return false
 	}
-	if i := w.find(w.players[slot].ship); i >= 0 {
-		w.remove(i, rtype.DestroyPlayerDisconnected)
-	}
+	w.removeShip(slot, rtype.DestroyPlayerDisconnected)
 	w.players[slot] = player{}
 	if w.Players() == 0 {
-		w.removeIf(func(*Entity) bool { return true }, rtype.DestroyGameEnded)
+		w.clear(&w.missiles, rtype.DestroyGameEnded)
+		w.clear(&w.bydos, rtype.DestroyGameEnded)
 		w.lobbyTimer = false
 		if w.phase == Playing {
 			w.phase = Lobby
@@ -108,11 +107,10 @@ func (w *World) Input(id PlayerID, a rtype.Actions) bool {
 	p := &w.players[slot]
 	released := p.actions.Has(rtype.ActionShoot) && !a.Has(rtype.ActionShoot)
 	p.actions = a
-	i := w.find(p.ship)
-	if i < 0 {
-		return true
+	ship := &w.ships[slot]
+	if ship.ID == 0 {
+		return true // after Shutdown
 	}
-	ship := &w.entities[i]
 	ship.VX, ship.VY = a.Velocity(ShipSpeed)
 	if released {
 		w.spawn(Entity{

@@ -1,6 +1,7 @@
 package game
 
 import (
+	"math"
 	"math/rand/v2"
 
 	"github.com/rtypeproto/rtype"
@@ -33,10 +34,21 @@ type Config struct {
 	// RoundTicks ends a round after that many ticks, destroying the Bydos
 	// and missiles with reason 4 (§8.3); 0 plays until every player left.
 	RoundTicks uint32
+	// Spawn, when not nil, gives each new entity its network id (§8.2):
+	// a server's, which puts the entity in its own table and returns the
+	// id it chose there, so that the world's ids are the wire's and need
+	// no map between the two. It must return an id that is not 0 and no
+	// live entity's. Nil numbers entities from 1.
+	Spawn func(e Entity) uint32
 }
 
 // World is the authoritative state of the game. It is not safe for
 // concurrent use; the server drives it from one goroutine.
+//
+// Its entities are in flat arrays by kind: the ships by their player's
+// slot, the missiles by height, the Bydos oldest first. A tick walks each
+// array once, and a hit test pairs each Bydos with the ships and with the
+// missiles at its height only.
 type World struct {
 	cfg    Config
 	rng    *rand.Rand
@@ -45,14 +57,18 @@ type World struct {
 	nextID uint32
 
 	players [MaxPlayers]player
+	// ships holds each slot's ship; ID 0 where the slot has none.
+	ships [MaxPlayers]Entity
 	// lobbySince is the tick the lobby timer started, valid while
 	// lobbyTimer is true: the first join into an empty lobby (§10).
 	lobbySince uint32
 	lobbyTimer bool
 	roundSince uint32
 
-	entities []Entity
-	events   []Event
+	missiles, bydos flock
+	// list is the memory Entities returns.
+	list   []Entity
+	events []Event
 }
 
 // New returns a world in the lobby, with no player and no entity.
@@ -61,7 +77,8 @@ func New(cfg Config) *World {
 		cfg:      cfg,
 		rng:      rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9E3779B97F4A7C15)),
 		nextID:   1,
-		entities: make([]Entity, 0, 64),
+		missiles: newFlock(rtype.ArchetypeBullet, 0, MissileSpeed, 64, true),
+		bydos:    newFlock(rtype.ArchetypeEnemyBidos, math.Pi, -EnemySpeed, MaxEnemies, false),
 		events:   make([]Event, 0, 64),
 	}
 }
@@ -73,15 +90,39 @@ func (w *World) CurrentTick() uint32 { return w.tick }
 // Phase returns whether a round is on.
 func (w *World) Phase() Phase { return w.phase }
 
-// Entities returns every live entity, oldest first. The slice belongs to the
-// world and is valid until its next change.
-func (w *World) Entities() []Entity { return w.entities }
+// Entities returns every live entity: the ships by slot, the missiles from
+// the top of the screen down, then the Bydos, oldest first. The slice belongs to the
+// world and is valid until its next call.
+func (w *World) Entities() []Entity {
+	w.list = w.list[:0]
+	for i := range w.ships {
+		if w.ships[i].ID != 0 {
+			w.list = append(w.list, w.ships[i])
+		}
+	}
+	for _, f := range [...]*flock{&w.missiles, &w.bydos} {
+		for i := range f.bodies {
+			w.list = append(w.list, f.entity(i))
+		}
+	}
+	return w.list
+}
 
 // Entity returns the live entity with network id id, which is how the server
 // answers QueryEntity (§7.4).
 func (w *World) Entity(id uint32) (Entity, bool) {
-	if i := w.find(id); i >= 0 {
-		return w.entities[i], true
+	if id == 0 {
+		return Entity{}, false
+	}
+	for i := range w.ships {
+		if w.ships[i].ID == id {
+			return w.ships[i], true
+		}
+	}
+	for _, f := range [...]*flock{&w.missiles, &w.bydos} {
+		if i := f.find(id); i >= 0 {
+			return f.entity(i), true
+		}
 	}
 	return Entity{}, false
 }
@@ -133,10 +174,8 @@ func (w *World) startRound() {
 // endRound removes the Bydos and missiles with reason 4, game ended (§8.3),
 // and goes back to the lobby. Ships stay: their players are still connected.
 func (w *World) endRound() {
-	w.removeIf(func(e *Entity) bool {
-		return e.Archetype == rtype.ArchetypeBullet || e.Archetype == rtype.ArchetypeEnemyBidos
-	},
-		rtype.DestroyGameEnded)
+	w.clear(&w.missiles, rtype.DestroyGameEnded)
+	w.clear(&w.bydos, rtype.DestroyGameEnded)
 	w.phase = Lobby
 	w.lobbyTimer = w.Players() > 0
 	w.lobbySince = w.tick
@@ -148,9 +187,6 @@ func (w *World) endRound() {
 // their world. The players stay joined.
 func (w *World) Shutdown() {
 	w.removeIf(func(*Entity) bool { return true }, rtype.DestroyGameEnded)
-	for i := range w.players {
-		w.players[i].ship = 0
-	}
 	if w.phase == Playing {
 		w.phase = Lobby
 		w.emit(Event{Kind: EventLobby})
@@ -158,69 +194,35 @@ func (w *World) Shutdown() {
 	w.lobbyTimer = false
 }
 
+// move moves every entity by its velocity, ships kept on the screen;
+// missiles and Bydos that left the playfield are removed by gameplay
+// (§8.3 reason 1).
 func (w *World) move() {
 	const dt = 1.0 / TickRate
-	for i := range w.entities {
-		e := &w.entities[i]
-		e.X += e.VX * dt
-		e.Y += e.VY * dt
-		if e.Owner != 0 && e.Archetype != rtype.ArchetypeBullet {
-			e.X = clamp(e.X, 0, Width)
-			e.Y = clamp(e.Y, 0, Height)
+	for i := range w.ships {
+		if e := &w.ships[i]; e.ID != 0 {
+			e.X = clamp(e.X+e.VX*dt, 0, Width)
+			e.Y = clamp(e.Y+e.VY*dt, 0, Height)
 		}
 	}
-	// Leaving the playfield is removal by gameplay (§8.3 reason 1).
-	w.removeIf(outside, rtype.DestroyGameplay)
+	w.fly(&w.missiles)
+	w.fly(&w.bydos)
 }
 
-func clamp(v, lo, hi float64) float64 {
-	return max(lo, min(v, hi))
-}
-
-// spawn adds an entity with a fresh network id and announces it (§8.2).
-func (w *World) spawn(e Entity) uint32 {
-	e.ID = w.newID()
-	w.entities = append(w.entities, e)
-	w.emit(Event{Kind: EventSpawn, Entity: e})
-	return e.ID
-}
-
-// newID allocates network ids sequentially from 1, never 0 (§8.2) and never
-// one still in use.
-func (w *World) newID() uint32 {
-	for {
-		id := w.nextID
-		w.nextID++
-		if id != 0 && w.find(id) < 0 {
-			return id
-		}
-	}
-}
-
-func (w *World) find(id uint32) int {
-	for i := range w.entities {
-		if w.entities[i].ID == id {
-			return i
-		}
-	}
-	return -1
-}
-
-// remove destroys the entity at index i with reason, keeping the others in
-// order.
-func (w *World) remove(i int, reason rtype.DestroyReason) {
-	w.emit(Event{Kind: EventDestroy, Entity: w.entities[i], Reason: reason})
-	w.entities = append(w.entities[:i], w.entities[i+1:]...)
-}
-
-func (w *World) removeIf(drop func(*Entity) bool, reason rtype.DestroyReason) {
-	for i := 0; i < len(w.entities); {
-		if drop(&w.entities[i]) {
-			w.remove(i, reason)
+// fly moves the flock f by one tick and removes what left the playfield.
+func (w *World) fly(f *flock) {
+	f.fly()
+	for i := 0; i < len(f.bodies); {
+		if f.outside(i) {
+			w.removeAt(f, i, rtype.DestroyGameplay)
 			continue
 		}
 		i++
 	}
+}
+
+func clamp(v, lo, hi float64) float64 {
+	return max(lo, min(v, hi))
 }
 
 func (w *World) emit(ev Event) {

@@ -24,6 +24,11 @@
 //	go run ./examples/server -v1
 //	go run ./examples/bot -n 2 -loss 0.2 -duration 20s
 //
+// With -game reference it plays the reference game instead: a ship per
+// player, moved by its Input, and nothing else; what every version 1 game
+// must do (§7.1, §9.1, §10), so that what the host spends on it is the
+// toolkit's own cost. scripts/capacity measures both games side by side.
+//
 // With -trace DIR it writes a qlog trace of each client address into DIR
 // (docs/trace.md), with several matches into DIR/PORT for each; with -pcap
 // FILE it records every datagram it sends and receives into a capture file
@@ -48,6 +53,7 @@ import (
 // options are the command's flags: the host's and the game's.
 type options struct {
 	host  host.Options
+	game  string
 	seed  uint64
 	round float64
 	v1    bool
@@ -56,6 +62,7 @@ type options struct {
 func main() {
 	o := options{host: host.Options{MetricsHandler: prom.Handler}}
 	o.host.Register(flag.CommandLine)
+	flag.StringVar(&o.game, "game", "example", "the game each match plays: example or reference (ships only)")
 	flag.Uint64Var(&o.seed, "seed", 1, "seed of the Bydos spawn heights")
 	round := flag.Duration("round", 0, "length of a round, 0 to play until every player left")
 	flag.BoolVar(&o.v1, "v1", false, "behave as a v1 server: no resent entity events, no Rejected (§13.1, §13.4)")
@@ -63,6 +70,10 @@ func main() {
 	o.round = round.Seconds()
 	if m := o.host.Matches; m < 1 || m > host.MaxMatches {
 		fmt.Fprintf(os.Stderr, "server: -matches: %d is not in 1..%d\n", m, host.MaxMatches)
+		os.Exit(2)
+	}
+	if o.game != "example" && o.game != "reference" {
+		fmt.Fprintf(os.Stderr, "server: -game: %q is neither example nor reference\n", o.game)
 		os.Exit(2)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -86,6 +97,9 @@ func (o *options) newMatch(i int, _ netip.AddrPort) host.Match {
 	}
 	if o.v1 {
 		cfg.Session = gameserver.V1()
+	}
+	if o.game == "reference" {
+		return gameserver.Reference(cfg.Session)
 	}
 	return gameserver.New(cfg).Match()
 }

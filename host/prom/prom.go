@@ -12,6 +12,7 @@
 //	rtype_match_failures_total                            counter
 //	rtype_rtt_seconds                                     histogram, §5.1
 //	rtype_tick_duration_seconds                           histogram
+//	rtype_game_tick_duration_seconds                      histogram
 //	rtype_snapshot_bytes                                  histogram, §8.1
 //
 // The reasons are [session.DropReason.Key]'s stable names.
@@ -35,6 +36,7 @@ type Collector struct {
 	matches, players, waiting         *prometheus.Desc
 	datagrams, bytes, drops, resends  *prometheus.Desc
 	failures, rtt, tick, snapshotSize *prometheus.Desc
+	gameTick                          *prometheus.Desc
 
 	// mu guards m, read anew at each scrape.
 	mu sync.Mutex
@@ -60,13 +62,14 @@ func NewCollector(h *host.Host) *Collector {
 		rtt:          d("rtt_seconds", "Round-trip samples the servers take from acks (§5.1)."),
 		tick:         d("tick_duration_seconds", "One match's tick: its datagrams in, the game, the session tick, its datagrams out."),
 		snapshotSize: d("snapshot_bytes", "Size of each datagram sent with a Snapshot (§8.1)."),
+		gameTick:     d("game_tick_duration_seconds", "The part of one match's tick that is its game's own."),
 	}
 }
 
 // Describe sends the descriptions of every metric.
 func (c *Collector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{c.matches, c.players, c.waiting, c.datagrams, c.bytes,
-		c.drops, c.resends, c.failures, c.rtt, c.tick, c.snapshotSize} {
+		c.drops, c.resends, c.failures, c.rtt, c.tick, c.snapshotSize, c.gameTick} {
 		ch <- d
 	}
 }
@@ -97,6 +100,7 @@ func (c *Collector) Collect(ch chan<- prometheus.Metric) {
 	counter(c.failures, m.Failed)
 	ch <- histogram(c.rtt, &m.RTT)
 	ch <- histogram(c.tick, &m.Tick)
+	ch <- histogram(c.gameTick, &m.Game)
 	ch <- histogram(c.snapshotSize, &m.Snapshot)
 }
 

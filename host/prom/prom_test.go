@@ -38,6 +38,7 @@ func TestNames(t *testing.T) {
 		"rtype_datagrams_total": 2, "rtype_bytes_total": 2, "rtype_drops_total": numReasons(),
 		"rtype_resends_total": 1, "rtype_match_failures_total": 1,
 		"rtype_rtt_seconds": 1, "rtype_tick_duration_seconds": 1, "rtype_snapshot_bytes": 1,
+		"rtype_game_tick_duration_seconds": 1,
 	}
 	for name, n := range want {
 		if got := testutil.CollectAndCount(c, name); got != n {

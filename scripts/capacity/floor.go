@@ -58,7 +58,7 @@ func runFloor(a floorArgs, stdout io.Writer) error {
 	owed := make([]float64, a.matches)
 	t := time.NewTicker(time.Second / 60)
 	defer t.Stop()
-	start, err := cpuTime()
+	user0, sys0, err := cpuTime()
 	if err != nil {
 		return err
 	}
@@ -82,11 +82,11 @@ func runFloor(a floorArgs, stdout io.Writer) error {
 			}
 		}
 	}
-	used, err := cpuTime()
+	user, sys, err := cpuTime()
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(stdout, "cpu", (used - start).Seconds())
+	fmt.Fprintln(stdout, "cpu", (user - user0).Seconds(), (sys - sys0).Seconds())
 	return nil
 }
 
@@ -111,17 +111,23 @@ func floorPorts(r *bufio.Reader) ([]int, error) {
 	return ports, nil
 }
 
-// readCPU reads the floor's last line: its CPU seconds.
-func readCPU(r *bufio.Reader) (float64, error) {
+// readCPU reads the floor's last line: its user and kernel CPU seconds.
+func readCPU(r *bufio.Reader) (cpuSecs, error) {
 	line, err := r.ReadString('\n')
 	if err != nil {
-		return 0, fmt.Errorf("floor: %w", err)
+		return cpuSecs{}, fmt.Errorf("floor: %w", err)
 	}
 	f, ok := strings.CutPrefix(strings.TrimSpace(line), "cpu ")
-	if !ok {
-		return 0, fmt.Errorf("floor: %q", line)
+	u, s, ok2 := strings.Cut(f, " ")
+	if !ok || !ok2 {
+		return cpuSecs{}, fmt.Errorf("floor: %q", line)
 	}
-	return strconv.ParseFloat(f, 64)
+	var c cpuSecs
+	if c.user, err = strconv.ParseFloat(u, 64); err != nil {
+		return cpuSecs{}, err
+	}
+	c.sys, err = strconv.ParseFloat(s, 64)
+	return c, err
 }
 
 // feed sends rate datagrams a second of size bytes, spread over ports,

@@ -1,11 +1,17 @@
 // Command capacity measures how many matches one core hosts: for each
-// match count it runs the example server (package host) pinned to CPU 0
-// and rtypeload pinned to CPU 1, reads the server's CPU time from /proc and
-// its datagram counters from its Prometheus metrics over a steady window,
-// and then, in the same run, the floor: a program on CPU 0 doing only the
-// system calls for the same datagram counts, one datagram per call and in
-// batches. It prints one row per match count, host CPU per datagram next
-// to the floor's.
+// match count and each of two games it runs the example server (package
+// host) pinned to CPU 0 and rtypeload pinned to CPU 1, reads the server's
+// user and kernel CPU time from /proc and its datagram counters and game
+// tick times from its Prometheus metrics over a steady window, and then,
+// in the same run, the floor: a program on CPU 0 doing only the system
+// calls for the same datagram counts, one datagram per call and in
+// batches. It prints one row per game and match count, host CPU per
+// datagram next to the floor's.
+//
+// The games are the server's -game: the reference game, a ship per player
+// moved by its Input and nothing else, what every version 1 game must do,
+// so that its row is the toolkit's own cost; and the example game, Bydos
+// and missiles, whose row adds a game's.
 //
 //	scripts/capacity.sh                           # N = 50 … 1000, 20 s each
 //	scripts/capacity.sh -matches 10 -duration 5s  # a quick check
@@ -29,6 +35,7 @@ import (
 
 func main() {
 	matches := flag.String("matches", "50,100,250,500,1000", "comma-separated match counts")
+	gamesFlag := flag.String("games", "reference,example", "comma-separated games of the server's -game")
 	duration := flag.Duration("duration", 20*time.Second, "measured window of each run")
 	markdown := flag.Bool("markdown", false, "print the table as Markdown")
 	update := flag.Bool("update", false, "write the Markdown table into docs/performance.md")
@@ -57,7 +64,15 @@ func main() {
 		}
 		ns = append(ns, n)
 	}
-	ok, err := run(ns, *duration, *markdown || *update, *update)
+	var games []string
+	for _, g := range strings.Split(*gamesFlag, ",") {
+		if g = strings.TrimSpace(g); g != "reference" && g != "example" {
+			fmt.Fprintf(os.Stderr, "capacity: -games: %q is neither reference nor example\n", g)
+			os.Exit(2)
+		}
+		games = append(games, g)
+	}
+	ok, err := run(games, ns, *duration, *markdown || *update, *update)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "capacity:", err)
 		os.Exit(1)

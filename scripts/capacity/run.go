@@ -21,20 +21,35 @@ import (
 // warmUp is how long the bots get to join before the window opens.
 const warmUp = 3 * time.Second
 
-// result is one match count's measure.
+// result is one game's measure at one match count.
 type result struct {
+	// game is the server's -game: reference or example.
+	game    string
 	matches int
 	// secs is the window's length.
 	secs float64
-	// hostCPU is the server's CPU seconds in the window.
-	hostCPU float64
+	// loadAvg is the machine's load average over a minute when the run
+	// began: how busy the machine was beside it.
+	loadAvg float64
+	// host is the server's CPU seconds in the window.
+	host cpuSecs
 	// in, out and their bytes are the server's datagrams in the window.
 	in, out, bytesIn, bytesOut float64
-	load                       loadReport
+	// stepSecs and steps are the game's tick time and count in the window
+	// (rtype_game_tick_duration_seconds).
+	stepSecs, steps float64
+	load            loadReport
 	// floor1 and floorB are the floor's CPU seconds, a call per datagram
 	// and in batches.
-	floor1, floorB float64
+	floor1, floorB cpuSecs
 }
+
+// cpuSecs is a process's CPU seconds, user and kernel.
+type cpuSecs struct{ user, sys float64 }
+
+func (c cpuSecs) total() float64 { return c.user + c.sys }
+
+func (c cpuSecs) minus(d cpuSecs) cpuSecs { return cpuSecs{c.user - d.user, c.sys - d.sys} }
 
 // loadReport is what the table takes of rtypeload -json.
 type loadReport struct {
@@ -55,7 +70,7 @@ type loadReport struct {
 	} `json:"cpu"`
 }
 
-func run(ns []int, d time.Duration, markdown, update bool) (ok bool, err error) {
+func run(games []string, ns []int, d time.Duration, markdown, update bool) (ok bool, err error) {
 	if runtime.GOOS != "linux" {
 		return false, fmt.Errorf("needs Linux (taskset, /proc)")
 	}
@@ -85,25 +100,22 @@ func run(ns []int, d time.Duration, markdown, update bool) (ok bool, err error) 
 	t := newTable(out, markdown, d)
 	ok = true
 	for _, n := range ns {
-		r, err := measure(dir, n, d)
-		if err != nil {
-			return false, fmt.Errorf("%d matches: %w", n, err)
-		}
-		if r.floor1, err = floor(self, r, d, 1); err != nil {
-			return false, fmt.Errorf("%d matches, floor: %w", n, err)
-		}
-		if r.floorB, err = floor(self, r, d, 64); err != nil {
-			return false, fmt.Errorf("%d matches, batched floor: %w", n, err)
-		}
-		t.row(r)
-		// Bots that failed mean the matches were not held; a late p99 or a
-		// generator that fell behind is the machine's, in the table.
-		switch {
-		case r.load.Overall.PlayersOK < r.load.Overall.Players:
-			ok = false
-			fmt.Fprintf(os.Stderr, "capacity: %d matches not held: %s\n", n, strings.Join(r.load.Failures, "; "))
-		case !r.load.OK:
-			fmt.Fprintf(os.Stderr, "capacity: %d matches: %s (every bot played: in the table, not a failure)\n", n, strings.Join(r.load.Failures, "; "))
+		for _, g := range games {
+			r, err := measureGame(dir, self, g, n, d)
+			if err != nil {
+				return false, fmt.Errorf("%s game, %d matches: %w", g, n, err)
+			}
+			t.row(r)
+			// Bots that failed mean the matches were not held; a late p99
+			// or a generator that fell behind is the machine's, in the
+			// table.
+			switch {
+			case r.load.Overall.PlayersOK < r.load.Overall.Players:
+				ok = false
+				fmt.Fprintf(os.Stderr, "capacity: %s game, %d matches not held: %s\n", g, n, strings.Join(r.load.Failures, "; "))
+			case !r.load.OK:
+				fmt.Fprintf(os.Stderr, "capacity: %s game, %d matches: %s (every bot played: in the table, not a failure)\n", g, n, strings.Join(r.load.Failures, "; "))
+			}
 		}
 	}
 	t.end()
@@ -141,10 +153,27 @@ var (
 	metricsLine   = regexp.MustCompile(`msg=metrics url=(\S+)`)
 )
 
-// measure runs the server on CPU 0 and rtypeload on CPU 1 for n matches.
-func measure(dir string, n int, d time.Duration) (result, error) {
-	r := result{matches: n, secs: d.Seconds()}
-	srv := exec.Command("taskset", "-c", "0", filepath.Join(dir, "server"),
+// measureGame measures the server playing game for n matches, then the
+// floor at its rates, one datagram per call and batched.
+func measureGame(dir, self, game string, n int, d time.Duration) (result, error) {
+	r, err := measure(dir, game, n, d)
+	if err != nil {
+		return r, err
+	}
+	if r.floor1, err = floor(self, r, d, 1); err != nil {
+		return r, fmt.Errorf("floor: %w", err)
+	}
+	if r.floorB, err = floor(self, r, d, 64); err != nil {
+		return r, fmt.Errorf("batched floor: %w", err)
+	}
+	return r, nil
+}
+
+// measure runs the server playing game on CPU 0 and rtypeload on CPU 1
+// for n matches.
+func measure(dir, game string, n int, d time.Duration) (result, error) {
+	r := result{game: game, matches: n, secs: d.Seconds(), loadAvg: loadAvg()}
+	srv := exec.Command("taskset", "-c", "0", filepath.Join(dir, "server"), "-game", game,
 		"-addr", "127.0.0.1:0", "-matches", strconv.Itoa(n), "-metrics", "127.0.0.1:0", "-log", "info")
 	stderr, err := srv.StderrPipe()
 	if err != nil {
@@ -182,7 +211,9 @@ func measure(dir string, n int, d time.Duration) (result, error) {
 	if err := json.Unmarshal(out.Bytes(), &r.load); err != nil {
 		return r, fmt.Errorf("rtypeload -json: %w: %q", err, out.String())
 	}
-	r.hostCPU = cpu1 - cpu0
+	r.host = cpu1.minus(cpu0)
+	r.stepSecs = m1["rtype_game_tick_duration_seconds_sum"] - m0["rtype_game_tick_duration_seconds_sum"]
+	r.steps = m1["rtype_game_tick_duration_seconds_count"] - m0["rtype_game_tick_duration_seconds_count"]
 	r.in = m1[`rtype_datagrams_total{direction="in"}`] - m0[`rtype_datagrams_total{direction="in"}`]
 	r.out = m1[`rtype_datagrams_total{direction="out"}`] - m0[`rtype_datagrams_total{direction="out"}`]
 	r.bytesIn = m1[`rtype_bytes_total{direction="in"}`] - m0[`rtype_bytes_total{direction="in"}`]
@@ -212,29 +243,39 @@ func serverAddrs(stderr io.Reader) (addr, url string, err error) {
 }
 
 // sample reads a process's CPU seconds from /proc and the server's metrics.
-func sample(pid int, url string) (float64, map[string]float64, error) {
+func sample(pid int, url string) (cpuSecs, map[string]float64, error) {
 	cpu, err := procCPU(pid)
 	if err != nil {
-		return 0, nil, err
+		return cpuSecs{}, nil, err
 	}
 	m, err := scrape(url)
 	return cpu, m, err
 }
 
-// procCPU is utime + stime of /proc/PID/stat, fields 14 and 15, in seconds.
-func procCPU(pid int) (float64, error) {
+// procCPU is utime and stime of /proc/PID/stat, fields 14 and 15, in
+// seconds.
+func procCPU(pid int) (cpuSecs, error) {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {
-		return 0, err
+		return cpuSecs{}, err
 	}
 	// The command name, field 2, may hold spaces: count from its ")".
 	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
 	if len(f) < 13 {
-		return 0, fmt.Errorf("/proc/%d/stat: %q", pid, b)
+		return cpuSecs{}, fmt.Errorf("/proc/%d/stat: %q", pid, b)
 	}
 	utime, _ := strconv.ParseFloat(f[11], 64)
 	stime, _ := strconv.ParseFloat(f[12], 64)
-	return (utime + stime) / clockTicks, nil
+	return cpuSecs{utime / clockTicks, stime / clockTicks}, nil
+}
+
+// loadAvg is the machine's load average over the last minute, 0 if
+// unknown.
+func loadAvg() float64 {
+	b, _ := os.ReadFile("/proc/loadavg")
+	f, _, _ := strings.Cut(string(b), " ")
+	v, _ := strconv.ParseFloat(f, 64)
+	return v
 }
 
 // clockTicks is Linux's USER_HZ, the unit of /proc's times.
@@ -259,14 +300,14 @@ func scrape(url string) (map[string]float64, error) {
 
 // floor runs the floor process on CPU 0 for r's datagram rates and returns
 // its CPU seconds; this process feeds it and drains what it sends.
-func floor(self string, r result, d time.Duration, batch int) (float64, error) {
+func floor(self string, r result, d time.Duration, batch int) (cpuSecs, error) {
 	secs := d.Seconds()
 	if r.in == 0 || r.out == 0 {
-		return 0, fmt.Errorf("no datagrams measured")
+		return cpuSecs{}, fmt.Errorf("no datagrams measured")
 	}
 	sink, stopSink, err := sinkConn()
 	if err != nil {
-		return 0, err
+		return cpuSecs{}, err
 	}
 	defer stopSink()
 	cmd := exec.Command("taskset", "-c", "0", self, "-floor", "-duration", d.String(),
@@ -276,17 +317,17 @@ func floor(self string, r result, d time.Duration, batch int) (float64, error) {
 	cmd.Stderr = os.Stderr
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
-		return 0, err
+		return cpuSecs{}, err
 	}
 	if err := cmd.Start(); err != nil {
-		return 0, err
+		return cpuSecs{}, err
 	}
 	defer cmd.Wait()
 	br := bufio.NewReader(stdout)
 	ports, err := floorPorts(br)
 	if err != nil {
 		_ = cmd.Process.Signal(syscall.SIGKILL)
-		return 0, err
+		return cpuSecs{}, err
 	}
 	stop := make(chan struct{})
 	fed := make(chan error, 1)

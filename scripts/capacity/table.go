@@ -21,35 +21,50 @@ func newTable(w io.Writer, markdown bool, d time.Duration) *table {
 	fmt.Fprintf(w, "%s; %s; %s, %v windows\n", cpuModel(), kernel(), runtime.Version(), d)
 	if markdown {
 		fmt.Fprintln(w)
-		fmt.Fprintln(w, "| matches | host CPU | datagrams/s | Snapshot p99 (ms) | RTT p99 (ms) | bots failed | frames rtypeload ran | host µs/datagram | floor µs/datagram, 1 per call | floor, batched | host ÷ batched floor |")
-		fmt.Fprintln(w, "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+		fmt.Fprintln(w, "| game | matches | load avg | host CPU | datagrams/s | Snapshot p99 (ms) | RTT p99 (ms) | bots failed | frames rtypeload ran | host µs/datagram, user + kernel | floor, batched | floor, 1 per call | host ÷ batched floor | kernel ÷ floor's kernel | game µs/match-tick |")
+		fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 		return t
 	}
-	fmt.Fprintln(w, "    N   cpu  dgram/s  snap99  rtt99  fail  load  µs/dg  fl.1  fl.B   ×B")
+	fmt.Fprintln(w, "game     N   ld  cpu snap99 fail load   usr   sys B.usr B.sys  fl.1   ×B  step")
 	return t
 }
 
 func (t *table) row(r result) {
 	dgrams := r.in + r.out
-	perDgram := func(cpu float64) string { return fmt.Sprintf("%.2f", cpu/dgrams*1e6) }
-	cells := []string{
-		fmt.Sprint(r.matches),
-		fmt.Sprintf("%.0f%%", 100*r.hostCPU/r.secs),
-		fmt.Sprintf("%.0f", dgrams/r.secs),
-		ms(r.load.Overall.SnapshotIntervalMs.P99),
-		ms(r.load.Overall.RTTMs.P99),
-		fmt.Sprint(r.load.Overall.Players - r.load.Overall.PlayersOK),
-		fmt.Sprintf("%.0f%%", r.load.CPU.FramesPercent),
-		perDgram(r.hostCPU),
-		perDgram(r.floor1),
-		perDgram(r.floorB),
-		ratio(r.hostCPU, r.floorB),
+	us := func(cpu float64) string { return fmt.Sprintf("%.2f", cpu/dgrams*1e6) }
+	step := "-"
+	if r.steps > 0 {
+		step = fmt.Sprintf("%.2f", r.stepSecs/r.steps*1e6)
 	}
 	if t.markdown {
+		cells := []string{
+			r.game,
+			fmt.Sprint(r.matches),
+			fmt.Sprintf("%.1f", r.loadAvg),
+			fmt.Sprintf("%.0f%%", 100*r.host.total()/r.secs),
+			fmt.Sprintf("%.0f", dgrams/r.secs),
+			ms(r.load.Overall.SnapshotIntervalMs.P99),
+			ms(r.load.Overall.RTTMs.P99),
+			fmt.Sprint(r.load.Overall.Players - r.load.Overall.PlayersOK),
+			fmt.Sprintf("%.0f%%", r.load.CPU.FramesPercent),
+			us(r.host.user) + " + " + us(r.host.sys),
+			us(r.floorB.user) + " + " + us(r.floorB.sys),
+			us(r.floor1.total()),
+			ratio(r.host.total(), r.floorB.total()),
+			ratio(r.host.sys, r.floorB.sys),
+			step,
+		}
 		fmt.Fprintf(t.w, "| %s |\n", strings.Join(cells, " | "))
 		return
 	}
-	fmt.Fprintf(t.w, "%5s  %4s  %7s  %6s  %5s  %4s  %4s  %5s  %4s  %4s  %3s\n", anys(cells)...)
+	fmt.Fprintf(t.w, "%-4.4s %5d %4.1f %4s %6s %4d %4s %5s %5s %5s %5s %5s %4s %5s\n",
+		strings.TrimSuffix(strings.TrimSuffix(r.game, "erence"), "ple"), r.matches, r.loadAvg,
+		fmt.Sprintf("%.0f%%", 100*r.host.total()/r.secs),
+		ms(r.load.Overall.SnapshotIntervalMs.P99),
+		r.load.Overall.Players-r.load.Overall.PlayersOK,
+		fmt.Sprintf("%.0f%%", r.load.CPU.FramesPercent),
+		us(r.host.user), us(r.host.sys), us(r.floorB.user), us(r.floorB.sys),
+		us(r.floor1.total()), ratio(r.host.total(), r.floorB.total()), step)
 }
 
 func (t *table) end() {
@@ -57,11 +72,13 @@ func (t *table) end() {
 		fmt.Fprintln(t.w)
 		return
 	}
-	fmt.Fprint(t.w, `N matches of 4 bots; cpu: the host's core, from /proc; dgram/s: in and out;
-snap99, rtt99: rtypeload's Snapshot interval and RTT p99, in ms; fail: bots
-that failed; load: the frames rtypeload ran (under 90%, the generator was the
-limit); µs/dg: host CPU per datagram; fl.1, fl.B: the floor's, one datagram
-per system call and batched; ×B: host ÷ batched floor.
+	fmt.Fprint(t.w, `game: ref, the reference game (ships only), or exam, the example game; N
+matches of 4 bots; ld: the machine's load average when the run began; cpu:
+the host's core, from /proc; snap99: rtypeload's Snapshot interval p99, in
+ms; fail: bots that failed; load: the frames rtypeload ran (under 90%, the
+generator was the limit); usr, sys: host CPU per datagram, user and kernel,
+in µs; B.usr, B.sys: the batched floor's; fl.1: the floor's, one datagram per
+system call; ×B: host ÷ batched floor; step: the game's tick, µs per match.
 `)
 }
 
@@ -76,15 +93,7 @@ func ratio(a, b float64) string {
 	if b <= 0 {
 		return "-"
 	}
-	return fmt.Sprintf("%.1f", a/b)
-}
-
-func anys(s []string) []any {
-	a := make([]any, len(s))
-	for i, v := range s {
-		a[i] = v
-	}
-	return a
+	return fmt.Sprintf("%.2f", a/b)
 }
 
 func cpuModel() string {

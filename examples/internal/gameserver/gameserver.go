@@ -50,8 +50,9 @@ type Server struct {
 	log   *slog.Logger
 	world *game.World
 
-	// ids maps world ids to the network ids the session server gave.
-	ids map[uint32]uint32
+	// srv is the session server of the Step running: where the world's
+	// entities are spawned, under the network ids the world then uses.
+	srv *session.Server
 
 	// ended is true once the game ended with the server's shutdown.
 	ended bool
@@ -65,12 +66,7 @@ type Server struct {
 
 // New returns a game server with an empty world in the lobby.
 func New(cfg Config) *Server {
-	if cfg.Session.SnapshotInterval == 0 {
-		cfg.Session.SnapshotInterval = game.SnapshotEvery
-	}
-	if cfg.Session.MaxPlayers == 0 {
-		cfg.Session.MaxPlayers = game.MaxPlayers
-	}
+	cfg.Session = sessionDefaults(cfg.Session)
 	if cfg.Session.Log == nil {
 		cfg.Session.Log = cfg.Log
 	}
@@ -78,13 +74,22 @@ func New(cfg Config) *Server {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Server{
-		cfg:   cfg,
-		log:   log,
-		world: game.New(cfg.Game),
-		ids:   make(map[uint32]uint32),
-		conns: make(map[uint32]Departure),
+	g := &Server{cfg: cfg, log: log, conns: make(map[uint32]Departure)}
+	cfg.Game.Spawn = g.spawn
+	g.world = game.New(cfg.Game)
+	return g
+}
+
+// sessionDefaults sets the SnapshotInterval and MaxPlayers of §10 where
+// cfg leaves them 0.
+func sessionDefaults(cfg session.ServerConfig) session.ServerConfig {
+	if cfg.SnapshotInterval == 0 {
+		cfg.SnapshotInterval = game.SnapshotEvery
 	}
+	if cfg.MaxPlayers == 0 {
+		cfg.MaxPlayers = game.MaxPlayers
+	}
+	return cfg
 }
 
 // SessionConfig returns the configuration to run the session server with.
@@ -133,11 +138,16 @@ func (g *Server) ListenAndServe(ctx context.Context, addr string) error {
 }
 
 // Step is one game tick, run before s.Tick sends what changed: the session
-// events go to the world, the world advances one tick, and its changes go
-// to the session's entity table.
+// events go to the world, the world advances one tick, and its destroys go
+// to the session's entity table, its spawns having gone there as they
+// happened. The world's positions go there once per Snapshot, the only
+// message that reads them, but on a tick where a player joined or queried
+// an entity, whose CreateEntity messages carry them too (§7.4, §8.1, §8.2).
 func (g *Server) Step(s *session.Server, now time.Time) {
+	g.srv = s
+	push := snapshotDue(s, g.cfg.Session.SnapshotInterval)
 	for ev := range s.Events() {
-		g.handle(s, ev)
+		push = g.handle(s, ev) || push
 	}
 	g.applyAll(s)
 	switch {
@@ -151,19 +161,31 @@ func (g *Server) Step(s *session.Server, now time.Time) {
 		g.world.Tick()
 	}
 	g.applyAll(s)
-	for _, e := range g.world.Entities() {
-		if id, ok := g.ids[e.ID]; ok {
-			_ = s.Move(id, e.X, e.Y, e.Rotation)
+	if push {
+		for _, e := range g.world.Entities() {
+			_ = s.Move(e.ID, e.X, e.Y, e.Rotation)
 		}
 	}
 }
 
-func (g *Server) handle(s *session.Server, ev session.Event) {
+// snapshotDue reports whether the session's next Tick sends a Snapshot,
+// with every the session's SnapshotInterval: the tick a game's moves
+// must be in the session's table by, when nothing else reads them. A
+// server without Snapshots has moves read by its CreateEntity messages
+// only, at any tick.
+func snapshotDue(s *session.Server, every int) bool {
+	return every <= 0 || (s.ServerTick()+1)%uint32(every) == 0
+}
+
+// handle passes one session event to the world and reports whether it
+// asks for positions out of a Snapshot's tick.
+func (g *Server) handle(s *session.Server, ev session.Event) (positions bool) {
 	switch ev.Kind {
 	case session.EventPlayerJoined:
 		if _, ok := g.world.Join(game.PlayerID(ev.Conn)); !ok {
 			g.log.Warn("join without a free slot", "conn", ev.Conn)
 		}
+		return true
 	case session.EventPlayerLeft:
 		g.world.Leave(game.PlayerID(ev.Conn))
 		final, _ := s.ConnStats(ev.Conn)
@@ -172,7 +194,25 @@ func (g *Server) handle(s *session.Server, ev session.Event) {
 		g.world.Input(game.PlayerID(ev.Conn), ev.Input.Actions)
 	case session.EventQueryEntity:
 		g.log.Debug("entity queried", "conn", ev.Conn, "id", ev.Entity.ID)
+		return true
 	}
+	return false
+}
+
+// spawn puts a new entity of the world in the session's table and returns
+// the network id the world knows it by (game.Config.Spawn).
+func (g *Server) spawn(e game.Entity) uint32 {
+	s := g.srv
+	if e.Owner != 0 && e.Archetype != rtype.ArchetypeBullet {
+		// A ship: the session destroys it with reason 3 when its
+		// player's connection closes, whatever the cause (§7.3).
+		if id, err := s.SpawnFor(uint32(e.Owner), e.Archetype, e.X, e.Y, e.Rotation); err == nil {
+			return id
+		}
+		// Its player left in the same tick: the world's Leave, next,
+		// destroys it with reason 3.
+	}
+	return s.Spawn(e.Archetype, e.X, e.Y, e.Rotation)
 }
 
 func (g *Server) applyAll(s *session.Server) {
@@ -181,30 +221,12 @@ func (g *Server) applyAll(s *session.Server) {
 	}
 }
 
-// apply mirrors one world change into the session server.
+// apply mirrors one world change into the session server; spawns are
+// there already.
 func (g *Server) apply(s *session.Server, ev game.Event) {
 	switch ev.Kind {
-	case game.EventSpawn:
-		e := ev.Entity
-		var id uint32
-		if e.Owner != 0 && e.Archetype != rtype.ArchetypeBullet {
-			// A ship: the session destroys it with reason 3 when its
-			// player's connection closes, whatever the cause (§7.3).
-			var err error
-			id, err = s.SpawnFor(uint32(e.Owner), e.Archetype, e.X, e.Y, e.Rotation)
-			if err != nil {
-				return // the player left in the same tick
-			}
-		} else {
-			id = s.Spawn(e.Archetype, e.X, e.Y, e.Rotation)
-		}
-		g.ids[e.ID] = id
 	case game.EventDestroy:
-		id, ok := g.ids[ev.Entity.ID]
-		if !ok {
-			return
-		}
-		delete(g.ids, ev.Entity.ID)
+		id := ev.Entity.ID
 		if err := s.Destroy(id, ev.Reason); err != nil && !errors.Is(err, session.ErrNoEntity) {
 			g.log.Error("destroy", "id", id, "err", err)
 		}

@@ -7,14 +7,17 @@ import (
 
 	"github.com/rtypeproto/rtype"
 	"github.com/rtypeproto/rtype/examples/game"
+	"github.com/rtypeproto/rtype/host"
 	"github.com/rtypeproto/rtype/session"
 )
 
 // loopback is an in-memory network between one session server driven by a
 // game Server and a few clients, ticked in lock step at 60 per second.
 type loopback struct {
-	t       *testing.T
-	g       *Server
+	t *testing.T
+	g *Server
+	// step is the game's tick: g's Step, or another game's.
+	step    func(*session.Server, time.Time)
 	srv     *session.Server
 	srvAddr netip.AddrPort
 	clients []*session.Client
@@ -33,8 +36,15 @@ type datagram struct {
 }
 
 func newLoopback(t *testing.T, cfg Config) *loopback {
-	l := &loopback{t: t, g: New(cfg), srvAddr: netip.MustParseAddrPort("10.0.0.1:4242"), now: time.Unix(1000, 0)}
-	l.srv = session.NewServer(l.g.SessionConfig(), func(to netip.AddrPort, b []byte) {
+	g := New(cfg)
+	return newLoopbackOf(t, g.Match(), g)
+}
+
+// newLoopbackOf is a loopback of match m's game; g is nil when it is not
+// the example's.
+func newLoopbackOf(t *testing.T, m host.Match, g *Server) *loopback {
+	l := &loopback{t: t, g: g, step: m.Tick, srvAddr: netip.MustParseAddrPort("10.0.0.1:4242"), now: time.Unix(1000, 0)}
+	l.srv = session.NewServer(m.Session, func(to netip.AddrPort, b []byte) {
 		l.queue = append(l.queue, datagram{l.srvAddr, to, append([]byte(nil), b...)})
 	})
 	return l
@@ -89,7 +99,7 @@ func (l *loopback) run(n int, actions func(client, tick int) rtype.Actions) {
 			}
 		}
 		l.deliver()
-		l.g.Step(l.srv, l.now)
+		l.step(l.srv, l.now)
 		l.srv.Tick(l.now)
 		l.deliver()
 		for i, c := range l.clients {
@@ -199,8 +209,7 @@ func TestSpec10_LeaveAndShutdownOnTheWire(t *testing.T) {
 	if bydos == 0 {
 		t.Fatal("client 1 saw no Bydos in 3 s of round")
 	}
-	gone := l.g.World().Ship(game.PlayerID(l.clients[0].ConnectionID()))
-	wireID := l.g.ids[gone]
+	wireID := l.g.World().Ship(game.PlayerID(l.clients[0].ConnectionID()))
 	l.clients[0].Close(l.now)
 	l.run(5, nil)
 	var reason3 bool

@@ -48,7 +48,7 @@ func TestSpec13_4_V1LossyBotsHoldTheServerWorld(t *testing.T) {
 	play := func(c, _ int) rtype.Actions { return bot.Pattern(c, uint32(tick)) }
 	for ; tick < 8*game.TickRate; tick++ {
 		l.run(1, play)
-		observe(lives, l.g.ids, tick)
+		observe(lives, l.g.World().Entities(), tick)
 	}
 	tick--
 	deaths := 0
@@ -68,17 +68,19 @@ func TestSpec13_4_V1LossyBotsHoldTheServerWorld(t *testing.T) {
 		compare(t, i, c, lives, tick)
 		n := len(l.events(i, session.EventEntityExpired))
 		expired += n
-		t.Logf("client %d: %d entities, %d expired; server: %d entities, %d destroyed", i, c.NumEntities(), n, len(l.g.ids), deaths)
+		t.Logf("client %d: %d entities, %d expired; server: %d entities, %d destroyed", i, c.NumEntities(), n, len(l.g.World().Entities()), deaths)
 	}
 	if expired == 0 {
 		t.Error("no entity expired: the loss left no ghost to repair, and the test shows nothing")
 	}
 }
 
-// observe records which network ids the server's table holds at tick.
-func observe(lives map[uint32]*lifetime, ids map[uint32]uint32, tick int) {
-	alive := make(map[uint32]bool, len(ids))
-	for _, id := range ids {
+// observe records which network ids the world, and so the server, holds
+// at tick.
+func observe(lives map[uint32]*lifetime, ents []game.Entity, tick int) {
+	alive := make(map[uint32]bool, len(ents))
+	for _, e := range ents {
+		id := e.ID
 		alive[id] = true
 		if lives[id] == nil {
 			lives[id] = &lifetime{born: tick, died: -1}
