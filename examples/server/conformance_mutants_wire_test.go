@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"net/netip"
 	"slices"
+	"sync"
 
 	"github.com/rtypeproto/rtype"
 	"github.com/rtypeproto/rtype/examples/internal/gameserver"
@@ -35,7 +36,26 @@ func sizeBreaks() []mutant {
 		{name: "drops548", catch: []string{"2.2/3"}, in: inPlace(func(_ *wire, _ netip.AddrPort, b []byte) bool {
 			return len(b) != rtype.MaxDatagramSize
 		})},
+		// A server that stops answering a connection after an oversized
+		// datagram: the probe of 2.2/2, asked twice before it judges,
+		// still finds it silent.
+		{name: "silentAfter549", catch: []string{"2.2/2"}, in: silencedBy(func(b []byte) bool {
+			return len(b) > rtype.MaxDatagramSize
+		})},
 	}
+}
+
+// silencedBy drops a datagram trigger accepts and every later one from
+// its address: the connection stops answering.
+func silencedBy(trigger func(b []byte) bool) rewrite {
+	var mu sync.Mutex
+	silent := map[netip.AddrPort]bool{}
+	return inPlace(func(_ *wire, from netip.AddrPort, b []byte) bool {
+		mu.Lock()
+		defer mu.Unlock()
+		silent[from] = silent[from] || trigger(b)
+		return !silent[from]
+	})
 }
 
 func handshakeBreaks() []mutant {
