@@ -958,9 +958,8 @@ func TestHostileClients(t *testing.T) {
 }
 
 // TestHostileFloodBytesBounded floods 65507-byte datagrams: what the suite
-// keeps of them is bounded by bytes, not only by count, in an endpoint's
-// inbox (inboxBytes) and in a failed case's recorded exchange
-// (maxExchangeBytes).
+// keeps of them is bounded by bytes, not only by count, in a failed case's
+// recorded exchange (maxExchangeBytes) and in the heap.
 func TestHostileFloodBytesBounded(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a 17 s flood: not with -short")
@@ -979,7 +978,11 @@ func TestHostileFloodBytesBounded(t *testing.T) {
 		if r.err != nil {
 			t.Fatalf("RunServer: %v", r.err)
 		}
-		// The flood outpaces the suite: its sockets' inboxes overflowed.
+		// Whether the flood outpaces the case reading it is up to the
+		// scheduler, so overflows are logged, not required: the inbox's
+		// byte bound is checked alone by TestEndpointInboxBoundedByBytes.
+		// What is required is that the flood reached the suite, many
+		// inboxes' worth of it.
 		var delivered uint64
 		s.mu.Lock()
 		for p := range s.ids {
@@ -988,8 +991,8 @@ func TestHostileFloodBytesBounded(t *testing.T) {
 		s.mu.Unlock()
 		overflowed := inboxOverflows.Load() - overflowedBefore
 		t.Logf("the suite's sockets got %d datagrams of the flood, %d overflowed their inboxes", delivered, overflowed)
-		if overflowed == 0 {
-			t.Error("no datagram of the flood overflowed an inbox: the suite read all of it, no flood")
+		if delivered < 2*inboxSize {
+			t.Errorf("the suite's sockets got %d datagrams of the flood, fewer than %d: no flood", delivered, 2*inboxSize)
 		}
 		checkReport(t, r.rep, n)
 		conclusion{NonConformant, []string{"5.3/5"}}.check(t, r.rep)

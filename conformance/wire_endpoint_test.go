@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"context"
+	"net/netip"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -72,6 +73,54 @@ func TestEndpointLabelsWelcomeOnArrival(t *testing.T) {
 			if d.Handshake != sent[i].handshake {
 				t.Errorf("datagram %d (% x) recorded with handshake %v, want %v", i+1, head(d.Bytes), d.Handshake, sent[i].handshake)
 			}
+		}
+	})
+}
+
+// TestEndpointInboxBoundedByBytes fills an inbox nobody reads with
+// datagrams of the largest UDP payload: it keeps at most inboxBytes of
+// them, far fewer than inboxSize datagrams, and counts the rest as
+// overflowed.
+func TestEndpointInboxBoundedByBytes(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		nw := rtypetest.NewNetwork(1)
+		srv, err := nw.Listen(memServer)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer srv.Close()
+		conn, err := nw.Listen(netip.AddrPortFrom(memServer.Addr(), 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, err := newEndpoint(conn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		big := make([]byte, maxUDP)
+		const sent = 2 * inboxBytes / maxUDP
+		before := inboxOverflows.Load()
+		for range sent {
+			if _, err := srv.WriteToUDPAddrPort(big, e.local); err != nil {
+				t.Fatal(err)
+			}
+			// The reader takes each before the next: the network's own
+			// queue (rtypetest.QueueLen) never fills.
+			synctest.Wait()
+		}
+		kept := inboxBytes / maxUDP
+		if got := len(e.in); got != kept {
+			t.Errorf("the inbox holds %d datagrams of %d bytes, want %d (%d bytes)", got, maxUDP, kept, inboxBytes)
+		}
+		if got := e.queued.Load(); got > inboxBytes {
+			t.Errorf("the inbox holds %d bytes, more than %d", got, inboxBytes)
+		}
+		if got, want := e.overflow.Load(), int64(sent-kept); got != want {
+			t.Errorf("%d datagrams overflowed, want %d", got, want)
+		}
+		if got := inboxOverflows.Load() - before; got != e.overflow.Load() {
+			t.Errorf("inboxOverflows grew by %d, the endpoint counted %d", got, e.overflow.Load())
 		}
 	})
 }
