@@ -31,9 +31,9 @@
 //
 // A match whose game panics is closed, its socket too, and logged; the
 // other matches play on. [Host.ReadMetrics] sums the counters and
-// histograms each match's session server keeps ([session.Stats]) for an
-// exporter such as Prometheus's (package host/prom), reading each match
-// between two of its ticks.
+// histograms each match's session server keeps ([session.ServerStats])
+// for an exporter such as Prometheus's (package host/prom), reading each
+// match between two of its ticks.
 //
 // [Options] are a server command's operations as flags: the address and
 // number of matches, the log level (the sessions log joins, leaves and

@@ -14,7 +14,7 @@ var TickBounds = []float64{5e-6, 1e-5, 2.5e-5, 5e-5, 1e-4, 2.5e-4, 5e-4, 1e-3, 2
 // Metrics are the host's counters over every match, as [Host.ReadMetrics]
 // reads them: totals since Listen, gauges now. Every total but Failed and
 // Tick is the sum of what the matches' session servers count themselves
-// ([session.Stats]).
+// ([session.ServerStats]).
 type Metrics struct {
 	// Matches is the number of matches running: failed ones left.
 	Matches int
@@ -41,7 +41,7 @@ type Metrics struct {
 }
 
 // add adds a session server's counters.
-func (m *Metrics) add(st *session.Stats) {
+func (m *Metrics) add(st *session.ServerStats) {
 	m.DatagramsIn += st.PacketsIn
 	m.BytesIn += st.BytesIn
 	m.DatagramsOut += st.PacketsOut
@@ -63,7 +63,7 @@ type loopMetrics struct {
 	game   session.Histogram
 	// gone holds the last counters of each match closed: at most one per
 	// match.
-	gone []session.Stats
+	gone []session.ServerStats
 }
 
 func newLoopMetrics() *loopMetrics {

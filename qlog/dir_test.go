@@ -77,8 +77,9 @@ func sequences(recs []record, name string) []uint32 {
 }
 
 // A game of 6 s at 10% loss traced both ways: each file has the fixed
-// format, what one side sent the other received but the lost, and the
-// client goes connecting → waiting → playing → closed.
+// format, what one side sent the other received but the lost, the client
+// goes connecting → waiting → playing → closed, and the server's
+// connection playing → closed.
 func TestDir_TracesBothSides(t *testing.T) {
 	dir := t.TempDir()
 	sd, err := qlog.NewDir(dir, qlog.Server)
@@ -130,6 +131,15 @@ func TestDir_TracesBothSides(t *testing.T) {
 	}
 	if want := []string{"connecting", "waiting", "playing", "closed"}; !slices.Equal(states, want) {
 		t.Errorf("client states %v, want %v", states, want)
+	}
+	var srvStates []string
+	for _, r := range srv {
+		if r.Name == "rtype:connection_state_updated" {
+			srvStates = append(srvStates, r.Data.New)
+		}
+	}
+	if want := []string{"playing", "closed"}; !slices.Equal(srvStates, want) {
+		t.Errorf("server states %v, want %v", srvStates, want)
 	}
 	sent, got := sequences(srv, "rtype:packet_sent"), sequences(cli, "rtype:packet_received")
 	for _, seq := range got {

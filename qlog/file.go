@@ -82,6 +82,8 @@ var eventNames = [...]string{
 	session.TraceStateUpdated:   "connection_state_updated",
 	session.TraceRTTUpdated:     "rtt_updated",
 	session.TraceEntityResent:   "entity_resent",
+	// A server's connections have their own states, written alike.
+	session.TraceConnStateUpdated: "connection_state_updated",
 }
 
 func eventName(k session.TraceKind) string {
@@ -122,15 +124,9 @@ func appendData(b []byte, e *session.TraceEvent) []byte {
 		b = strconv.AppendUint(b, uint64(e.Sequence), 10)
 		return append(b, '}')
 	case session.TraceStateUpdated:
-		b = append(b, `{"new":`...)
-		b = appendString(b, strings.ToLower(e.State.String()))
-		b = append(b, `,"connection_id":`...)
-		b = strconv.AppendUint(b, uint64(e.Conn), 10)
-		if e.State == session.Closed {
-			b = append(b, `,"reason":`...)
-			b = appendString(b, strings.ToLower(e.Close.String()))
-		}
-		return append(b, '}')
+		return appendState(b, e.State.String(), e.Conn, e.State == session.Closed, e.Close)
+	case session.TraceConnStateUpdated:
+		return appendState(b, e.ConnState.String(), e.Conn, e.ConnState == session.ConnClosed, e.Close)
 	case session.TraceRTTUpdated:
 		b = append(b, `{"latest_rtt":`...)
 		b = appendMillis(b, e.RTT)
@@ -145,6 +141,20 @@ func appendData(b []byte, e *session.TraceEvent) []byte {
 		return append(b, '}')
 	}
 	return append(b, "{}"...)
+}
+
+// appendState appends a connection_state_updated's data: the state
+// entered and, once closed, why.
+func appendState(b []byte, state string, conn uint32, closed bool, why session.CloseReason) []byte {
+	b = append(b, `{"new":`...)
+	b = appendString(b, strings.ToLower(state))
+	b = append(b, `,"connection_id":`...)
+	b = strconv.AppendUint(b, uint64(conn), 10)
+	if closed {
+		b = append(b, `,"reason":`...)
+		b = appendString(b, strings.ToLower(why.String()))
+	}
+	return append(b, '}')
 }
 
 func appendMillis(b []byte, d time.Duration) []byte {

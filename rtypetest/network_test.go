@@ -48,7 +48,7 @@ func TestNetwork_13_4_BindingsInVirtualTime(t *testing.T) {
 			}}, host.Config{})
 		}()
 		type result struct {
-			st    session.Stats
+			st    session.ClientStats
 			state session.State
 			world map[uint32]bool
 			err   error

@@ -67,11 +67,17 @@ func (g *game) play(frames int) {
 	}
 }
 
+// sides is every side's counters.
+type sides struct {
+	Server  session.ServerStats
+	Clients []session.ClientStats
+}
+
 // stats is every side's counters.
-func (g *game) stats() []session.Stats {
-	st := []session.Stats{g.srv.Stats()}
+func (g *game) stats() sides {
+	st := sides{Server: g.srv.Stats()}
 	for _, c := range g.clients {
-		st = append(st, c.Stats())
+		st.Clients = append(st.Clients, c.Stats())
 	}
 	return st
 }
@@ -102,7 +108,7 @@ func TestSim_13_4_FourClientsAtTwentyPercentLoss(t *testing.T) {
 // A run repeats exactly for a seed: every counter of every side is the
 // same; another seed gives other counters.
 func TestSim_Deterministic(t *testing.T) {
-	run := func(seed uint64) []session.Stats {
+	run := func(seed uint64) sides {
 		g := newGame(t, seed, 4, 0.2)
 		g.play(10 * 60)
 		return g.stats()

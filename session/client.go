@@ -29,6 +29,7 @@ type Client struct {
 
 	nextPing time.Time
 	pings    pingRing
+	pongs    uint64 // ClientStats.Pongs
 	srtt     time.Duration
 	rtts     recentRTTs
 
@@ -36,7 +37,7 @@ type Client struct {
 	own    clientOwn
 	asm    assembler
 	snap   rtype.Snapshot
-	events eventQueue
+	events eventQueue[ClientEvent]
 }
 
 // NewClient returns a client that will connect to server and hand its
@@ -47,7 +48,7 @@ func NewClient(server netip.AddrPort, cfg ClientConfig, send SendFunc) *Client {
 		cfg:      cfg,
 		endpoint: newEndpoint(send, cfg.Tracer),
 		peer:     peer{addr: unmap(server)},
-		events:   newEventQueue(cfg.EventQueue, 0),
+		events:   newEventQueue[ClientEvent](cfg.EventQueue, 0),
 		snap:     rtype.Snapshot{States: make([]rtype.EntityState, 0, rtype.MaxSnapshotStates)},
 	}
 	c.ents.init(cfg)
@@ -67,8 +68,8 @@ func (c *Client) CloseReason() CloseReason { return c.reason }
 func (c *Client) ConnectionID() uint32 { return c.id }
 
 // Stats returns the client's counters.
-func (c *Client) Stats() Stats {
-	s := c.stats
+func (c *Client) Stats() ClientStats {
+	s := ClientStats{Counters: c.stats, Pongs: c.pongs}
 	s.EventsLost = c.events.lost
 	s.SRTT = c.srtt
 	return s
@@ -76,7 +77,7 @@ func (c *Client) Stats() Stats {
 
 // Events returns the events not read yet, oldest first, removing each as it
 // is yielded: the one way to read them. Ranging over it allocates nothing.
-func (c *Client) Events() iter.Seq[Event] { return c.events.all() }
+func (c *Client) Events() iter.Seq[ClientEvent] { return c.events.all() }
 
 // Update runs the client's timers; call it once per frame. The first
 // sends Hello; Connecting, it sends Hello every second and gives up after

@@ -135,7 +135,7 @@ func (t *entityTable) snapshot(c *Client, tick uint32, states rtype.SnapshotStat
 			unknown += t.listOne(states.At(i), tick, at, now)
 		}
 	}
-	c.events.push(Event{Kind: EventSnapshot, Tick: tick, At: now})
+	c.events.push(ClientEvent{Kind: EventSnapshot, Tick: tick, At: now})
 	if ended {
 		t.expireUnlisted(c, over, now)
 	}
@@ -254,7 +254,7 @@ func (t *entityTable) create(c *Client, m rtype.CreateEntity, now time.Time) {
 	if c.own.created(m) {
 		c.setOwn()
 	}
-	c.events.push(Event{Kind: EventEntityCreated, Entity: e.entity(), Tick: m.ServerTick, At: now})
+	c.events.push(ClientEvent{Kind: EventEntityCreated, Entity: e.entity(), Tick: m.ServerTick, At: now})
 }
 
 // destroy applies a valid DestroyEntity (§8.3), remembering the id lest a
@@ -272,5 +272,5 @@ func (t *entityTable) destroy(c *Client, m rtype.DestroyEntity, now time.Time) {
 	if v := t.cfg.View; v != nil {
 		v.Destroy(m, now)
 	}
-	c.events.push(Event{Kind: EventEntityDestroyed, Entity: e.entity(), Tick: m.ServerTick, Destroy: m.Reason, At: now})
+	c.events.push(ClientEvent{Kind: EventEntityDestroyed, Entity: e.entity(), Tick: m.ServerTick, Destroy: m.Reason, At: now})
 }

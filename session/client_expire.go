@@ -125,7 +125,7 @@ func (t *entityTable) expireUnlisted(c *Client, over uint32, now time.Time) {
 			if v := t.cfg.View; v != nil {
 				v.Destroy(rtype.DestroyEntity{ServerTick: gone.listed.tick + 1, NetworkID: gone.id}, now)
 			}
-			c.events.push(Event{Kind: EventEntityExpired, Entity: gone.entity(), Tick: gone.listed.tick, At: now})
+			c.events.push(ClientEvent{Kind: EventEntityExpired, Entity: gone.entity(), Tick: gone.listed.tick, At: now})
 			continue
 		}
 		if newer(oldest, e.listed.heard) {

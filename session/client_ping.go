@@ -76,8 +76,8 @@ func (c *Client) pong(ts uint32, now time.Time) bool {
 	if c.trace.on() {
 		c.trace.rtt(c.addr, rtt, c.srtt)
 	}
-	c.stats.Pongs++
-	c.events.push(Event{Kind: EventPong, RTT: rtt, At: now})
+	c.pongs++
+	c.events.push(ClientEvent{Kind: EventPong, RTT: rtt, At: now})
 	return true
 }
 

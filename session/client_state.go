@@ -71,7 +71,7 @@ func (c *Client) welcome(id uint32, now time.Time) {
 	c.state, c.id = Waiting, id
 	c.lastHeard, c.nextPing = now, now
 	c.traceState()
-	c.events.push(Event{Kind: EventConnected, Conn: id, At: now})
+	c.events.push(ClientEvent{Kind: EventConnected, Conn: id, At: now})
 }
 
 // play makes a Waiting client Playing: a valid Snapshot, CreateEntity or
@@ -80,7 +80,7 @@ func (c *Client) play(now time.Time) {
 	if c.state == Waiting {
 		c.state = Playing
 		c.traceState()
-		c.events.push(Event{Kind: EventPlaying, Conn: c.id, At: now})
+		c.events.push(ClientEvent{Kind: EventPlaying, Conn: c.id, At: now})
 	}
 }
 
@@ -88,13 +88,13 @@ func (c *Client) play(now time.Time) {
 func (c *Client) reject(now time.Time) {
 	c.stats.Rejected++
 	c.close(CloseRejected)
-	c.events.push(Event{Kind: EventRejected, Close: CloseRejected, At: now})
+	c.events.push(ClientEvent{Kind: EventRejected, Close: CloseRejected, At: now})
 }
 
 // timeOut closes the client with why: CloseGaveUp (§4.2) or CloseTimeout.
 func (c *Client) timeOut(why CloseReason, now time.Time) {
 	c.close(why)
-	c.events.push(Event{Kind: EventTimedOut, Close: why, At: now})
+	c.events.push(ClientEvent{Kind: EventTimedOut, Close: why, At: now})
 }
 
 // close makes the client Closed for r.

@@ -71,25 +71,25 @@ func TestClient_10_StateTransitions(t *testing.T) {
 		do     func(*testing.T, *Client, *capture)
 		want   State
 		reason CloseReason
-		events []EventKind
+		events []ClientEventKind
 		drop   DropReason
 		// sent are the message types the client sent, Hello as 0.
 		sent []rtype.MessageType
 	}{
 		// Connecting (§4.2–§4.4).
-		{"Connecting: Welcome", Connecting, raw(rtype.AppendWelcome(nil, 5)), Waiting, CloseNone, []EventKind{EventConnected}, none, nil},
-		{"Connecting: Rejected", Connecting, raw(rejected), Closed, CloseRejected, []EventKind{EventRejected}, none, nil},
+		{"Connecting: Welcome", Connecting, raw(rtype.AppendWelcome(nil, 5)), Waiting, CloseNone, []ClientEventKind{EventConnected}, none, nil},
+		{"Connecting: Rejected", Connecting, raw(rejected), Closed, CloseRejected, []ClientEventKind{EventRejected}, none, nil},
 		{"Connecting: Rejected with an extra byte", Connecting, raw(append(rtype.AppendRejected(nil), 0)), Connecting, CloseNone, nil, DropHandshakeSize, nil},
-		{"Connecting: GiveUp", Connecting, at(DefaultGiveUp), Closed, CloseGaveUp, []EventKind{EventTimedOut}, none, nil},
+		{"Connecting: GiveUp", Connecting, at(DefaultGiveUp), Closed, CloseGaveUp, []ClientEventKind{EventTimedOut}, none, nil},
 		{"Connecting: just before GiveUp", Connecting, at(DefaultGiveUp - time.Nanosecond), Connecting, CloseNone, nil, none, []rtype.MessageType{0}},
 		{"Connecting: a connected packet", Connecting, msg(create(1, 1)), Connecting, CloseNone, nil, DropBadMagic, nil},
 		{"Connecting: Close sends nothing", Connecting, closeAt, Closed, CloseDisconnect, nil, none, nil},
 
 		// Waiting: the first valid world message plays (§8, §10).
-		{"Waiting: Snapshot", Waiting, msg(snapshot(3, 7)), Playing, CloseNone, []EventKind{EventPlaying, EventSnapshot}, none, nil},
-		{"Waiting: empty Snapshot", Waiting, msg(snapshot(3)), Playing, CloseNone, []EventKind{EventPlaying, EventSnapshot}, none, nil},
-		{"Waiting: CreateEntity", Waiting, msg(create(1, 1)), Playing, CloseNone, []EventKind{EventPlaying, EventEntityCreated}, none, nil},
-		{"Waiting: DestroyEntity of an unknown id", Waiting, msg(rtype.DestroyEntity{ServerTick: 1, NetworkID: 1, Reason: 1}), Playing, CloseNone, []EventKind{EventPlaying}, none, nil},
+		{"Waiting: Snapshot", Waiting, msg(snapshot(3, 7)), Playing, CloseNone, []ClientEventKind{EventPlaying, EventSnapshot}, none, nil},
+		{"Waiting: empty Snapshot", Waiting, msg(snapshot(3)), Playing, CloseNone, []ClientEventKind{EventPlaying, EventSnapshot}, none, nil},
+		{"Waiting: CreateEntity", Waiting, msg(create(1, 1)), Playing, CloseNone, []ClientEventKind{EventPlaying, EventEntityCreated}, none, nil},
+		{"Waiting: DestroyEntity of an unknown id", Waiting, msg(rtype.DestroyEntity{ServerTick: 1, NetworkID: 1, Reason: 1}), Playing, CloseNone, []ClientEventKind{EventPlaying}, none, nil},
 		{"Waiting: invalid Snapshot", Waiting, msg(rtype.RawMessage{Type: rtype.TypeSnapshot, Payload: []byte{0, 0, 0, 1, 0, 48}}), Waiting, CloseNone, nil, DropTooManyStates, nil},
 		{"Waiting: invalid CreateEntity", Waiting, msg(rtype.RawMessage{Type: rtype.TypeCreateEntity, Payload: make([]byte, 16)}), Waiting, CloseNone, nil, DropZeroNetworkID, nil},
 		{"Waiting: invalid DestroyEntity", Waiting, msg(rtype.RawMessage{Type: rtype.TypeDestroyEntity, Payload: []byte{0, 0, 0, 1, 0, 0, 0, 1, 5}}), Waiting, CloseNone, nil, DropDestroyReason, nil},
@@ -98,12 +98,12 @@ func TestClient_10_StateTransitions(t *testing.T) {
 			return packet(t, rtype.PacketHeader{ConnectionID: 6, Sequence: 10}, create(1, 1))
 		}), Waiting, CloseNone, nil, DropWrongConnection, nil},
 		{"Waiting: empty packet", Waiting, msg(), Waiting, CloseNone, nil, none, nil},
-		{"Waiting: Pong", Waiting, pong, Waiting, CloseNone, []EventKind{EventPong}, none, nil},
+		{"Waiting: Pong", Waiting, pong, Waiting, CloseNone, []ClientEventKind{EventPong}, none, nil},
 		{"Waiting: unmatched Pong", Waiting, msg(rtype.Pong{Timestamp: 77}), Waiting, CloseNone, nil, DropUnmatchedPong, nil},
 		{"Waiting: unknown message", Waiting, msg(rtype.RawMessage{Type: 0x00FF, Payload: []byte{1}}), Waiting, CloseNone, nil, DropUnknownMessage, nil},
 
 		// Waiting: Rejected (§4.4, §3).
-		{"Waiting: Rejected", Waiting, raw(rejected), Closed, CloseRejected, []EventKind{EventRejected}, none, nil},
+		{"Waiting: Rejected", Waiting, raw(rejected), Closed, CloseRejected, []ClientEventKind{EventRejected}, none, nil},
 		{"Waiting: Rejected with an extra byte", Waiting, raw(append(rtype.AppendRejected(nil), 0)), Waiting, CloseNone, nil, DropShortPacket, nil},
 		{"Waiting: Rejected from another address", Waiting, func(_ *testing.T, c *Client, _ *capture) { c.Receive(rejected, addrA, t0) }, Waiting, CloseNone, nil, DropNotFromServer, nil},
 		{"Waiting: Rejected with a bad magic", Waiting, raw(withByte(rtype.AppendRejected(nil), 0, 0)), Waiting, CloseNone, nil, DropShortPacket, nil},
@@ -111,7 +111,7 @@ func TestClient_10_StateTransitions(t *testing.T) {
 		{"Waiting: Welcome again", Waiting, raw(rtype.AppendWelcome(nil, 5)), Waiting, CloseNone, nil, DropShortPacket, nil},
 
 		// Waiting: timers and Close.
-		{"Waiting: server silent", Waiting, at(DefaultTimeout), Closed, CloseTimeout, []EventKind{EventTimedOut}, none, nil},
+		{"Waiting: server silent", Waiting, at(DefaultTimeout), Closed, CloseTimeout, []ClientEventKind{EventTimedOut}, none, nil},
 		{"Waiting: just before the timeout", Waiting, at(DefaultTimeout - time.Nanosecond), Waiting, CloseNone, nil, none, nil},
 		{"Waiting: heard from, then silent", Waiting, func(t *testing.T, c *Client, _ *capture) {
 			c.Receive(srv(t, 10), serverAddr, t0.Add(5*time.Second))
@@ -120,9 +120,9 @@ func TestClient_10_StateTransitions(t *testing.T) {
 		{"Waiting: Close", Waiting, closeAt, Closed, CloseDisconnect, nil, none, []rtype.MessageType{rtype.TypeDisconnect}},
 
 		// Playing.
-		{"Playing: more world", Playing, msg(create(2, 2), snapshot(3, 1, 2)), Playing, CloseNone, []EventKind{EventEntityCreated, EventSnapshot}, none, nil},
+		{"Playing: more world", Playing, msg(create(2, 2), snapshot(3, 1, 2)), Playing, CloseNone, []ClientEventKind{EventEntityCreated, EventSnapshot}, none, nil},
 		{"Playing: Rejected is a short packet", Playing, raw(rejected), Playing, CloseNone, nil, DropShortPacket, nil},
-		{"Playing: server silent", Playing, at(DefaultTimeout), Closed, CloseTimeout, []EventKind{EventTimedOut}, none, nil},
+		{"Playing: server silent", Playing, at(DefaultTimeout), Closed, CloseTimeout, []ClientEventKind{EventTimedOut}, none, nil},
 		{"Playing: Close", Playing, closeAt, Closed, CloseDisconnect, nil, none, []rtype.MessageType{rtype.TypeDisconnect}},
 
 		// Closed: nothing changes it.
@@ -139,7 +139,7 @@ func TestClient_10_StateTransitions(t *testing.T) {
 			if c.State() != tt.want || c.CloseReason() != tt.reason {
 				t.Errorf("state %v (%v), want %v (%v)", c.State(), c.CloseReason(), tt.want, tt.reason)
 			}
-			var kinds []EventKind
+			var kinds []ClientEventKind
 			for _, e := range events(c, 0) {
 				kinds = append(kinds, e.Kind)
 				if (e.Kind == EventRejected || e.Kind == EventTimedOut) && e.Close != tt.reason {
@@ -209,10 +209,10 @@ func TestClient_4_4_WaitingThenPlayingOrRejected(t *testing.T) {
 		name   string
 		last   func(t *testing.T, seq uint32) []byte
 		want   State
-		events []EventKind
+		events []ClientEventKind
 	}{
-		{"slot freed", func(t *testing.T, seq uint32) []byte { return srv(t, seq, create(9, 600)) }, Playing, []EventKind{EventConnected, EventPlaying, EventEntityCreated}},
-		{"queue full", func(*testing.T, uint32) []byte { return rtype.AppendRejected(nil) }, Closed, []EventKind{EventConnected, EventRejected}},
+		{"slot freed", func(t *testing.T, seq uint32) []byte { return srv(t, seq, create(9, 600)) }, Playing, []ClientEventKind{EventConnected, EventPlaying, EventEntityCreated}},
+		{"queue full", func(*testing.T, uint32) []byte { return rtype.AppendRejected(nil) }, Closed, []ClientEventKind{EventConnected, EventRejected}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -240,7 +240,7 @@ func TestClient_4_4_WaitingThenPlayingOrRejected(t *testing.T) {
 			if c.State() != tt.want {
 				t.Errorf("state %v, want %v", c.State(), tt.want)
 			}
-			var kinds []EventKind
+			var kinds []ClientEventKind
 			for _, e := range events(c, 0) {
 				kinds = append(kinds, e.Kind)
 			}

@@ -79,7 +79,7 @@ func TestClient_4_3_AcceptsOnlyValidWelcome(t *testing.T) {
 		b     []byte
 		from  any
 		state State
-		event EventKind
+		event ClientEventKind
 		drop  DropReason
 	}{
 		{"welcome", rtype.AppendWelcome(nil, 5), nil, Waiting, EventConnected, 0},
@@ -256,26 +256,26 @@ func TestClient_8_EntityTable(t *testing.T) {
 	tests := []struct {
 		name    string
 		steps   []step
-		events  []EventKind
+		events  []ClientEventKind
 		queries []uint32
 		known   []uint32
 	}{
 		{"create then move", []step{{0, []rtype.Message{create(1, 1)}}, {10, []rtype.Message{snapshot(3, 1)}}},
-			[]EventKind{EventEntityCreated, EventSnapshot}, nil, []uint32{1}},
+			[]ClientEventKind{EventEntityCreated, EventSnapshot}, nil, []uint32{1}},
 		{"create of a known id ignored", []step{{0, []rtype.Message{create(1, 1)}}, {10, []rtype.Message{create(1, 2)}}},
-			[]EventKind{EventEntityCreated}, nil, []uint32{1}},
+			[]ClientEventKind{EventEntityCreated}, nil, []uint32{1}},
 		{"unknown id queried exactly once", []step{{0, []rtype.Message{snapshot(3, 7)}}, {10, []rtype.Message{snapshot(6, 7)}}, {20, []rtype.Message{snapshot(9, 7, 8)}}},
-			[]EventKind{EventSnapshot, EventSnapshot, EventSnapshot}, []uint32{7, 8}, nil},
+			[]ClientEventKind{EventSnapshot, EventSnapshot, EventSnapshot}, []uint32{7, 8}, nil},
 		{"not asked again by default", []step{{0, []rtype.Message{snapshot(3, 7)}}, {600, []rtype.Message{snapshot(6, 7)}}},
-			[]EventKind{EventSnapshot, EventSnapshot}, []uint32{7}, nil},
+			[]ClientEventKind{EventSnapshot, EventSnapshot}, []uint32{7}, nil},
 		{"destroyed id not queried", []step{{0, []rtype.Message{create(1, 1)}}, {10, []rtype.Message{rtype.DestroyEntity{ServerTick: 2, NetworkID: 1, Reason: 1}}}, {20, []rtype.Message{snapshot(3, 1)}}},
-			[]EventKind{EventEntityCreated, EventEntityDestroyed, EventSnapshot}, nil, nil},
+			[]ClientEventKind{EventEntityCreated, EventEntityDestroyed, EventSnapshot}, nil, nil},
 		{"queried again once forgotten", []step{{0, []rtype.Message{rtype.DestroyEntity{ServerTick: 2, NetworkID: 1}}}, {2100, []rtype.Message{snapshot(3, 1)}}},
-			[]EventKind{EventSnapshot}, []uint32{1}, nil},
+			[]ClientEventKind{EventSnapshot}, []uint32{1}, nil},
 		{"stale creation after destruction ignored", []step{{0, []rtype.Message{rtype.DestroyEntity{ServerTick: 5, NetworkID: 1, Reason: 1}}}, {10, []rtype.Message{create(1, 4)}}},
 			nil, nil, nil},
 		{"creation answering a query", []step{{0, []rtype.Message{snapshot(3, 7)}}, {10, []rtype.Message{create(7, 4)}}, {20, []rtype.Message{snapshot(6, 7)}}},
-			[]EventKind{EventSnapshot, EventEntityCreated, EventSnapshot}, []uint32{7}, []uint32{7}},
+			[]ClientEventKind{EventSnapshot, EventEntityCreated, EventSnapshot}, []uint32{7}, []uint32{7}},
 		{"invalid messages dropped", []step{{0, []rtype.Message{
 			rtype.RawMessage{Type: rtype.TypeCreateEntity, Payload: make([]byte, 15)},
 			rtype.RawMessage{Type: rtype.TypeCreateEntity, Payload: make([]byte, 16)},
@@ -283,12 +283,12 @@ func TestClient_8_EntityTable(t *testing.T) {
 			rtype.RawMessage{Type: rtype.TypeSnapshot, Payload: []byte{0, 0, 0, 1, 0, 48}},
 			rtype.RawMessage{Type: rtype.TypeSnapshot, Payload: append([]byte{0, 0, 0, 1, 0, 2}, make([]byte, 22)...)},
 			create(2, 1),
-		}}}, []EventKind{EventEntityCreated}, nil, []uint32{2}},
+		}}}, []ClientEventKind{EventEntityCreated}, nil, []uint32{2}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c, cp := noPings(connectedClient(t, ClientConfig{}))
-			var kinds []EventKind
+			var kinds []ClientEventKind
 			var queries []uint32
 			for i, s := range tt.steps {
 				now := t0.Add(s.at * time.Millisecond)
@@ -361,7 +361,7 @@ func TestClient_8_1_SnapshotEventAndPositions(t *testing.T) {
 	c, _ := noPings(connectedClient(t, ClientConfig{}))
 	c.Receive(srv(t, 1, create(1, 1), create(2, 1), create(3, 1)), serverAddr, t0)
 	c.Receive(srv(t, 2, snapshot(7, 1, 3, 9)), serverAddr, t0)
-	var got []Event
+	var got []ClientEvent
 	for _, e := range events(c, 0) {
 		if e.Kind == EventSnapshot {
 			got = append(got, e)

@@ -95,7 +95,7 @@ type ClientConfig struct {
 	// EventQueue bounds the events waiting in [Client.Events]; 0 means 4096.
 	// Past it the oldest EventSnapshot goes first, as the entity table holds
 	// what it reported (§8.1), else the oldest event; each loss counts in
-	// [Stats].EventsLost.
+	// [Counters].EventsLost.
 	EventQueue int
 	// ExpireUnlisted, when positive, removes with [EventEntityExpired] a
 	// known entity no Snapshot listed for that long: the ghost of a
@@ -141,7 +141,7 @@ type ServerConfig struct {
 	SnapshotInterval int
 	// EventQueue bounds the EventInput and EventQueryEntity events waiting
 	// in [Server.Events]; 0 means 4096. Past it a new one is lost, counted in
-	// [Stats].EventsLost, so an Input flood cannot push out joins and
+	// [Counters].EventsLost, so an Input flood cannot push out joins and
 	// leaves: they have 2×MaxPlayers more slots and are never lost, a new
 	// player waiting, as for a slot, for a Tick with room for its join and
 	// every leave.

@@ -43,8 +43,8 @@ func (s *Server) join(p peer, now time.Time) *conn {
 	*c = conn{state: placeTaken, slot: slot, peer: p}
 	c.lastHeard = now
 	s.nConns++
-	s.trace.peerState(&c.peer, Playing, CloseNone)
-	s.events.push(Event{Kind: EventPlayerJoined, Conn: c.id, Slot: uint8(slot), At: now})
+	s.trace.connState(&c.peer, ConnPlaying, CloseNone)
+	s.events.push(ServerEvent{Kind: EventPlayerJoined, Conn: c.id, Slot: uint8(slot), At: now})
 	s.ops.joined(c)
 	w := &s.world
 	for i := range w.ents {
@@ -77,14 +77,14 @@ func (s *Server) closeConn(c *conn, why CloseReason, dr rtype.DisconnectReason, 
 	// closes it: nothing more goes to its address (§7.3).
 	s.asm.discard()
 	c.state = placeFree
-	s.trace.peerState(&c.peer, Closed, why)
+	s.trace.connState(&c.peer, ConnClosed, why)
 	s.departed.add(c.stats(&s.world))
 	s.nConns--
 	for i := range s.world.ents {
 		s.world.update(i, c.slot, (*replica).forgotten)
 	}
 	c.sent = history{}
-	s.events.push(Event{Kind: EventPlayerLeft, Conn: c.id, Slot: uint8(c.slot), Close: why, Disconnect: dr, At: now})
+	s.events.push(ServerEvent{Kind: EventPlayerLeft, Conn: c.id, Slot: uint8(c.slot), Close: why, Disconnect: dr, At: now})
 	s.ops.left(c, why, dr)
 	s.closed.add(c.addr, c.id, now)
 	s.destroyOwned(c.id)

@@ -24,10 +24,11 @@
 //     on: a player joined or left, an Input was accepted, an entity was
 //     created, moved or destroyed, a Pong measured a round trip. Reading an
 //     event removes it.
-//   - [Stats] and [Server.ConnStats] are what metrics read: counters and
-//     histograms (round trips, Snapshot sizes) the side keeps for itself,
-//     a plain value copied at any time between calls; package host sums
-//     them over its matches.
+//   - [ClientStats], [ServerStats] and [Server.ConnStats] are what metrics
+//     read: counters and histograms (round trips, Snapshot sizes) the side
+//     keeps for itself, those both sides count in the [Counters] they
+//     embed: plain values copied at any time between calls; package host
+//     sums them over its matches.
 //   - A [Tracer] is for traces, such as qlog's: every datagram received,
 //     sent, lost or dropped by rule, every state change and RTT sample, as
 //     it happens. It costs per datagram, and nothing when nil.

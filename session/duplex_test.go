@@ -19,7 +19,7 @@ type duplex struct {
 	delay    time.Duration
 	dark     func(now time.Time, toServer bool) bool
 	inflight []timedWire
-	left     []Event // the server's EventPlayerLeft
+	left     []ServerEvent // the server's EventPlayerLeft
 }
 
 // timedWire is a datagram in flight, due at at.

@@ -11,14 +11,13 @@ import (
 // the way out, the counters of both directions, and the trace.
 type endpoint struct {
 	send  SendFunc
-	stats Stats
+	stats Counters
 	trace tracing
 }
 
 func newEndpoint(send SendFunc, t Tracer) endpoint {
 	e := endpoint{send: send, trace: tracing{t: t}}
 	e.stats.RTT.Bounds = RTTBounds
-	e.stats.SnapshotSizes.Bounds = SnapshotBounds
 	return e
 }
 

@@ -146,10 +146,11 @@ func connect(t testing.TB, s *Server, cp *capture, addr netip.AddrPort, now time
 }
 
 // events drains the events of kind k (every kind when k is 0).
-func events(s interface{ Events() iter.Seq[Event] }, k EventKind) []Event {
-	var out []Event
+func events[E interface{ kind() K }, K comparable](s interface{ Events() iter.Seq[E] }, k K) []E {
+	var out []E
+	var none K
 	for e := range s.Events() {
-		if k == 0 || e.Kind == k {
+		if k == none || e.kind() == k {
 			out = append(out, e)
 		}
 	}
@@ -220,3 +221,6 @@ func liveClosed(t *closedTable, now time.Time) int {
 	}
 	return n
 }
+
+func (e ClientEvent) kind() ClientEventKind { return e.Kind }
+func (e ServerEvent) kind() ServerEventKind { return e.Kind }

@@ -2,9 +2,9 @@ package session
 
 import "time"
 
-// Bucket bounds of the histograms in [Stats], upper bounds inclusive as
-// Prometheus's "le"; a last bucket takes the rest. They are shared by
-// every Stats and are not to be changed.
+// Bucket bounds of the histograms in [Counters] and [ServerStats], upper
+// bounds inclusive as Prometheus's "le"; a last bucket takes the rest. They
+// are shared by every side's stats and are not to be changed.
 var (
 	// RTTBounds, in seconds: loopback to intercontinental.
 	RTTBounds = []float64{0.001, 0.0025, 0.005, 0.01, 0.02, 0.035, 0.05, 0.075, 0.1, 0.15, 0.25, 0.5, 1}

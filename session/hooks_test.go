@@ -133,9 +133,9 @@ func TestHooks_3_SeeEveryDatagram(t *testing.T) {
 			for _, side := range []struct {
 				name string
 				tp   *tap
-				st   Stats
+				st   Counters
 				sent int
-			}{{"client", &tt.cli, c.Stats(), cliSent}, {"server", &tt.srv, s.Stats(), srvSent}} {
+			}{{"client", &tt.cli, c.Stats().Counters, cliSent}, {"server", &tt.srv, s.Stats().Counters, srvSent}} {
 				tp, st := side.tp, side.st
 				if deaf := tt.deaf && side.name == "client"; (tp.in < 5) != deaf || deaf && tp.in != 0 || tp.out < 5 {
 					t.Errorf("%s hooks saw %d in, %d out", side.name, tp.in, tp.out)

@@ -28,7 +28,7 @@ func (p *peer) next() rtype.PacketHeader {
 }
 
 // receive applies §5.2 to a packet numbered seq at now: true to process it.
-// It counts in e's Stats the packet, accepted or dropped as a duplicate or
+// It counts in e's Counters the packet, accepted or dropped as a duplicate or
 // too old, and the peer's packets it shows lost, each traced: the one way
 // either side counts.
 func (p *peer) receive(seq uint32, now time.Time, e *endpoint) bool {

@@ -33,10 +33,11 @@ type Server struct {
 	states []rtype.EntityState
 	round  snapshotRound // s.states encoded, for every player
 
-	asm      assembler // the packet being built
-	events   eventQueue
-	departed departures // the last connections closed
-	ops      opsLog
+	asm       assembler // the packet being built
+	events    eventQueue[ServerEvent]
+	sideStats ServerStats // the server's own counters; Stats adds Counters
+	departed  departures  // the last connections closed
+	ops       opsLog
 }
 
 // NewServer returns a server that hands its datagrams to send. It allocates
@@ -52,9 +53,11 @@ func NewServer(cfg ServerConfig, send SendFunc) *Server {
 		cookies:  newCookieJar(cfg.ValidationKey),
 		closed:   newClosedTable(),
 		waiting:  make([]waiter, cfg.MaxPlayers),
-		events:   newEventQueue(cfg.EventQueue, 2*cfg.MaxPlayers),
+		events:   newEventQueue[ServerEvent](cfg.EventQueue, 2*cfg.MaxPlayers),
 		world:    newWorld(cfg.MaxPlayers),
 		departed: newDepartures(2 * cfg.MaxPlayers),
+
+		sideStats: ServerStats{SnapshotSizes: Histogram{Bounds: SnapshotBounds}},
 	}
 }
 
@@ -66,15 +69,16 @@ func (s *Server) ServerTick() uint32 { return s.tick }
 
 // Events returns the events not read yet, oldest first, removing each as it
 // is yielded: the one way to read them. Ranging over it allocates nothing.
-func (s *Server) Events() iter.Seq[Event] { return s.events.all() }
+func (s *Server) Events() iter.Seq[ServerEvent] { return s.events.all() }
 
 // NumPlayers returns the number of open connections: clients whose valid
 // connected packet after their Welcome (§4.3, §12) got a player slot.
 func (s *Server) NumPlayers() int { return s.nConns }
 
 // Stats returns the server's counters; SRTT averages the open connections'.
-func (s *Server) Stats() Stats {
-	st := s.stats
+func (s *Server) Stats() ServerStats {
+	st := s.sideStats
+	st.Counters = s.stats
 	st.EventsLost = s.events.lost
 	var sum time.Duration
 	n := 0

@@ -40,7 +40,7 @@ func (s *Server) sendEntity(end toConn, i int) {
 	r := s.world.rep(i, c.slot)
 	if r.resend() {
 		c.cs.Resends++
-		s.stats.Resends++
+		s.sideStats.Resends++
 		if s.trace.on() {
 			s.traceResent(c, i)
 		}
@@ -51,7 +51,7 @@ func (s *Server) sendEntity(end toConn, i int) {
 	}
 	if r.echoing() {
 		c.cs.RedundantDestroys++
-		s.stats.RedundantDestroys++
+		s.sideStats.RedundantDestroys++
 	}
 	s.sendDestroy(end, i)
 }

@@ -64,7 +64,7 @@ func (s *Server) reject(to netip.AddrPort) {
 // welcome answers a Hello from a with a Welcome (§4.3), 10 bytes for 6,
 // remembering nothing: each repeated Hello gets one too (§13.2).
 func (s *Server) welcome(a netip.AddrPort, now time.Time) {
-	s.stats.Welcomes++
+	s.sideStats.Welcomes++
 	s.transmit(a, rtype.AppendWelcome(s.hs[:0], s.welcomeID(a, now)))
 }
 

@@ -63,7 +63,7 @@ func TestServer_4_2_WelcomesValidHello(t *testing.T) {
 	addrs := []netip.AddrPort{addrA, addrB, addrC}
 	// joined is a join event with the address its connection is bound to.
 	type joined struct {
-		Kind EventKind
+		Kind ServerEventKind
 		Conn uint32
 		Addr netip.AddrPort
 		Slot uint8

@@ -230,7 +230,7 @@ func TestServer_7_3_PlayerLeftCarriesFinalStats(t *testing.T) {
 			}
 			events(s, 0)
 			tt.close(t, s, a, now)
-			var left []Event
+			var left []ServerEvent
 			for _, e := range events(s, EventPlayerLeft) {
 				if e.Conn == a {
 					left = append(left, e)

@@ -40,7 +40,7 @@ func (s *Server) handle(c *conn, m rtype.RawMessage, now time.Time) bool {
 			s.drop(DropStaleInput)
 		default:
 			c.gotInput, c.lastInput = true, in.InputSequence
-			s.events.pushDroppable(Event{Kind: EventInput, Conn: c.id, Slot: uint8(c.slot), Input: in, At: now})
+			s.events.pushDroppable(ServerEvent{Kind: EventInput, Conn: c.id, Slot: uint8(c.slot), Input: in, At: now})
 		}
 	case rtype.TypePing:
 		var ping rtype.Ping
@@ -65,7 +65,7 @@ func (s *Server) handle(c *conn, m rtype.RawMessage, now time.Time) bool {
 			s.drop(dropOf(err, DropPayloadSize))
 			return true
 		}
-		s.events.pushDroppable(Event{Kind: EventQueryEntity, Conn: c.id, Slot: uint8(c.slot), Entity: Entity{ID: q.NetworkID}, At: now})
+		s.events.pushDroppable(ServerEvent{Kind: EventQueryEntity, Conn: c.id, Slot: uint8(c.slot), Entity: Entity{ID: q.NetworkID}, At: now})
 		s.answerQuery(toConn{s, c, now}, q.NetworkID)
 	default:
 		s.drop(DropUnknownMessage)

@@ -26,7 +26,7 @@ func (s *Server) flush(c *conn, now time.Time) {
 	snap := s.asm.snapshot
 	b := s.asm.finish()
 	if snap {
-		s.stats.SnapshotSizes.Observe(float64(len(b)))
+		s.sideStats.SnapshotSizes.Observe(float64(len(b)))
 	}
 	s.transmit(c.addr, b)
 }

@@ -41,8 +41,8 @@ func (s *Server) enqueue(p peer) *waiter {
 			s.waitOrder++
 			*w = waiter{state: placeTaken, order: s.waitOrder, peer: p}
 			s.nWaiting++
-			s.stats.Waited++
-			s.trace.peerState(&w.peer, Waiting, CloseNone)
+			s.sideStats.Waited++
+			s.trace.connState(&w.peer, ConnWaiting, CloseNone)
 			return w
 		}
 	}
@@ -63,7 +63,7 @@ func (s *Server) unqueue(w *waiter) {
 // again (§5.2 reorders, §7.3).
 func (s *Server) leaveQueue(w *waiter, why CloseReason, now time.Time) {
 	s.closed.add(w.addr, w.id, now)
-	s.trace.peerState(&w.peer, Closed, why)
+	s.trace.connState(&w.peer, ConnClosed, why)
 	s.unqueue(w)
 }
 

@@ -5,26 +5,15 @@ import (
 	"time"
 )
 
-// Stats are the counters of one side, a plain value read without allocating.
-type Stats struct {
+// Counters are what both sides count, embedded in [ClientStats] and
+// [ServerStats]: plain values read without allocating.
+type Counters struct {
 	// PacketsIn and BytesIn count every datagram received, valid or not.
 	PacketsIn, BytesIn uint64
 	// PacketsOut and BytesOut count every datagram sent.
 	PacketsOut, BytesOut uint64
 	// Drops counts the datagrams and messages dropped, by rule.
 	Drops Drops
-	// Resends counts CreateEntity and DestroyEntity copies resent since the
-	// acks showed the last copy lost (§13.4).
-	Resends uint64
-	// RedundantDestroys counts the second copy of each DestroyEntity that
-	// reliable events send at the next Tick without waiting for an ack, so a
-	// lost destruction rarely needs a resend (§8.3, §13.4); not in Resends.
-	RedundantDestroys uint64
-	// Welcomes counts the Welcomes a server sent, one per valid Hello from
-	// an address without a connection while not full (§4.3, §13.2).
-	Welcomes uint64
-	// Waited counts the validated clients queued for a slot (§4.3, §10).
-	Waited uint64
 	// Rejected counts Rejected sent (server) or received (client) (§4.4).
 	Rejected uint64
 	// EventsLost counts events pushed out of a full event queue.
@@ -32,9 +21,6 @@ type Stats struct {
 	// SRTT is the smoothed round-trip time: a client's from Ping and Pong
 	// (§7.2), a server's from acks (§5.2), averaged over its connections.
 	SRTT time.Duration
-	// Pongs counts a client's Pongs matched with Pings, each an [EventPong]
-	// (§7.2, §8.4).
-	Pongs uint64
 	// Snapshots counts the Snapshot messages a client accepted or a server
 	// sent (§8.1): several per serverTick beyond 47 states.
 	Snapshots uint64
@@ -43,9 +29,6 @@ type Stats struct {
 	// RTT counts the round-trip samples, in seconds: a client's from Ping
 	// and Pong (§7.2), a server's from acks (§5.1, §5.2).
 	RTT Histogram
-	// SnapshotSizes counts, at a server, the size in bytes of each datagram
-	// it sent with a Snapshot (§8.1, §2.2).
-	SnapshotSizes Histogram
 	// PacketsLost counts the peer's packets that never arrived: sequences
 	// that left the §5.2 window (the highest and the 32 below) unreceived,
 	// to be dropped as too old after. A gap counts once final, so an
@@ -56,11 +39,39 @@ type Stats struct {
 
 // Loss returns PacketsLost / (PacketsAccepted + PacketsLost), 0 before any
 // packet, lagging by the 33 packets a gap needs to become final.
-func (s Stats) Loss() float64 {
+func (s Counters) Loss() float64 {
 	if s.PacketsAccepted+s.PacketsLost == 0 {
 		return 0
 	}
 	return float64(s.PacketsLost) / float64(s.PacketsAccepted+s.PacketsLost)
+}
+
+// ClientStats are the counters of a [Client].
+type ClientStats struct {
+	Counters
+	// Pongs counts the Pongs matched with Pings, each an [EventPong]
+	// (§7.2, §8.4).
+	Pongs uint64
+}
+
+// ServerStats are the counters of a [Server], over all its connections.
+type ServerStats struct {
+	Counters
+	// Welcomes counts the Welcomes sent, one per valid Hello from an
+	// address without a connection while not full (§4.3, §13.2).
+	Welcomes uint64
+	// Waited counts the validated clients queued for a slot (§4.3, §10).
+	Waited uint64
+	// Resends counts CreateEntity and DestroyEntity copies resent since the
+	// acks showed the last copy lost (§13.4).
+	Resends uint64
+	// RedundantDestroys counts the second copy of each DestroyEntity that
+	// reliable events send at the next Tick without waiting for an ack, so a
+	// lost destruction rarely needs a resend (§8.3, §13.4); not in Resends.
+	RedundantDestroys uint64
+	// SnapshotSizes counts the size in bytes of each datagram sent with a
+	// Snapshot (§8.1, §2.2).
+	SnapshotSizes Histogram
 }
 
 // ConnStats are the counters of one server connection.
@@ -84,7 +95,7 @@ type ConnStats struct {
 	Lost uint64
 	// Resends counts entity events sent again (§13.4).
 	Resends uint64
-	// RedundantDestroys is as in [Stats] (§8.3, §13.4).
+	// RedundantDestroys is as in [ServerStats] (§8.3, §13.4).
 	RedundantDestroys uint64
 	// Pending counts the entities whose CreateEntity or DestroyEntity the
 	// client is owed or has not acknowledged (§13.4).

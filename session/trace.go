@@ -35,8 +35,8 @@ const (
 	// TracePacketLost: Sequence, a packet of the peer's, left the §5.2
 	// window unreceived: it is lost for good.
 	TracePacketLost
-	// TraceStateUpdated: the connection with Peer entered State; Close
-	// says why once Closed.
+	// TraceStateUpdated: a Client entered State; Close says why once
+	// Closed.
 	TraceStateUpdated
 	// TraceRTTUpdated: a round-trip sample, RTT, and the smoothed SRTT: a
 	// client's from Pongs (§7.2), a server's from acks (§5.1).
@@ -44,9 +44,12 @@ const (
 	// TraceEntityResent: the CreateEntity or DestroyEntity (Message) of
 	// Entity sent again since its last copy seems lost (§13.4).
 	TraceEntityResent
+	// TraceConnStateUpdated: a Server's connection with Peer entered
+	// ConnState; Close says why once ConnClosed.
+	TraceConnStateUpdated
 )
 
-var traceKindNames = [...]string{"", "PacketSent", "PacketReceived", "PacketDropped", "PacketLost", "StateUpdated", "RTTUpdated", "EntityResent"}
+var traceKindNames = [...]string{"", "PacketSent", "PacketReceived", "PacketDropped", "PacketLost", "StateUpdated", "RTTUpdated", "EntityResent", "ConnStateUpdated"}
 
 // String names the kind.
 func (k TraceKind) String() string {
@@ -72,8 +75,10 @@ type TraceEvent struct {
 	Drop DropReason
 	// Sequence is the peer's packet lost.
 	Sequence uint32
-	// State and Close are the connection's new state and, once Closed, why.
-	State State
+	// State is a Client's new state; ConnState a Server connection's.
+	State     State
+	ConnState ConnState
+	// Close is why the connection closed, once State or ConnState says so.
 	Close CloseReason
 	// RTT and SRTT are the latest round trip and the smoothed one.
 	RTT, SRTT time.Duration

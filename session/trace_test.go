@@ -19,7 +19,8 @@ import (
 type traceLog struct {
 	sent, received, lost map[netip.AddrPort][]uint32
 	dropped              map[session.DropReason]int
-	states               []session.State
+	states               []session.State     // a client's
+	connStates           []session.ConnState // a server's connections'
 	rtts, resent         int
 	last                 time.Time
 	backwards            bool // an event earlier than the one before
@@ -52,6 +53,8 @@ func (l *traceLog) Trace(e *session.TraceEvent) {
 		l.lost[e.Peer] = append(l.lost[e.Peer], e.Sequence)
 	case session.TraceStateUpdated:
 		l.states = append(l.states, e.State)
+	case session.TraceConnStateUpdated:
+		l.connStates = append(l.connStates, e.ConnState)
 	case session.TraceRTTUpdated:
 		l.rtts++
 	case session.TraceEntityResent:
@@ -154,7 +157,10 @@ func TestTrace_5_2_BothSidesAgree(t *testing.T) {
 	if diff := cmp.Diff(want, cli.states); diff != "" {
 		t.Errorf("client states (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([]session.State{session.Playing, session.Closed}, srv.states); diff != "" {
+	if len(cli.connStates) != 0 || len(srv.states) != 0 {
+		t.Errorf("client traced %v, server %v: each side its own states only", cli.connStates, srv.states)
+	}
+	if diff := cmp.Diff([]session.ConnState{session.ConnPlaying, session.ConnClosed}, srv.connStates); diff != "" {
 		t.Errorf("server states (-want +got):\n%s", diff)
 	}
 	if cli.rtts == 0 || srv.rtts == 0 {
@@ -173,8 +179,8 @@ func TestTrace_5_2_LostAsCounted(t *testing.T) {
 	for _, side := range []struct {
 		name  string
 		log   *traceLog
-		stats session.Stats
-	}{{"client", cli, c.Stats()}, {"server", srv, s.Stats()}} {
+		stats session.Counters
+	}{{"client", cli, c.Stats().Counters}, {"server", srv, s.Stats().Counters}} {
 		var lost []uint32
 		for _, l := range side.log.lost {
 			lost = append(lost, l...)
@@ -242,7 +248,7 @@ func TestTrace_7_2_ReceivedBeforeItsAnswer(t *testing.T) {
 	s.Receive(long, client, now)
 	s.Receive(packet(2), client, now)
 	want := []session.TraceKind{
-		session.TracePacketReceived, session.TraceStateUpdated, session.TracePacketSent, // packet 1 joins, then its Pong
+		session.TracePacketReceived, session.TraceConnStateUpdated, session.TracePacketSent, // packet 1 joins, then its Pong
 		session.TracePacketReceived, // packet 2, its Input dropped alone
 		session.TracePacketDropped,  // packet 2 again
 	}

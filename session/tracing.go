@@ -24,10 +24,13 @@ type tracing struct {
 
 func (tr *tracing) on() bool { return tr.t != nil }
 
-// peerState traces the state the connection of p entered.
-func (tr *tracing) peerState(p *peer, st State, why CloseReason) {
+// connState traces the state a server's connection with p entered.
+func (tr *tracing) connState(p *peer, st ConnState, why CloseReason) {
 	if tr.on() {
-		tr.state(p.addr, p.id, st, why)
+		tr.received()
+		e := tr.emit(TraceConnStateUpdated, p.addr)
+		e.Conn, e.ConnState, e.Close = p.id, st, why
+		tr.t.Trace(e)
 	}
 }
 

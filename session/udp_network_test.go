@@ -133,7 +133,7 @@ func TestUDP_8_3_HostEndsTheGame(t *testing.T) {
 				srvConn := listen(t, n, serverAddr)
 				srvCtx, stopServer := context.WithCancel(context.Background())
 				defer stopServer()
-				var last []session.Event        // what the game read once shutting down
+				var last []session.ServerEvent  // what the game read once shutting down
 				var lastStats session.ConnStats // the counters of the connection that left
 				serverDone := make(chan error, 1)
 				go func() {
@@ -225,7 +225,7 @@ func TestUDP_8_3_HostEndsTheGame(t *testing.T) {
 					// returned, unless the grace ran out; either way it
 					// arrives.
 					waitFor("reason 4 for both entities", func() bool { return ended == 2 && known == 0 })
-					var left []session.Event
+					var left []session.ServerEvent
 					for _, e := range last {
 						if e.Kind == session.EventPlayerLeft {
 							left = append(left, e)

@@ -55,7 +55,7 @@ type bot struct {
 
 	// The client as freeze found it.
 	end    time.Time
-	stats  session.Stats
+	stats  session.ClientStats
 	state  session.State
 	reason session.CloseReason
 }

@@ -17,7 +17,7 @@ func results() []bot.Result {
 	rs := make([]bot.Result, 4)
 	for i := range rs {
 		rs[i] = bot.Result{Name: "bot-" + string(rune('1'+i)), Connected: true, Playing: true, State: session.Playing,
-			ConnectionID: uint32(100 + i), Entities: 17 + i, EntitiesSeen: 20, Client: session.Stats{Snapshots: uint64(18 + i)}}
+			ConnectionID: uint32(100 + i), Entities: 17 + i, EntitiesSeen: 20, Client: session.ClientStats{Counters: session.Counters{Snapshots: uint64(18 + i)}}}
 	}
 	rs[3] = bot.Result{Name: "bot-4", Connected: true, State: session.Waiting}
 	return rs

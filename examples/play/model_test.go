@@ -26,8 +26,8 @@ type peer struct {
 	m      *model
 	addr   netip.AddrPort
 	out    [][]byte
-	inputs []rtype.Actions // Inputs the server accepted, in order (§7.1)
-	left   *session.Event  // the server's EventPlayerLeft, once it came
+	inputs []rtype.Actions      // Inputs the server accepted, in order (§7.1)
+	left   *session.ServerEvent // the server's EventPlayerLeft, once it came
 }
 
 // world runs models against a session.Server in memory, on a fake clock

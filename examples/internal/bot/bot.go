@@ -210,7 +210,7 @@ func (r *run) play(c *session.Client, now time.Time) bool {
 }
 
 // event records one client event.
-func (r *run) event(ev *session.Event, now time.Time) {
+func (r *run) event(ev *session.ClientEvent, now time.Time) {
 	switch ev.Kind {
 	case session.EventConnected:
 		r.res.Connected = true

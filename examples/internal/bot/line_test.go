@@ -15,11 +15,11 @@ func TestLines(t *testing.T) {
 	rs := []Result{
 		{Name: "bot-1", Connected: true, Playing: true, State: session.Playing, ConnectionID: 4042139086,
 			LastRTT: 231087 * time.Nanosecond, Entities: 35, EntitiesSeen: 38, Expired: 2,
-			Client: session.Stats{Snapshots: 40, PacketsAccepted: 199, PacketsLost: 1}},
+			Client: session.ClientStats{Counters: session.Counters{Snapshots: 40, PacketsAccepted: 199, PacketsLost: 1}}},
 		{Name: "bot-2"},
 		{Name: "bot-3", Rejected: true, Err: session.ErrRejected},
 		{Name: "bot-10", Connected: true, State: session.Waiting, ConnectionID: 1, LastRTT: 1234 * time.Millisecond,
-			Entities: 999, EntitiesSeen: 9999, Expired: 9999, Client: session.Stats{Snapshots: 999999, PacketsLost: 1}},
+			Entities: 999, EntitiesSeen: 9999, Expired: 9999, Client: session.ClientStats{Counters: session.Counters{Snapshots: 999999, PacketsLost: 1}}},
 	}
 	l := NewLines(rs)
 	want := []string{

@@ -67,7 +67,7 @@ type Result struct {
 	// Client holds the session client's counters: Snapshots received
 	// (§8.1), Pongs (§8.4), server packets accepted and lost (§5.2), drops
 	// by rule.
-	Client session.Stats
+	Client session.ClientStats
 	// Smooth is what a smooth view of the bot's world drew at each of its
 	// frames, its own ship predicted (session.View).
 	Smooth Smooth

@@ -45,11 +45,11 @@ func tableResults() []Result {
 	return []Result{
 		{Name: "bot-1", Connected: true, Playing: true, ConnectionID: 1, EntitiesSeen: 31, Expired: 7,
 			RTT: []time.Duration{time.Millisecond, 3 * time.Millisecond}, Inputs: 594,
-			Client: session.Stats{Snapshots: 200, Pongs: 2, PacketsAccepted: 99, PacketsLost: 1}, Resends: 2, HelloResends: 1},
+			Client: session.ClientStats{Counters: session.Counters{Snapshots: 200, PacketsAccepted: 99, PacketsLost: 1}, Pongs: 2}, Resends: 2, HelloResends: 1},
 		{Name: "bot-2", Resends: -1, HelloResends: 9},
 		{Name: "bot-10", Connected: true, Playing: true, ConnectionID: 4294967295, EntitiesSeen: 123456, Expired: 12345,
 			RTT: []time.Duration{123456 * time.Microsecond}, Inputs: 9999999, ServerClose: session.CloseTimeout,
-			Client: session.Stats{Snapshots: 999999, Pongs: 99999, PacketsAccepted: 1, PacketsLost: 999}, Resends: 999999, HelloResends: 99},
+			Client: session.ClientStats{Counters: session.Counters{Snapshots: 999999, PacketsAccepted: 1, PacketsLost: 999}, Pongs: 99999}, Resends: 999999, HelloResends: 99},
 	}
 }
 

@@ -179,7 +179,7 @@ func snapshotDue(s *session.Server, every int) bool {
 
 // handle passes one session event to the world and reports whether it
 // asks for positions out of a Snapshot's tick.
-func (g *Server) handle(s *session.Server, ev session.Event) (positions bool) {
+func (g *Server) handle(s *session.Server, ev session.ServerEvent) (positions bool) {
 	switch ev.Kind {
 	case session.EventPlayerJoined:
 		if _, ok := g.world.Join(game.PlayerID(ev.Conn)); !ok {

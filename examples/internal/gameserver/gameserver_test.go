@@ -25,7 +25,7 @@ type loopback struct {
 	queue   []datagram
 	now     time.Time
 	// seen collects every client event, per client.
-	seen [][]session.Event
+	seen [][]session.ClientEvent
 	// drop, when set, loses the datagrams for which it returns true.
 	drop func() bool
 }
@@ -111,8 +111,8 @@ func (l *loopback) run(n int, actions func(client, tick int) rtype.Actions) {
 	}
 }
 
-func (l *loopback) events(client int, kind session.EventKind) []session.Event {
-	var out []session.Event
+func (l *loopback) events(client int, kind session.ClientEventKind) []session.ClientEvent {
+	var out []session.ClientEvent
 	for _, ev := range l.seen[client] {
 		if ev.Kind == kind {
 			out = append(out, ev)

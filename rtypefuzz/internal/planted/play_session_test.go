@@ -59,7 +59,7 @@ func playSession(conn *rtypetest.Conn, d time.Duration) seen {
 	return s
 }
 
-func (s *seen) count(e session.Event) {
+func (s *seen) count(e session.ClientEvent) {
 	switch e.Kind {
 	case session.EventConnected:
 		s.connected++

@@ -29,7 +29,7 @@ type played struct {
 	welcomed bool
 	conn     uint32
 	state    session.State
-	stats    session.Stats
+	stats    session.ClientStats
 	world    map[uint32]session.Entity // its entity table at the end
 }
 
