@@ -20,6 +20,8 @@ type match struct {
 	prev time.Time
 	// phase is the group of its loop's matches it ticks with.
 	phase int
+	// published is what the metrics read, under its loop's metrics lock.
+	published published
 }
 
 // newMatch makes match i, the loop's pos-th.
@@ -39,6 +41,7 @@ func newMatch(i, pos int, sock socket, m Match, l *loop) *match {
 	for range pos % max(every, 1) {
 		mt.srv.Tick(time.Now())
 	}
+	mt.published.stats = mt.srv.Stats() // before Run: no reader yet
 	return mt
 }
 
