@@ -53,6 +53,7 @@ func newLoop(cfg *Config) *loop {
 
 // send queues a datagram the match's server sent; a full batch goes out.
 func (l *loop) send(m *match, to netip.AddrPort, b []byte) {
+	m.moved++
 	if m.hooks != nil && m.hooks.OnSend != nil && !m.hooks.OnSend(to, b) {
 		return
 	}
