@@ -33,7 +33,7 @@
 // other matches play on. [Host.ReadMetrics] sums the counters and
 // histograms each match's session server keeps ([session.Stats]) for an
 // exporter such as Prometheus's (package host/prom), as each match's last
-// tick left them: a reader never waits for a tick.
+// tick left them, copied by its loop: a reader never waits for a tick.
 //
 // The host is a library: it reads no flags and serves no HTTP. Package
 // host/hostcmd makes a server command's operations flags: the address and

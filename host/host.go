@@ -102,7 +102,9 @@ func (h *Host) Close() {
 
 // ReadMetrics sets m to the host's counters now, summed over its loops,
 // without allocating. It may run on any goroutine and never waits for a
-// match's tick: each match's counters are as its last tick left them.
+// match's tick: each match's counters are as its last tick left them (a
+// counter that moves without a datagram in or out, at most 60 ticks
+// late), each match's read from one tick.
 func (h *Host) ReadMetrics(m *Metrics) {
 	*m = Metrics{
 		RTT:      session.Histogram{Bounds: session.RTTBounds},
