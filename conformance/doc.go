@@ -49,9 +49,10 @@
 //		nw := rtypetest.NewNetwork(1)
 //		addr := netip.MustParseAddrPort("10.0.0.1:4242")
 //		conn, _ := nw.Listen(addr)
+//		h, _ := host.Listen(host.Config{Conns: []session.PacketConn{conn}, New: newMatch})
 //		ctx, stop := context.WithCancel(context.Background())
 //		done := make(chan error, 1)
-//		go func() { done <- host.Serve(ctx, conn, host.Match{Tick: tick}, host.Config{}) }()
+//		go func() { done <- h.Run(ctx) }()
 //		conformance.TestServer(t, addr.String(), conformance.Options{Network: conformance.NetworkOf(nw.Listen)})
 //		stop()
 //		<-done

@@ -37,17 +37,21 @@ func serveInMemory(t *testing.T, nw *rtypetest.Network, addr netip.AddrPort) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		done <- host.Serve(ctx, conn, host.Match{Tick: func(s *session.Server, _ time.Time) {
+	h, err := host.Listen(host.Config{Conns: []session.PacketConn{conn}, New: func(int, netip.AddrPort) host.Match {
+		return host.Match{Tick: func(s *session.Server, _ time.Time) {
 			for ev := range s.Events() {
 				if ev.Kind == session.EventPlayerJoined {
 					_, _ = s.SpawnFor(ev.Conn, rtype.ArchetypePlayerBlue, 150, 150+100*float64(ev.Slot), 0)
 				}
 			}
-		}}, host.Config{})
-	}()
+		}}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- h.Run(ctx) }()
 	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil {

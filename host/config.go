@@ -1,8 +1,10 @@
 package host
 
 import (
+	"fmt"
 	"log/slog"
 	"net/netip"
+	"slices"
 	"time"
 
 	"github.com/rtypeproto/rtype/session"
@@ -40,8 +42,18 @@ type Config struct {
 	// Addr is the first match's UDP address, such as ":4242" (§1); match i
 	// listens on its port + i. Port 0 picks a free run of ports.
 	Addr string
-	// Matches is the number of matches, 1 to MaxMatches; 0 means 1.
+	// Matches is the number of matches, 1 to MaxMatches; 0 means 1, or
+	// len(Conns).
 	Matches int
+	// Conns, when not empty, are the matches' sockets, opened by the
+	// caller: match i on Conns[i], at the address its LocalAddr method
+	// tells, such as a *net.UDPConn's or an in-memory network's. Addr and
+	// Listen are then unset and Matches 0 or len(Conns), else Listen
+	// returns ErrConfig. The host owns them from Listen on: Run or Close
+	// closes them, and Listen does on an error. Each is read as Listen's
+	// sockets are (see Listen below). A host of one match on a socket of
+	// its own is Conns of one.
+	Conns []session.PacketConn
 	// New returns match i's game, listening on addr, for i from 0 to
 	// Matches−1, called once each by Listen. It is required.
 	New func(i int, addr netip.AddrPort) Match
@@ -79,9 +91,26 @@ type Config struct {
 	Log *slog.Logger
 }
 
+// check returns ErrConfig for a Config Listen cannot run.
+func (c Config) check() error {
+	switch {
+	case c.New == nil:
+		return fmt.Errorf("%w: New missing", ErrConfig)
+	case len(c.Conns) > 0 && (c.Addr != "" || c.Listen != nil):
+		return fmt.Errorf("%w: Conns with Addr %q or Listen set", ErrConfig, c.Addr)
+	case slices.Contains(c.Conns, nil):
+		return fmt.Errorf("%w: a nil in Conns", ErrConfig)
+	case len(c.Conns) > 0 && c.Matches != 0 && c.Matches != len(c.Conns):
+		return fmt.Errorf("%w: %d matches on %d Conns", ErrConfig, c.Matches, len(c.Conns))
+	case c.Matches < 0 || c.Matches > MaxMatches || len(c.Conns) > MaxMatches:
+		return fmt.Errorf("%w: %d matches, 1 to %d", ErrConfig, max(c.Matches, len(c.Conns)), MaxMatches)
+	}
+	return nil
+}
+
 func (c Config) withDefaults(cores int) Config {
 	if c.Matches == 0 {
-		c.Matches = 1
+		c.Matches = max(len(c.Conns), 1)
 	}
 	if c.Loops <= 0 {
 		c.Loops = cores

@@ -26,18 +26,18 @@
 // (package rtypetest), read by a goroutine of its own into a fixed pool
 // that the loop drains at the tick as it drains a UDP socket. Inside a
 // testing/synctest bubble the host then runs in virtual time, loop, ticks
-// and shutdown as on UDP. [Serve] runs a single match on a socket the
-// caller opened: a host of one.
+// and shutdown as on UDP. [Config.Conns] are sockets the caller opened,
+// one per match: a host of one match on its own socket is Conns of one.
 //
 // A match whose game panics is closed, its socket too, and logged; the
 // other matches play on. [Host.ReadMetrics] sums the counters and
 // histograms each match's session server keeps ([session.ServerStats])
-// for an exporter such as Prometheus's (package host/prom), reading each
-// match between two of its ticks.
+// for an exporter such as Prometheus's (package host/prom), as each
+// match's last tick left them, copied by its loop: a reader never waits
+// for a tick.
 //
-// [Options] are a server command's operations as flags: the address and
-// number of matches, the log level (the sessions log joins, leaves and
-// drops by rule), a qlog trace per client, a capture file and, with a
-// handler such as host/prom's, the metrics over HTTP. A main that wants
-// them all registers the options and calls [Options.Serve].
+// The host is a library: it reads no flags and serves no HTTP. Package
+// host/hostcmd makes a server command's operations flags: the address and
+// number of matches, the log level, a qlog trace per client, a capture
+// file and, with a handler such as host/prom's, the metrics over HTTP.
 package host

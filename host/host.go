@@ -23,29 +23,19 @@ type Host struct {
 	used  atomic.Bool
 }
 
-// Listen opens every match's socket and makes its game with cfg.New, ready
-// for Run; on an error no socket stays open.
+// Listen opens every match's socket, or takes Config.Conns, and makes its
+// game with cfg.New, ready for Run; on an error no socket stays open.
 func Listen(cfg Config) (*Host, error) {
-	cfg = cfg.withDefaults(runtime.GOMAXPROCS(0))
-	if cfg.New == nil || cfg.Matches < 1 || cfg.Matches > MaxMatches {
-		return nil, fmt.Errorf("%w: %d matches, New set: %t", ErrConfig, cfg.Matches, cfg.New != nil)
+	if err := cfg.check(); err != nil {
+		closeConns(cfg.Conns)
+		return nil, err
 	}
-	conns, err := listenRun(cfg.Addr, cfg.Matches, cfg.Listen)
+	cfg = cfg.withDefaults(runtime.GOMAXPROCS(0))
+	socks, err := cfg.sockets()
 	if err != nil {
 		return nil, err
 	}
-	return build(cfg, conns), nil
-}
-
-// Serve runs one match, m, on conn until ctx is done, as a Host of one
-// does (cfg's Addr, Matches, New and Listen unused), then closes conn: a
-// single match on a socket opened by the caller, such as a *net.UDPConn or
-// an in-memory network's.
-func Serve(ctx context.Context, conn session.PacketConn, m Match, cfg Config) error {
-	cfg.Matches, cfg.Loops = 1, 1
-	cfg.New = func(int, netip.AddrPort) Match { return m }
-	h := build(cfg.withDefaults(1), []socket{newConnSocket(conn, connAddr(conn, netip.AddrPort{}))})
-	return h.Run(ctx)
+	return build(cfg, socks), nil
 }
 
 // build makes the host of cfg, defaults set, on socks, one per match.
@@ -111,8 +101,10 @@ func (h *Host) Close() {
 }
 
 // ReadMetrics sets m to the host's counters now, summed over its loops,
-// without allocating. It may run on any goroutine: it reads each loop's
-// matches between two of their ticks, delaying the loop by as long.
+// without allocating. It may run on any goroutine and never waits for a
+// match's tick: each match's counters are as its last tick left them (a
+// counter that moves without a datagram in or out, at most 60 ticks
+// late), each match's read from one tick.
 func (h *Host) ReadMetrics(m *Metrics) {
 	*m = Metrics{
 		RTT:      session.Histogram{Bounds: session.RTTBounds},

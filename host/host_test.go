@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net"
 	"net/netip"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -23,7 +24,7 @@ type running struct {
 
 func start(t *testing.T, cfg Config) *running {
 	t.Helper()
-	if cfg.Addr == "" {
+	if cfg.Addr == "" && cfg.Conns == nil {
 		cfg.Addr = "127.0.0.1:0"
 	}
 	h, err := Listen(cfg)
@@ -112,13 +113,48 @@ func TestListenTakenPort(t *testing.T) {
 	}
 }
 
+// A Config Listen cannot run is ErrConfig, never a field ignored, and
+// the caller's Conns are closed: no socket stays open.
 func TestListenConfig(t *testing.T) {
-	for _, cfg := range []Config{{Matches: 1}, {Matches: -1, New: noGame}, {Matches: MaxMatches + 1, New: noGame}} {
-		if _, err := Listen(cfg); !errors.Is(err, ErrConfig) {
-			t.Errorf("Listen(%+v): %v, want ErrConfig", cfg, err)
-		}
+	for _, tc := range []struct {
+		name string
+		cfg  Config
+	}{
+		{"no New", Config{Matches: 1}},
+		{"negative", Config{Matches: -1, New: noGame}},
+		{"too many", Config{Matches: MaxMatches + 1, New: noGame}},
+		{"Conns and Addr", Config{Addr: "127.0.0.1:0", New: noGame}},
+		{"Conns and Listen", Config{New: noGame, Listen: func(netip.AddrPort) (session.PacketConn, error) {
+			return nil, errors.New("called")
+		}}},
+		{"Conns and Matches", Config{Matches: 2, New: noGame}},
+		{"Conns without New", Config{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := tc.cfg
+			var conn *closeConn
+			if strings.HasPrefix(tc.name, "Conns") {
+				conn = &closeConn{}
+				cfg.Conns = []session.PacketConn{conn}
+			}
+			if _, err := Listen(cfg); !errors.Is(err, ErrConfig) {
+				t.Errorf("Listen: %v, want ErrConfig", err)
+			}
+			if conn != nil && !conn.closed {
+				t.Error("the Conn given is still open")
+			}
+		})
 	}
 }
+
+// closeConn is a session.PacketConn that only records its Close.
+type closeConn struct{ closed bool }
+
+func (c *closeConn) ReadFromUDPAddrPort([]byte) (int, netip.AddrPort, error) {
+	return 0, netip.AddrPort{}, net.ErrClosed
+}
+func (c *closeConn) WriteToUDPAddrPort(b []byte, _ netip.AddrPort) (int, error) { return len(b), nil }
+func (c *closeConn) Close() error                                               { c.closed = true; return nil }
 
 // Every match of a host plays on its own port, each client getting its
 // Snapshots (§10), and the metrics add them up.

@@ -12,7 +12,8 @@ import (
 
 // Errors of Listen.
 var (
-	// ErrConfig: Matches out of range or New missing.
+	// ErrConfig: New missing, Matches out of range, or Conns with Addr,
+	// Listen or another number of Matches.
 	ErrConfig = errors.New("host: bad config")
 	// ErrListen: a match's port could not be opened; the error wraps the
 	// cause and names the port.
@@ -22,13 +23,21 @@ var (
 // portTries is how many runs of free ports Listen tries with port 0.
 const portTries = 16
 
-// listenRun opens n sockets on consecutive ports from addr's, with listen
-// when not nil, else the system's UDP.
-func listenRun(addr string, n int, listen func(netip.AddrPort) (session.PacketConn, error)) ([]socket, error) {
-	if listen != nil {
-		return listenOn(addr, n, listen)
+// sockets are the matches' sockets: Conns, else Matches of them opened on
+// consecutive ports from Addr's, with Listen when set, else the system's
+// UDP.
+func (c Config) sockets() ([]socket, error) {
+	switch {
+	case len(c.Conns) > 0:
+		socks := make([]socket, len(c.Conns))
+		for i, conn := range c.Conns {
+			socks[i] = newConnSocket(conn, connAddr(conn, netip.AddrPort{}))
+		}
+		return socks, nil
+	case c.Listen != nil:
+		return listenOn(c.Addr, c.Matches, c.Listen)
 	}
-	return listenUDP(addr, n)
+	return listenUDP(c.Addr, c.Matches)
 }
 
 // listenUDP opens n UDP sockets on consecutive ports from addr's; with port
@@ -113,5 +122,12 @@ func connAddr(c session.PacketConn, asked netip.AddrPort) netip.AddrPort {
 func closeAll(socks []socket) {
 	for _, s := range socks {
 		s.close()
+	}
+}
+
+// closeConns closes the caller's sockets that Listen refused.
+func closeConns(conns []session.PacketConn) {
+	for _, c := range conns {
+		c.Close()
 	}
 }

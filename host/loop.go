@@ -53,6 +53,7 @@ func newLoop(cfg *Config) *loop {
 
 // send queues a datagram the match's server sent; a full batch goes out.
 func (l *loop) send(m *match, to netip.AddrPort, b []byte) {
+	m.moved++
 	if m.hooks != nil && m.hooks.OnSend != nil && !m.hooks.OnSend(to, b) {
 		return
 	}
@@ -112,28 +113,22 @@ func (l *loop) each(now time.Time) {
 			// yielding first spares it a preemption signal each pass.
 			runtime.Gosched()
 		}
-		if l.locked(m, now) {
+		if l.stepped(m, now) {
 			i++
 		}
 	}
 }
 
-// locked runs step under the metrics' lock, so that a reader sees the
-// match's server between two ticks, and reports whether m is still on the
-// loop.
-func (l *loop) locked(m *match, now time.Time) bool {
-	l.metrics.mu.Lock()
-	defer l.metrics.mu.Unlock()
+// stepped runs step and publishes its outcome, and reports whether m is
+// still on the loop.
+func (l *loop) stepped(m *match, now time.Time) bool {
 	start := time.Now()
 	game, err := l.step(m, now)
 	if err != nil {
 		l.remove(m, err)
 		return false
 	}
-	l.metrics.tick.Observe(time.Since(start).Seconds())
-	if l.state == playing && m.tick != nil {
-		l.metrics.game.Observe(game.Seconds())
-	}
+	l.publish(m, time.Since(start), game)
 	return true
 }
 
@@ -173,16 +168,17 @@ func (l *loop) end(m *match, now time.Time) {
 	l.pending = 0
 }
 
-// remove takes m off the loop after err, closing its socket; the metrics'
-// lock is held.
+// remove takes m off the loop after err, closing its socket.
 func (l *loop) remove(m *match, err error) {
 	m.sock.close()
 	l.cfg.Log.Error("match closed", "match", m.index, "addr", m.addr.String(), "err", err)
 	l.errs = append(l.errs, err)
-	l.metrics.failed++
-	l.forget(m)
 	i := slices.Index(l.matches, m)
 	last := len(l.matches) - 1
+	l.metrics.mu.Lock()
+	defer l.metrics.mu.Unlock()
+	l.metrics.failed++
+	l.forget(m)
 	l.matches[i] = l.matches[last]
 	l.matches[last] = nil
 	l.matches = l.matches[:last]
@@ -195,11 +191,9 @@ func (l *loop) remove(m *match, err error) {
 func (l *loop) shutdown(p *pacer) {
 	now := time.Now()
 	if l.cfg.ShutdownGrace > 0 {
-		l.metrics.mu.Lock()
 		for _, m := range l.matches {
 			l.safely(m, func() { m.srv.Shutdown(now) })
 		}
-		l.metrics.mu.Unlock()
 		l.state = ending
 		grace, cancel := context.WithTimeout(context.Background(), l.cfg.ShutdownGrace)
 		defer cancel()
@@ -213,11 +207,13 @@ func (l *loop) shutdown(p *pacer) {
 		}
 	}
 	now = time.Now()
-	l.metrics.mu.Lock()
-	defer l.metrics.mu.Unlock()
 	for _, m := range l.matches {
 		l.safely(m, func() { l.end(m, now) })
 		m.sock.close()
+	}
+	l.metrics.mu.Lock()
+	defer l.metrics.mu.Unlock()
+	for _, m := range l.matches {
 		l.forget(m)
 	}
 	l.matches = nil
@@ -247,7 +243,9 @@ func (l *loop) safely(m *match, f func()) {
 			err := fmt.Errorf("%w: match %d (%v) panicked in its shutdown: %v", ErrMatch, m.index, m.addr, r)
 			l.cfg.Log.Error("match panicked in its shutdown", "match", m.index, "err", err)
 			l.errs = append(l.errs, err)
+			l.metrics.mu.Lock()
 			l.metrics.failed++
+			l.metrics.mu.Unlock()
 		}
 	}()
 	f()

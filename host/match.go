@@ -20,6 +20,10 @@ type match struct {
 	prev time.Time
 	// phase is the group of its loop's matches it ticks with.
 	phase int
+	// published is what the metrics read, under its loop's metrics lock;
+	// moved counts the datagrams in and out since, and ticks the ticks.
+	published    published
+	moved, ticks int
 }
 
 // newMatch makes match i, the loop's pos-th.
@@ -39,6 +43,7 @@ func newMatch(i, pos int, sock socket, m Match, l *loop) *match {
 	for range pos % max(every, 1) {
 		mt.srv.Tick(time.Now())
 	}
+	mt.published.stats = mt.srv.Stats() // before Run: no reader yet
 	return mt
 }
 
@@ -54,6 +59,7 @@ func (m *match) receive(b *mmsg.Batch, reads int, now time.Time) error {
 		if err != nil {
 			return err
 		}
+		m.moved += n
 		for _, d := range b.Msgs[:n] {
 			if m.hooks == nil || m.hooks.OnReceive == nil || m.hooks.OnReceive(d.Addr, d.Buf[:d.N]) {
 				m.srv.Receive(d.Buf[:d.N], d.Addr, arrival(d.Time, prev, now))

@@ -55,8 +55,8 @@ func (m *Metrics) add(st *session.ServerStats) {
 // loopMetrics are what a loop counts besides its sessions: written by the
 // loop, read by ReadMetrics, both under mu.
 type loopMetrics struct {
-	// mu is held by the loop while a match steps and by a reader, which
-	// reads the session servers' own counters where they are.
+	// mu guards these, the loop's matches and their published counters;
+	// the loop takes it between steps only, for as long as a copy.
 	mu     sync.Mutex
 	failed uint64
 	tick   session.Histogram
@@ -74,10 +74,10 @@ func newLoopMetrics() *loopMetrics {
 func (l *loop) addTo(m *Metrics) {
 	m.Matches += len(l.matches)
 	for _, mt := range l.matches {
-		st := mt.srv.Stats()
-		m.add(&st)
-		m.Players += mt.srv.NumPlayers()
-		m.Waiting += mt.srv.NumWaiting()
+		p := &mt.published
+		m.add(&p.stats)
+		m.Players += p.players
+		m.Waiting += p.waiting
 	}
 	lm := l.metrics
 	for i := range lm.gone {

@@ -14,22 +14,23 @@ import (
 	"github.com/rtypeproto/rtype/session"
 )
 
-// TestServeOnAConn: a match on a socket the caller opened, any
-// session.PacketConn (here a *net.UDPConn, read on a goroutine of its own),
-// plays as a match of Listen's does, and Serve returns nil once stopped.
-func TestServeOnAConn(t *testing.T) {
+// TestListenOnAConn: a host of one match on a socket the caller opened,
+// any session.PacketConn (here a *net.UDPConn, read on a goroutine of its
+// own), plays as a match on a socket of Listen's does, and Run returns nil
+// once stopped.
+func TestListenOnAConn(t *testing.T) {
 	conn, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, stop := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- Serve(ctx, conn, Match{}, Config{}) }()
+	r := start(t, Config{Conns: []session.PacketConn{conn}, New: noGame})
+	if got, want := r.Addr(0), conn.LocalAddr().(*net.UDPAddr).AddrPort(); got != want {
+		t.Errorf("match at %v, its socket at %v", got, want)
+	}
 	p := play(t, conn.LocalAddr().String())
 	exampletest.WaitFor(t, "Snapshots to the player", func() bool { return p.snapshots.Load() >= 3 })
-	stop()
-	if err := <-done; err != nil {
-		t.Fatalf("Serve: %v", err)
+	if err := r.end(t); err != nil {
+		t.Fatalf("Run: %v", err)
 	}
 }
 

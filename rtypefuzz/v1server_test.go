@@ -20,10 +20,16 @@ import (
 var hostAddr = netip.MustParseAddrPort("10.0.0.3:4242")
 
 // startHost starts a session server of cfg on nw, on a host of one match
-// (host.Serve), afresh at each call; stop returns once it has ended.
+// (host.Config.Conns), afresh at each call; stop returns once it has
+// ended.
 func startHost(nw *rtypetest.Network, cfg session.ServerConfig, hooks *session.Hooks) rtypefuzz.Start {
 	return startServing(nw, hostAddr, func(ctx context.Context, conn *rtypetest.Conn) error {
-		return host.Serve(ctx, conn, host.Match{Session: cfg, Hooks: hooks}, host.Config{ShutdownGrace: session.Off})
+		h, err := host.Listen(host.Config{Conns: []session.PacketConn{conn}, ShutdownGrace: session.Off,
+			New: func(int, netip.AddrPort) host.Match { return host.Match{Session: cfg, Hooks: hooks} }})
+		if err != nil {
+			return err
+		}
+		return h.Run(ctx)
 	})
 }
 

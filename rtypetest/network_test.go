@@ -17,7 +17,7 @@ import (
 )
 
 // The UDP bindings on the Network inside a synctest bubble: 4 clients
-// play 60 virtual seconds at 20% loss each way through host.Serve and
+// play 60 virtual seconds at 20% loss each way through a host of one and
 // RunClientConn, each getting about 960 Snapshots (§8.1), measuring about
 // 20% loss (§5.2) and holding the server's entities at the end (§13.4).
 func TestNetwork_13_4_BindingsInVirtualTime(t *testing.T) {
@@ -32,8 +32,8 @@ func TestNetwork_13_4_BindingsInVirtualTime(t *testing.T) {
 		var entities []session.Entity // the server's, at its last tick
 		ctx, stop := context.WithCancel(context.Background())
 		serverDone := make(chan error, 1)
-		go func() {
-			serverDone <- host.Serve(ctx, srvConn, host.Match{Tick: func(s *session.Server, now time.Time) {
+		h, err := host.Listen(host.Config{Conns: []session.PacketConn{srvConn}, New: func(int, netip.AddrPort) host.Match {
+			return host.Match{Tick: func(s *session.Server, now time.Time) {
 				for ev := range s.Events() {
 					if ev.Kind == session.EventPlayerJoined {
 						_, _ = s.SpawnFor(ev.Conn, rtype.ArchetypePlayerBlue, 150, 150+100*float64(ev.Slot), 0)
@@ -45,8 +45,12 @@ func TestNetwork_13_4_BindingsInVirtualTime(t *testing.T) {
 					entities = append(entities, e)
 				}
 				mu.Unlock()
-			}}, host.Config{})
-		}()
+			}}
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		go func() { serverDone <- h.Run(ctx) }()
 		type result struct {
 			st    session.ClientStats
 			state session.State

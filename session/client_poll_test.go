@@ -51,7 +51,7 @@ func TestPollClient_PlaysAndReconnects(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
 		g := newFourPlayers()
-		go func() { _ = host.Serve(ctx, listen(t, n, serverAddr), host.Match{Tick: g.tick}, host.Config{}) }()
+		go func() { _ = hostOfOne(ctx, listen(t, n, serverAddr), host.Match{Tick: g.tick}, host.Config{}) }()
 
 		a := netAddr(1)
 		conn := listen(t, n, a)

@@ -37,7 +37,19 @@ func listen(t *testing.T, n *rtypetest.Network, addr netip.AddrPort) *rtypetest.
 	return c
 }
 
-// Four clients join a server through host.Serve and RunClientConn,
+// hostOfOne runs m on conn, a host of one match (host.Config.Conns) with
+// cfg's other fields, until ctx is done.
+func hostOfOne(ctx context.Context, conn session.PacketConn, m host.Match, cfg host.Config) error {
+	cfg.Conns = []session.PacketConn{conn}
+	cfg.New = func(int, netip.AddrPort) host.Match { return m }
+	h, err := host.Listen(cfg)
+	if err != nil {
+		return err
+	}
+	return h.Run(ctx)
+}
+
+// Four clients join a server through a host of one and RunClientConn,
 // play for 3 s and leave; every datagram between them is at most 548
 // bytes (§2.2).
 func TestUDP_2_2_FourClientsInMemory(t *testing.T) {
@@ -50,7 +62,7 @@ func TestUDP_2_2_FourClientsInMemory(t *testing.T) {
 		g := newFourPlayers()
 		serverDone := make(chan error, 1)
 		go func() {
-			serverDone <- host.Serve(ctx, srvConn, host.Match{Tick: g.tick}, host.Config{})
+			serverDone <- hostOfOne(ctx, srvConn, host.Match{Tick: g.tick}, host.Config{})
 		}()
 
 		var wg sync.WaitGroup
@@ -111,7 +123,7 @@ func TestUDP_2_2_FourClientsInMemory(t *testing.T) {
 	})
 }
 
-// §8.3 reason 4: once its context is done, a host of one (host.Serve)
+// §8.3 reason 4: once its context is done, a host of one (host.Config.Conns)
 // destroys every entity with reason 4 and waits for the client to
 // acknowledge it, then closes the connection and lets the game read its
 // last events; with a negative ShutdownGrace it closes at once, as a
@@ -137,7 +149,7 @@ func TestUDP_8_3_HostEndsTheGame(t *testing.T) {
 				var lastStats session.ConnStats // the counters of the connection that left
 				serverDone := make(chan error, 1)
 				go func() {
-					serverDone <- host.Serve(srvCtx, srvConn, host.Match{Tick: func(s *session.Server, now time.Time) {
+					serverDone <- hostOfOne(srvCtx, srvConn, host.Match{Tick: func(s *session.Server, now time.Time) {
 						for e := range s.Events() {
 							if s.ShuttingDown() {
 								last = append(last, e)
@@ -221,7 +233,7 @@ func TestUDP_8_3_HostEndsTheGame(t *testing.T) {
 					t.Fatal(err)
 				}
 				if tt.ended {
-					// The client acknowledged the end before host.Serve
+					// The client acknowledged the end before the host
 					// returned, unless the grace ran out; either way it
 					// arrives.
 					waitFor("reason 4 for both entities", func() bool { return ended == 2 && known == 0 })
@@ -235,7 +247,7 @@ func TestUDP_8_3_HostEndsTheGame(t *testing.T) {
 						t.Errorf("last events %+v, want one EventPlayerLeft with CloseShutdown and the connection's counters", left)
 					}
 				} else {
-					// host.Serve closed its Conn on returning: anything
+					// The host closed its Conn on returning: anything
 					// it sent is already in the client's queue, as the
 					// network delivers an unimpaired datagram at once,
 					// ahead of a probe sent now. Once a frame has read the
@@ -284,7 +296,7 @@ func TestUDP_SocketFailureEndsTheBinding(t *testing.T) {
 				done := make(chan error, 1)
 				go func() {
 					if side == "server" {
-						done <- host.Serve(context.Background(), conn, host.Match{Tick: func(*session.Server, time.Time) { started() }}, host.Config{})
+						done <- hostOfOne(context.Background(), conn, host.Match{Tick: func(*session.Server, time.Time) { started() }}, host.Config{})
 						return
 					}
 					done <- session.RunClientConn(context.Background(), conn, netAddr(1), session.ClientConfig{}, session.RunOptions{}, func(*session.Client, time.Time) bool { started(); return true })

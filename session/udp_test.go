@@ -99,7 +99,7 @@ func (g *fourPlayers) tick(s *session.Server, _ time.Time) {
 	}
 }
 
-// server runs host.Serve, a host of one match, on a *net.UDPConn, each client RunClient on a
+// server runs a host of one match (host.Config.Conns) on a *net.UDPConn, each client RunClient on a
 // socket of its own, through a proxy that measures the wire. Each client
 // learns its ship, sends 10 more Inputs and quits; the server sees the
 // Inputs and the four Disconnects; every datagram on the wire is at most
@@ -115,7 +115,7 @@ func TestUDP_2_2_FourClientsOnLoopback(t *testing.T) {
 	g := newFourPlayers()
 	serverDone := make(chan error, 1)
 	go func() {
-		serverDone <- host.Serve(ctx, srvConn, host.Match{Tick: g.tick}, host.Config{})
+		serverDone <- hostOfOne(ctx, srvConn, host.Match{Tick: g.tick}, host.Config{})
 	}()
 
 	var wg sync.WaitGroup
@@ -155,7 +155,7 @@ func TestUDP_2_2_FourClientsOnLoopback(t *testing.T) {
 	}
 	srvConn.Close()
 	if err := <-serverDone; !errors.Is(err, host.ErrMatch) || !errors.Is(err, net.ErrClosed) {
-		t.Errorf("host.Serve on a socket closed under it returned %v, want ErrMatch wrapping net.ErrClosed", err)
+		t.Errorf("a host of one on a socket closed under it returned %v, want ErrMatch wrapping net.ErrClosed", err)
 	}
 	if g.joined != 4 || g.inputs < 4*10 {
 		t.Errorf("server saw %d joins, %d inputs; want 4, and the 10 each client sent since its ship arrived and more", g.joined, g.inputs)

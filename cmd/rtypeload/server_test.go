@@ -165,10 +165,15 @@ func testServersWith(t testing.TB, n int, cfg session.ServerConfig, absent ...in
 			c.Close()
 			continue
 		}
+		h, err := host.Listen(host.Config{Conns: []session.PacketConn{c}, ShutdownGrace: session.Off,
+			New: func(int, netip.AddrPort) host.Match { return host.Match{Session: cfg, Tick: games[i].step} }})
+		if err != nil {
+			t.Fatal(err)
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_ = host.Serve(ctx, c, host.Match{Session: cfg, Tick: games[i].step}, host.Config{ShutdownGrace: session.Off})
+			_ = h.Run(ctx)
 		}()
 	}
 	t.Cleanup(func() {

@@ -233,8 +233,8 @@ func idsRegexp(ids []string) *regexp.Regexp {
 	return regexp.MustCompile("^(" + strings.Join(q, "|") + ")$")
 }
 
-// serve runs m on serverAddr of nw, on a host of one match (host.Serve, as
-// the example server's Serve runs it), and returns its address and the
+// serve runs m on serverAddr of nw, on a host of one match
+// (host.Config.Conns, as the example server's Serve runs it), and returns its address and the
 // function that stops it, which returns the host's error. The host's
 // socket is a brokenConn: the mutant stands between the network and the
 // host.
@@ -257,10 +257,14 @@ func (m mutant) serve(nw *rtypetest.Network) (string, func() error, error) {
 		w.see(s)
 	}}
 	// No game's end (§8.3): by stop, the suite has left.
-	hc := host.Config{Interval: m.tick, ShutdownGrace: session.Off}
+	h, err := host.Listen(host.Config{Conns: []session.PacketConn{&brokenConn{m: m, w: w, buf: make([]byte, 1<<16)}},
+		New: func(int, netip.AddrPort) host.Match { return match }, Interval: m.tick, ShutdownGrace: session.Off})
+	if err != nil {
+		return "", nil, err
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- host.Serve(ctx, &brokenConn{m: m, w: w, buf: make([]byte, 1<<16)}, match, hc) }()
+	go func() { done <- h.Run(ctx) }()
 	stop := func() error {
 		cancel()
 		return <-done

@@ -161,11 +161,14 @@ func (m mutant) serveSlow(nw *rtypetest.Network, d time.Duration, queued bool) (
 		g.Step(s, now)
 		w.see(s)
 	}}
+	h, err := host.Listen(host.Config{Conns: []session.PacketConn{&brokenConn{m: m, w: w, buf: make([]byte, 1<<16)}},
+		New: func(int, netip.AddrPort) host.Match { return match }, ShutdownGrace: session.Off})
+	if err != nil {
+		return "", nil, err
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() {
-		done <- host.Serve(ctx, &brokenConn{m: m, w: w, buf: make([]byte, 1<<16)}, match, host.Config{ShutdownGrace: session.Off})
-	}()
+	go func() { done <- h.Run(ctx) }()
 	return serverAddr.String(), func() error { cancel(); return <-done }, nil
 }
 

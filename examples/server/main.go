@@ -9,7 +9,7 @@
 //
 // With -matches N it hosts N independent matches in one process, on N
 // consecutive UDP ports from -addr's, ticked by as few loops as there are
-// cores (package host); with -metrics ADDR it serves their aggregate
+// cores (packages host and host/hostcmd); with -metrics ADDR it serves their aggregate
 // counters and histograms to Prometheus at http://ADDR/metrics:
 //
 //	go run ./examples/server -addr :4242 -matches 100 -metrics :9100
@@ -32,7 +32,7 @@
 // With -trace DIR it writes a qlog trace of each client address into DIR
 // (docs/trace.md), with several matches into DIR/PORT for each; with -pcap
 // FILE it records every datagram it sends and receives into a capture file
-// that rtypedump and Wireshark read (several matches then share one loop).
+// that rtypedump and Wireshark read.
 package main
 
 import (
@@ -47,12 +47,13 @@ import (
 	"github.com/rtypeproto/rtype/examples/game"
 	"github.com/rtypeproto/rtype/examples/internal/gameserver"
 	"github.com/rtypeproto/rtype/host"
+	"github.com/rtypeproto/rtype/host/hostcmd"
 	"github.com/rtypeproto/rtype/host/prom"
 )
 
 // options are the command's flags: the host's and the game's.
 type options struct {
-	host  host.Options
+	host  hostcmd.Options
 	game  string
 	seed  uint64
 	round float64
@@ -60,7 +61,7 @@ type options struct {
 }
 
 func main() {
-	o := options{host: host.Options{MetricsHandler: prom.Handler}}
+	o := options{host: hostcmd.Options{MetricsHandler: prom.Handler}}
 	o.host.Register(flag.CommandLine)
 	flag.StringVar(&o.game, "game", "example", "the game each match plays: example or reference (ships only)")
 	flag.Uint64Var(&o.seed, "seed", 1, "seed of the Bydos spawn heights")

@@ -117,7 +117,8 @@ func histogram(d *prometheus.Desc, h *session.Histogram) prometheus.Metric {
 }
 
 // Handler serves h's metrics, with the Go runtime's and the process's, in
-// Prometheus's exposition format: the [host.Options] MetricsHandler.
+// Prometheus's exposition format: the MetricsHandler of
+// [github.com/rtypeproto/rtype/host/hostcmd.Options].
 func Handler(h *host.Host) http.Handler {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(NewCollector(h), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),

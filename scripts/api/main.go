@@ -32,6 +32,7 @@ var packages = []string{
 	"github.com/rtypeproto/rtype/qlog",
 	"github.com/rtypeproto/rtype/pcap",
 	"github.com/rtypeproto/rtype/host",
+	"github.com/rtypeproto/rtype/host/hostcmd",
 	"github.com/rtypeproto/rtype/rtypefuzz",
 }
 

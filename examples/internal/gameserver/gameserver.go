@@ -9,6 +9,7 @@ import (
 	"errors"
 	"log/slog"
 	"net"
+	"net/netip"
 	"sync"
 	"time"
 
@@ -113,7 +114,12 @@ func (g *Server) Serve(ctx context.Context, conn session.PacketConn) error {
 			}
 		}
 	}
-	err := host.Serve(ctx, conn, m, host.Config{Interval: g.cfg.Interval, ShutdownGrace: g.cfg.ShutdownGrace, Log: g.log})
+	h, err := host.Listen(host.Config{Conns: []session.PacketConn{conn}, New: func(int, netip.AddrPort) host.Match { return m },
+		Interval: g.cfg.Interval, ShutdownGrace: g.cfg.ShutdownGrace, Log: g.log})
+	if err != nil {
+		return err
+	}
+	err = h.Run(ctx)
 	g.log.Info("stopped")
 	return err
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/rtypeproto/rtype"
 	"github.com/rtypeproto/rtype/host"
+	"github.com/rtypeproto/rtype/host/hostcmd"
 	"github.com/rtypeproto/rtype/session"
 )
 
@@ -62,7 +63,7 @@ func (g *game) tick(s *session.Server, now time.Time) {
 }
 
 func main() {
-	var o host.Options // -addr, -matches, -log, -trace, -pcap
+	var o hostcmd.Options // -addr, -matches, -log, -trace, -pcap
 	o.Register(flag.CommandLine)
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)

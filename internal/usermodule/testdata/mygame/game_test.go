@@ -34,7 +34,7 @@ type played struct {
 }
 
 // TestLossyMatch plays 4 clients for 60 seconds against the game on the
-// production loop (host.Serve), every datagram through a network losing
+// production loop (a host of one), every datagram through a network losing
 // 20% each way. In the synctest bubble the minute is virtual.
 func TestLossyMatch(t *testing.T) {
 	const players, length, loss = 4, 60 * time.Second, 0.2
@@ -46,9 +46,13 @@ func TestLossyMatch(t *testing.T) {
 			t.Fatal(err)
 		}
 		g := New()
+		h, err := host.Listen(host.Config{Conns: []session.PacketConn{srv}, New: func(int, netip.AddrPort) host.Match { return g.Match() }})
+		if err != nil {
+			t.Fatal(err)
+		}
 		ctx, stop := context.WithCancel(context.Background())
 		served := make(chan error, 1)
-		go func() { served <- host.Serve(ctx, srv, g.Match(), host.Config{}) }()
+		go func() { served <- h.Run(ctx) }()
 
 		results := make([]played, players)
 		var wg sync.WaitGroup
