@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/rtypeproto/rtype/internal/exampletest"
 	"github.com/rtypeproto/rtype/rtypefuzz"
 )
 
@@ -81,10 +81,7 @@ func TestFuzzClientExampleBot(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the example bot and fuzzes it")
 	}
-	bin := filepath.Join(t.TempDir(), "bot")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/rtypeproto/rtype/examples/bot").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := exampletest.Build(t, "./examples/bot")
 	start := time.Now()
 	code, stdout, stderr := fuzzCLI("fuzz", "client", "-duration", "5s", "-out", t.TempDir(), "--", bin, "-server", "{addr}")
 	t.Logf("%v:\n%s%s", time.Since(start).Round(time.Millisecond), stdout, stderr)

@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/rtypeproto/rtype/internal/exampletest"
 	"github.com/rtypeproto/rtype/rtypefuzz"
 )
 
@@ -18,11 +18,7 @@ func buildPlanted(t *testing.T) string {
 	if testing.Short() {
 		t.Skip("builds and fuzzes a server process")
 	}
-	bin := filepath.Join(t.TempDir(), "plantedserver")
-	out, err := exec.Command("go", "build", "-o", bin, "github.com/rtypeproto/rtype/rtypefuzz/internal/planted/plantedserver").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := exampletest.Build(t, "./rtypefuzz/internal/planted/plantedserver")
 	return bin
 }
 
@@ -85,10 +81,7 @@ func TestFuzzServerWithoutPong(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and fuzzes a server process")
 	}
-	bin := filepath.Join(t.TempDir(), "stepwise")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/rtypeproto/rtype/examples/stepwise").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := exampletest.Build(t, "./examples/stepwise")
 	var stdout, stderr bytes.Buffer
 	code := run(context.Background(), []string{"fuzz", "server", "-duration", "4s", "-out", t.TempDir(),
 		"--", bin, "-stage", "2", "-addr", "127.0.0.1:{port}"}, &stdout, &stderr)

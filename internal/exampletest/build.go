@@ -1,10 +1,12 @@
 package exampletest
 
 import (
+	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -21,18 +23,32 @@ func Root(t testing.TB) string {
 }
 
 // Build builds the package pkg, a path relative to the repository's root
-// such as "./examples/server", into a temporary directory of the test, and
-// returns the binary's path.
+// such as "./examples/server" or an import path, and returns the binary's
+// path. The binary comes from the go command's cache of executables (that
+// of go run), so the test processes of one go test run link each program
+// once, not once per test: `go run -exec echo` prints where the cached
+// binary is. The first build of a program runs it from a temporary
+// directory the go command removes, so then Build asks a second time,
+// which finds it cached. The binary is shared: run it, never change it.
 func Build(t testing.TB, pkg string) string {
 	t.Helper()
 	SkipOutsideWorkspace(t, pkg)
-	out := filepath.Join(t.TempDir(), filepath.Base(pkg))
-	cmd := exec.Command("go", "build", "-o", out, pkg)
-	cmd.Dir = Root(t)
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build %s: %v\n%s", pkg, err, b)
+	for range 2 {
+		cmd := exec.Command("go", "run", "-exec", "echo", pkg)
+		cmd.Dir = Root(t)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("go build %s: %v\n%s", pkg, err, stderr.Bytes())
+		}
+		bin := strings.TrimSpace(string(out))
+		if _, err := os.Stat(bin); err == nil {
+			return bin
+		}
 	}
-	return out
+	t.Fatalf("go build %s: the go command's cache keeps no binary of it", pkg)
+	return ""
 }
 
 // SkipOutsideWorkspace skips t when pkg, a path relative to the

@@ -7,27 +7,21 @@ import (
 	"net/netip"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/rtypeproto/rtype/internal/exampletest"
 )
 
-// buildCommand builds plantedserver into a temporary directory.
+// buildCommand builds plantedserver, or finds it built.
 func buildCommand(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds and runs plantedserver over UDP")
 	}
-	gotool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skipf("no go command: %v", err)
-	}
-	bin := filepath.Join(t.TempDir(), "plantedserver")
-	if out, err := exec.Command(gotool, "build", "-o", bin, "./plantedserver").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := exampletest.Build(t, "./rtypefuzz/internal/planted/plantedserver")
 	return bin
 }
 
