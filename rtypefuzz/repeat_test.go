@@ -36,11 +36,11 @@ func traced(t *testing.T, seed uint64, rate, n int) []sent {
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
 		var mu sync.Mutex
-		var ids []uint32
+		ids := idWords{}
 		welcomes := &session.Hooks{OnSend: func(_ netip.AddrPort, b []byte) bool {
 			if ht, id, err := rtype.ParseHandshake(b); err == nil && ht == rtype.HandshakeWelcome {
 				mu.Lock()
-				ids = append(ids, id)
+				ids.add(id)
 				mu.Unlock()
 			}
 			return true
@@ -49,7 +49,7 @@ func traced(t *testing.T, seed uint64, rate, n int) []sent {
 			Trace: func(i int, what string, b []byte) {
 				if i <= n {
 					mu.Lock()
-					out = append(out, sent{n: i, what: what, b: bytes.Clone(b), learnt: learnt(b, ids)})
+					out = append(out, sent{n: i, what: what, b: bytes.Clone(b), learnt: learnt(b, &ids)})
 					mu.Unlock()
 				}
 				if i >= n {
@@ -68,13 +68,42 @@ func traced(t *testing.T, seed uint64, rate, n int) []sent {
 	return out
 }
 
+// idWords holds the 4-byte words a datagram may carry for the connection
+// ids of the Welcomes seen, and their first 1 to 3 bytes, for a datagram
+// that ends with part of one: looked up by value, as a run sees thousands.
+type idWords [4]map[uint32]bool
+
+// add records the words of id: the mutator sends it, its neighbours, and
+// its bytes swapped.
+func (w *idWords) add(id uint32) {
+	for _, v := range []uint32{id, id + 1, id - 1, id | 1, bits.ReverseBytes32(id)} {
+		for n := 1; n <= 4; n++ {
+			if w[n-1] == nil {
+				w[n-1] = map[uint32]bool{}
+			}
+			w[n-1][v>>(32-8*n)] = true
+		}
+	}
+}
+
+// at reports whether b begins with one of the words, or, shorter than 4
+// bytes, with the start of one.
+func (w *idWords) at(b []byte) bool {
+	n := min(4, len(b))
+	var v uint32
+	for _, c := range b[:n] {
+		v = v<<8 | uint32(c)
+	}
+	return w[n-1][v]
+}
+
 // learnt marks the bytes of b that hold values a session learns from the
 // server: the connection id of its Welcome (§4.3), wherever the datagram
 // holds it (the mutator sends it, its neighbours, its bytes swapped, in a
 // header or a handshake, cut or repeated), and the ack and ackBits of the
 // server's packets received (§5.1), which follow it in a header. The
 // rest is what the seed and the datagram's number decide.
-func learnt(b []byte, ids []uint32) []bool {
+func learnt(b []byte, ids *idWords) []bool {
 	mask := make([]bool, len(b))
 	set := func(from, to int) {
 		for i := from; i < min(to, len(b)); i++ {
@@ -87,17 +116,12 @@ func learnt(b []byte, ids []uint32) []bool {
 	}
 	set(0, 4)
 	set(8, 16)
-	for _, id := range ids {
-		for _, v := range []uint32{id, id + 1, id - 1, id | 1, bits.ReverseBytes32(id)} {
-			w := binary.BigEndian.AppendUint32(nil, v)
-			for o := range b {
-				// A datagram cut, or repeated to a length, may end with
-				// part of one.
-				if n := min(4, len(b)-o); bytes.Equal(b[o:o+n], w[:n]) {
-					set(o, o+n)
-					set(o+8, o+16)
-				}
-			}
+	for o := range b {
+		// A datagram cut, or repeated to a length, may end with part of
+		// one.
+		if ids.at(b[o:]) {
+			set(o, o+min(4, len(b)-o))
+			set(o+8, o+16)
 		}
 	}
 	return mask
