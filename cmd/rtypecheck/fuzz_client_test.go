@@ -63,19 +63,10 @@ func TestFuzzClientFindsACrashingProcess(t *testing.T) {
 	}
 }
 
-// A careful client process survives: exit 0, "no finding".
-func TestFuzzClientCarefulProcess(t *testing.T) {
-	fuzzSlot(t)
-	bin := buildPlanted(t)
-	code, stdout, stderr := fuzzCLI("fuzz", "client", "-duration", "5s", "-out", t.TempDir(),
-		"--", bin, "-client", "{addr}", "-bug", "none")
-	if code != exitPass || !strings.Contains(stdout, "no finding") {
-		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
-	}
-}
-
 // The example bot, a client of package session, survives fuzz client,
-// its play time unbounded (-duration 0): rtypecheck stops each one.
+// its play time unbounded (-duration 0): rtypecheck stops each one. It is
+// the client mode's careful process; the planted careful client survives
+// a minute of virtual time in package rtypefuzz (TestCarefulClientSurvives).
 func TestFuzzClientExampleBot(t *testing.T) {
 	fuzzSlot(t)
 	if testing.Short() {
