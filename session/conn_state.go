@@ -1,14 +1,12 @@
 package session
 
-import "strconv"
-
 // ConnState is where one of a [Server]'s connections is, as its trace
 // shows ([TraceConnStateUpdated]). A Welcome keeps no state at the server
-// (§13.2), so a connection enters the trace ConnWaiting or ConnPlaying:
-//
-//	enqueue  → ConnWaiting     validated, every slot taken (§4.3, §10)
-//	join     → ConnPlaying     a slot taken, from the queue or at once (§10)
-//	close    → ConnClosed      from either; TraceEvent.Close says why
+// (§13.2), so a connection enters the trace ConnWaiting (enqueue:
+// validated, every slot taken, §4.3, §10) or ConnPlaying (join: a slot
+// taken, from the queue or at once, §10), and leaves it ConnClosed (close:
+// TraceEvent.Close says why). connMachine holds these transitions, and
+// docs/architecture.md shows them.
 type ConnState uint8
 
 // Server connection states; the zero ConnState is none of them.
@@ -21,12 +19,31 @@ const (
 	ConnClosed
 )
 
-var connStateNames = [...]string{"", "Waiting", "Playing", "Closed"}
+var connStateNames = []string{"", "Waiting", "Playing", "Closed"}
 
 // String returns "Waiting", "Playing" or "Closed".
-func (s ConnState) String() string {
-	if s > 0 && int(s) < len(connStateNames) {
-		return connStateNames[s]
-	}
-	return "ConnState(" + strconv.Itoa(int(s)) + ")"
-}
+func (s ConnState) String() string { return enumName(connStateNames, s, "ConnState") }
+
+// connNone is a connection before the trace shows it.
+const connNone ConnState = 0
+
+// connEvent is a named transition of a server's connection.
+type connEvent uint8
+
+const (
+	connEnqueue connEvent = iota
+	connJoin
+	connClose
+	numConnEvents
+)
+
+var connEventNames = []string{"enqueue", "join", "close"}
+
+func (e connEvent) String() string { return enumName(connEventNames, e, "connEvent") }
+
+// connMachine are a server's connection's transitions.
+var connMachine = newMachine("connection", ConnClosed+1, numConnEvents, false, []rule[ConnState, connEvent]{
+	{connEnqueue, states(connNone), ConnWaiting},
+	{connJoin, states(connNone, ConnWaiting), ConnPlaying},
+	{connClose, states(ConnWaiting, ConnPlaying), ConnClosed},
+})

@@ -52,12 +52,12 @@ const (
 	numRepStates
 )
 
-var repStateNames = [numRepStates]string{
+var repStateNames = []string{
 	"Absent", "Pending", "Creating", "CreateDue", "Held", "Doomed",
 	"DestroyEcho", "Destroying", "DestroyDue", "Destroyed",
 }
 
-func (s repState) String() string { return repStateNames[s] }
+func (s repState) String() string { return enumName(repStateNames, s, "repState") }
 
 // repEvent is what happened to one entity, one client or one copy of an
 // entity message in flight to it.
@@ -103,102 +103,56 @@ const (
 	numRepEvents
 )
 
-var repEventNames = [numRepEvents]string{
+var repEventNames = []string{
 	"entered", "forgotten", "left", "sentCreate", "sentCreateOnce",
 	"sentDestroy", "sentDestroyOnce", "createArrived", "createLost",
 	"createLostLast", "destroyArrived", "destroySettled", "destroyVoid",
 	"destroyVoidLast", "gaveUp", "suspected",
 }
 
-func (e repEvent) String() string { return repEventNames[e] }
+func (e repEvent) String() string { return enumName(repEventNames, e, "repEvent") }
 
-// repRule is one rule of the machine: event ev moves a replica in any of
-// the states from to state to, or leaves it where it is (repSame).
-type repRule struct {
-	ev   repEvent
-	from repStates
-	to   repState
-}
-
-// repStates is a set of states, bit s for state s; repRest, alone, is
-// every state no other rule of the event names.
-type repStates uint16
-
-const repRest repStates = 1 << 15
-
-// repSame, as the state a rule leads to, is the state the replica was in.
-const repSame = numRepStates
-
-func states(ss ...repState) (set repStates) {
-	for _, s := range ss {
-		set |= 1 << s
-	}
-	return set
-}
-
-var repAll = states(repAbsent, repPending, repCreating, repCreateDue, repHeld, repDoomed,
-	repDestroyEcho, repDestroying, repDestroyDue, repDestroyed)
+var repAll = allStates(numRepStates)
 
 // repRules is the machine, every event with every state: the one place
-// that says it. docs/replica.md is written from it, and
-// TestReplica_RulesAreTotal fails on a pair no rule decides, or two do.
-var repRules = []repRule{
+// that says it. docs/replica.md is written from it, and a test fails on a
+// pair no rule decides, or two do.
+var repRules = []rule[repState, repEvent]{
 	{evEntered, repAll, repPending},
 	{evForgotten, repAll, repAbsent},
 	{evLeft, states(repPending), repAbsent},
 	{evLeft, states(repCreating, repCreateDue, repHeld), repDoomed},
-	{evLeft, repRest, repSame},
+	{evLeft, anyOther, stay},
 	{evSentCreate, states(repPending, repCreateDue), repCreating},
-	{evSentCreate, repRest, repSame},
+	{evSentCreate, anyOther, stay},
 	{evSentCreateOnce, repAll, repHeld},
 	{evSentDestroy, states(repDoomed), repDestroyEcho},
 	{evSentDestroy, states(repDestroyEcho, repDestroyDue), repDestroying},
-	{evSentDestroy, repRest, repSame},
+	{evSentDestroy, anyOther, stay},
 	{evSentDestroyOnce, repAll, repAbsent},
 	{evCreateArrived, states(repCreating, repCreateDue), repHeld},
 	{evCreateArrived, states(repDestroyEcho, repDestroying, repDestroyed), repDestroyDue},
-	{evCreateArrived, repRest, repSame},
+	{evCreateArrived, anyOther, stay},
 	{evCreateLost, states(repDestroyEcho, repDestroying, repDestroyed), repDestroyDue},
-	{evCreateLost, repRest, repSame},
+	{evCreateLost, anyOther, stay},
 	{evCreateLostLast, states(repCreating), repCreateDue},
 	{evCreateLostLast, states(repDestroyEcho, repDestroying, repDestroyed), repDestroyDue},
-	{evCreateLostLast, repRest, repSame},
+	{evCreateLostLast, anyOther, stay},
 	{evDestroyArrived, states(repDestroyEcho, repDestroying, repDestroyDue), repDestroyed},
-	{evDestroyArrived, repRest, repSame},
+	{evDestroyArrived, anyOther, stay},
 	{evDestroySettled, states(repDestroyEcho, repDestroying, repDestroyDue, repDestroyed), repAbsent},
-	{evDestroySettled, repRest, repSame},
-	{evDestroyVoid, repAll, repSame}, // another copy is in flight: wait for it
+	{evDestroySettled, anyOther, stay},
+	{evDestroyVoid, repAll, stay}, // another copy is in flight: wait for it
 	{evDestroyVoidLast, states(repDestroyEcho, repDestroying), repDestroyDue},
-	{evDestroyVoidLast, repRest, repSame},
+	{evDestroyVoidLast, anyOther, stay},
 	{evGaveUp, states(repDestroyEcho, repDestroying, repDestroyDue), repAbsent},
-	{evGaveUp, repRest, repSame},
+	{evGaveUp, anyOther, stay},
 	{evSuspected, states(repCreating), repCreateDue},
 	{evSuspected, states(repDestroyEcho, repDestroying), repDestroyDue},
-	{evSuspected, repRest, repSame},
+	{evSuspected, anyOther, stay},
 }
 
-// repNext is repRules as a table: repNext[from][ev] is the state ev leads
-// to from. Rules are applied in order, a rest rule to the states left.
-var repNext = func() (t [numRepStates][numRepEvents]repState) {
-	var named [numRepEvents]repStates
-	for _, r := range repRules {
-		from := r.from
-		if from == repRest {
-			from = repAll &^ named[r.ev]
-		}
-		named[r.ev] |= from
-		for s := range numRepStates {
-			if from&(1<<s) == 0 {
-				continue
-			}
-			t[s][r.ev] = r.to
-			if r.to == repSame {
-				t[s][r.ev] = s
-			}
-		}
-	}
-	return t
-}()
+var repMachine = newMachine("replica", numRepStates, numRepEvents, true, repRules)
 
 // replica is one entity as one client is known to hold it: its state and
 // the packets in flight with a copy of each message, resolved by the acks.
@@ -224,7 +178,7 @@ type replica struct {
 const maxDestroyTries = 16
 
 // on moves the replica along ev.
-func (r *replica) on(ev repEvent) { r.state = repNext[r.state][ev] }
+func (r *replica) on(ev repEvent) { r.state = repMachine.step(r.state, ev) }
 
 // owed reports whether a message is owed now: a first CreateEntity or
 // DestroyEntity, a copy of one that seems lost, or the echo.
