@@ -66,7 +66,6 @@ var clientMachine = newMachine("client", Closed+1, numStateEvents, false, []rule
 	{clientConnect, states(Idle), Connecting},
 	{clientWelcome, states(Idle, Connecting), Waiting},
 	{clientPlay, states(Waiting), Playing},
-	{clientPlay, states(Playing), stay},
 	{clientReject, states(Idle, Connecting, Waiting), Closed},
 	{clientTimeOut, states(Connecting, Waiting, Playing), Closed},
 	{clientClose, states(Closed), stay},
@@ -106,11 +105,17 @@ func (c *Client) welcome(id uint32, now time.Time) {
 }
 
 // play makes a Waiting client Playing: a valid Snapshot, CreateEntity or
-// DestroyEntity shows the server sends it the world (§10).
+// DestroyEntity shows the server sends it the world (§10). Every world
+// message calls it, so a Playing client returns at once, inlined.
 func (c *Client) play(now time.Time) {
-	if c.to(clientPlay) {
-		c.events.push(ClientEvent{Kind: EventPlaying, Conn: c.id, At: now})
+	if c.state != Playing {
+		c.startPlaying(now)
 	}
+}
+
+func (c *Client) startPlaying(now time.Time) {
+	c.to(clientPlay)
+	c.events.push(ClientEvent{Kind: EventPlaying, Conn: c.id, At: now})
 }
 
 // reject closes an Idle, Connecting or Waiting client on Rejected (§4.4).

@@ -50,14 +50,25 @@ type rule[S, E enum] struct {
 	to   S
 }
 
+// A machine has at most maxStates states, as anyOther is a bit of a
+// stateSet, and maxEvents events.
+const (
+	maxStates = 15
+	maxEvents = 16
+)
+
+// pairIndex is the index in a machine's table of the pair s, ev: a byte,
+// so that no number, however wrong, indexes past the table.
+func pairIndex[S, E enum](s S, ev E) uint8 { return uint8(s)<<4 | uint8(ev) }
+
 // machine is a machine's rules as a table.
 type machine[S, E enum] struct {
 	name    string
 	nStates S
 	nEvents E
 	rules   []rule[S, E]
-	// next[s*nEvents+e] is where e leads from s, or undecided.
-	next []S
+	// next[pairIndex(s, e)] is where e leads from s, or undecided.
+	next [256]S
 	// err is the first fault of the rules: a pair decided twice, a rule
 	// after its event's anyOther, an event with no rule, or, for a total
 	// machine, a pair no rule decides. TestMachines_RulesAreSound reports
@@ -69,9 +80,12 @@ type machine[S, E enum] struct {
 // events; a total one decides every pair.
 func newMachine[S, E enum](name string, nStates S, nEvents E, total bool, rules []rule[S, E]) *machine[S, E] {
 	m := &machine[S, E]{name: name, nStates: nStates, nEvents: nEvents, rules: rules}
-	m.next = make([]S, int(nStates)*int(nEvents))
 	for i := range m.next {
 		m.next[i] = undecided
+	}
+	if nStates > maxStates || nEvents > maxEvents {
+		m.faultf("more than %d states or %d events", maxStates, maxEvents)
+		return m
 	}
 	all := allStates(nStates)
 	named := make([]stateSet, nEvents)
@@ -94,9 +108,9 @@ func newMachine[S, E enum](name string, nStates S, nEvents E, total bool, rules 
 		named[r.ev] |= from
 		for s := range nStates {
 			if from&(1<<s) != 0 {
-				m.next[int(s)*int(nEvents)+int(r.ev)] = r.to
+				m.next[pairIndex(s, r.ev)] = r.to
 				if r.to == stay {
-					m.next[int(s)*int(nEvents)+int(r.ev)] = s
+					m.next[pairIndex(s, r.ev)] = s
 				}
 			}
 		}
@@ -122,9 +136,14 @@ func (m *machine[S, E]) faultf(format string, args ...any) {
 // programmer's error, never the network's: s stays, and illegalStep, which
 // the tests set, is told.
 func (m *machine[S, E]) step(s S, ev E) S {
-	if i := int(s)*int(m.nEvents) + int(ev); i < len(m.next) && m.next[i] != undecided {
-		return m.next[i]
+	if to := m.next[pairIndex(s, ev)]; to != undecided {
+		return to
 	}
+	return m.illegal(s, ev)
+}
+
+// illegal tells illegalStep of the step from s along ev, and keeps s.
+func (m *machine[S, E]) illegal(s S, ev E) S {
 	if illegalStep != nil {
 		illegalStep(m.name, s.String(), ev.String())
 	}
