@@ -4,14 +4,15 @@ import (
 	"time"
 
 	"github.com/rtypeproto/rtype"
+	"github.com/rtypeproto/rtype/internal/fsm"
 )
 
 // State is where a Client is in the session flow (§10). It changes only
-// by the Client's named transitions, whose rules clientMachine holds and
-// docs/architecture.md shows: connect (the first Update sends Hello,
-// §4.2), welcome (a valid Welcome, §4.3), play (the first valid world
-// message, §8), reject (a valid Rejected, §4.4), timeOut (GiveUp or
-// ServerTimeout) and close (the game quits, §7.3).
+// by the Client's named transitions, whose table docs/architecture.md
+// shows: connect (the first Update sends Hello, §4.2), welcome (a valid
+// Welcome, §4.3), play (the first valid world message, §8), reject (a
+// valid Rejected, §4.4), timeOut (GiveUp or ServerTimeout) and close (the
+// game quits, §7.3).
 type State uint8
 
 // Client states.
@@ -38,7 +39,7 @@ const (
 var stateNames = []string{"Idle", "Connecting", "Waiting", "Playing", "Closed"}
 
 // String returns "Idle", "Connecting", "Waiting", "Playing" or "Closed".
-func (s State) String() string { return enumName(stateNames, s, "State") }
+func (s State) String() string { return fsm.Name(stateNames, s, "State") }
 
 // Connected reports whether the client is Waiting or Playing, the states
 // that send and receive connected packets (§3, §5).
@@ -59,24 +60,23 @@ const (
 
 var stateEventNames = []string{"connect", "welcome", "play", "reject", "timeOut", "close"}
 
-func (e stateEvent) String() string { return enumName(stateEventNames, e, "stateEvent") }
+func (e stateEvent) String() string { return fsm.Name(stateEventNames, e, "stateEvent") }
 
 // clientMachine holds the Client's transitions.
-var clientMachine = newMachine("client", Closed+1, numStateEvents, false, []rule[State, stateEvent]{
-	{clientConnect, states(Idle), Connecting},
-	{clientWelcome, states(Idle, Connecting), Waiting},
-	{clientPlay, states(Waiting), Playing},
-	{clientReject, states(Idle, Connecting, Waiting), Closed},
-	{clientTimeOut, states(Connecting, Waiting, Playing), Closed},
-	{clientClose, states(Closed), stay},
-	{clientClose, anyOther, Closed},
-})
+var clientMachine = fsm.New("client", Closed+1, numStateEvents).
+	On(clientConnect, fsm.Of(Idle), Connecting).
+	On(clientWelcome, fsm.Of(Idle, Connecting), Waiting).
+	On(clientPlay, fsm.Of(Waiting), Playing).
+	On(clientReject, fsm.Of(Idle, Connecting, Waiting), Closed).
+	On(clientTimeOut, fsm.Of(Connecting, Waiting, Playing), Closed).
+	On(clientClose, fsm.Of(Closed), fsm.Stay).
+	On(clientClose, fsm.AnyOther, Closed)
 
 // to moves the client along ev and reports whether its state changed,
 // traced if so.
 func (c *Client) to(ev stateEvent) bool {
 	from := c.state
-	if c.state = clientMachine.step(from, ev); c.state == from {
+	if c.state = clientMachine.Step(from, ev); c.state == from {
 		return false
 	}
 	c.traceState()

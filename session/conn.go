@@ -40,7 +40,7 @@ func (s *Server) join(p peer, from ConnState, now time.Time) *conn {
 		slot++
 	}
 	c := &s.conns[slot]
-	*c = conn{state: placeMachine.step(c.state, placeTake), slot: slot, peer: p}
+	*c = conn{state: placeMachine.Step(c.state, placeTake), slot: slot, peer: p}
 	c.lastHeard = now
 	s.nConns++
 	s.trace.connState(&c.peer, from, connJoin, CloseNone)
@@ -76,7 +76,7 @@ func (s *Server) closeConn(c *conn, why CloseReason, dr rtype.DisconnectReason, 
 	// A packet being built can only be c's, answering the packet that
 	// closes it: nothing more goes to its address (§7.3).
 	s.asm.discard()
-	c.state = placeMachine.step(c.state, placeRelease)
+	c.state = placeMachine.Step(c.state, placeRelease)
 	s.trace.connState(&c.peer, ConnPlaying, connClose, why)
 	s.departed.add(c.stats(&s.world))
 	s.nConns--

@@ -1,12 +1,14 @@
 package session
 
+import "github.com/rtypeproto/rtype/internal/fsm"
+
 // ConnState is where one of a [Server]'s connections is, as its trace
 // shows ([TraceConnStateUpdated]). A Welcome keeps no state at the server
 // (§13.2), so a connection enters the trace ConnWaiting (enqueue:
 // validated, every slot taken, §4.3, §10) or ConnPlaying (join: a slot
 // taken, from the queue or at once, §10), and leaves it ConnClosed (close:
-// TraceEvent.Close says why). connMachine holds these transitions, and
-// docs/architecture.md shows them.
+// TraceEvent.Close says why). docs/architecture.md shows these
+// transitions as a table.
 type ConnState uint8
 
 // Server connection states; the zero ConnState is none of them.
@@ -22,7 +24,7 @@ const (
 var connStateNames = []string{"", "Waiting", "Playing", "Closed"}
 
 // String returns "Waiting", "Playing" or "Closed".
-func (s ConnState) String() string { return enumName(connStateNames, s, "ConnState") }
+func (s ConnState) String() string { return fsm.Name(connStateNames, s, "ConnState") }
 
 // connNone is a connection before the trace shows it.
 const connNone ConnState = 0
@@ -39,11 +41,10 @@ const (
 
 var connEventNames = []string{"enqueue", "join", "close"}
 
-func (e connEvent) String() string { return enumName(connEventNames, e, "connEvent") }
+func (e connEvent) String() string { return fsm.Name(connEventNames, e, "connEvent") }
 
-// connMachine are a server's connection's transitions.
-var connMachine = newMachine("connection", ConnClosed+1, numConnEvents, false, []rule[ConnState, connEvent]{
-	{connEnqueue, states(connNone), ConnWaiting},
-	{connJoin, states(connNone, ConnWaiting), ConnPlaying},
-	{connClose, states(ConnWaiting, ConnPlaying), ConnClosed},
-})
+// connMachine holds a server connection's transitions.
+var connMachine = fsm.New("connection", ConnClosed+1, numConnEvents).
+	On(connEnqueue, fsm.Of(connNone), ConnWaiting).
+	On(connJoin, fsm.Of(connNone, ConnWaiting), ConnPlaying).
+	On(connClose, fsm.Of(ConnWaiting, ConnPlaying), ConnClosed)

@@ -41,4 +41,4 @@ func (p *specPeer) Entities() map[uint32]bool { return p.ents }
 // MachineTable is the rules of the machine of that name ("client state",
 // "connection state", "server state", "place", "replica") as the docs
 // show them.
-func MachineTable(name string) string { return machines[name].table() }
+func MachineTable(name string) string { return machines[name].Table() }

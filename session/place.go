@@ -1,5 +1,7 @@
 package session
 
+import "github.com/rtypeproto/rtype/internal/fsm"
+
 // placeState is where an entry of the Server's fixed tables, a player slot
 // or a place in the waiting queue, is in its life. It changes only by the
 // named transitions of placeMachine: take (join for a slot, enqueue for the
@@ -16,7 +18,7 @@ const (
 
 var placeStateNames = []string{"Free", "Taken"}
 
-func (s placeState) String() string { return enumName(placeStateNames, s, "placeState") }
+func (s placeState) String() string { return fsm.Name(placeStateNames, s, "placeState") }
 
 // placeEvent is a named transition of a placeState.
 type placeEvent uint8
@@ -29,12 +31,11 @@ const (
 
 var placeEventNames = []string{"take", "release"}
 
-func (e placeEvent) String() string { return enumName(placeEventNames, e, "placeEvent") }
+func (e placeEvent) String() string { return fsm.Name(placeEventNames, e, "placeEvent") }
 
-// placeMachine are an entry's transitions: only a free entry is taken, and
+// placeMachine holds an entry's transitions: only a free entry is taken, and
 // freeing a free one does nothing, as Close frees every entry.
-var placeMachine = newMachine("place", numPlaceStates, numPlaceEvents, false, []rule[placeState, placeEvent]{
-	{placeTake, states(placeFree), placeTaken},
-	{placeRelease, states(placeTaken), placeFree},
-	{placeRelease, states(placeFree), stay},
-})
+var placeMachine = fsm.New("place", numPlaceStates, numPlaceEvents).
+	On(placeTake, fsm.Of(placeFree), placeTaken).
+	On(placeRelease, fsm.Of(placeTaken), placeFree).
+	On(placeRelease, fsm.Of(placeFree), fsm.Stay)

@@ -1,5 +1,7 @@
 package session
 
+import "github.com/rtypeproto/rtype/internal/fsm"
+
 // Reliable entity state (§5.2, §13.4). Version 1 sends CreateEntity and
 // DestroyEntity once; a lost destruction leaves a ghost. Using ack and
 // ackBits as §5.2 allows, the server keeps no message log but, per entity
@@ -57,7 +59,7 @@ var repStateNames = []string{
 	"DestroyEcho", "Destroying", "DestroyDue", "Destroyed",
 }
 
-func (s repState) String() string { return enumName(repStateNames, s, "repState") }
+func (s repState) String() string { return fsm.Name(repStateNames, s, "repState") }
 
 // repEvent is what happened to one entity, one client or one copy of an
 // entity message in flight to it.
@@ -110,49 +112,46 @@ var repEventNames = []string{
 	"destroyVoidLast", "gaveUp", "suspected",
 }
 
-func (e repEvent) String() string { return enumName(repEventNames, e, "repEvent") }
+func (e repEvent) String() string { return fsm.Name(repEventNames, e, "repEvent") }
 
-var repAll = allStates(numRepStates)
+var repAll = fsm.All(numRepStates)
 
-// repRules is the machine, every event with every state: the one place
-// that says it. docs/replica.md is written from it, and a test fails on a
-// pair no rule decides, or two do.
-var repRules = []rule[repState, repEvent]{
-	{evEntered, repAll, repPending},
-	{evForgotten, repAll, repAbsent},
-	{evLeft, states(repPending), repAbsent},
-	{evLeft, states(repCreating, repCreateDue, repHeld), repDoomed},
-	{evLeft, anyOther, stay},
-	{evSentCreate, states(repPending, repCreateDue), repCreating},
-	{evSentCreate, anyOther, stay},
-	{evSentCreateOnce, repAll, repHeld},
-	{evSentDestroy, states(repDoomed), repDestroyEcho},
-	{evSentDestroy, states(repDestroyEcho, repDestroyDue), repDestroying},
-	{evSentDestroy, anyOther, stay},
-	{evSentDestroyOnce, repAll, repAbsent},
-	{evCreateArrived, states(repCreating, repCreateDue), repHeld},
-	{evCreateArrived, states(repDestroyEcho, repDestroying, repDestroyed), repDestroyDue},
-	{evCreateArrived, anyOther, stay},
-	{evCreateLost, states(repDestroyEcho, repDestroying, repDestroyed), repDestroyDue},
-	{evCreateLost, anyOther, stay},
-	{evCreateLostLast, states(repCreating), repCreateDue},
-	{evCreateLostLast, states(repDestroyEcho, repDestroying, repDestroyed), repDestroyDue},
-	{evCreateLostLast, anyOther, stay},
-	{evDestroyArrived, states(repDestroyEcho, repDestroying, repDestroyDue), repDestroyed},
-	{evDestroyArrived, anyOther, stay},
-	{evDestroySettled, states(repDestroyEcho, repDestroying, repDestroyDue, repDestroyed), repAbsent},
-	{evDestroySettled, anyOther, stay},
-	{evDestroyVoid, repAll, stay}, // another copy is in flight: wait for it
-	{evDestroyVoidLast, states(repDestroyEcho, repDestroying), repDestroyDue},
-	{evDestroyVoidLast, anyOther, stay},
-	{evGaveUp, states(repDestroyEcho, repDestroying, repDestroyDue), repAbsent},
-	{evGaveUp, anyOther, stay},
-	{evSuspected, states(repCreating), repCreateDue},
-	{evSuspected, states(repDestroyEcho, repDestroying), repDestroyDue},
-	{evSuspected, anyOther, stay},
-}
-
-var repMachine = newMachine("replica", numRepStates, numRepEvents, true, repRules)
+// repMachine is the replica's machine, every event with every state: the
+// one place that says it. docs/replica.md is written from it, and a test
+// fails on a pair no rule decides, or two do.
+var repMachine = fsm.New("replica", numRepStates, numRepEvents).Total().
+	On(evEntered, repAll, repPending).
+	On(evForgotten, repAll, repAbsent).
+	On(evLeft, fsm.Of(repPending), repAbsent).
+	On(evLeft, fsm.Of(repCreating, repCreateDue, repHeld), repDoomed).
+	On(evLeft, fsm.AnyOther, fsm.Stay).
+	On(evSentCreate, fsm.Of(repPending, repCreateDue), repCreating).
+	On(evSentCreate, fsm.AnyOther, fsm.Stay).
+	On(evSentCreateOnce, repAll, repHeld).
+	On(evSentDestroy, fsm.Of(repDoomed), repDestroyEcho).
+	On(evSentDestroy, fsm.Of(repDestroyEcho, repDestroyDue), repDestroying).
+	On(evSentDestroy, fsm.AnyOther, fsm.Stay).
+	On(evSentDestroyOnce, repAll, repAbsent).
+	On(evCreateArrived, fsm.Of(repCreating, repCreateDue), repHeld).
+	On(evCreateArrived, fsm.Of(repDestroyEcho, repDestroying, repDestroyed), repDestroyDue).
+	On(evCreateArrived, fsm.AnyOther, fsm.Stay).
+	On(evCreateLost, fsm.Of(repDestroyEcho, repDestroying, repDestroyed), repDestroyDue).
+	On(evCreateLost, fsm.AnyOther, fsm.Stay).
+	On(evCreateLostLast, fsm.Of(repCreating), repCreateDue).
+	On(evCreateLostLast, fsm.Of(repDestroyEcho, repDestroying, repDestroyed), repDestroyDue).
+	On(evCreateLostLast, fsm.AnyOther, fsm.Stay).
+	On(evDestroyArrived, fsm.Of(repDestroyEcho, repDestroying, repDestroyDue), repDestroyed).
+	On(evDestroyArrived, fsm.AnyOther, fsm.Stay).
+	On(evDestroySettled, fsm.Of(repDestroyEcho, repDestroying, repDestroyDue, repDestroyed), repAbsent).
+	On(evDestroySettled, fsm.AnyOther, fsm.Stay).
+	On(evDestroyVoid, repAll, fsm.Stay). // another copy is in flight: wait for it
+	On(evDestroyVoidLast, fsm.Of(repDestroyEcho, repDestroying), repDestroyDue).
+	On(evDestroyVoidLast, fsm.AnyOther, fsm.Stay).
+	On(evGaveUp, fsm.Of(repDestroyEcho, repDestroying, repDestroyDue), repAbsent).
+	On(evGaveUp, fsm.AnyOther, fsm.Stay).
+	On(evSuspected, fsm.Of(repCreating), repCreateDue).
+	On(evSuspected, fsm.Of(repDestroyEcho, repDestroying), repDestroyDue).
+	On(evSuspected, fsm.AnyOther, fsm.Stay)
 
 // replica is one entity as one client is known to hold it: its state and
 // the packets in flight with a copy of each message, resolved by the acks.
@@ -178,7 +177,7 @@ type replica struct {
 const maxDestroyTries = 16
 
 // on moves the replica along ev.
-func (r *replica) on(ev repEvent) { r.state = repMachine.step(r.state, ev) }
+func (r *replica) on(ev repEvent) { r.state = repMachine.Step(r.state, ev) }
 
 // owed reports whether a message is owed now: a first CreateEntity or
 // DestroyEntity, a copy of one that seems lost, or the echo.

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/rtypeproto/rtype"
+	"github.com/rtypeproto/rtype/internal/fsm"
 )
 
 // serverState is where a Server is in its life. It changes only by the
@@ -28,7 +29,7 @@ const (
 
 var serverStateNames = []string{"Running", "ShuttingDown", "Closed"}
 
-func (s serverState) String() string { return enumName(serverStateNames, s, "serverState") }
+func (s serverState) String() string { return fsm.Name(serverStateNames, s, "serverState") }
 
 // serverEvent is a named transition of a Server's serverState.
 type serverEvent uint8
@@ -41,14 +42,13 @@ const (
 
 var serverEventNames = []string{"shutdown", "close"}
 
-func (e serverEvent) String() string { return enumName(serverEventNames, e, "serverEvent") }
+func (e serverEvent) String() string { return fsm.Name(serverEventNames, e, "serverEvent") }
 
-// serverMachine are the Server's transitions: after Close, nothing changes.
-var serverMachine = newMachine("server", numServerStates, numServerEvents, true, []rule[serverState, serverEvent]{
-	{serverShutdown, states(serverClosed), stay},
-	{serverShutdown, anyOther, serverShuttingDown},
-	{serverClose, allStates(numServerStates), serverClosed},
-})
+// serverMachine holds the Server's transitions: after Close, nothing changes.
+var serverMachine = fsm.New("server", numServerStates, numServerEvents).Total().
+	On(serverShutdown, fsm.Of(serverClosed), fsm.Stay).
+	On(serverShutdown, fsm.AnyOther, serverShuttingDown).
+	On(serverClose, fsm.All(numServerStates), serverClosed)
 
 // Shutdown ends the game: it destroys every entity with DestroyEntity
 // reason 4, game ended (§8.3), and sends every player at once what it is
@@ -59,7 +59,7 @@ var serverMachine = newMachine("server", numServerStates, numServerEvents, true,
 // nothing.
 func (s *Server) Shutdown(now time.Time) {
 	s.trace.at(now)
-	if s.state = serverMachine.step(s.state, serverShutdown); s.state == serverClosed {
+	if s.state = serverMachine.Step(s.state, serverShutdown); s.state == serverClosed {
 		return
 	}
 	for i := len(s.world.ents) - 1; i >= 0; i-- {
@@ -93,7 +93,7 @@ func (s *Server) Close(now time.Time) {
 	for i := range s.waiting {
 		s.unqueue(&s.waiting[i])
 	}
-	s.state = serverMachine.step(s.state, serverClose)
+	s.state = serverMachine.Step(s.state, serverClose)
 }
 
 // Pending counts the entity events owed or in flight to the players: 0

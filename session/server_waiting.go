@@ -39,7 +39,7 @@ func (s *Server) enqueue(p peer) *waiter {
 	for i := range s.waiting {
 		if w := &s.waiting[i]; w.state == placeFree {
 			s.waitOrder++
-			*w = waiter{state: placeMachine.step(w.state, placeTake), order: s.waitOrder, peer: p}
+			*w = waiter{state: placeMachine.Step(w.state, placeTake), order: s.waitOrder, peer: p}
 			s.nWaiting++
 			s.sideStats.Waited++
 			s.trace.connState(&w.peer, connNone, connEnqueue, CloseNone)
@@ -55,7 +55,7 @@ func (s *Server) unqueue(w *waiter) {
 	if w.state == placeTaken {
 		s.nWaiting--
 	}
-	*w = waiter{state: placeMachine.step(w.state, placeRelease)}
+	*w = waiter{state: placeMachine.Step(w.state, placeRelease)}
 }
 
 // leaveQueue forgets a waiting client that quit, fell silent or got

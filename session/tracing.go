@@ -27,7 +27,7 @@ func (tr *tracing) on() bool { return tr.t != nil }
 // connState moves a server's connection with p from from along ev, and
 // traces the state it entered.
 func (tr *tracing) connState(p *peer, from ConnState, ev connEvent, why CloseReason) {
-	st := connMachine.step(from, ev)
+	st := connMachine.Step(from, ev)
 	if tr.on() {
 		tr.received()
 		e := tr.emit(TraceConnStateUpdated, p.addr)
