@@ -177,7 +177,7 @@ type replica struct {
 const maxDestroyTries = 16
 
 // on moves the replica along ev.
-func (r *replica) on(ev repEvent) { r.state = repMachine.Step(r.state, ev) }
+func (r *replica) on(ev repEvent) { r.state = repMachine.Next(r.state, ev) }
 
 // owed reports whether a message is owed now: a first CreateEntity or
 // DestroyEntity, a copy of one that seems lost, or the echo.

@@ -53,6 +53,13 @@ func TestMachine_Step(t *testing.T) {
 	if s := m.Step(locked, opening); s != locked {
 		t.Errorf("open a locked door: %v, want locked", s)
 	}
+	for s := range numDoors {
+		for p := range numPushes {
+			if m.Next(s, p) != m.Step(s, p) {
+				t.Errorf("%v from %v: Next %v, Step %v", p, s, m.Next(s, p), m.Step(s, p))
+			}
+		}
+	}
 }
 
 // Every fault of a machine's rules is an error.
