@@ -31,6 +31,18 @@ func (s *Server) flush(c *conn, now time.Time) {
 	s.transmit(c.addr, b)
 }
 
+// sentNow records the packet c just sent; entity messages it found no
+// block for count as lost.
+func (s *Server) sentNow(c *conn, now time.Time) {
+	if c.sentNow(now) {
+		return
+	}
+	c.sent.lose(&c.sent.building, func(ref entityRef, seq uint32, o ackOutcome) {
+		s.resolved(c, ref, seq, o)
+	})
+	c.sent.building.n = 0
+}
+
 // Tick advances the server tick; call it once per game tick, after the game
 // moved the world. It closes connections silent for InactivityTimeout
 // (§13.3) and sends each player, in datagrams of at most 548 bytes (§2.2),
@@ -62,6 +74,20 @@ func (s *Server) Tick(now time.Time) {
 		}
 	}
 	s.world.purge()
+}
+
+// expire closes the connections and forgets the waiting clients silent too
+// long (§13.3).
+func (s *Server) expire(now time.Time) {
+	s.expireWaiting(now)
+	if s.cfg.InactivityTimeout <= 0 {
+		return
+	}
+	for c := range s.open() {
+		if c.silentFor(s.cfg.InactivityTimeout, now) {
+			s.closeConn(c, CloseTimeout, 0, now)
+		}
+	}
 }
 
 // sendTick sends c the entity messages it is owed, on a tick without a
