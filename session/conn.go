@@ -102,3 +102,17 @@ func (s *Server) Kick(id uint32, now time.Time) error {
 	s.closeConn(c, CloseKicked, 0, now)
 	return nil
 }
+
+// expire closes the connections and forgets the waiting clients silent too
+// long (§13.3).
+func (s *Server) expire(now time.Time) {
+	s.expireWaiting(now)
+	if s.cfg.InactivityTimeout <= 0 {
+		return
+	}
+	for c := range s.open() {
+		if c.silentFor(s.cfg.InactivityTimeout, now) {
+			s.closeConn(c, CloseTimeout, 0, now)
+		}
+	}
+}

@@ -76,20 +76,6 @@ func (s *Server) Tick(now time.Time) {
 	s.world.purge()
 }
 
-// expire closes the connections and forgets the waiting clients silent too
-// long (§13.3).
-func (s *Server) expire(now time.Time) {
-	s.expireWaiting(now)
-	if s.cfg.InactivityTimeout <= 0 {
-		return
-	}
-	for c := range s.open() {
-		if c.silentFor(s.cfg.InactivityTimeout, now) {
-			s.closeConn(c, CloseTimeout, 0, now)
-		}
-	}
-}
-
 // sendTick sends c the entity messages it is owed, on a tick without a
 // Snapshot.
 func (s *Server) sendTick(c *conn, now time.Time) {
