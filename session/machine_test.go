@@ -1,7 +1,6 @@
 package session
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/rtypeproto/rtype/internal/fsm"
@@ -9,11 +8,7 @@ import (
 
 // A step no rule decides fails the test that takes it, fuzzing included:
 // in the library it leaves the state as it is.
-func init() {
-	fsm.Illegal = func(m, from, ev string) {
-		panic(fmt.Sprintf("session: %s machine: %s from %s: no rule", m, ev, from))
-	}
-}
+func init() { fsm.PanicOnIllegal() }
 
 // machines are the session's machines, by the name of their doc table.
 var machines = map[string]interface {

@@ -174,8 +174,16 @@ func (m *Machine[S, E]) illegal(s S, ev E) S {
 }
 
 // Illegal, when set, is told each step no rule decides. A package's tests
-// set it to fail the test that took the step.
+// set it, by PanicOnIllegal, to fail the test that took the step.
 var Illegal func(machine, from, event string)
+
+// PanicOnIllegal makes each step no rule decides panic, naming it; tests
+// call it, never a library, as nothing may panic on input.
+func PanicOnIllegal() {
+	Illegal = func(m, from, ev string) {
+		panic("fsm: " + m + " machine: " + ev + " from " + from + ": no rule")
+	}
+}
 
 // list names the states of set, comma-separated.
 func (m *Machine[S, E]) list(set Set) string {

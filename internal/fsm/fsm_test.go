@@ -115,3 +115,18 @@ func TestMachine_Table(t *testing.T) {
 		t.Errorf("table (-want +got):\n%s", d)
 	}
 }
+
+// PanicOnIllegal panics on a step no rule decides, naming it.
+func TestPanicOnIllegal(t *testing.T) {
+	hook := Illegal
+	defer func() { Illegal = hook }()
+	PanicOnIllegal()
+	m := New("door", numDoors, numPushes).On(opening, Of(shut), open)
+	defer func() {
+		want := "fsm: door machine: open from locked: no rule"
+		if r := recover(); r != want {
+			t.Errorf("recovered %v, want %q", r, want)
+		}
+	}()
+	m.Step(locked, opening)
+}
