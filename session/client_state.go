@@ -1,21 +1,18 @@
 package session
 
 import (
-	"strconv"
 	"time"
 
 	"github.com/rtypeproto/rtype"
+	"github.com/rtypeproto/rtype/internal/fsm"
 )
 
-// State is where a Client is in the session flow (§10). Each change of
-// state is one named transition of the Client:
-//
-//	connect  Idle → Connecting       the first Update sends Hello (§4.2)
-//	welcome  Idle, Connecting → Waiting    a valid Welcome (§4.3)
-//	play     Waiting → Playing       the first valid world message (§8)
-//	reject   Idle, Connecting, Waiting → Closed   a valid Rejected (§4.4)
-//	timeOut  Connecting, Waiting, Playing → Closed   GiveUp or ServerTimeout
-//	Close    any state → Closed      the game quits (§7.3)
+// State is where a Client is in the session flow (§10). It changes only
+// by the Client's named transitions, whose table docs/architecture.md
+// shows: connect (the first Update sends Hello, §4.2), welcome (a valid
+// Welcome, §4.3), play (the first valid world message, §8), reject (a
+// valid Rejected, §4.4), timeOut (GiveUp or ServerTimeout) and close (the
+// game quits, §7.3).
 type State uint8
 
 // Client states.
@@ -39,26 +36,59 @@ const (
 	Closed
 )
 
-var stateNames = [...]string{"Idle", "Connecting", "Waiting", "Playing", "Closed"}
+var stateNames = []string{"Idle", "Connecting", "Waiting", "Playing", "Closed"}
 
 // String returns "Idle", "Connecting", "Waiting", "Playing" or "Closed".
-func (s State) String() string {
-	if int(s) < len(stateNames) {
-		return stateNames[s]
-	}
-	return "State(" + strconv.Itoa(int(s)) + ")"
-}
+func (s State) String() string { return fsm.Name(stateNames, s, "State") }
 
 // Connected reports whether the client is Waiting or Playing, the states
 // that send and receive connected packets (§3, §5).
 func (s State) Connected() bool { return s == Waiting || s == Playing }
 
+// stateEvent is a named transition of a Client's [State].
+type stateEvent uint8
+
+const (
+	clientConnect stateEvent = iota
+	clientWelcome
+	clientPlay
+	clientReject
+	clientTimeOut
+	clientClose
+	numStateEvents
+)
+
+var stateEventNames = []string{"connect", "welcome", "play", "reject", "timeOut", "close"}
+
+func (e stateEvent) String() string { return fsm.Name(stateEventNames, e, "stateEvent") }
+
+// clientMachine holds the Client's transitions.
+var clientMachine = fsm.New("client", Closed+1, numStateEvents).
+	On(clientConnect, fsm.Of(Idle), Connecting).
+	On(clientWelcome, fsm.Of(Idle, Connecting), Waiting).
+	On(clientPlay, fsm.Of(Waiting), Playing).
+	On(clientReject, fsm.Of(Idle, Connecting, Waiting), Closed).
+	On(clientTimeOut, fsm.Of(Connecting, Waiting, Playing), Closed).
+	On(clientClose, fsm.Of(Closed), fsm.Stay).
+	On(clientClose, fsm.AnyOther, Closed)
+
+// to moves the client along ev and reports whether its state changed,
+// traced if so.
+func (c *Client) to(ev stateEvent) bool {
+	from := c.state
+	if c.state = clientMachine.Step(from, ev); c.state == from {
+		return false
+	}
+	c.traceState()
+	return true
+}
+
 // connect makes an Idle client Connecting: it sends the first Hello and
 // gives up GiveUp later (§4.2).
 func (c *Client) connect(now time.Time) {
-	c.state, c.start = Connecting, now
+	c.start = now
 	c.giveUpAt = now.Add(c.cfg.GiveUp)
-	c.traceState()
+	c.to(clientConnect)
 	c.sendHello(now)
 }
 
@@ -68,42 +98,48 @@ func (c *Client) welcome(id uint32, now time.Time) {
 	if c.state == Idle {
 		c.start = now
 	}
-	c.state, c.id = Waiting, id
+	c.id = id
 	c.lastHeard, c.nextPing = now, now
-	c.traceState()
+	c.to(clientWelcome)
 	c.events.push(ClientEvent{Kind: EventConnected, Conn: id, At: now})
 }
 
 // play makes a Waiting client Playing: a valid Snapshot, CreateEntity or
-// DestroyEntity shows the server sends it the world (§10).
+// DestroyEntity shows the server sends it the world (§10). Every world
+// message calls it, so a Playing client returns at once, inlined.
 func (c *Client) play(now time.Time) {
-	if c.state == Waiting {
-		c.state = Playing
-		c.traceState()
-		c.events.push(ClientEvent{Kind: EventPlaying, Conn: c.id, At: now})
+	if c.state != Playing {
+		c.startPlaying(now)
 	}
+}
+
+func (c *Client) startPlaying(now time.Time) {
+	c.to(clientPlay)
+	c.events.push(ClientEvent{Kind: EventPlaying, Conn: c.id, At: now})
 }
 
 // reject closes an Idle, Connecting or Waiting client on Rejected (§4.4).
 func (c *Client) reject(now time.Time) {
 	c.stats.Rejected++
-	c.close(CloseRejected)
+	c.reason = CloseRejected
+	c.to(clientReject)
 	c.events.push(ClientEvent{Kind: EventRejected, Close: CloseRejected, At: now})
 }
 
-// timeOut closes the client with why: CloseGaveUp (§4.2) or CloseTimeout.
+// timeOut closes a connecting or connected client with why: CloseGaveUp
+// (§4.2) or CloseTimeout.
 func (c *Client) timeOut(why CloseReason, now time.Time) {
-	c.close(why)
+	c.reason = why
+	c.to(clientTimeOut)
 	c.events.push(ClientEvent{Kind: EventTimedOut, Close: why, At: now})
 }
 
-// close makes the client Closed for r.
+// close makes the client Closed for r; a Closed client keeps its reason.
 func (c *Client) close(r CloseReason) {
-	if c.state == Closed {
-		return
+	if c.state != Closed {
+		c.reason = r
 	}
-	c.state, c.reason = Closed, r
-	c.traceState()
+	c.to(clientClose)
 }
 
 // traceState traces the state the client entered.

@@ -31,19 +31,19 @@ func (c *conn) stats(w *world) ConnStats {
 	return cs
 }
 
-// join makes the client of p a player in the lowest free slot (§10),
-// placeFree → placeTaken, and gives it the whole world to stream from the
-// world table (§8.2, §10).
-func (s *Server) join(p peer, now time.Time) *conn {
+// join makes the client of p, from the queue (ConnWaiting) or new
+// (connNone), a player in the lowest free slot (§10), and gives it the
+// whole world to stream from the world table (§8.2, §10).
+func (s *Server) join(p peer, from ConnState, now time.Time) *conn {
 	slot := 0
 	for s.conns[slot].state == placeTaken {
 		slot++
 	}
 	c := &s.conns[slot]
-	*c = conn{state: placeTaken, slot: slot, peer: p}
+	*c = conn{state: placeMachine.Step(c.state, placeTake), slot: slot, peer: p}
 	c.lastHeard = now
 	s.nConns++
-	s.trace.connState(&c.peer, ConnPlaying, CloseNone)
+	s.trace.connState(&c.peer, from, connJoin, CloseNone)
 	s.events.push(ServerEvent{Kind: EventPlayerJoined, Conn: c.id, Slot: uint8(slot), At: now})
 	s.ops.joined(c)
 	w := &s.world
@@ -66,7 +66,7 @@ func (c *conn) pending(w *world) int {
 	return n
 }
 
-// closeConn closes c at once (placeTaken → placeFree), reports it with its
+// closeConn closes c at once, freeing its slot, reports it with its
 // last counters, and destroys the player's entities with reason 3 for the
 // others (§7.3). Nobody holds c's replicas any more: they settle.
 func (s *Server) closeConn(c *conn, why CloseReason, dr rtype.DisconnectReason, now time.Time) {
@@ -76,8 +76,8 @@ func (s *Server) closeConn(c *conn, why CloseReason, dr rtype.DisconnectReason, 
 	// A packet being built can only be c's, answering the packet that
 	// closes it: nothing more goes to its address (§7.3).
 	s.asm.discard()
-	c.state = placeFree
-	s.trace.connState(&c.peer, ConnClosed, why)
+	c.state = placeMachine.Step(c.state, placeRelease)
+	s.trace.connState(&c.peer, ConnPlaying, connClose, why)
 	s.departed.add(c.stats(&s.world))
 	s.nConns--
 	for i := range s.world.ents {

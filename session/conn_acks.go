@@ -80,3 +80,27 @@ func (c *conn) sentNow(now time.Time) (kept bool) {
 
 // tooOld reports whether seq is over 32 below the client's highest (§5.2).
 func tooOld(seq, ack uint32) bool { return seq < ack && ack-seq > ackWindow }
+
+// slot returns the record of packet seq, or of the one it reuses.
+func (h *history) slot(seq uint32) *sentPacket { return &h.p[seq%sentSlots] }
+
+// fresh returns the ackBits of the packets below ack that ack and bits
+// show acknowledged and no earlier ack did, and whether ack itself is new;
+// it records them as applied. An ack below the highest is walked whole.
+func (h *history) fresh(ack, bits uint32) (uint32, bool) {
+	switch {
+	case ack < h.top:
+		return bits, true
+	case ack == h.top:
+		fresh := bits &^ h.topBits
+		h.topBits |= bits
+		return fresh, false
+	}
+	var covered uint32
+	if d := ack - h.top; h.top != 0 && d <= 32 {
+		// The old top is bit d−1 of the new window, its bits above it.
+		covered = 1<<(d-1) | h.topBits<<d
+	}
+	h.top, h.topBits = ack, bits
+	return bits &^ covered, true
+}

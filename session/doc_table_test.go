@@ -12,7 +12,7 @@ import (
 
 // updateDocs rewrites the tables the docs hold from what the tests
 // measure or the code says.
-var updateDocs = flag.Bool("update", false, "rewrite the tables of docs/client.md and docs/replica.md")
+var updateDocs = flag.Bool("update", false, "rewrite the tables of docs/client.md, docs/replica.md and docs/architecture.md")
 
 // checkDocTable fails if the table doc holds between "<!-- name table -->"
 // and "<!-- end of name table -->" is not table; with -update, it writes
@@ -42,5 +42,13 @@ func checkDocTable(t *testing.T, doc, name, table string) {
 
 // docs/replica.md shows the replica's machine (§13.4) as the code has it.
 func TestReplica_DocShowsTheRules(t *testing.T) {
-	checkDocTable(t, "../docs/replica.md", "replica", session.ReplicaTable())
+	checkDocTable(t, "../docs/replica.md", "replica", session.MachineTable("replica"))
+}
+
+// docs/architecture.md shows the rules of the session's other machines as
+// the code has them.
+func TestMachines_DocShowsTheRules(t *testing.T) {
+	for _, name := range []string{"client state", "connection state", "server state", "place"} {
+		checkDocTable(t, "../docs/architecture.md", name, session.MachineTable(name))
+	}
 }

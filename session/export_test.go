@@ -38,5 +38,7 @@ func (p *specPeer) Conn() uint32 { return p.conn }
 // read between frames.
 func (p *specPeer) Entities() map[uint32]bool { return p.ents }
 
-// ReplicaTable is the replica's machine as docs/replica.md shows it.
-func ReplicaTable() string { return repTable() }
+// MachineTable is the rules of the machine of that name ("client state",
+// "connection state", "server state", "place", "replica") as the docs
+// show them.
+func MachineTable(name string) string { return machines[name].Table() }

@@ -75,29 +75,6 @@ type entityBlock struct {
 	refs      [maxRefs]entityRef
 }
 
-func (h *history) slot(seq uint32) *sentPacket { return &h.p[seq%sentSlots] }
-
-// fresh returns the ackBits of the packets below ack that ack and bits
-// show acknowledged and no earlier ack did, and whether ack itself is new;
-// it records them as applied. An ack below the highest is walked whole.
-func (h *history) fresh(ack, bits uint32) (uint32, bool) {
-	switch {
-	case ack < h.top:
-		return bits, true
-	case ack == h.top:
-		fresh := bits &^ h.topBits
-		h.topBits |= bits
-		return fresh, false
-	}
-	var covered uint32
-	if d := ack - h.top; h.top != 0 && d <= 32 {
-		// The old top is bit d−1 of the new window, its bits above it.
-		covered = 1<<(d-1) | h.topBits<<d
-	}
-	h.top, h.topBits = ack, bits
-	return bits &^ covered, true
-}
-
 // roomForEntities reports whether an entity message may go in the next
 // packet: a block for the one being built, if needed, and for the next.
 func (h *history) roomForEntities() bool {
@@ -129,10 +106,4 @@ func (h *history) keep(seq uint32) bool {
 		}
 	}
 	return false
-}
-
-// free makes block i free, its messages resolved.
-func (h *history) free(i int) {
-	h.blocks[i].n = 0
-	h.used--
 }

@@ -67,3 +67,9 @@ func (b *entityBlock) each(k refKind, o ackOutcome, on func(entityRef, uint32, a
 		}
 	}
 }
+
+// free makes block i free, its messages resolved.
+func (h *history) free(i int) {
+	h.blocks[i].n = 0
+	h.used--
+}

@@ -1,5 +1,7 @@
 package session
 
+import "github.com/rtypeproto/rtype/internal/fsm"
+
 // Reliable entity state (§5.2, §13.4). Version 1 sends CreateEntity and
 // DestroyEntity once; a lost destruction leaves a ghost. Using ack and
 // ackBits as §5.2 allows, the server keeps no message log but, per entity
@@ -52,12 +54,12 @@ const (
 	numRepStates
 )
 
-var repStateNames = [numRepStates]string{
+var repStateNames = []string{
 	"Absent", "Pending", "Creating", "CreateDue", "Held", "Doomed",
 	"DestroyEcho", "Destroying", "DestroyDue", "Destroyed",
 }
 
-func (s repState) String() string { return repStateNames[s] }
+func (s repState) String() string { return fsm.Name(repStateNames, s, "repState") }
 
 // repEvent is what happened to one entity, one client or one copy of an
 // entity message in flight to it.
@@ -103,102 +105,53 @@ const (
 	numRepEvents
 )
 
-var repEventNames = [numRepEvents]string{
+var repEventNames = []string{
 	"entered", "forgotten", "left", "sentCreate", "sentCreateOnce",
 	"sentDestroy", "sentDestroyOnce", "createArrived", "createLost",
 	"createLostLast", "destroyArrived", "destroySettled", "destroyVoid",
 	"destroyVoidLast", "gaveUp", "suspected",
 }
 
-func (e repEvent) String() string { return repEventNames[e] }
+func (e repEvent) String() string { return fsm.Name(repEventNames, e, "repEvent") }
 
-// repRule is one rule of the machine: event ev moves a replica in any of
-// the states from to state to, or leaves it where it is (repSame).
-type repRule struct {
-	ev   repEvent
-	from repStates
-	to   repState
-}
+var repAll = fsm.All(numRepStates)
 
-// repStates is a set of states, bit s for state s; repRest, alone, is
-// every state no other rule of the event names.
-type repStates uint16
-
-const repRest repStates = 1 << 15
-
-// repSame, as the state a rule leads to, is the state the replica was in.
-const repSame = numRepStates
-
-func states(ss ...repState) (set repStates) {
-	for _, s := range ss {
-		set |= 1 << s
-	}
-	return set
-}
-
-var repAll = states(repAbsent, repPending, repCreating, repCreateDue, repHeld, repDoomed,
-	repDestroyEcho, repDestroying, repDestroyDue, repDestroyed)
-
-// repRules is the machine, every event with every state: the one place
-// that says it. docs/replica.md is written from it, and
-// TestReplica_RulesAreTotal fails on a pair no rule decides, or two do.
-var repRules = []repRule{
-	{evEntered, repAll, repPending},
-	{evForgotten, repAll, repAbsent},
-	{evLeft, states(repPending), repAbsent},
-	{evLeft, states(repCreating, repCreateDue, repHeld), repDoomed},
-	{evLeft, repRest, repSame},
-	{evSentCreate, states(repPending, repCreateDue), repCreating},
-	{evSentCreate, repRest, repSame},
-	{evSentCreateOnce, repAll, repHeld},
-	{evSentDestroy, states(repDoomed), repDestroyEcho},
-	{evSentDestroy, states(repDestroyEcho, repDestroyDue), repDestroying},
-	{evSentDestroy, repRest, repSame},
-	{evSentDestroyOnce, repAll, repAbsent},
-	{evCreateArrived, states(repCreating, repCreateDue), repHeld},
-	{evCreateArrived, states(repDestroyEcho, repDestroying, repDestroyed), repDestroyDue},
-	{evCreateArrived, repRest, repSame},
-	{evCreateLost, states(repDestroyEcho, repDestroying, repDestroyed), repDestroyDue},
-	{evCreateLost, repRest, repSame},
-	{evCreateLostLast, states(repCreating), repCreateDue},
-	{evCreateLostLast, states(repDestroyEcho, repDestroying, repDestroyed), repDestroyDue},
-	{evCreateLostLast, repRest, repSame},
-	{evDestroyArrived, states(repDestroyEcho, repDestroying, repDestroyDue), repDestroyed},
-	{evDestroyArrived, repRest, repSame},
-	{evDestroySettled, states(repDestroyEcho, repDestroying, repDestroyDue, repDestroyed), repAbsent},
-	{evDestroySettled, repRest, repSame},
-	{evDestroyVoid, repAll, repSame}, // another copy is in flight: wait for it
-	{evDestroyVoidLast, states(repDestroyEcho, repDestroying), repDestroyDue},
-	{evDestroyVoidLast, repRest, repSame},
-	{evGaveUp, states(repDestroyEcho, repDestroying, repDestroyDue), repAbsent},
-	{evGaveUp, repRest, repSame},
-	{evSuspected, states(repCreating), repCreateDue},
-	{evSuspected, states(repDestroyEcho, repDestroying), repDestroyDue},
-	{evSuspected, repRest, repSame},
-}
-
-// repNext is repRules as a table: repNext[from][ev] is the state ev leads
-// to from. Rules are applied in order, a rest rule to the states left.
-var repNext = func() (t [numRepStates][numRepEvents]repState) {
-	var named [numRepEvents]repStates
-	for _, r := range repRules {
-		from := r.from
-		if from == repRest {
-			from = repAll &^ named[r.ev]
-		}
-		named[r.ev] |= from
-		for s := range numRepStates {
-			if from&(1<<s) == 0 {
-				continue
-			}
-			t[s][r.ev] = r.to
-			if r.to == repSame {
-				t[s][r.ev] = s
-			}
-		}
-	}
-	return t
-}()
+// repMachine is the replica's machine, every event with every state: the
+// one place that says it. docs/replica.md is written from it, and a test
+// fails on a pair no rule decides, or two do.
+var repMachine = fsm.New("replica", numRepStates, numRepEvents).Total().
+	On(evEntered, repAll, repPending).
+	On(evForgotten, repAll, repAbsent).
+	On(evLeft, fsm.Of(repPending), repAbsent).
+	On(evLeft, fsm.Of(repCreating, repCreateDue, repHeld), repDoomed).
+	On(evLeft, fsm.AnyOther, fsm.Stay).
+	On(evSentCreate, fsm.Of(repPending, repCreateDue), repCreating).
+	On(evSentCreate, fsm.AnyOther, fsm.Stay).
+	On(evSentCreateOnce, repAll, repHeld).
+	On(evSentDestroy, fsm.Of(repDoomed), repDestroyEcho).
+	On(evSentDestroy, fsm.Of(repDestroyEcho, repDestroyDue), repDestroying).
+	On(evSentDestroy, fsm.AnyOther, fsm.Stay).
+	On(evSentDestroyOnce, repAll, repAbsent).
+	On(evCreateArrived, fsm.Of(repCreating, repCreateDue), repHeld).
+	On(evCreateArrived, fsm.Of(repDestroyEcho, repDestroying, repDestroyed), repDestroyDue).
+	On(evCreateArrived, fsm.AnyOther, fsm.Stay).
+	On(evCreateLost, fsm.Of(repDestroyEcho, repDestroying, repDestroyed), repDestroyDue).
+	On(evCreateLost, fsm.AnyOther, fsm.Stay).
+	On(evCreateLostLast, fsm.Of(repCreating), repCreateDue).
+	On(evCreateLostLast, fsm.Of(repDestroyEcho, repDestroying, repDestroyed), repDestroyDue).
+	On(evCreateLostLast, fsm.AnyOther, fsm.Stay).
+	On(evDestroyArrived, fsm.Of(repDestroyEcho, repDestroying, repDestroyDue), repDestroyed).
+	On(evDestroyArrived, fsm.AnyOther, fsm.Stay).
+	On(evDestroySettled, fsm.Of(repDestroyEcho, repDestroying, repDestroyDue, repDestroyed), repAbsent).
+	On(evDestroySettled, fsm.AnyOther, fsm.Stay).
+	On(evDestroyVoid, repAll, fsm.Stay). // another copy is in flight: wait for it
+	On(evDestroyVoidLast, fsm.Of(repDestroyEcho, repDestroying), repDestroyDue).
+	On(evDestroyVoidLast, fsm.AnyOther, fsm.Stay).
+	On(evGaveUp, fsm.Of(repDestroyEcho, repDestroying, repDestroyDue), repAbsent).
+	On(evGaveUp, fsm.AnyOther, fsm.Stay).
+	On(evSuspected, fsm.Of(repCreating), repCreateDue).
+	On(evSuspected, fsm.Of(repDestroyEcho, repDestroying), repDestroyDue).
+	On(evSuspected, fsm.AnyOther, fsm.Stay)
 
 // replica is one entity as one client is known to hold it: its state and
 // the packets in flight with a copy of each message, resolved by the acks.
@@ -224,7 +177,7 @@ type replica struct {
 const maxDestroyTries = 16
 
 // on moves the replica along ev.
-func (r *replica) on(ev repEvent) { r.state = repNext[r.state][ev] }
+func (r *replica) on(ev repEvent) { r.state = repMachine.Next(r.state, ev) }
 
 // owed reports whether a message is owed now: a first CreateEntity or
 // DestroyEntity, a copy of one that seems lost, or the echo.

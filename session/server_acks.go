@@ -21,18 +21,6 @@ func (s *Server) ack(c *conn, ack, bits uint32, now time.Time) {
 	})
 }
 
-// sentNow records the packet c just sent; entity messages it found no
-// block for count as lost.
-func (s *Server) sentNow(c *conn, now time.Time) {
-	if c.sentNow(now) {
-		return
-	}
-	c.sent.lose(&c.sent.building, func(ref entityRef, seq uint32, o ackOutcome) {
-		s.resolved(c, ref, seq, o)
-	})
-	c.sent.building.n = 0
-}
-
 // resolved hands c's replica of ref's entity what the acks made of the
 // copy packet seq carried.
 func (s *Server) resolved(c *conn, ref entityRef, seq uint32, o ackOutcome) {

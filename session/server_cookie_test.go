@@ -174,7 +174,7 @@ func TestServer_12_FirstPacketMustVerify(t *testing.T) {
 func TestServer_4_3_IDCollision(t *testing.T) {
 	s, cp := newServer(ServerConfig{ValidationKey: testKey})
 	taken := s.cookies.id(addrB, window(t0), 0)
-	if s.join(peer{id: taken, addr: addrA}, t0) == nil {
+	if s.join(peer{id: taken, addr: addrA}, connNone, t0) == nil {
 		t.Fatal("join failed")
 	}
 	id := welcomeID(t, s, cp, addrB, t0)

@@ -116,7 +116,7 @@ func (s *Server) receiveFirst(p rtype.Packet, from netip.AddrPort, now time.Time
 // more.
 func (s *Server) validated(pkt rtype.Packet, p peer, now time.Time) {
 	if s.nWaiting == 0 && s.canJoin() {
-		s.processPacket(s.join(p, now), pkt, now)
+		s.processPacket(s.join(p, connNone, now), pkt, now)
 		return
 	}
 	var w *waiter

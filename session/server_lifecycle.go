@@ -4,13 +4,12 @@ import (
 	"time"
 
 	"github.com/rtypeproto/rtype"
+	"github.com/rtypeproto/rtype/internal/fsm"
 )
 
-// serverState is where a Server is in its life. Each change is one named
-// transition:
-//
-//	Shutdown  serverRunning → serverShuttingDown   the game ends (§8.3)
-//	Close     serverRunning, serverShuttingDown → serverClosed   final
+// serverState is where a Server is in its life. It changes only by the
+// named transitions of serverMachine: shutdown, as the game ends (§8.3), and
+// close, final.
 //
 // Version 1 cannot close a connection from the server, but DestroyEntity
 // reason 4, "Game ended" (§8.3), clears every client's world before the
@@ -25,7 +24,31 @@ const (
 	serverShuttingDown
 	// serverClosed: every connection is closed and nothing more is sent.
 	serverClosed
+	numServerStates
 )
+
+var serverStateNames = []string{"Running", "ShuttingDown", "Closed"}
+
+func (s serverState) String() string { return fsm.Name(serverStateNames, s, "serverState") }
+
+// serverEvent is a named transition of a Server's serverState.
+type serverEvent uint8
+
+const (
+	serverShutdown serverEvent = iota
+	serverClose
+	numServerEvents
+)
+
+var serverEventNames = []string{"shutdown", "close"}
+
+func (e serverEvent) String() string { return fsm.Name(serverEventNames, e, "serverEvent") }
+
+// serverMachine holds the Server's transitions: after Close, nothing changes.
+var serverMachine = fsm.New("server", numServerStates, numServerEvents).Total().
+	On(serverShutdown, fsm.Of(serverClosed), fsm.Stay).
+	On(serverShutdown, fsm.AnyOther, serverShuttingDown).
+	On(serverClose, fsm.All(numServerStates), serverClosed)
 
 // Shutdown ends the game: it destroys every entity with DestroyEntity
 // reason 4, game ended (§8.3), and sends every player at once what it is
@@ -36,10 +59,9 @@ const (
 // nothing.
 func (s *Server) Shutdown(now time.Time) {
 	s.trace.at(now)
-	if s.state == serverClosed {
+	if s.state = serverMachine.Step(s.state, serverShutdown); s.state == serverClosed {
 		return
 	}
-	s.state = serverShuttingDown
 	for i := len(s.world.ents) - 1; i >= 0; i-- {
 		if e := &s.world.ents[i]; !e.dead {
 			_ = s.Destroy(e.id, rtype.DestroyGameEnded)
@@ -71,7 +93,7 @@ func (s *Server) Close(now time.Time) {
 	for i := range s.waiting {
 		s.unqueue(&s.waiting[i])
 	}
-	s.state = serverClosed
+	s.state = serverMachine.Step(s.state, serverClose)
 }
 
 // Pending counts the entity events owed or in flight to the players: 0

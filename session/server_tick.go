@@ -31,6 +31,18 @@ func (s *Server) flush(c *conn, now time.Time) {
 	s.transmit(c.addr, b)
 }
 
+// sentNow records the packet c just sent; entity messages it found no
+// block for count as lost.
+func (s *Server) sentNow(c *conn, now time.Time) {
+	if c.sentNow(now) {
+		return
+	}
+	c.sent.lose(&c.sent.building, func(ref entityRef, seq uint32, o ackOutcome) {
+		s.resolved(c, ref, seq, o)
+	})
+	c.sent.building.n = 0
+}
+
 // Tick advances the server tick; call it once per game tick, after the game
 // moved the world. It closes connections silent for InactivityTimeout
 // (§13.3) and sends each player, in datagrams of at most 548 bytes (§2.2),

@@ -33,29 +33,29 @@ func (s *Server) waiterByAddr(a netip.AddrPort) *waiter {
 // slot; NumPlayers, AllConnStats, ConnStats and Kick do not see them.
 func (s *Server) NumWaiting() int { return s.nWaiting }
 
-// enqueue puts the client of p at the end of the queue (placeFree →
-// placeTaken), or returns nil when the queue is full.
+// enqueue puts the client of p at the end of the queue, taking a free
+// place, or returns nil when the queue is full.
 func (s *Server) enqueue(p peer) *waiter {
 	for i := range s.waiting {
 		if w := &s.waiting[i]; w.state == placeFree {
 			s.waitOrder++
-			*w = waiter{state: placeTaken, order: s.waitOrder, peer: p}
+			*w = waiter{state: placeMachine.Step(w.state, placeTake), order: s.waitOrder, peer: p}
 			s.nWaiting++
 			s.sideStats.Waited++
-			s.trace.connState(&w.peer, ConnWaiting, CloseNone)
+			s.trace.connState(&w.peer, connNone, connEnqueue, CloseNone)
 			return w
 		}
 	}
 	return nil
 }
 
-// unqueue frees w (placeTaken → placeFree): it joined, left, was told
-// Rejected or fell silent.
+// unqueue frees w's place: it joined, left, was told Rejected or fell
+// silent.
 func (s *Server) unqueue(w *waiter) {
 	if w.state == placeTaken {
-		*w = waiter{}
 		s.nWaiting--
 	}
+	*w = waiter{state: placeMachine.Step(w.state, placeRelease)}
 }
 
 // leaveQueue forgets a waiting client that quit, fell silent or got
@@ -63,7 +63,7 @@ func (s *Server) unqueue(w *waiter) {
 // again (§5.2 reorders, §7.3).
 func (s *Server) leaveQueue(w *waiter, why CloseReason, now time.Time) {
 	s.closed.add(w.addr, w.id, now)
-	s.trace.connState(&w.peer, ConnClosed, why)
+	s.trace.connState(&w.peer, ConnWaiting, connClose, why)
 	s.unqueue(w)
 }
 
@@ -144,6 +144,6 @@ func (s *Server) admit(now time.Time) {
 		w := s.oldest()
 		p := w.peer
 		s.unqueue(w)
-		s.join(p, now)
+		s.join(p, ConnWaiting, now)
 	}
 }

@@ -24,8 +24,10 @@ type tracing struct {
 
 func (tr *tracing) on() bool { return tr.t != nil }
 
-// connState traces the state a server's connection with p entered.
-func (tr *tracing) connState(p *peer, st ConnState, why CloseReason) {
+// connState moves a server's connection with p from from along ev, and
+// traces the state it entered.
+func (tr *tracing) connState(p *peer, from ConnState, ev connEvent, why CloseReason) {
+	st := connMachine.Step(from, ev)
 	if tr.on() {
 		tr.received()
 		e := tr.emit(TraceConnStateUpdated, p.addr)
