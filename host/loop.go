@@ -10,6 +10,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/rtypeproto/rtype/internal/fsm"
 	"github.com/rtypeproto/rtype/internal/mmsg"
 )
 
@@ -36,7 +37,8 @@ type loop struct {
 	state loopState
 }
 
-// loopState is where a loop is in its life.
+// loopState is where a loop is in its life. It changes only by the rules
+// of loopMachine (docs/architecture.md).
 type loopState uint8
 
 const (
@@ -45,7 +47,28 @@ const (
 	// ending: the session servers resend the game's end (§8.3) for the
 	// grace; the games tick no more.
 	ending
+	numLoopStates
 )
+
+var loopStateNames = []string{"playing", "ending"}
+
+func (s loopState) String() string { return fsm.Name(loopStateNames, s, "loopState") }
+
+// loopEvent is a named transition of a loop.
+type loopEvent uint8
+
+const (
+	loopShutdown loopEvent = iota
+	numLoopEvents
+)
+
+var loopEventNames = []string{"shutdown"}
+
+func (e loopEvent) String() string { return fsm.Name(loopEventNames, e, "loopEvent") }
+
+// loopMachine holds a loop's transitions: the play ends once.
+var loopMachine = fsm.New("loop", numLoopStates, numLoopEvents).
+	On(loopShutdown, fsm.Of(playing), ending)
 
 func newLoop(cfg *Config) *loop {
 	return &loop{cfg: cfg, in: mmsg.NewBatch(cfg.Batch), out: mmsg.NewBatch(cfg.Batch), metrics: newLoopMetrics()}
@@ -194,7 +217,7 @@ func (l *loop) shutdown(p *pacer) {
 		for _, m := range l.matches {
 			l.safely(m, func() { m.srv.Shutdown(now) })
 		}
-		l.state = ending
+		l.state = loopMachine.Step(l.state, loopShutdown)
 		grace, cancel := context.WithTimeout(context.Background(), l.cfg.ShutdownGrace)
 		defer cancel()
 		for l.pendingEvents() > 0 {
