@@ -28,7 +28,30 @@ func (c *conn) stats(w *world) ConnStats {
 	cs := c.cs
 	cs.Conn, cs.Addr, cs.Slot, cs.Open = c.id, c.addr, uint8(c.slot), c.state == placeTaken
 	cs.Pending = c.pending(w)
+	cs.Sent, cs.Acked, cs.Lost = c.sent.nSent, c.sent.nAcked, c.sent.nLost
 	return cs
+}
+
+// ack applies the client's ack and ackBits (§5.1) to c: its packets and
+// their loss (§5.2), then the entity messages of the packets they resolve
+// (§13.4), each handed to its replica in to, then the round trip of the
+// ack's own packet when this ack is the first to show it. An ack of
+// nothing yet, or of a packet never sent, says nothing: receive raised
+// ackTop to any other.
+func (c *conn) ack(ack, bits uint32, now time.Time, e *endpoint, to replicas) {
+	if ack == 0 || ack > c.ackTop {
+		return
+	}
+	at, sampled := c.sent.ack(ack, bits, c.seq, to)
+	if !sampled {
+		return
+	}
+	rtt := now.Sub(at)
+	smoothRTT(&c.cs.SRTT, rtt)
+	e.stats.RTT.observeRTT(rtt)
+	if e.trace.on() {
+		e.trace.rtt(c.addr, rtt, c.cs.SRTT)
+	}
 }
 
 // join makes the client of p, from the queue (ConnWaiting) or new

@@ -20,10 +20,10 @@ func TestReplica_13_4_Transitions(t *testing.T) {
 		createV1     = func(r *replica) { r.sentCreateOnce() }
 		destroy      = func(seq uint32) step { return func(r *replica) { r.sentDestroy(seq) } }
 		destroyV1    = func(r *replica) { r.sentDestroyOnce() }
-		ackedCreate  = func(r *replica) { r.ackedCreate() }
+		ackedCreate  = func(r *replica) { r.ackedCreate(0) }
 		lostCreate   = func(seq uint32) step { return func(r *replica) { r.lostCreate(seq) } }
 		ackedDestroy = func(seq uint32) step { return func(r *replica) { r.ackedDestroy(seq) } }
-		lostDestroy  = func(r *replica) { r.lostDestroy() }
+		lostDestroy  = func(r *replica) { r.lostDestroy(0) }
 		suspect      = func(seq uint32) step { return func(r *replica) { r.suspect(seq) } }
 	)
 	// giveUp: a held entity destroyed, then every DestroyEntity copy lost.

@@ -236,10 +236,18 @@ func (r *replica) sentDestroy(seq uint32) {
 // sentDestroyOnce: a DestroyEntity went untracked (version 1): done.
 func (r *replica) sentDestroyOnce() { *r = replica{}; r.on(evSentDestroyOnce) }
 
+// refHandlers are, per kind of entity message and per outcome, what a
+// copy resolved by the acks does to its replica (§13.4): a kind of message
+// carries its handlers, the history only says what became of its packet.
+var refHandlers = [...][numOutcomes]func(*replica, uint32){
+	creation:    {arrived: (*replica).ackedCreate, lost: (*replica).lostCreate, suspected: (*replica).suspect},
+	destruction: {arrived: (*replica).ackedDestroy, lost: (*replica).lostDestroy, suspected: (*replica).suspect},
+}
+
 // ackedCreate: a packet with a CreateEntity copy arrived. After the
 // entity left the world, that copy may have arrived after a DestroyEntity,
 // so one more goes.
-func (r *replica) ackedCreate() {
+func (r *replica) ackedCreate(uint32) {
 	r.creates = dec(r.creates)
 	r.on(evCreateArrived)
 }
@@ -270,7 +278,7 @@ func (r *replica) ackedDestroy(seq uint32) {
 // lostDestroy: a packet with a DestroyEntity copy was lost: it is sent
 // again once no copy is in flight, unless the client lost so many that
 // the server gives up.
-func (r *replica) lostDestroy() {
+func (r *replica) lostDestroy(uint32) {
 	r.destroys = dec(r.destroys)
 	switch r.state {
 	case repDestroyEcho, repDestroying, repDestroyDue:
@@ -290,40 +298,6 @@ func (r *replica) lostDestroy() {
 func (r *replica) suspect(seq uint32) {
 	if r.last == seq {
 		r.on(evSuspected)
-	}
-}
-
-// resolved applies what the acks made of a copy of kind k that packet seq
-// carried, by the handler of its kind.
-func (r *replica) resolved(k refKind, o ackOutcome, seq uint32) {
-	if k == creation {
-		r.creationResolved(o, seq)
-		return
-	}
-	r.destructionResolved(o, seq)
-}
-
-// creationResolved handles a CreateEntity copy's outcome.
-func (r *replica) creationResolved(o ackOutcome, seq uint32) {
-	switch o {
-	case arrived:
-		r.ackedCreate()
-	case lost:
-		r.lostCreate(seq)
-	case suspected:
-		r.suspect(seq)
-	}
-}
-
-// destructionResolved handles a DestroyEntity copy's outcome.
-func (r *replica) destructionResolved(o ackOutcome, seq uint32) {
-	switch o {
-	case arrived:
-		r.ackedDestroy(seq)
-	case lost:
-		r.lostDestroy()
-	case suspected:
-		r.suspect(seq)
 	}
 }
 

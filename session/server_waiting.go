@@ -82,10 +82,9 @@ func (s *Server) oldest() *waiter {
 // Disconnect removes w unanswered (§7.3), and Shutdown sends Rejected (§4.4).
 func (s *Server) waitPacket(w *waiter, p rtype.Packet, now time.Time) {
 	h := p.Header()
-	if !w.receive(h.Sequence, now, &s.endpoint) {
+	if !w.receive(h, now, &s.endpoint) {
 		return
 	}
-	w.acked(h.Ack)
 	switch {
 	case s.disconnects(p):
 		s.leaveQueue(w, CloseDisconnect, now)

@@ -71,8 +71,32 @@ func (w *world) rep(i, k int) *replica { return &w.reps[i*w.slots+k] }
 func (w *world) update(i, k int, t func(*replica)) {
 	r := w.rep(i, k)
 	t(r)
+	w.noted(k, r)
+}
+
+// noted notes what replica r of slot k became.
+func (w *world) noted(k int, r *replica) {
 	w.owes[k] = w.owes[k] || r.owed()
 	w.settling = w.settling || r.settled()
+}
+
+// replicas is the world's replicas of slot k: where the acks of the
+// slot's connection land.
+type replicas struct {
+	w *world
+	k int
+}
+
+// resolved hands the replica of ref's entity what the acks made of the
+// copy packet seq carried, by the handler of ref's kind.
+func (v replicas) resolved(ref entityRef, seq uint32, o ackOutcome) {
+	i, ok := v.w.find(ref.id)
+	if !ok {
+		return
+	}
+	r := v.w.rep(i, v.k)
+	refHandlers[ref.kind][o](r, seq)
+	v.w.noted(v.k, r)
 }
 
 // live returns the live entity id.
