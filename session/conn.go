@@ -43,14 +43,8 @@ func (c *conn) ack(ack, bits uint32, now time.Time, e *endpoint, to replicas) {
 		return
 	}
 	at, sampled := c.sent.ack(ack, bits, c.seq, to)
-	if !sampled {
-		return
-	}
-	rtt := now.Sub(at)
-	smoothRTT(&c.cs.SRTT, rtt)
-	e.stats.RTT.observeRTT(rtt)
-	if e.trace.on() {
-		e.trace.rtt(c.addr, rtt, c.cs.SRTT)
+	if sampled {
+		e.sampleRTT(c.addr, &c.cs.SRTT, now.Sub(at))
 	}
 }
 
@@ -72,7 +66,7 @@ func (s *Server) join(p peer, from ConnState, now time.Time) *conn {
 	w := &s.world
 	for i := range w.ents {
 		if !w.ents[i].dead {
-			w.update(i, slot, (*replica).spawned)
+			w.update(i, slot, (*replica).spawned, 0)
 		}
 	}
 	return c
@@ -104,7 +98,7 @@ func (s *Server) closeConn(c *conn, why CloseReason, dr rtype.DisconnectReason, 
 	s.departed.add(c.stats(&s.world))
 	s.nConns--
 	for i := range s.world.ents {
-		s.world.update(i, c.slot, (*replica).forgotten)
+		s.world.update(i, c.slot, (*replica).forgotten, 0)
 	}
 	c.sent = history{}
 	s.events.push(ServerEvent{Kind: EventPlayerLeft, Conn: c.id, Slot: uint8(c.slot), Close: why, Disconnect: dr, At: now})

@@ -205,14 +205,14 @@ func (r *replica) settled() bool {
 func (r *replica) unsettled() bool { return r.state != repAbsent && r.state != repHeld }
 
 // spawned: the entity entered the world, or its client joined.
-func (r *replica) spawned() { *r = replica{}; r.on(evEntered) }
+func (r *replica) spawned(uint32) { *r = replica{}; r.on(evEntered) }
 
 // forgotten: the client left.
-func (r *replica) forgotten() { *r = replica{}; r.on(evForgotten) }
+func (r *replica) forgotten(uint32) { *r = replica{}; r.on(evForgotten) }
 
 // killed: the entity left the world. A client never sent its CreateEntity
 // is owed nothing; any other may hold it and is owed its DestroyEntity.
-func (r *replica) killed() { r.on(evLeft) }
+func (r *replica) killed(uint32) { r.on(evLeft) }
 
 // sentCreate: a CreateEntity copy went in packet seq.
 func (r *replica) sentCreate(seq uint32) {
@@ -223,7 +223,7 @@ func (r *replica) sentCreate(seq uint32) {
 
 // sentCreateOnce: a CreateEntity went untracked (version 1): it counts as
 // held.
-func (r *replica) sentCreateOnce() { r.on(evSentCreateOnce) }
+func (r *replica) sentCreateOnce(uint32) { r.on(evSentCreateOnce) }
 
 // sentDestroy: a DestroyEntity copy went in packet seq: the first one, its
 // echo or a resend.
@@ -234,7 +234,7 @@ func (r *replica) sentDestroy(seq uint32) {
 }
 
 // sentDestroyOnce: a DestroyEntity went untracked (version 1): done.
-func (r *replica) sentDestroyOnce() { *r = replica{}; r.on(evSentDestroyOnce) }
+func (r *replica) sentDestroyOnce(uint32) { *r = replica{}; r.on(evSentDestroyOnce) }
 
 // refHandlers are, per kind of entity message and per outcome, what a
 // copy resolved by the acks does to its replica (§13.4): a kind of message

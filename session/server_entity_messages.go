@@ -74,12 +74,11 @@ func (s *Server) sendCreate(end toConn, i int) {
 	c, e := end.c, &s.world.ents[i]
 	put(end, &s.asm, e.create(s.tick))
 	if !s.cfg.ReliableEvents.on() {
-		s.world.update(i, c.slot, (*replica).sentCreateOnce)
+		s.world.update(i, c.slot, (*replica).sentCreateOnce, 0)
 		return
 	}
 	c.sent.record(entityRef{id: e.id, kind: creation})
-	seq := c.seq
-	s.world.update(i, c.slot, func(r *replica) { r.sentCreate(seq) })
+	s.world.update(i, c.slot, (*replica).sentCreate, c.seq)
 }
 
 // sendDestroy puts dead entity i's DestroyEntity, stamped now, in c's
@@ -90,12 +89,11 @@ func (s *Server) sendDestroy(end toConn, i int) {
 	m.ServerTick = s.tick
 	put(end, &s.asm, m)
 	if !s.cfg.ReliableEvents.on() {
-		s.world.update(i, c.slot, (*replica).sentDestroyOnce)
+		s.world.update(i, c.slot, (*replica).sentDestroyOnce, 0)
 		return
 	}
 	c.sent.record(entityRef{id: e.id, kind: destruction})
-	seq := c.seq
-	s.world.update(i, c.slot, func(r *replica) { r.sentDestroy(seq) })
+	s.world.update(i, c.slot, (*replica).sentDestroy, c.seq)
 }
 
 // traceResent traces the resending to c of entity i's message.

@@ -66,16 +66,12 @@ func newWorld(slots int) world {
 // changes it.
 func (w *world) rep(i, k int) *replica { return &w.reps[i*w.slots+k] }
 
-// update applies transition t to entity i's replica of slot k and notes
-// what it became, for the slot's Tick and for purge.
-func (w *world) update(i, k int, t func(*replica)) {
+// update applies transition t, about packet seq (0 for none), to entity
+// i's replica of slot k and notes what it became, for the slot's Tick and
+// for purge.
+func (w *world) update(i, k int, t func(*replica, uint32), seq uint32) {
 	r := w.rep(i, k)
-	t(r)
-	w.noted(k, r)
-}
-
-// noted notes what replica r of slot k became.
-func (w *world) noted(k int, r *replica) {
+	t(r, seq)
 	w.owes[k] = w.owes[k] || r.owed()
 	w.settling = w.settling || r.settled()
 }
@@ -90,13 +86,9 @@ type replicas struct {
 // resolved hands the replica of ref's entity what the acks made of the
 // copy packet seq carried, by the handler of ref's kind.
 func (v replicas) resolved(ref entityRef, seq uint32, o ackOutcome) {
-	i, ok := v.w.find(ref.id)
-	if !ok {
-		return
+	if i, ok := v.w.index.get(ref.id); ok {
+		v.w.update(int(i), v.k, refHandlers[ref.kind][o], seq)
 	}
-	r := v.w.rep(i, v.k)
-	refHandlers[ref.kind][o](r, seq)
-	v.w.noted(v.k, r)
 }
 
 // live returns the live entity id.
