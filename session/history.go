@@ -265,6 +265,21 @@ func (h *history) resolve(ack, bits uint32, to replicas) {
 	}
 }
 
+// replicas is the world's replicas of slot k: where the history of the
+// slot's connection hands what became of each entity message.
+type replicas struct {
+	w *world
+	k int
+}
+
+// resolved hands the replica of ref's entity what the acks made of the
+// copy packet seq carried, by the handler of ref's kind.
+func (v replicas) resolved(ref entityRef, seq uint32, o ackOutcome) {
+	if i, ok := v.w.index.get(ref.id); ok {
+		v.w.update(int(i), v.k, refHandlers[ref.kind][o], seq)
+	}
+}
+
 // lose hands to every message of b lost, the destructions first.
 func (b *entityBlock) lose(to replicas) {
 	b.each(destruction, lost, to)

@@ -30,14 +30,13 @@ func (s *Server) sendEntities(end toConn) {
 			w.owes[c.slot] = true
 			return
 		}
-		s.sendEntity(end, i)
+		s.sendEntity(end, i, r)
 	}
 }
 
-// sendEntity puts the message entity i's replica is owed in c's packet.
-func (s *Server) sendEntity(end toConn, i int) {
+// sendEntity puts the message entity i's replica r is owed in c's packet.
+func (s *Server) sendEntity(end toConn, i int, r *replica) {
 	c := end.c
-	r := s.world.rep(i, c.slot)
 	if r.resend() {
 		c.cs.Resends++
 		s.sideStats.Resends++

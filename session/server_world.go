@@ -76,21 +76,6 @@ func (w *world) update(i, k int, t func(*replica, uint32), seq uint32) {
 	w.settling = w.settling || r.settled()
 }
 
-// replicas is the world's replicas of slot k: where the acks of the
-// slot's connection land.
-type replicas struct {
-	w *world
-	k int
-}
-
-// resolved hands the replica of ref's entity what the acks made of the
-// copy packet seq carried, by the handler of ref's kind.
-func (v replicas) resolved(ref entityRef, seq uint32, o ackOutcome) {
-	if i, ok := v.w.index.get(ref.id); ok {
-		v.w.update(int(i), v.k, refHandlers[ref.kind][o], seq)
-	}
-}
-
 // live returns the live entity id.
 func (w *world) live(id uint32) (*serverEntity, bool) {
 	e, ok := w.get(id)
