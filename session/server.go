@@ -94,26 +94,6 @@ func (s *Server) Stats() ServerStats {
 	return st
 }
 
-// open yields the open connections, in slot order.
-func (s *Server) open() iter.Seq[*conn] {
-	return func(yield func(*conn) bool) {
-		for i := range s.conns {
-			if c := &s.conns[i]; c.state == placeTaken && !yield(c) {
-				return
-			}
-		}
-	}
-}
-
-func (s *Server) byID(id uint32) *conn {
-	for c := range s.open() {
-		if c.id == id {
-			return c
-		}
-	}
-	return nil
-}
-
 // Receive processes one datagram from from at time now (§3): a connected
 // packet from an address with a connection or a waiting place, otherwise a
 // handshake datagram or a first packet after a Welcome. It never panics;

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"iter"
 	"time"
 
 	"github.com/rtypeproto/rtype"
@@ -70,10 +71,8 @@ func (s *Server) Kick(id uint32, now time.Time) error {
 	return nil
 }
 
-// expire closes the connections and forgets the waiting clients silent too
-// long (§13.3).
+// expire closes the connections silent too long (§13.3).
 func (s *Server) expire(now time.Time) {
-	s.expireWaiting(now)
 	if s.cfg.InactivityTimeout <= 0 {
 		return
 	}
@@ -82,4 +81,25 @@ func (s *Server) expire(now time.Time) {
 			s.closeConn(c, CloseTimeout, 0, now)
 		}
 	}
+}
+
+// open yields the open connections, in slot order.
+func (s *Server) open() iter.Seq[*conn] {
+	return func(yield func(*conn) bool) {
+		for i := range s.conns {
+			if c := &s.conns[i]; c.state == placeTaken && !yield(c) {
+				return
+			}
+		}
+	}
+}
+
+// byID returns open connection id, if any.
+func (s *Server) byID(id uint32) *conn {
+	for c := range s.open() {
+		if c.id == id {
+			return c
+		}
+	}
+	return nil
 }
