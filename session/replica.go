@@ -181,19 +181,30 @@ func (r *replica) on(ev repEvent) { r.state = repMachine.Next(r.state, ev) }
 
 // owed reports whether a message is owed now: a first CreateEntity or
 // DestroyEntity, a copy of one that seems lost, or the echo.
-func (r *replica) owed() bool {
+func (r *replica) owed() bool { return r.owes() != owesNothing }
+
+// owing is which message a replica is owed, if any.
+type owing uint8
+
+const (
+	owesNothing owing = iota
+	owesFirst         // the first CreateEntity or DestroyEntity
+	owesResend        // a copy of one that seems lost
+	owesEcho          // the DestroyEntity's second copy
+)
+
+// owes says which message is owed now, as owed says whether one is.
+func (r *replica) owes() owing {
 	switch r.state {
-	case repPending, repCreateDue, repDoomed, repDestroyEcho, repDestroyDue:
-		return true
+	case repPending, repDoomed:
+		return owesFirst
+	case repCreateDue, repDestroyDue:
+		return owesResend
+	case repDestroyEcho:
+		return owesEcho
 	}
-	return false
+	return owesNothing
 }
-
-// resend reports whether the message owed is a copy of one that seems lost.
-func (r *replica) resend() bool { return r.state == repCreateDue || r.state == repDestroyDue }
-
-// echoing reports whether the message owed is the DestroyEntity's echo.
-func (r *replica) echoing() bool { return r.state == repDestroyEcho }
 
 // settled reports whether nothing about the entity is owed or in flight.
 func (r *replica) settled() bool {

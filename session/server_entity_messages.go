@@ -19,10 +19,11 @@ func (s *Server) sendEntities(end toConn) {
 	before := c.seq        // packets of earlier Ticks
 	for i := range w.ents {
 		r := w.rep(i, c.slot)
-		if !r.owed() {
+		o := r.owes()
+		if o == owesNothing {
 			continue
 		}
-		if r.echoing() && r.last > before {
+		if o == owesEcho && r.last > before {
 			w.owes[c.slot] = true // the echo goes at the next Tick
 			continue
 		}
@@ -30,14 +31,14 @@ func (s *Server) sendEntities(end toConn) {
 			w.owes[c.slot] = true
 			return
 		}
-		s.sendEntity(end, i, r)
+		s.sendEntity(end, i, o)
 	}
 }
 
-// sendEntity puts the message entity i's replica r is owed in c's packet.
-func (s *Server) sendEntity(end toConn, i int, r *replica) {
+// sendEntity puts in c's packet message o that entity i's replica is owed.
+func (s *Server) sendEntity(end toConn, i int, o owing) {
 	c := end.c
-	if r.resend() {
+	if o == owesResend {
 		c.cs.Resends++
 		s.sideStats.Resends++
 		if s.trace.on() {
@@ -48,7 +49,7 @@ func (s *Server) sendEntity(end toConn, i int, r *replica) {
 		s.sendCreate(end, i)
 		return
 	}
-	if r.echoing() {
+	if o == owesEcho {
 		c.cs.RedundantDestroys++
 		s.sideStats.RedundantDestroys++
 	}
