@@ -215,6 +215,9 @@ func (r *replica) settled() bool {
 // entity: a message owed or in flight, or one it holds that is gone.
 func (r *replica) unsettled() bool { return r.state != repAbsent && r.state != repHeld }
 
+// The transitions below, which world.update applies, each take the packet
+// they concern: the one a copy went in or the acks resolved, 0 for none.
+
 // spawned: the entity entered the world, or its client joined.
 func (r *replica) spawned(uint32) { *r = replica{}; r.on(evEntered) }
 
