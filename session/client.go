@@ -200,7 +200,7 @@ func (c *Client) flush() {
 // Receive processes one datagram from from at time now. It never panics;
 // what the spec drops is dropped and counted in Stats().Drops.
 func (c *Client) Receive(datagram []byte, from netip.AddrPort, now time.Time) {
-	if c.arrived(datagram, from, now) {
+	if from, ok := c.arrived(datagram, from, now); ok {
 		c.receive(datagram, from, now)
 	}
 	if c.trace.on() {
@@ -210,7 +210,7 @@ func (c *Client) Receive(datagram []byte, from netip.AddrPort, now time.Time) {
 
 func (c *Client) receive(datagram []byte, from netip.AddrPort, now time.Time) {
 	switch {
-	case unmap(from) != c.addr:
+	case from != c.addr:
 		c.drop(DropNotFromServer)
 	case c.state == Idle || c.state == Connecting:
 		c.receiveHandshake(datagram, now)
@@ -256,7 +256,7 @@ func (c *Client) receivePacket(b []byte, now time.Time) {
 		c.drop(DropWrongConnection)
 		return
 	}
-	if !c.peer.receive(h.Sequence, now, &c.endpoint) {
+	if !c.peer.receive(h, now, &c.endpoint) {
 		return
 	}
 	for m, rest, ok := rtype.SplitMessage(p.MessageArea()); ok; m, rest, ok = rtype.SplitMessage(rest) {

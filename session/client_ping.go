@@ -70,12 +70,8 @@ func (c *Client) pong(ts uint32, now time.Time) bool {
 		return false
 	}
 	rtt := max(now.Sub(sent), 0)
-	smoothRTT(&c.srtt, rtt)
 	c.rtts.add(rtt)
-	c.stats.RTT.observeRTT(rtt)
-	if c.trace.on() {
-		c.trace.rtt(c.addr, rtt, c.srtt)
-	}
+	c.sampleRTT(c.addr, &c.srtt, rtt)
 	c.pongs++
 	c.events.push(ClientEvent{Kind: EventPong, RTT: rtt, At: now})
 	return true

@@ -41,18 +41,19 @@ func (e *endpoint) transmit(to netip.AddrPort, b []byte) {
 }
 
 // arrived counts datagram b from from and reports whether it may be read:
-// one over 548 bytes is dropped (§2.2).
-func (e *endpoint) arrived(b []byte, from netip.AddrPort, now time.Time) bool {
+// one over 548 bytes is dropped (§2.2). It returns from unmapped.
+func (e *endpoint) arrived(b []byte, from netip.AddrPort, now time.Time) (netip.AddrPort, bool) {
 	e.stats.PacketsIn++
 	e.stats.BytesIn += uint64(len(b))
+	from = unmap(from)
 	if e.trace.on() {
-		e.trace.arrived(b, unmap(from), now)
+		e.trace.arrived(b, from, now)
 	}
 	if len(b) > rtype.MaxDatagramSize {
 		e.drop(DropTooLarge)
-		return false
+		return from, false
 	}
-	return true
+	return from, true
 }
 
 // unmap makes an IPv4-mapped address from a dual-stack socket plain IPv4.

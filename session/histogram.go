@@ -1,7 +1,5 @@
 package session
 
-import "time"
-
 // Bucket bounds of the histograms in [Counters] and [ServerStats], upper
 // bounds inclusive as Prometheus's "le"; a last bucket takes the rest. They
 // are shared by every side's stats and are not to be changed.
@@ -53,12 +51,4 @@ func (h *Histogram) Add(o *Histogram) {
 	}
 	h.Count += o.Count
 	h.Sum += o.Sum
-}
-
-// observeRTT counts a round-trip sample in seconds; a negative one, from
-// a clock that went back, is not a sample.
-func (h *Histogram) observeRTT(d time.Duration) {
-	if d >= 0 {
-		h.Observe(d.Seconds())
-	}
 }

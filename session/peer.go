@@ -27,14 +27,15 @@ func (p *peer) next() rtype.PacketHeader {
 	return rtype.PacketHeader{ConnectionID: p.id, Sequence: p.seq, Ack: ack, AckBits: bits}
 }
 
-// receive applies §5.2 to a packet numbered seq at now: true to process it.
-// It counts in e's Counters the packet, accepted or dropped as a duplicate or
-// too old, and the peer's packets it shows lost, each traced: the one way
-// either side counts.
-func (p *peer) receive(seq uint32, now time.Time, e *endpoint) bool {
+// receive applies §5.2 to a packet with header h at now: true to process
+// it, its ack (§5.1) then recorded if it names a packet sent. It counts in
+// e's Counters the packet, accepted or dropped as a duplicate or too old,
+// and the peer's packets it shows lost, each traced: the one way either
+// side counts.
+func (p *peer) receive(h rtype.PacketHeader, now time.Time, e *endpoint) bool {
 	lost := p.window.lost
 	ack, bits := p.window.ack()
-	switch p.window.receive(seq) {
+	switch p.window.receive(h.Sequence) {
 	case rtype.SeqDuplicate:
 		e.drop(DropDuplicate)
 		return false
@@ -47,19 +48,13 @@ func (p *peer) receive(seq uint32, now time.Time, e *endpoint) bool {
 	if n := p.window.lost - lost; n > 0 {
 		e.stats.PacketsLost += n
 		if e.trace.on() {
-			lostSequences(ack, bits, seq, p.window.first, n, func(s uint32) { e.trace.lost(p.addr, s) })
+			lostSequences(ack, bits, h.Sequence, p.window.first, n, func(s uint32) { e.trace.lost(p.addr, s) })
 		}
 	}
-	return true
-}
-
-// acked records the peer's ack (§5.1) and reports whether it names a packet
-// sent: 0 (nothing received yet) and an unsent sequence say nothing.
-func (p *peer) acked(ack uint32) bool {
-	if ack == 0 || ack > p.seq {
-		return false
+	// 0 (nothing received yet) and an unsent sequence acknowledge nothing.
+	if h.Ack != 0 && h.Ack <= p.seq {
+		p.ackTop = max(p.ackTop, h.Ack)
 	}
-	p.ackTop = max(p.ackTop, ack)
 	return true
 }
 

@@ -14,16 +14,16 @@ import (
 func TestReplica_13_4_Transitions(t *testing.T) {
 	type step func(r *replica)
 	var (
-		spawned      = func(r *replica) { r.spawned() }
-		killed       = func(r *replica) { r.killed() }
+		spawned      = func(r *replica) { r.spawned(0) }
+		killed       = func(r *replica) { r.killed(0) }
 		create       = func(seq uint32) step { return func(r *replica) { r.sentCreate(seq) } }
-		createV1     = func(r *replica) { r.sentCreateOnce() }
+		createV1     = func(r *replica) { r.sentCreateOnce(0) }
 		destroy      = func(seq uint32) step { return func(r *replica) { r.sentDestroy(seq) } }
-		destroyV1    = func(r *replica) { r.sentDestroyOnce() }
-		ackedCreate  = func(r *replica) { r.ackedCreate() }
+		destroyV1    = func(r *replica) { r.sentDestroyOnce(0) }
+		ackedCreate  = func(r *replica) { r.ackedCreate(0) }
 		lostCreate   = func(seq uint32) step { return func(r *replica) { r.lostCreate(seq) } }
 		ackedDestroy = func(seq uint32) step { return func(r *replica) { r.ackedDestroy(seq) } }
-		lostDestroy  = func(r *replica) { r.lostDestroy() }
+		lostDestroy  = func(r *replica) { r.lostDestroy(0) }
 		suspect      = func(seq uint32) step { return func(r *replica) { r.suspect(seq) } }
 	)
 	// giveUp: a held entity destroyed, then every DestroyEntity copy lost.

@@ -181,19 +181,30 @@ func (r *replica) on(ev repEvent) { r.state = repMachine.Next(r.state, ev) }
 
 // owed reports whether a message is owed now: a first CreateEntity or
 // DestroyEntity, a copy of one that seems lost, or the echo.
-func (r *replica) owed() bool {
+func (r *replica) owed() bool { return r.owes() != owesNothing }
+
+// owing is which message a replica is owed, if any.
+type owing uint8
+
+const (
+	owesNothing owing = iota
+	owesFirst         // the first CreateEntity or DestroyEntity
+	owesResend        // a copy of one that seems lost
+	owesEcho          // the DestroyEntity's second copy
+)
+
+// owes says which message is owed now, as owed says whether one is.
+func (r *replica) owes() owing {
 	switch r.state {
-	case repPending, repCreateDue, repDoomed, repDestroyEcho, repDestroyDue:
-		return true
+	case repPending, repDoomed:
+		return owesFirst
+	case repCreateDue, repDestroyDue:
+		return owesResend
+	case repDestroyEcho:
+		return owesEcho
 	}
-	return false
+	return owesNothing
 }
-
-// resend reports whether the message owed is a copy of one that seems lost.
-func (r *replica) resend() bool { return r.state == repCreateDue || r.state == repDestroyDue }
-
-// echoing reports whether the message owed is the DestroyEntity's echo.
-func (r *replica) echoing() bool { return r.state == repDestroyEcho }
 
 // settled reports whether nothing about the entity is owed or in flight.
 func (r *replica) settled() bool {
@@ -204,15 +215,18 @@ func (r *replica) settled() bool {
 // entity: a message owed or in flight, or one it holds that is gone.
 func (r *replica) unsettled() bool { return r.state != repAbsent && r.state != repHeld }
 
+// The transitions below, which world.update applies, each take the packet
+// they concern: the one a copy went in or the acks resolved, 0 for none.
+
 // spawned: the entity entered the world, or its client joined.
-func (r *replica) spawned() { *r = replica{}; r.on(evEntered) }
+func (r *replica) spawned(uint32) { *r = replica{}; r.on(evEntered) }
 
 // forgotten: the client left.
-func (r *replica) forgotten() { *r = replica{}; r.on(evForgotten) }
+func (r *replica) forgotten(uint32) { *r = replica{}; r.on(evForgotten) }
 
 // killed: the entity left the world. A client never sent its CreateEntity
 // is owed nothing; any other may hold it and is owed its DestroyEntity.
-func (r *replica) killed() { r.on(evLeft) }
+func (r *replica) killed(uint32) { r.on(evLeft) }
 
 // sentCreate: a CreateEntity copy went in packet seq.
 func (r *replica) sentCreate(seq uint32) {
@@ -223,7 +237,7 @@ func (r *replica) sentCreate(seq uint32) {
 
 // sentCreateOnce: a CreateEntity went untracked (version 1): it counts as
 // held.
-func (r *replica) sentCreateOnce() { r.on(evSentCreateOnce) }
+func (r *replica) sentCreateOnce(uint32) { r.on(evSentCreateOnce) }
 
 // sentDestroy: a DestroyEntity copy went in packet seq: the first one, its
 // echo or a resend.
@@ -234,12 +248,20 @@ func (r *replica) sentDestroy(seq uint32) {
 }
 
 // sentDestroyOnce: a DestroyEntity went untracked (version 1): done.
-func (r *replica) sentDestroyOnce() { *r = replica{}; r.on(evSentDestroyOnce) }
+func (r *replica) sentDestroyOnce(uint32) { *r = replica{}; r.on(evSentDestroyOnce) }
+
+// refHandlers are, per kind of entity message and per outcome, what a
+// copy resolved by the acks does to its replica (§13.4): a kind of message
+// carries its handlers, the history only says what became of its packet.
+var refHandlers = [...][numOutcomes]func(*replica, uint32){
+	creation:    {arrived: (*replica).ackedCreate, lost: (*replica).lostCreate, suspected: (*replica).suspect},
+	destruction: {arrived: (*replica).ackedDestroy, lost: (*replica).lostDestroy, suspected: (*replica).suspect},
+}
 
 // ackedCreate: a packet with a CreateEntity copy arrived. After the
 // entity left the world, that copy may have arrived after a DestroyEntity,
 // so one more goes.
-func (r *replica) ackedCreate() {
+func (r *replica) ackedCreate(uint32) {
 	r.creates = dec(r.creates)
 	r.on(evCreateArrived)
 }
@@ -270,7 +292,7 @@ func (r *replica) ackedDestroy(seq uint32) {
 // lostDestroy: a packet with a DestroyEntity copy was lost: it is sent
 // again once no copy is in flight, unless the client lost so many that
 // the server gives up.
-func (r *replica) lostDestroy() {
+func (r *replica) lostDestroy(uint32) {
 	r.destroys = dec(r.destroys)
 	switch r.state {
 	case repDestroyEcho, repDestroying, repDestroyDue:
@@ -290,40 +312,6 @@ func (r *replica) lostDestroy() {
 func (r *replica) suspect(seq uint32) {
 	if r.last == seq {
 		r.on(evSuspected)
-	}
-}
-
-// resolved applies what the acks made of a copy of kind k that packet seq
-// carried, by the handler of its kind.
-func (r *replica) resolved(k refKind, o ackOutcome, seq uint32) {
-	if k == creation {
-		r.creationResolved(o, seq)
-		return
-	}
-	r.destructionResolved(o, seq)
-}
-
-// creationResolved handles a CreateEntity copy's outcome.
-func (r *replica) creationResolved(o ackOutcome, seq uint32) {
-	switch o {
-	case arrived:
-		r.ackedCreate()
-	case lost:
-		r.lostCreate(seq)
-	case suspected:
-		r.suspect(seq)
-	}
-}
-
-// destructionResolved handles a DestroyEntity copy's outcome.
-func (r *replica) destructionResolved(o ackOutcome, seq uint32) {
-	switch o {
-	case arrived:
-		r.ackedDestroy(seq)
-	case lost:
-		r.lostDestroy()
-	case suspected:
-		r.suspect(seq)
 	}
 }
 

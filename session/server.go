@@ -94,91 +94,16 @@ func (s *Server) Stats() ServerStats {
 	return st
 }
 
-// open yields the open connections, in slot order.
-func (s *Server) open() iter.Seq[*conn] {
-	return func(yield func(*conn) bool) {
-		for i := range s.conns {
-			if c := &s.conns[i]; c.state == placeTaken && !yield(c) {
-				return
-			}
-		}
-	}
-}
-
-func (s *Server) byAddr(a netip.AddrPort) *conn {
-	for c := range s.open() {
-		if c.addr == a {
-			return c
-		}
-	}
-	return nil
-}
-
-func (s *Server) byID(id uint32) *conn {
-	for c := range s.open() {
-		if c.id == id {
-			return c
-		}
-	}
-	return nil
-}
-
 // Receive processes one datagram from from at time now (§3): a connected
 // packet from an address with a connection or a waiting place, otherwise a
 // handshake datagram or a first packet after a Welcome. It never panics;
 // what the spec drops is dropped silently and counted in Stats().Drops.
 // After [Server.Close] it drops everything, with [DropClosed].
 func (s *Server) Receive(datagram []byte, from netip.AddrPort, now time.Time) {
-	if s.arrived(datagram, from, now) {
+	if from, ok := s.arrived(datagram, from, now); ok {
 		s.receive(datagram, from, now)
 	}
 	if s.trace.on() {
 		s.trace.received()
-	}
-}
-
-func (s *Server) receive(datagram []byte, from netip.AddrPort, now time.Time) {
-	if s.state == serverClosed {
-		s.drop(DropClosed)
-		return
-	}
-	from = unmap(from)
-	if c := s.byAddr(from); c != nil {
-		if p, ok := s.packetFor(datagram, c.id); ok {
-			s.processPacket(c, p, now)
-		}
-		return
-	}
-	if w := s.waiterByAddr(from); w != nil {
-		if p, ok := s.packetFor(datagram, w.id); ok {
-			s.waitPacket(w, p, now)
-		}
-		return
-	}
-	s.receiveUnbound(datagram, from, now)
-}
-
-// packetFor frames a datagram from the address bound to connection id, or
-// a waiting client's, and checks its connectionId (§5.3, §5.4); false
-// means it was dropped.
-func (s *Server) packetFor(b []byte, id uint32) (rtype.Packet, bool) {
-	p, err := rtype.ParsePacket(b)
-	if err != nil {
-		s.drop(packetDrop(err))
-		return nil, false
-	}
-	if h := p.Header(); h.ConnectionID != id {
-		s.dropForeign(h.ConnectionID)
-		return nil, false
-	}
-	return p, true
-}
-
-// dropForeign counts a packet whose id is not its sender's (§5.4).
-func (s *Server) dropForeign(id uint32) {
-	if s.byID(id) != nil {
-		s.drop(DropWrongAddress)
-	} else {
-		s.drop(DropUnknownConnection)
 	}
 }

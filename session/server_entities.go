@@ -33,7 +33,7 @@ func (s *Server) spawn(owner uint32, a rtype.Archetype, x, y, rotation float64) 
 		x: x, y: y, rot: rotation,
 	})
 	for c := range s.open() {
-		w.update(i, c.slot, (*replica).spawned)
+		w.update(i, c.slot, (*replica).spawned, 0)
 	}
 	return w.ents[i].id
 }
@@ -65,7 +65,7 @@ func (s *Server) Destroy(id uint32, reason rtype.DestroyReason) error {
 	e.dead, e.destroy = true, rtype.DestroyEntity{ServerTick: s.tick, NetworkID: id, Reason: reason}
 	w.nDead++
 	for k := range w.slots {
-		w.update(i, k, (*replica).killed)
+		w.update(i, k, (*replica).killed, 0)
 	}
 	if w.settled(i) {
 		w.remove(i)

@@ -19,10 +19,11 @@ func (s *Server) sendEntities(end toConn) {
 	before := c.seq        // packets of earlier Ticks
 	for i := range w.ents {
 		r := w.rep(i, c.slot)
-		if !r.owed() {
+		o := r.owes()
+		if o == owesNothing {
 			continue
 		}
-		if r.echoing() && r.last > before {
+		if o == owesEcho && r.last > before {
 			w.owes[c.slot] = true // the echo goes at the next Tick
 			continue
 		}
@@ -30,15 +31,14 @@ func (s *Server) sendEntities(end toConn) {
 			w.owes[c.slot] = true
 			return
 		}
-		s.sendEntity(end, i)
+		s.sendEntity(end, i, o)
 	}
 }
 
-// sendEntity puts the message entity i's replica is owed in c's packet.
-func (s *Server) sendEntity(end toConn, i int) {
+// sendEntity puts in c's packet message o that entity i's replica is owed.
+func (s *Server) sendEntity(end toConn, i int, o owing) {
 	c := end.c
-	r := s.world.rep(i, c.slot)
-	if r.resend() {
+	if o == owesResend {
 		c.cs.Resends++
 		s.sideStats.Resends++
 		if s.trace.on() {
@@ -49,7 +49,7 @@ func (s *Server) sendEntity(end toConn, i int) {
 		s.sendCreate(end, i)
 		return
 	}
-	if r.echoing() {
+	if o == owesEcho {
 		c.cs.RedundantDestroys++
 		s.sideStats.RedundantDestroys++
 	}
@@ -74,12 +74,11 @@ func (s *Server) sendCreate(end toConn, i int) {
 	c, e := end.c, &s.world.ents[i]
 	put(end, &s.asm, e.create(s.tick))
 	if !s.cfg.ReliableEvents.on() {
-		s.world.update(i, c.slot, (*replica).sentCreateOnce)
+		s.world.update(i, c.slot, (*replica).sentCreateOnce, 0)
 		return
 	}
 	c.sent.record(entityRef{id: e.id, kind: creation})
-	seq := c.seq
-	s.world.update(i, c.slot, func(r *replica) { r.sentCreate(seq) })
+	s.world.update(i, c.slot, (*replica).sentCreate, c.seq)
 }
 
 // sendDestroy puts dead entity i's DestroyEntity, stamped now, in c's
@@ -90,12 +89,11 @@ func (s *Server) sendDestroy(end toConn, i int) {
 	m.ServerTick = s.tick
 	put(end, &s.asm, m)
 	if !s.cfg.ReliableEvents.on() {
-		s.world.update(i, c.slot, (*replica).sentDestroyOnce)
+		s.world.update(i, c.slot, (*replica).sentDestroyOnce, 0)
 		return
 	}
 	c.sent.record(entityRef{id: e.id, kind: destruction})
-	seq := c.seq
-	s.world.update(i, c.slot, func(r *replica) { r.sentDestroy(seq) })
+	s.world.update(i, c.slot, (*replica).sentDestroy, c.seq)
 }
 
 // traceResent traces the resending to c of entity i's message.

@@ -6,27 +6,6 @@ import (
 	"github.com/rtypeproto/rtype"
 )
 
-// processPacket applies §5.2 and §7 to c's packet, framed and checked, and
-// sends what answers it: Pongs, QueryEntity answers, or an empty packet
-// owed at the next Tick over the send budget (§12).
-func (s *Server) processPacket(c *conn, p rtype.Packet, now time.Time) {
-	h := p.Header()
-	if !c.receive(h.Sequence, now, &s.endpoint) {
-		return
-	}
-	s.ack(c, h.Ack, h.AckBits, now)
-	for m, rest, ok := rtype.SplitMessage(p.MessageArea()); ok; m, rest, ok = rtype.SplitMessage(rest) {
-		if !s.handle(c, m, now) {
-			return // closed by a Disconnect: nothing answers it (§7.3)
-		}
-	}
-	if s.asm.open {
-		s.flush(c, now)
-	} else {
-		c.probeDue = true
-	}
-}
-
 // handle applies one message of c's packet (§6, §7); false means it closed c.
 func (s *Server) handle(c *conn, m rtype.RawMessage, now time.Time) bool {
 	switch m.Type {

@@ -22,25 +22,13 @@ func (s *Server) flush(c *conn, now time.Time) {
 	if !s.asm.open {
 		return
 	}
-	s.sentNow(c, now)
+	c.sent.sent(c.seq, now, replicas{&s.world, c.slot})
 	snap := s.asm.snapshot
 	b := s.asm.finish()
 	if snap {
 		s.sideStats.SnapshotSizes.Observe(float64(len(b)))
 	}
 	s.transmit(c.addr, b)
-}
-
-// sentNow records the packet c just sent; entity messages it found no
-// block for count as lost.
-func (s *Server) sentNow(c *conn, now time.Time) {
-	if c.sentNow(now) {
-		return
-	}
-	c.sent.lose(&c.sent.building, func(ref entityRef, seq uint32, o ackOutcome) {
-		s.resolved(c, ref, seq, o)
-	})
-	c.sent.building.n = 0
 }
 
 // Tick advances the server tick; call it once per game tick, after the game

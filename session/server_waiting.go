@@ -82,10 +82,9 @@ func (s *Server) oldest() *waiter {
 // Disconnect removes w unanswered (§7.3), and Shutdown sends Rejected (§4.4).
 func (s *Server) waitPacket(w *waiter, p rtype.Packet, now time.Time) {
 	h := p.Header()
-	if !w.receive(h.Sequence, now, &s.endpoint) {
+	if !w.receive(h, now, &s.endpoint) {
 		return
 	}
-	w.acked(h.Ack)
 	switch {
 	case s.disconnects(p):
 		s.leaveQueue(w, CloseDisconnect, now)
@@ -135,11 +134,13 @@ func (s *Server) expireWaiting(now time.Time) {
 	}
 }
 
-// admit runs at every Tick before anything is sent: while a player can
-// join, the oldest waiting client does, its connection continuing the
-// numbering it has seen (§5.2). closeConn does not call it, since it runs
-// inside loops over the world.
+// admit runs at every Tick before anything is sent: it forgets the
+// waiting clients silent too long (§13.3), then, while a player can join,
+// the oldest waiting client does, its connection continuing the numbering
+// it has seen (§5.2). closeConn does not call it, since it runs inside
+// loops over the world.
 func (s *Server) admit(now time.Time) {
+	s.expireWaiting(now)
 	for s.nWaiting > 0 && s.canJoin() {
 		w := s.oldest()
 		p := w.peer

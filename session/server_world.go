@@ -66,11 +66,12 @@ func newWorld(slots int) world {
 // changes it.
 func (w *world) rep(i, k int) *replica { return &w.reps[i*w.slots+k] }
 
-// update applies transition t to entity i's replica of slot k and notes
-// what it became, for the slot's Tick and for purge.
-func (w *world) update(i, k int, t func(*replica)) {
+// update applies transition t, about packet seq (0 for none), to entity
+// i's replica of slot k and notes what it became, for the slot's Tick and
+// for purge.
+func (w *world) update(i, k int, t func(*replica, uint32), seq uint32) {
 	r := w.rep(i, k)
-	t(r)
+	t(r, seq)
 	w.owes[k] = w.owes[k] || r.owed()
 	w.settling = w.settling || r.settled()
 }
