@@ -41,8 +41,8 @@ func TestHotPathInlines(t *testing.T) {
 
 	out = build("-gcflags=github.com/rtypeproto/rtype/session=-m", "./session")
 	for _, c := range []struct{ site, fn string }{
-		{"session/server.go", "rtype.ParsePacket"},
-		{"session/server_messages.go", "rtype.SplitMessage"},
+		{"session/server_packets.go", "rtype.ParsePacket"},
+		{"session/server_packets.go", "rtype.SplitMessage"},
 		{"session/client.go", "rtype.ParsePacket"},
 		{"session/client.go", "rtype.SplitMessage"},
 	} {
