@@ -114,7 +114,10 @@ func healthyRun(t *testing.T, mode string) {
 		if rtt := cell(t, r, 5); rtt <= 0 || rtt > 100 {
 			t.Errorf("match %d: round trip p50 %v ms, not a loopback's", i, rtt)
 		}
-		if in, out := cell(t, r, 9), cell(t, r, 10); in < 4*20/2 || out < 4*60/2 {
+		// Behind, the bots sent fewer Inputs and a starved server fewer
+		// Snapshots, as the report says: the rates are judged only when
+		// the generator kept up.
+		if in, out := cell(t, r, 9), cell(t, r, 10); !behind && (in < 4*20/2 || out < 4*60/2) {
 			t.Errorf("match %d: %v datagrams in, %v out per second: under half of 20 Snapshots and 60 Inputs a bot", i, in, out)
 		}
 	}
