@@ -207,7 +207,7 @@ func TestBrowser_PlaysThroughGateway(t *testing.T) {
 	r50, r99 := ref.gaps()
 	t.Logf("Snapshot gaps p50 %.1f p99 %.1f ms on the page, %.1f and %.1f ms for a Go client over UDP on the same server",
 		s.SnapshotGapP50Ms, s.SnapshotGapP99Ms, r50, r99)
-	checkSmooth(t, s)
+	checkSmooth(t, s, r50)
 	if errs := b.consoleErrors(); len(errs) > 0 {
 		t.Errorf("the console has errors:\n%s", strings.Join(errs, "\n"))
 	}
@@ -226,16 +226,19 @@ func TestBrowser_PlaysThroughGateway(t *testing.T) {
 // shares of held or extrapolated entities are logged, not bounded): a
 // frame at least every 50 ms at the median (the display's rate is 60 Hz),
 // Snapshot rounds arriving at the server's 50 ms at the median (§8.1,
-// §10), a render delay within the view's bound, entities drawn moving,
-// and the own ship's prediction rarely snapped back.
-func checkSmooth(t *testing.T, s play.Stats) {
+// §10): 50 ± 10 ms, or up to 10 ms over what a Go client over UDP on the
+// same server saw (ref50), as a starved server ticks late for both; a
+// render delay within the view's bound, entities drawn moving, and the
+// own ship's prediction rarely snapped back.
+func checkSmooth(t *testing.T, s play.Stats, ref50 float64) {
 	t.Helper()
 	for _, c := range []struct {
 		what string
 		bad  bool
 	}{
 		{fmt.Sprintf("frame p50 %.1f ms, over 50 ms", s.FrameP50Ms), s.FrameP50Ms <= 0 || s.FrameP50Ms > 50},
-		{fmt.Sprintf("Snapshot gap p50 %.1f ms, not 50 ± 10 ms", s.SnapshotGapP50Ms), s.SnapshotGapP50Ms < 40 || s.SnapshotGapP50Ms > 60},
+		{fmt.Sprintf("Snapshot gap p50 %.1f ms, outside 40 to %.1f ms (60, or the Go client's %.1f + 10)", s.SnapshotGapP50Ms, max(60, ref50+10), ref50),
+			s.SnapshotGapP50Ms < 40 || s.SnapshotGapP50Ms > max(60, ref50+10)},
 		{fmt.Sprintf("render delay %.0f ms, not in (0, 500]", s.RenderDelayMs), s.RenderDelayMs <= 0 || s.RenderDelayMs > 500},
 		{"no entity drawn moving", s.Interpolated+s.Extrapolated == 0},
 		{fmt.Sprintf("%d own corrections snapped", s.CorrectionSnaps), s.CorrectionSnaps > 3},
