@@ -12,6 +12,30 @@ func (p *player) pong(ts uint32, d time.Duration) (msg, bool) {
 	return p.expect(d, isPong(ts))
 }
 
+// unanswered tells why the Ping with timestamp ts, just sent, got no
+// Pong, or returns "" when it got one. A Pong not come within the run's
+// paced wait is judged by a probe, not by the clock: a server that
+// handles its datagrams in order answers ts before the probe's Ping, so
+// a probe answered without it means the server dropped ts, while a slow
+// server (a busy machine) is waited for as the probe waits.
+func (p *player) unanswered(ts uint32) string {
+	if _, ok := p.pong(ts, p.t.paced(2*replyWait)); ok {
+		return ""
+	}
+	got := false
+	_, _, silence := p.sendProbe(func(m msg) { got = got || isPong(ts)(m) })
+	switch {
+	case got:
+		return ""
+	case silence != "":
+		return "no Pong, and " + silence
+	}
+	if _, late := p.expect(lateAnswer, isPong(ts)); late {
+		return ""
+	}
+	return "no Pong, though the probe Ping in the packet after got one"
+}
+
 // probe tells what the server made of the datagrams just sent: it sends a
 // Ping in the next packet and waits for its Pong, which a server that
 // handles its datagrams in order sends after any answer to them. It
@@ -49,10 +73,21 @@ func (p *player) untilProbe() []msg {
 
 // probeSeeing sends the probe Ping and shows each message before its Pong
 // to each; it returns the Pong's packet header and the probe's timestamp.
-// A probe left unanswered is asked again, with the liveness probe's
-// wait, before the case fails: on a loaded machine a server may answer
-// late, while one that closed the connection stays silent.
+// The case fails when the probe gets no Pong (sendProbe).
 func (p *player) probeSeeing(each func(m msg)) (rtype.PacketHeader, uint32) {
+	m, ts, silence := p.sendProbe(each)
+	if silence != "" {
+		p.t.Failf("%s: the connection stopped answering", silence)
+	}
+	return m.hdr, ts
+}
+
+// sendProbe sends the probe Ping and shows each message before its Pong to
+// each; it returns the Pong and the probe's timestamp, or says how the
+// probe went unanswered. A probe left unanswered is asked again, with the
+// liveness probe's wait: on a loaded machine a server may answer late,
+// while one that closed the connection stays silent.
+func (p *player) sendProbe(each func(m msg)) (msg, uint32, string) {
 	ts := p.ping()
 	seq, sent := p.seq, p.t.since()
 	again := ts
@@ -69,10 +104,10 @@ func (p *player) probeSeeing(each func(m msg)) (rtype.PacketHeader, uint32) {
 		m, ok = p.expect(p.t.suite.ladder.aliveFor(), pong)
 	}
 	if !ok {
-		p.t.Failf("the probe Ping in packet %d, sent at %v, got no Pong, nor the Ping sent again in packet %d within %v: the connection stopped answering",
+		return m, ts, fmt.Sprintf("the probe Ping in packet %d, sent at %v, got no Pong, nor the Ping sent again in packet %d within %v",
 			seq, sent, p.seq, p.t.suite.ladder.aliveFor())
 	}
-	return m.hdr, ts
+	return m, ts, ""
 }
 
 // lateAnswer is how long, after the answer to a probe, a reply to an

@@ -33,14 +33,14 @@ var serverWindowCases = []Case{
 		p.sendSeq(2, rtype.Ping{Timestamp: p.pingStamp()})
 		a := p.pingStamp()
 		p.sendSeq(4, rtype.Ping{Timestamp: a})
-		if _, ok := p.pong(a, replyWait*2); !ok {
-			t.waitedOut("packet 4 (after 1 and 2) got no Pong within %v", replyWait*2)
+		if _, ok := p.pong(a, t.paced(replyWait*2)); !ok {
+			t.waitedOut("packet 4 (after 1 and 2) got no Pong within %v", t.paced(replyWait*2))
 		}
 		b := p.pingStamp()
 		p.sendSeq(3, rtype.Ping{Timestamp: b})
-		m, ok := p.pong(b, replyWait*2)
+		m, ok := p.pong(b, t.paced(replyWait*2))
 		if !ok {
-			t.waitedOut("packet 3, sent after 4, got no Pong within %v (see 5.2/7)", replyWait*2)
+			t.waitedOut("packet 3, sent after 4, got no Pong within %v (see 5.2/7)", t.paced(replyWait*2))
 		}
 		if m.hdr.Ack != 4 || m.hdr.AckBits != 0x7 {
 			t.Failf("sent packets 1, 2, 4, then 3: the packet carrying the Pong of packet 3 has %s, want ack 4 ackBits 0x00000007", ackDesc(m.hdr))
@@ -73,8 +73,8 @@ var serverWindowCases = []Case{
 		first := p.send(rtype.Ping{Timestamp: p.pingStamp()})
 		a := p.pingStamp()
 		p.send(rtype.Ping{Timestamp: a})
-		if _, ok := p.pong(a, replyWait*2); !ok {
-			t.waitedOut("packet %d got no Pong within %v", p.seq, replyWait*2)
+		if _, ok := p.pong(a, t.paced(replyWait*2)); !ok {
+			t.waitedOut("packet %d got no Pong within %v", p.seq, t.paced(replyWait*2))
 		}
 		ts := p.pingStamp()
 		p.sendSeq(first, rtype.Ping{Timestamp: ts})
@@ -94,8 +94,8 @@ var serverWindowCases = []Case{
 		p, high := jumpAhead(t)
 		ts := p.pingStamp()
 		p.sendSeq(high-32, rtype.Ping{Timestamp: ts})
-		if _, ok := p.pong(ts, replyWait*2); !ok {
-			t.Failf("packet %d, never sent before, 32 below the highest received (%d), with a Ping: no Pong within %v", high-32, high, replyWait*2)
+		if why := p.unanswered(ts); why != "" {
+			t.Failf("packet %d, never sent before, 32 below the highest received (%d), with a Ping: %s", high-32, high, why)
 		}
 	}},
 	{ID: "5.2/6", Level: Must, Title: "a packet greater than the highest received is new: processed, even past a gap", run: func(t *check) {
@@ -103,8 +103,8 @@ var serverWindowCases = []Case{
 		seq := p.seq + 5
 		ts := p.pingStamp()
 		p.sendSeq(seq, rtype.Ping{Timestamp: ts})
-		if _, ok := p.pong(ts, replyWait*2); !ok {
-			t.Failf("packet %d, after %d (4 skipped), with a Ping: no Pong within %v", seq, seq-5, replyWait*2)
+		if why := p.unanswered(ts); why != "" {
+			t.Failf("packet %d, after %d (4 skipped), with a Ping: %s", seq, seq-5, why)
 		}
 	}},
 	{ID: "5.2/7", Level: Must, Title: "a packet lower than the highest received by 1, not seen yet, is out of order: processed", run: func(t *check) {
@@ -112,13 +112,13 @@ var serverWindowCases = []Case{
 		n := p.seq
 		a := p.pingStamp()
 		p.sendSeq(n+2, rtype.Ping{Timestamp: a})
-		if _, ok := p.pong(a, replyWait*2); !ok {
-			t.waitedOut("packet %d got no Pong within %v (see 5.2/6)", n+2, replyWait*2)
+		if _, ok := p.pong(a, t.paced(replyWait*2)); !ok {
+			t.waitedOut("packet %d got no Pong within %v (see 5.2/6)", n+2, t.paced(replyWait*2))
 		}
 		ts := p.pingStamp()
 		p.sendSeq(n+1, rtype.Ping{Timestamp: ts})
-		if _, ok := p.pong(ts, replyWait*2); !ok {
-			t.Failf("packet %d, sent after %d, with a Ping: no Pong within %v", n+1, n+2, replyWait*2)
+		if why := p.unanswered(ts); why != "" {
+			t.Failf("packet %d, sent after %d, with a Ping: %s", n+1, n+2, why)
 		}
 	}},
 	// §5.3 drops the whole packet: acknowledging it would tell the sender
@@ -205,9 +205,9 @@ func ackPattern(t *check) (*player, rtype.PacketHeader) {
 		last = p.pingStamp()
 		p.sendSeq(s, rtype.Ping{Timestamp: last})
 	}
-	m, ok := p.pong(last, replyWait*2)
+	m, ok := p.pong(last, t.paced(replyWait*2))
 	if !ok {
-		t.waitedOut("packet 8 (after 1, 2, 3 and 5) got no Pong within %v (see 5.2/6)", replyWait*2)
+		t.waitedOut("packet 8 (after 1, 2, 3 and 5) got no Pong within %v (see 5.2/6)", t.paced(replyWait*2))
 	}
 	return p, m.hdr
 }
@@ -219,8 +219,8 @@ func jumpAhead(t *check) (*player, uint32) {
 	high := p.seq + 40
 	ts := p.pingStamp()
 	p.sendSeq(high, rtype.Ping{Timestamp: ts})
-	if _, ok := p.pong(ts, replyWait*2); !ok {
-		t.waitedOut("packet %d, 40 above the last, got no Pong within %v (see 5.2/6)", high, replyWait*2)
+	if _, ok := p.pong(ts, t.paced(replyWait*2)); !ok {
+		t.waitedOut("packet %d, 40 above the last, got no Pong within %v (see 5.2/6)", high, t.paced(replyWait*2))
 	}
 	return p, high
 }

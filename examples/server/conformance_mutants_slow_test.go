@@ -151,12 +151,17 @@ func (c *slowConn) ReadFromUDPAddrPort(b []byte) (int, netip.AddrPort, error) {
 // a test's bubble could not wait out (a goroutine waiting for a mutex is
 // not durably blocked).
 func (m mutant) serveSlow(nw *rtypetest.Network, d time.Duration, queued bool) (string, func() error, error) {
+	return m.serveWrapped(nw, func(c conformance.Conn) conformance.Conn { return newSlowConn(c, d, queued) })
+}
+
+// serveWrapped is serve, the mutant's socket wrapped by wrap.
+func (m mutant) serveWrapped(nw *rtypetest.Network, wrap func(conformance.Conn) conformance.Conn) (string, func() error, error) {
 	conn, err := nw.Listen(serverAddr)
 	if err != nil {
 		return "", nil, err
 	}
 	g := gameserver.New(gameserver.Config{})
-	w := newWire(newSlowConn(conn, d, queued))
+	w := newWire(wrap(conn))
 	match := host.Match{Session: g.SessionConfig(), Tick: func(s *session.Server, now time.Time) {
 		g.Step(s, now)
 		w.see(s)
