@@ -61,31 +61,29 @@ func TestFuzzServerFindsACrashingProcess(t *testing.T) {
 	}
 }
 
-// A careful server process survives: exit 0, "no finding".
+// A careful server process survives: exit 0, "no finding", its Pongs
+// seen (no "Hellos alone"), and -trace written from the edge pass on.
+// It is the server mode's careful process, as TestFuzzClientExampleBot is
+// the client mode's: long enough for the edge pass and a few liveness
+// probes. A careful server survives a minute of virtual time in package
+// rtypefuzz (TestCarefulServerSurvives), one without Pongs too
+// (TestServerWithoutPong); what the summary says of either is
+// TestFuzzRunSummary's.
 func TestFuzzServerCarefulProcess(t *testing.T) {
 	fuzzSlot(t)
 	bin := buildPlanted(t)
+	trace := filepath.Join(t.TempDir(), "trace.tsv")
 	var stdout, stderr bytes.Buffer
-	code := run(context.Background(), []string{"fuzz", "server", "-duration", "5s", "-out", t.TempDir(),
+	code := run(context.Background(), []string{"fuzz", "server", "-duration", "2s", "-trace", trace, "-out", t.TempDir(),
 		"--", bin, "-addr", "127.0.0.1:{port}", "-bug", "none"}, &stdout, &stderr)
 	if code != exitPass || !strings.Contains(stdout.String(), "no finding") || strings.Contains(stdout.String(), "Hellos alone") {
 		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, &stdout, &stderr)
 	}
-}
-
-// A server process without §7.2 yet (examples/stepwise's stage 2 answers
-// packets, never a Ping) survives, and the report says its liveness was
-// judged by fresh Hellos alone.
-func TestFuzzServerWithoutPong(t *testing.T) {
-	fuzzSlot(t)
-	if testing.Short() {
-		t.Skip("builds and fuzzes a server process")
+	b, err := os.ReadFile(trace)
+	if err != nil {
+		t.Fatal(err)
 	}
-	bin := exampletest.Build(t, "./examples/stepwise")
-	var stdout, stderr bytes.Buffer
-	code := run(context.Background(), []string{"fuzz", "server", "-duration", "4s", "-out", t.TempDir(),
-		"--", bin, "-stage", "2", "-addr", "127.0.0.1:{port}"}, &stdout, &stderr)
-	if code != exitPass || !strings.Contains(stdout.String(), "no finding") || !strings.Contains(stdout.String(), "liveness judged by fresh Hellos alone") {
-		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, &stdout, &stderr)
+	if !bytes.HasPrefix(b, []byte("1\tedge 1 of ")) {
+		t.Errorf("-trace begins %.40q, want the edge pass's first", b)
 	}
 }
