@@ -74,7 +74,7 @@ func TestFuzzClientExampleBot(t *testing.T) {
 	}
 	bin := exampletest.Build(t, "./examples/bot")
 	start := time.Now()
-	code, stdout, stderr := fuzzCLI("fuzz", "client", "-duration", "5s", "-out", t.TempDir(), "--", bin, "-server", "{addr}")
+	code, stdout, stderr := fuzzCLI("fuzz", "client", "-duration", "3s", "-out", t.TempDir(), "--", bin, "-server", "{addr}")
 	t.Logf("%v:\n%s%s", time.Since(start).Round(time.Millisecond), stdout, stderr)
 	if code != exitPass || !strings.Contains(stdout, "no finding") {
 		t.Errorf("exit %d, want 0 and no finding", code)
