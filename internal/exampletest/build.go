@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -30,9 +31,31 @@ func Root(t testing.TB) string {
 // binary is. The first build of a program runs it from a temporary
 // directory the go command removes, so then Build asks a second time,
 // which finds it cached. The binary is shared: run it, never change it.
+// A test process asks the go command once a program: the tests after
+// get the path it gave.
 func Build(t testing.TB, pkg string) string {
 	t.Helper()
 	SkipOutsideWorkspace(t, pkg)
+	built.mu.Lock()
+	defer built.mu.Unlock()
+	if bin, ok := built.bins[pkg]; ok {
+		return bin
+	}
+	bin := build(t, pkg)
+	built.bins[pkg] = bin
+	return bin
+}
+
+// built holds the binaries Build found, by package: the go command costs
+// a fraction of a CPU second each time it is asked, cached or not.
+var built = struct {
+	mu   sync.Mutex
+	bins map[string]string
+}{bins: map[string]string{}}
+
+// build asks the go command for pkg's cached binary.
+func build(t testing.TB, pkg string) string {
+	t.Helper()
 	for range 2 {
 		cmd := exec.Command("go", "run", "-exec", "echo", pkg)
 		cmd.Dir = Root(t)
