@@ -31,9 +31,11 @@ func TestMetrics(t *testing.T) {
 	dialGateway(t, in, "?server=7", "")
 	var body string
 	var m map[string]float64
+	// Each counter moves when its own goroutine gets there: wait for all.
 	exampletest.WaitFor(t, "a datagram each way and a drop", func() bool {
 		body, m = scrape(t, url)
-		return m[`rtypeweb_datagrams_total{direction="out"}`] == 1 && m[`rtypeweb_drops_total{reason="too-large"}`] == 1
+		return m[`rtypeweb_datagrams_total{direction="out"}`] == 1 && m[`rtypeweb_drops_total{reason="too-large"}`] == 1 &&
+			m[`rtypeweb_datagrams_total{direction="in"}`] == 1 && m[`rtypeweb_bytes_total{direction="in"}`] == 5
 	})
 	for name, want := range map[string]float64{
 		"rtypeweb_sessions": 1, "rtypeweb_sessions_total": 1, `rtypeweb_sessions_refused_total{reason="route"}`: 1,
