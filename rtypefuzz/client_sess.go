@@ -25,6 +25,10 @@ const (
 	// packet before its session counts as stuck: a dozen of its frames,
 	// thirty of the fuzzer's valid packets at the default rate.
 	stuckAfter = 250 * time.Millisecond
+	// stuckFrames is how many datagrams a stuck client sends, once settle
+	// began, before it is judged: a client the machine starved may not
+	// have read yet what stuck it, and would crash on it later.
+	stuckFrames = 3
 	// endGrace is how long the datagrams of a client that ended are
 	// still read: its Disconnect may come in after its end is known.
 	endGrace = 50 * time.Millisecond
@@ -54,7 +58,10 @@ type clientSess struct {
 	// or the Welcome went out.
 	peerAck  uint32
 	ackMoved time.Time
-	last     []Datagram
+	// settleFrom is how many datagrams the client had sent (answers)
+	// when settle began.
+	settleFrom int
+	last       []Datagram
 }
 
 // openClient listens on listen, starts a client against that address and
@@ -390,7 +397,7 @@ func (cs *clientSess) watch(want Oracle, d time.Duration, settling bool) (o Orac
 			if o, why := cs.stall(); wants(want, o) {
 				return o, why, false
 			}
-			if settling && cs.stuck() {
+			if settling && cs.stuck() && cs.answers-cs.settleFrom >= stuckFrames {
 				return 0, "", false // the probe cannot be acknowledged
 			}
 		}
@@ -400,14 +407,27 @@ func (cs *clientSess) watch(want Oracle, d time.Duration, settling bool) (o Orac
 // settle gives the datagrams sent their time to act: it sends a valid
 // packet with no message (§5.3) and watches until the client acknowledged
 // it (§5.1) and settleTime passed, or 2 × LiveWait; a stuck client, which
-// acknowledges nothing, is watched for settleTime.
+// acknowledges nothing, is watched for settleTime and stuckFrames of its
+// datagrams, up to LiveWait.
 func (cs *clientSess) settle(want Oracle) (Oracle, string, bool) {
+	cs.settleFrom = cs.answers
 	if cs.stuck() {
-		return cs.watch(want, settleTime, false)
+		return cs.watchStuck(want)
 	}
 	if cs.welcomed {
 		cs.probe, cs.probed = cs.ctx.Seq+1, false
 		cs.emit(appendHeader(nil, nextHeader(&cs.ctx)))
 	}
 	return cs.watch(want, 2*LiveWait, true)
+}
+
+// watchStuck watches a stuck client for settleTime, and on until it sent
+// stuckFrames datagrams since settle began, up to LiveWait.
+func (cs *clientSess) watchStuck(want Oracle) (Oracle, string, bool) {
+	end := time.Now().Add(LiveWait)
+	o, why, over := cs.watch(want, settleTime, false)
+	for o == 0 && !over && cs.answers-cs.settleFrom < stuckFrames && time.Now().Before(end) {
+		o, why, over = cs.watch(want, min(settleTime, time.Until(end)), false)
+	}
+	return o, why, over
 }

@@ -25,21 +25,27 @@ func startPlantedClient(nw *rtypetest.Network, bug planted.ClientBug) rtypefuzz.
 		if err != nil {
 			return nil, nil, err
 		}
-		cctx, cancel := context.WithCancel(ctx)
-		ended := make(chan error, 1)
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			if err := planted.Play(cctx, conn, server, bug); err != nil && cctx.Err() == nil {
-				ended <- err
-			}
-		}()
-		stop := func() {
-			cancel()
-			<-done
-		}
-		return ended, stop, nil
+		return runPlantedClient(ctx, conn, server, bug)
 	}
+}
+
+// runPlantedClient runs the planted client with bug on conn, as a
+// ClientStart does.
+func runPlantedClient(ctx context.Context, conn conformance.Conn, server netip.AddrPort, bug planted.ClientBug) (<-chan error, func(), error) {
+	cctx, cancel := context.WithCancel(ctx)
+	ended := make(chan error, 1)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if err := planted.Play(cctx, conn, server, bug); err != nil && cctx.Err() == nil {
+			ended <- err
+		}
+	}()
+	stop := func() {
+		cancel()
+		<-done
+	}
+	return ended, stop, nil
 }
 
 // §12: each planted client crash is found from a fixed seed, shrunk to 3
