@@ -64,7 +64,12 @@ func RunServer(ctx context.Context, target string, o Options) (*Report, error) {
 		t.srv = serverSide{server: addr, noWelcome: noWelcome, heard: heard}
 		t.net, t.ownNet, t.suite = nw, own, s
 	}
-	r := runCase(ctx, probeServer, 3*time.Second, 0, false, at)
+	r := runCase(ctx, probeServer(welcomeBy), welcomeBy+time.Second, 0, false, at)
+	if r.Outcome == Fail && ctx.Err() == nil && !own && listening(addr) != errRefused {
+		// Something may listen: a server the machine starves, or one
+		// still starting, answers late, not never.
+		r = runCase(ctx, probeServer(lateStartWait), lateStartWait+time.Second, 0, false, at)
+	}
 	if r.Outcome == Fail || ctx.Err() != nil {
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("%w: %s", ErrUnreachable, r.Detail)
@@ -193,16 +198,24 @@ func (o *Options) resolve(target string) (netip.AddrPort, error) {
 	return ap, nil
 }
 
-// probeServer checks that the server answers a Hello at all: it passes
-// on a valid Welcome, fails when nothing came, and is not run, with what
-// came, when only other answers did.
-var probeServer = Case{ID: "probe", Title: "the server answers a Hello", run: func(t *check) {
-	p := t.newPlayer()
-	switch {
-	case p.hello(welcomeBy):
-	case p.odd != "":
-		t.Skipf("%s", p.odd)
-	default:
-		t.Failf("no answer within %v to a Hello sent every %v to %v", welcomeBy, helloEvery, t.srv.server)
-	}
-}}
+// probeServer checks that the server answers a Hello within wait: it
+// passes on a valid Welcome, fails when nothing came, and is not run,
+// with what came, when only other answers did.
+func probeServer(wait time.Duration) Case {
+	return Case{ID: "probe", Title: "the server answers a Hello", run: func(t *check) {
+		p := t.newPlayer()
+		switch {
+		case p.hello(wait):
+		case p.odd != "":
+			t.Skipf("%s", p.odd)
+		default:
+			t.Failf("no answer within %v to a Hello sent every %v to %v", wait, helloEvery, t.srv.server)
+		}
+	}}
+}
+
+// lateStartWait is how long the first probe asks again, when its Hellos
+// got no answer where no ICMP port unreachable said nothing listens:
+// with the first, as long as the slowest liveness probe (paceMax ×
+// aliveWait).
+const lateStartWait = paceMax*aliveWait - welcomeBy
