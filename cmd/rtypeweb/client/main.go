@@ -155,6 +155,5 @@ func (g *session) quit() {
 func (g *session) end() {
 	g.ended = true
 	g.scr.draw(nil, 0, g.p.Stats().HUD())
-	// Let the Disconnect go out before the session closes.
-	js.Global().Call("setTimeout", js.FuncOf(func(js.Value, []js.Value) any { g.t.close(); return nil }), 200)
+	go g.t.closeOnceSent() // the Disconnect first
 }

@@ -28,8 +28,17 @@ type transport struct {
 	in      chan arrival // datagrams read, handed to the client each frame
 	figures chan play.GatewayFigures
 	closed  chan struct{}
-	ignore  js.Func // catches a write's rejection once the session closed
+	ignore  js.Func  // catches a write's rejection once the session closed
+	last    js.Value // the promise of the latest write
 }
+
+// How the session closes after the page's last datagram, a Disconnect
+// (§7.3): once its write settled, then closeGrace for it to leave, or
+// after closeWait whatever the write does.
+const (
+	closeGrace = 200 * time.Millisecond
+	closeWait  = 2 * time.Second
+)
 
 // dial opens the session and waits until it is ready.
 func dial(cfg config, query string) (*transport, error) {
@@ -68,7 +77,8 @@ type arrival struct {
 func (t *transport) send(b []byte) {
 	u := js.Global().Get("Uint8Array").New(len(b))
 	js.CopyBytesToJS(u, b)
-	t.writer.Call("write", u).Call("catch", t.ignore)
+	t.last = t.writer.Call("write", u)
+	t.last.Call("catch", t.ignore)
 }
 
 // read hands each datagram to the frame loop; past 256 waiting (a frame
@@ -116,6 +126,22 @@ func (t *transport) control() {
 
 // close ends the session.
 func (t *transport) close() { t.wt.Call("close") }
+
+// closeOnceSent closes the session once the last datagram written is on
+// its way: a datagram still queued when the session closes is lost, and
+// a loaded browser holds one longer than any fixed delay.
+func (t *transport) closeOnceSent() {
+	if !t.last.IsUndefined() {
+		sent := make(chan struct{})
+		go func() { await(t.last); close(sent) }()
+		select {
+		case <-sent:
+		case <-time.After(closeWait):
+		}
+	}
+	time.Sleep(closeGrace)
+	t.close()
+}
 
 // streamReader reads a ReadableStream of bytes.
 type streamReader struct {
