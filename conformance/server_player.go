@@ -50,10 +50,12 @@ const (
 // How long the cases that watch what the server sends play: watchPlay
 // shows about 8 Snapshots at §10's rate, each in a packet of its own;
 // rateWatch, for the cases that measure the Snapshot and tick rates (§10),
-// about 12 Snapshots and 36 ticks.
+// about 40 Snapshots and 120 ticks: two seconds, so that a fault coming
+// once a second (a loop stopping half a second) falls whole between the
+// first Snapshot watched and the last, whatever its phase.
 const (
 	watchPlay = 400 * time.Millisecond
-	rateWatch = 600 * time.Millisecond
+	rateWatch = 2 * time.Second
 )
 
 // newPlayer opens a fresh socket towards the server under test: on a

@@ -11,6 +11,7 @@ import (
 	"github.com/rtypeproto/rtype"
 	"github.com/rtypeproto/rtype/conformance"
 	"github.com/rtypeproto/rtype/examples/internal/gameserver"
+	"github.com/rtypeproto/rtype/session"
 )
 
 // releasedNext checks that 7.1/9's detail names Shoot cleared in the
@@ -548,6 +549,9 @@ func gameMutants() []mutant {
 		{name: "no Bydos ever", catch: []string{"10/6"}, out: noBydos},
 		{name: "Snapshots every 2 ticks", catch: []string{"10/1", "10/2"}, cfg: func(c *gameserver.Config) { c.Session.SnapshotInterval = 2 }},
 		{name: "40 ticks a second", catch: []string{"10/1", "10/3"}, tick: time.Second / 40},
+		// A fault that comes once a second: a case watching less than two
+		// seconds may see only the half second between two stalls.
+		{name: "stalls half a second once a second", catch: []string{"10/1", "10/3"}, game: newStallingGame},
 		{name: "ships spawn at x = 190", catch: []string{"10/4"}, out: create(func(q []byte) []rtype.RawMessage {
 			if isShip(archetype(q)) {
 				binary.BigEndian.PutUint16(q[10:], binary.BigEndian.Uint16(q[10:])+160)
@@ -567,4 +571,23 @@ func gameMutants() []mutant {
 		}))},
 		{name: "two blue ships", catch: []string{"10/5"}, out: twoBlue},
 	}
+}
+
+// stallingGame is the example game on a loop that stops for half a second
+// once a second, as a collector's pause or a machine busy elsewhere would
+// stop it: no tick and no Snapshot then, so 30 ticks and 10 Snapshots a
+// second (§10 asks for about 60 and 20).
+type stallingGame struct {
+	*gameserver.Server
+	second time.Time
+}
+
+func newStallingGame() stepper { return &stallingGame{Server: gameserver.New(gameserver.Config{})} }
+
+func (g *stallingGame) Step(s *session.Server, now time.Time) {
+	if sec := now.Truncate(time.Second); !sec.Equal(g.second) {
+		g.second = sec
+		time.Sleep(time.Second / 2) // the loop's own goroutine: the tick waits
+	}
+	g.Server.Step(s, now)
 }
