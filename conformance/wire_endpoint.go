@@ -16,16 +16,15 @@ type datagram struct {
 	at   time.Time
 }
 
-// endpoint is one socket of a case: a fresh address, as each case needs. A reader goroutine queues what arrives; past inboxSize queued
-// datagrams or inboxBytes queued bytes the newest are dropped, so a flood
-// grows no memory.
+// endpoint is one socket of a case: a fresh address, as each case needs.
+// A reader goroutine queues what arrives in its inbox.
 type endpoint struct {
 	// owner is the case using the socket: the harness's listener serves
 	// one case after another.
 	owner atomic.Pointer[check]
 	conn  Conn
 	local netip.AddrPort
-	in    chan datagram
+	in    *inbox
 	// connected tells the report whether the datagrams this socket sends
 	// are connected packets yet (§3): set once the case took a Welcome.
 	connected atomic.Bool
@@ -37,10 +36,7 @@ type endpoint struct {
 	heard  atomic.Bool
 	// peers holds the addresses welcomed on a listening socket, whose
 	// datagrams are connected packets from then on.
-	peers    sync.Map
-	overflow atomic.Int64
-	// queued is the bytes waiting in the inbox.
-	queued atomic.Int64
+	peers sync.Map
 }
 
 // handshake reports whether datagrams with peer are still handshake
@@ -108,34 +104,28 @@ func newEndpoint(conn Conn) (*endpoint, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &endpoint{conn: conn, local: local, in: make(chan datagram, inboxSize)}
+	e := &endpoint{conn: conn, local: local, in: newInbox()}
 	go e.read()
 	return e, nil
 }
 
 // drain forgets what is queued, when a new case takes the socket over.
-func (e *endpoint) drain() {
-	for {
-		select {
-		case d, ok := <-e.in:
-			if !ok {
-				return
-			}
-			e.queued.Add(-int64(len(d.b)))
-		default:
-			return
-		}
-	}
-}
+func (e *endpoint) drain() { e.in.drain() }
+
+// readBufs holds the readers' buffers between sockets: a suite opens
+// thousands, and a fresh 64 KiB each was most of what it allocated.
+var readBufs = sync.Pool{New: func() any { return new([readSize]byte) }}
 
 func (e *endpoint) read() {
-	buf := make([]byte, readSize)
+	p := readBufs.Get().(*[readSize]byte)
+	defer readBufs.Put(p)
+	buf := p[:]
 	failed := 0
 	for {
 		n, from, err := e.conn.ReadFromUDPAddrPort(buf)
 		if err != nil {
 			if errors.Is(err, net.ErrClosed) {
-				close(e.in)
+				e.in.close()
 				return
 			}
 			// ICMP port unreachable and the like.
@@ -150,9 +140,8 @@ func (e *endpoint) read() {
 		if t := e.owner.Load(); t != nil {
 			t.suite.wire.Saw(unmap(from), e.local, buf[:n], at)
 		}
-		if e.queued.Load()+int64(n) > inboxBytes {
-			e.overflow.Add(1)
-			inboxOverflows.Add(1)
+		if !e.in.room(n) { // dropped before it is copied
+			e.in.drop()
 			continue
 		}
 		d := datagram{from: unmap(from), b: append([]byte(nil), buf[:n]...), at: at}
@@ -160,13 +149,7 @@ func (e *endpoint) read() {
 		if t := e.owner.Load(); t != nil {
 			t.note(d.from, e.local, handshake, d.b, d.at)
 		}
-		select {
-		case e.in <- d:
-			e.queued.Add(int64(n))
-		default:
-			e.overflow.Add(1)
-			inboxOverflows.Add(1)
-		}
+		e.in.push(d)
 	}
 }
 
@@ -184,42 +167,39 @@ func (e *endpoint) sendTo(addr netip.AddrPort, b []byte) {
 
 // recv returns the next datagram received before deadline. It ends the
 // case once the case's context is done, so that no loop of a case can
-// outlive its time.
+// outlive its time; a closed inbox means the socket closed under the
+// case, which only its end does, so no loop may spin on it either.
 func (e *endpoint) recv(deadline time.Time) (datagram, bool) {
 	t := e.owner.Load()
 	if t.ctx.Err() != nil {
 		t.overran()
 	}
-	wait := time.Until(deadline)
-	if wait <= 0 {
+	var timer *time.Timer
+	for {
+		d, ok, closed := e.in.pop()
+		if closed {
+			t.overran()
+		}
+		if ok {
+			return d, true
+		}
+		wait := time.Until(deadline)
+		if wait <= 0 {
+			return datagram{}, false
+		}
+		if timer == nil {
+			timer = time.NewTimer(wait)
+			defer timer.Stop()
+		}
 		select {
-		case d, ok := <-e.in:
-			return e.got(t, d, ok)
-		default:
+		case <-e.in.ready:
+		case <-timer.C:
+			return datagram{}, false
+		case <-t.ctx.Done():
+			t.overran()
 			return datagram{}, false
 		}
 	}
-	timer := time.NewTimer(wait)
-	defer timer.Stop()
-	select {
-	case d, ok := <-e.in:
-		return e.got(t, d, ok)
-	case <-timer.C:
-		return datagram{}, false
-	case <-t.ctx.Done():
-		t.overran()
-		return datagram{}, false
-	}
-}
-
-// got passes on a datagram; a closed inbox means the socket closed under
-// the case, which only its end does: no loop may spin on it.
-func (e *endpoint) got(t *check, d datagram, ok bool) (datagram, bool) {
-	if !ok {
-		t.overran()
-	}
-	e.queued.Add(-int64(len(d.b)))
-	return d, true
 }
 
 // unmap turns an IPv4-mapped IPv6 address into IPv4, so that addresses

@@ -110,17 +110,17 @@ func TestEndpointInboxBoundedByBytes(t *testing.T) {
 			synctest.Wait()
 		}
 		kept := inboxBytes / maxUDP
-		if got := len(e.in); got != kept {
+		if got := e.in.len(); got != kept {
 			t.Errorf("the inbox holds %d datagrams of %d bytes, want %d (%d bytes)", got, maxUDP, kept, inboxBytes)
 		}
-		if got := e.queued.Load(); got > inboxBytes {
+		if got := e.in.bytes; got > inboxBytes {
 			t.Errorf("the inbox holds %d bytes, more than %d", got, inboxBytes)
 		}
-		if got, want := e.overflow.Load(), int64(sent-kept); got != want {
+		if got, want := e.in.overflow.Load(), int64(sent-kept); got != want {
 			t.Errorf("%d datagrams overflowed, want %d", got, want)
 		}
-		if got := inboxOverflows.Load() - before; got != e.overflow.Load() {
-			t.Errorf("inboxOverflows grew by %d, the endpoint counted %d", got, e.overflow.Load())
+		if got := inboxOverflows.Load() - before; got != e.in.overflow.Load() {
+			t.Errorf("inboxOverflows grew by %d, the endpoint counted %d", got, e.in.overflow.Load())
 		}
 	})
 }
