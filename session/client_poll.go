@@ -23,8 +23,9 @@ import (
 // otherwise only once the server's inactivity timeout (10 s, §13.3) has
 // closed the old connection: until then the server reads each Hello from
 // that address as a packet of the old connection, too short to be one
-// (§3, §5.4), and drops it (its log says short-packet); the client hears
-// nothing, and a GiveUp over 10 s lets it get through then.
+// (§3, §5.4), and drops it ([DropHelloOnConnection], hello-on-connection
+// in its log); the client hears nothing, and a GiveUp over 10 s lets it
+// get through then.
 type PollClient struct {
 	c      *Client
 	l      *udpLoop

@@ -181,8 +181,8 @@ func TestServer_13_2_ResendsLostWelcome(t *testing.T) {
 			if tt.want == 1 && string(out[0].b) != string(rtype.AppendWelcome(nil, id)) {
 				t.Errorf("sent % x, want the same Welcome", out[0].b)
 			}
-			if tt.sentPacket && s.Stats().Drops.Count(DropShortPacket) != 1 {
-				t.Errorf("drops %v, want one ShortPacket", s.Stats().Drops)
+			if tt.sentPacket && s.Stats().Drops.Count(DropHelloOnConnection) != 1 {
+				t.Errorf("drops %v, want one HelloOnConnection", s.Stats().Drops)
 			}
 			if want := map[bool]int{false: 0, true: 1}[tt.sentPacket]; s.NumPlayers() != want {
 				t.Errorf("NumPlayers = %d, want %d", s.NumPlayers(), want)

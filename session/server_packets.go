@@ -39,7 +39,7 @@ func (s *Server) receive(datagram []byte, from netip.AddrPort, now time.Time) {
 func (s *Server) packetFor(b []byte, id uint32) (rtype.Packet, bool) {
 	p, err := rtype.ParsePacket(b)
 	if err != nil {
-		s.drop(packetDrop(err))
+		s.drop(connectedDrop(b, err))
 		return nil, false
 	}
 	if h := p.Header(); h.ConnectionID != id {
@@ -47,6 +47,16 @@ func (s *Server) packetFor(b []byte, id uint32) (rtype.Packet, bool) {
 		return nil, false
 	}
 	return p, true
+}
+
+// connectedDrop is the reason to drop datagram b from a connection's
+// address that err kept from being a packet: a Hello there is named
+// apart, as its sender hears nothing until the connection ends.
+func connectedDrop(b []byte, err error) DropReason {
+	if t, _, herr := rtype.ParseHandshake(b); herr == nil && t == rtype.HandshakeHello {
+		return DropHelloOnConnection
+	}
+	return packetDrop(err)
 }
 
 // dropForeign counts a packet whose id is not its sender's (§5.4).

@@ -37,6 +37,12 @@ func TestServer_5_4_DropsConnectedPackets(t *testing.T) {
 		{"shorter than 16 bytes", func(a, b uint32) ([]byte, bool) {
 			return packet(t, rtype.PacketHeader{ConnectionID: a, Sequence: 2})[:15], true
 		}, DropShortPacket},
+		{"a Hello, 6 bytes (§3: from a connection's address, a packet)", func(a, b uint32) ([]byte, bool) {
+			return rtype.AppendHello(nil), true
+		}, DropHelloOnConnection},
+		{"a Welcome, 10 bytes", func(a, b uint32) ([]byte, bool) {
+			return rtype.AppendWelcome(nil, a), true
+		}, DropShortPacket},
 		{"unknown connection id", func(a, b uint32) ([]byte, bool) {
 			return packet(t, rtype.PacketHeader{ConnectionID: 99, Sequence: 2}, ping7), true
 		}, DropUnknownConnection},

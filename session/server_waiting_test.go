@@ -114,7 +114,7 @@ func TestServer_5_2_WaitingClientAnswers(t *testing.T) {
 		{"duplicate of the first packet", []in{{seq: 1}}, nil, DropDuplicate},
 		{"too old", []in{{seq: 40}, {seq: 7}}, []rtype.PacketHeader{{Sequence: 2, Ack: 40}}, DropTooOld},
 		{"another id", []in{{seq: 2, id: 77}}, nil, DropUnknownConnection},
-		{"a Hello", []in{{raw: rtype.AppendHello(nil)}}, nil, DropShortPacket},
+		{"a Hello", []in{{raw: rtype.AppendHello(nil)}}, nil, DropHelloOnConnection},
 		{"garbage", []in{{raw: make([]byte, 20)}}, nil, DropZeroConnectionID},
 	}
 	for _, tt := range tests {
