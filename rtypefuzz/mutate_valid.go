@@ -1,8 +1,6 @@
 package rtypefuzz
 
 import (
-	"slices"
-
 	"github.com/rtypeproto/rtype"
 )
 
@@ -108,7 +106,7 @@ func (m *Mutator) states(c *Context, atLeast int) (out []rtype.EntityState) {
 }
 
 func (m *Mutator) statesOf(c *Context, atLeast int) []rtype.EntityState {
-	ids := sessionIDs(c)
+	ids := m.ids(c)
 	if len(ids) > rtype.MaxSnapshotStates {
 		start := m.intn(len(ids) - rtype.MaxSnapshotStates + 1)
 		ids = ids[start : start+rtype.MaxSnapshotStates]
@@ -125,25 +123,22 @@ func (m *Mutator) statesOf(c *Context, atLeast int) []rtype.EntityState {
 }
 
 // sessionIDs returns the session's entity ids, each once and none 0.
-// A session knows a few dozen (§8.2): a linear search beats a map, which
-// cost a quarter of a fuzzing run's time.
 func sessionIDs(c *Context) []uint32 {
-	ids := make([]uint32, 0, min(len(c.Entities), maxIDs))
-	for _, id := range c.Entities {
-		if len(ids) == maxIDs {
-			break
-		}
-		if id != 0 && !slices.Contains(ids, id) {
-			ids = append(ids, id)
-		}
-	}
-	return ids
+	var seen idSet
+	return seen.distinct(nil, c.Entities)
+}
+
+// ids returns the session's entity ids as sessionIDs does, in the
+// Mutator's own buffer: valid until the next call.
+func (m *Mutator) ids(c *Context) []uint32 {
+	m.idBuf = m.seen.distinct(m.idBuf[:0], c.Entities)
+	return m.idBuf
 }
 
 // someID returns an entity id the session knows, or a fresh one.
 func (m *Mutator) someID(c *Context) (id uint32) {
 	m.apart(func() {
-		if ids := sessionIDs(c); len(ids) > 0 {
+		if ids := m.ids(c); len(ids) > 0 {
 			id = pickOf(m, ids)
 			return
 		}
@@ -154,7 +149,7 @@ func (m *Mutator) someID(c *Context) (id uint32) {
 
 // freshID returns an id, never 0, that the session does not know.
 func (m *Mutator) freshID(c *Context) (id uint32) {
-	m.apart(func() { id = unusedID(m, sessionIDs(c)) })
+	m.apart(func() { id = unusedID(m, m.ids(c)) })
 	return id
 }
 
