@@ -89,7 +89,7 @@ func (m *Mutator) trailingBytes(c *Context) (string, []byte) {
 func (m *Mutator) manyEmptyMessages(c *Context) (string, []byte) {
 	n := edgeOf(m, []int{2, 100, rtype.MaxMessageArea / rtype.MessageHeaderSize, m.between(2, 133)})
 	t := edgeOf(m, []rtype.MessageType{0, m.mainType(c), m.unknownType()})
-	p := parts{h: nextHeader(c)}
+	p := parts{h: nextHeader(c), msgs: make([]rtype.RawMessage, 0, n)}
 	for range n {
 		p.msgs = append(p.msgs, rtype.RawMessage{Type: t})
 	}
@@ -152,7 +152,7 @@ func (m *Mutator) otherSideMessage(c *Context) (string, []byte) {
 	ms := m.messageOf(&other, m.mainType(&other))
 	payload, _ := ms.AppendBinary(nil)
 	p.msgs = append([]rtype.RawMessage{{Type: ms.MessageType(), Payload: payload}}, p.msgs...)
-	for len(p.bytes()) > rtype.MaxDatagramSize {
+	for p.size() > rtype.MaxDatagramSize {
 		// A full Snapshot leaves no room: the session's messages go.
 		p.msgs = p.msgs[:len(p.msgs)-1]
 	}

@@ -52,7 +52,7 @@ func (m *Mutator) breakPayload(c *Context) (string, []byte) {
 	if m.oneIn(2) {
 		ms := m.messageOf(c, m.extraType(c))
 		extra, _ := ms.AppendBinary(nil)
-		if len(p.bytes())+rtype.MessageHeaderSize+len(extra) <= rtype.MaxDatagramSize {
+		if p.size()+rtype.MessageHeaderSize+len(extra) <= rtype.MaxDatagramSize {
 			p.msgs = append(p.msgs, rtype.RawMessage{Type: ms.MessageType(), Payload: extra})
 		}
 	}
@@ -109,15 +109,14 @@ func rare(e payloadEdit) payloadEdit {
 	return e
 }
 
-// edges returns fixed edge values, named by their value.
+// edges returns fixed edge values, named by their value: named once,
+// not at each draw.
 func edges(vs ...uint32) func(*Mutator, *Context) []named {
-	return func(*Mutator, *Context) []named {
-		out := make([]named, len(vs))
-		for i, v := range vs {
-			out[i] = named{fmt.Sprintf("0x%X", v), v}
-		}
-		return out
+	out := make([]named, len(vs))
+	for i, v := range vs {
+		out[i] = named{fmt.Sprintf("0x%X", v), v}
 	}
+	return func(*Mutator, *Context) []named { return out }
 }
 
 // idEdges are the network ids at their edges (§7.4, §8): 0, which a
