@@ -66,7 +66,10 @@ type engine struct {
 }
 
 func newEngine(o Options, t Target) *engine {
-	return &engine{o: o, sched: newSchedule(o.Seed, t), start: time.Now(), pace: pace{client: t == Client}}
+	e := &engine{o: o, sched: newSchedule(o.Seed, t), start: time.Now(), pace: pace{client: t == Client}}
+	// A mutation's What goes to Options.Trace alone.
+	e.sched.mut.quiet = o.Trace == nil
+	return e
 }
 
 // run sends until a finding, ctx is done or o.Duration passed, and

@@ -34,6 +34,8 @@ type Mutator struct {
 	// ends is set once a choice of the datagram being made may end or
 	// desynchronize the session: Mutation.Ends.
 	ends bool
+	// quiet leaves Mutation.What empty: no one reads it (whatf).
+	quiet bool
 	// catalogue holds every edge of each target, built on first use.
 	catalogue [2][]edgeEntry
 	// seen and idBuf find the session's entity ids (Mutator.ids);
@@ -123,7 +125,11 @@ func (m *Mutator) finish(c *Context, l Layer, what string, b []byte) Mutation {
 	if len(b) > maxMutatedLen {
 		b = b[:maxMutatedLen]
 	}
-	return Mutation{Layer: l, What: l.String() + ": " + what, Bytes: b, Sequenced: carriesNext(c, b),
+	w := ""
+	if !m.quiet {
+		w = l.String() + ": " + what
+	}
+	return Mutation{Layer: l, What: w, Bytes: b, Sequenced: carriesNext(c, b),
 		Ends: m.ends || farAhead(c, b)}
 }
 

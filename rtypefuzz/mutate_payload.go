@@ -56,7 +56,7 @@ func (m *Mutator) breakPayload(c *Context) (string, []byte) {
 			p.msgs = append(p.msgs, rtype.RawMessage{Type: ms.MessageType(), Payload: extra})
 		}
 	}
-	return fmt.Sprintf("%s %s", e.typ, what), p.bytes()
+	return m.whatf("%s %s", e.typ, what), p.bytes()
 }
 
 // validPayload returns a valid payload of type t; a Snapshot has at least
@@ -99,7 +99,7 @@ func putField(b []byte, off, width int, v uint32) {
 func resize(t rtype.MessageType, sizes ...int) payloadEdit {
 	return payloadEdit{typ: t, edit: func(m *Mutator, c *Context, pl []byte) (string, []byte) {
 		n := edgeOf(m, sizes)
-		return fmt.Sprintf("payload of %d bytes instead of %d", n, len(pl)), resized(pl, n)
+		return m.whatf("payload of %d bytes instead of %d", n, len(pl)), resized(pl, n)
 	}}
 }
 
