@@ -38,11 +38,12 @@ type Mutator struct {
 	quiet bool
 	// catalogue holds every edge of each target, built on first use.
 	catalogue [2][]edgeEntry
-	// seen and idBuf find the session's entity ids (Mutator.ids);
-	// aside is the generator apart lends, nil while lent.
-	seen  idSet
-	idBuf []uint32
-	aside *apartRand
+	// seen and idBuf find the session's entity ids (Mutator.ids),
+	// those of the entities idFrom; aside is the generator apart
+	// lends, nil while lent.
+	seen          idSet
+	idBuf, idFrom []uint32
+	aside         *apartRand
 }
 
 // streamOf derives the second word of a PCG state, which only picks its

@@ -66,11 +66,17 @@ func appendRaw(b []byte, ms rtype.RawMessage) []byte {
 	return append(b, ms.Payload...)
 }
 
-// splitMessages copies the messages of a well-framed message area.
+// splitMessages copies the messages of a well-framed message area, their
+// payloads in one copy of it: each is capped at its end, so that an
+// append to one never runs into the next.
 func splitMessages(area []byte) []rtype.RawMessage {
 	var out []rtype.RawMessage
-	for ms, rest, ok := rtype.SplitMessage(area); ok; ms, rest, ok = rtype.SplitMessage(rest) {
-		out = append(out, rtype.RawMessage{Type: ms.Type, Payload: append([]byte(nil), ms.Payload...)})
+	own := append([]byte(nil), area...)
+	for ms, rest, ok := rtype.SplitMessage(own); ok; ms, rest, ok = rtype.SplitMessage(rest) {
+		if len(ms.Payload) == 0 {
+			ms.Payload = nil
+		}
+		out = append(out, ms)
 	}
 	return out
 }

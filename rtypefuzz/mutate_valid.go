@@ -1,6 +1,8 @@
 package rtypefuzz
 
 import (
+	"slices"
+
 	"github.com/rtypeproto/rtype"
 )
 
@@ -109,7 +111,9 @@ func (m *Mutator) statesOf(c *Context, atLeast int) []rtype.EntityState {
 	ids := m.ids(c)
 	if len(ids) > rtype.MaxSnapshotStates {
 		start := m.intn(len(ids) - rtype.MaxSnapshotStates + 1)
-		ids = ids[start : start+rtype.MaxSnapshotStates]
+		// Capped: the ids added below must not overwrite those the
+		// Mutator keeps (ids).
+		ids = ids[start : start+rtype.MaxSnapshotStates : start+rtype.MaxSnapshotStates]
 	}
 	for len(ids) < atLeast {
 		ids = append(ids, unusedID(m, ids))
@@ -129,10 +133,16 @@ func sessionIDs(c *Context) []uint32 {
 }
 
 // ids returns the session's entity ids as sessionIDs does, in the
-// Mutator's own buffer: valid until the next call.
+// Mutator's own buffer, clipped so that an append copies it. A datagram asks
+// several times for the same entities: the answer is kept with a copy of
+// the entities it came from, which a comparison checks faster than the
+// ids are found again.
 func (m *Mutator) ids(c *Context) []uint32 {
-	m.idBuf = m.seen.distinct(m.idBuf[:0], c.Entities)
-	return m.idBuf
+	if m.idFrom == nil || !slices.Equal(m.idFrom, c.Entities) {
+		m.idFrom = append(m.idFrom[:0], c.Entities...)
+		m.idBuf = m.seen.distinct(m.idBuf[:0], c.Entities)
+	}
+	return slices.Clip(m.idBuf)
 }
 
 // someID returns an entity id the session knows, or a fresh one.
