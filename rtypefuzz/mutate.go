@@ -44,6 +44,9 @@ type Mutator struct {
 	seen          idSet
 	idBuf, idFrom []uint32
 	aside         *apartRand
+	// builder writes the valid packets (validPacket), rather than one
+	// allocated for each.
+	builder rtype.Builder
 }
 
 // streamOf derives the second word of a PCG state, which only picks its

@@ -23,14 +23,14 @@ func (m *Mutator) validPacket(c *Context) parts {
 		// 0 (§4.3): encode with 1, the parts keep the session's 0.
 		enc.ConnectionID = 1
 	}
-	var b rtype.Builder
+	b := &m.builder // splitMessages copies what it built
 	if b.Reset(enc) != nil {
 		return parts{h: h}
 	}
-	_ = rtype.Add(&b, m.messageOf(c, m.mainType(c)))
+	_ = rtype.Add(b, m.messageOf(c, m.mainType(c)))
 	if !m.oneIn(2) {
 		for n := m.between(1, 2); n > 0; n-- {
-			_ = rtype.Add(&b, m.messageOf(c, m.extraType(c)))
+			_ = rtype.Add(b, m.messageOf(c, m.extraType(c)))
 		}
 	}
 	return parts{h: h, msgs: splitMessages(b.Bytes()[rtype.PacketHeaderSize:])}
