@@ -213,3 +213,27 @@ func keepLast(kept []Datagram, d Datagram) []Datagram {
 	}
 	return append(kept, d)
 }
+
+// recent keeps the last lastKept datagrams of a run, as keepLast does, in
+// a ring: an answer moves none of the others.
+type recent struct {
+	ring [lastKept]Datagram
+	n    int
+}
+
+func (r *recent) add(d Datagram) {
+	r.ring[r.n%lastKept] = d
+	r.n++
+}
+
+// list returns the datagrams kept, oldest first; nil for none.
+func (r *recent) list() []Datagram {
+	if r.n == 0 {
+		return nil
+	}
+	out := make([]Datagram, 0, min(r.n, lastKept))
+	for i := max(r.n-lastKept, 0); i < r.n; i++ {
+		out = append(out, r.ring[i%lastKept])
+	}
+	return out
+}
