@@ -97,7 +97,7 @@ func (r *clientRole) aside(uint64) (string, []byte, bool)     { return "", nil, 
 func (r *clientRole) valid(uint64) (string, []byte)           { return "valid: Snapshot", r.cs.keepalive() }
 func (r *clientRole) close()                                  { r.endSession() }
 func (r *clientRole) found(o Oracle, why string) *Finding {
-	return finding(o, why, r.cs.sess, r.cs.last)
+	return finding(o, why, r.cs.sess, r.cs.last.list())
 }
 func (r *clientRole) atEnd() *Finding { return r.check() }
 

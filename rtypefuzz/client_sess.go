@@ -61,7 +61,7 @@ type clientSess struct {
 	// settleFrom is how many datagrams the client had sent (answers)
 	// when settle began.
 	settleFrom int
-	last       []Datagram
+	last       recent
 }
 
 // openClient listens on listen, starts a client against that address and
@@ -127,7 +127,7 @@ func (cs *clientSess) end() {
 // emit sends b to the client; it learns from it what the client may now
 // know: a Welcome's id, the sequence, the entities (§4.3, §5.2, §8).
 func (cs *clientSess) emit(b []byte) {
-	cs.last = keepLast(cs.last, cs.send(b))
+	cs.last.add(cs.send(b))
 	cs.learnSent(b)
 }
 
@@ -229,7 +229,7 @@ func (cs *clientSess) take(d Datagram) (Oracle, string) {
 	}
 	cs.heard = time.Now()
 	cs.answers++
-	cs.last = keepLast(cs.last, d)
+	cs.last.add(d)
 	if o, why, b := cs.monitor.broken(); o != 0 {
 		if _, err := rtype.ParsePacket(b); !cs.welcomed && o == Invalid && err == nil {
 			why = "a connected packet before any valid Welcome: the client took a datagram it had to ignore for one (§4.3)"

@@ -66,7 +66,10 @@ type engine struct {
 }
 
 func newEngine(o Options, t Target) *engine {
-	return &engine{o: o, sched: newSchedule(o.Seed, t), start: time.Now(), pace: pace{client: t == Client}}
+	e := &engine{o: o, sched: newSchedule(o.Seed, t), start: time.Now(), pace: pace{client: t == Client}}
+	// A mutation's What goes to Options.Trace alone.
+	e.sched.mut.quiet = o.Trace == nil
+	return e
 }
 
 // run sends until a finding, ctx is done or o.Duration passed, and
@@ -209,4 +212,28 @@ func keepLast(kept []Datagram, d Datagram) []Datagram {
 		kept = append(kept[:0], kept[1:]...)
 	}
 	return append(kept, d)
+}
+
+// recent keeps the last lastKept datagrams of a run, as keepLast does, in
+// a ring: an answer moves none of the others.
+type recent struct {
+	ring [lastKept]Datagram
+	n    int
+}
+
+func (r *recent) add(d Datagram) {
+	r.ring[r.n%lastKept] = d
+	r.n++
+}
+
+// list returns the datagrams kept, oldest first; nil for none.
+func (r *recent) list() []Datagram {
+	if r.n == 0 {
+		return nil
+	}
+	out := make([]Datagram, 0, min(r.n, lastKept))
+	for i := max(r.n-lastKept, 0); i < r.n; i++ {
+		out = append(out, r.ring[i%lastKept])
+	}
+	return out
 }

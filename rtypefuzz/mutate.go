@@ -34,8 +34,19 @@ type Mutator struct {
 	// ends is set once a choice of the datagram being made may end or
 	// desynchronize the session: Mutation.Ends.
 	ends bool
+	// quiet leaves Mutation.What empty: no one reads it (whatf).
+	quiet bool
 	// catalogue holds every edge of each target, built on first use.
 	catalogue [2][]edgeEntry
+	// seen and idBuf find the session's entity ids (Mutator.ids),
+	// those of the entities idFrom; aside is the generator apart
+	// lends, nil while lent.
+	seen          idSet
+	idBuf, idFrom []uint32
+	aside         *apartRand
+	// builder writes the valid packets (validPacket), rather than one
+	// allocated for each.
+	builder rtype.Builder
 }
 
 // streamOf derives the second word of a PCG state, which only picks its
@@ -118,7 +129,11 @@ func (m *Mutator) finish(c *Context, l Layer, what string, b []byte) Mutation {
 	if len(b) > maxMutatedLen {
 		b = b[:maxMutatedLen]
 	}
-	return Mutation{Layer: l, What: l.String() + ": " + what, Bytes: b, Sequenced: carriesNext(c, b),
+	w := ""
+	if !m.quiet {
+		w = l.String() + ": " + what
+	}
+	return Mutation{Layer: l, What: w, Bytes: b, Sequenced: carriesNext(c, b),
 		Ends: m.ends || farAhead(c, b)}
 }
 

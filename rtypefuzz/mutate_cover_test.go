@@ -118,22 +118,32 @@ func TestEdgePassMarksSessionEnders(t *testing.T) {
 // the datagram's index and the session alone: what came before, which
 // depends on the target, shifts nothing.
 func TestMutationsAreAFunctionOfTheIndex(t *testing.T) {
-	c := mutateContexts[1].c
-	a, b := NewMutator(7), NewMutator(7)
-	for i := range uint64(300) {
-		x := mutateContexts[int(i)%len(mutateContexts)].c
-		b.nextAt(i+1000, &x) // b made other datagrams first
+	// A server's session, and a client's with more entities than a
+	// Snapshot holds, out of order, whose ids a Mutator keeps from draw
+	// to draw.
+	many := Context{Target: Client, Conn: 2, Seq: 40, Tick: 120}
+	for i := range 60 {
+		many.Entities = append(many.Entities, uint32(1000-i*7))
 	}
-	for i := range uint64(2000) {
-		ca, cb := c, c
-		var ma, mb Mutation
-		if k := int(i); k < a.numEdges(Server) {
-			ma, mb = a.edgeAt(i, k, &ca), b.edgeAt(i, k, &cb)
-		} else {
-			ma, mb = a.nextAt(i, &ca), b.nextAt(i, &cb)
+	for _, c := range []Context{mutateContexts[1].c, many} {
+		a, b := NewMutator(7), NewMutator(7)
+		for i := range uint64(300) {
+			x := mutateContexts[int(i)%len(mutateContexts)].c
+			b.nextAt(i+1000, &x) // b made other datagrams first
 		}
-		if diff := quickDiff(ma, mb); diff != "" {
-			t.Fatalf("datagram %d (-first +second):\n%s", i, diff)
+		for i := range uint64(2000) {
+			ca, cb := c, c
+			x := mutateContexts[i%2].c
+			b.nextAt(i+5000, &x) // and makes others between
+			var ma, mb Mutation
+			if k := int(i); k < a.numEdges(c.Target) {
+				ma, mb = a.edgeAt(i, k, &ca), b.edgeAt(i, k, &cb)
+			} else {
+				ma, mb = a.nextAt(i, &ca), b.nextAt(i, &cb)
+			}
+			if diff := quickDiff(ma, mb); diff != "" {
+				t.Fatalf("%v, datagram %d (-first +second):\n%s", c.Target, i, diff)
+			}
 		}
 	}
 }

@@ -1,8 +1,6 @@
 package rtypefuzz
 
 import (
-	"fmt"
-
 	"github.com/rtypeproto/rtype"
 )
 
@@ -44,7 +42,7 @@ func (m *Mutator) sizeOverrun(c *Context) (string, []byte) {
 		{"4 more than the bytes left", uint32(left + 4)}, {"0x8000", 0x8000}, {"0xFFFF", 0xFFFF},
 		{"byte-swapped", uint32(swap16(uint16(len(p.msgs[i].Payload))))}})
 	put16(b, off+2, uint16(v.v))
-	return fmt.Sprintf("message %d of %d, size %s (%d bytes left)", i+1, len(p.msgs), v.name, left), b
+	return m.whatf("message %d of %d, size %s (%d bytes left)", i+1, len(p.msgs), v.name, left), b
 }
 
 // sizeShort sets a message's size below what its payload needs (§5.3):
@@ -55,7 +53,7 @@ func (m *Mutator) sizeShort(c *Context) (string, []byte) {
 	n := len(p.msgs[i].Payload)
 	v := edgeOf(m, []int{0, max(n-1, 0), m.intn(max(n, 1))})
 	put16(b, off+2, uint16(v))
-	return fmt.Sprintf("message %d of %d (%s), size %d for a payload of %d", i+1, len(p.msgs), p.msgs[i].Type, v, n), b
+	return m.whatf("message %d of %d (%s), size %d for a payload of %d", i+1, len(p.msgs), p.msgs[i].Type, v, n), b
 }
 
 // truncatedMessageHeader leaves 1 to 3 bytes after the last complete
@@ -69,16 +67,16 @@ func (m *Mutator) truncatedMessageHeader(c *Context) (string, []byte) {
 		p.msgs = p.msgs[:len(p.msgs)-1]
 		b := appendRaw(p.bytes(), last)
 		cut := len(b) - len(last.Payload) - rtype.MessageHeaderSize + n
-		return fmt.Sprintf("last message (%s) cut to %d bytes of its header", last.Type, n), b[:cut]
+		return m.whatf("last message (%s) cut to %d bytes of its header", last.Type, n), b[:cut]
 	}
-	return fmt.Sprintf("%d bytes after the last message", n), append(p.bytes(), m.random(n)...)
+	return m.whatf("%d bytes after the last message", n), append(p.bytes(), m.random(n)...)
 }
 
 // trailingBytes appends 4 to 32 random bytes after the last message
 // (§5.3): most do not frame a complete message, and must drop the packet.
 func (m *Mutator) trailingBytes(c *Context) (string, []byte) {
 	n := m.between(4, 32)
-	return fmt.Sprintf("%d random bytes after the last message", n), append(m.validPacket(c).bytes(), m.random(n)...)
+	return m.whatf("%d random bytes after the last message", n), append(m.validPacket(c).bytes(), m.random(n)...)
 }
 
 // manyEmptyMessages sends many messages of size 0 (§5.3), up to the 133
@@ -89,11 +87,11 @@ func (m *Mutator) trailingBytes(c *Context) (string, []byte) {
 func (m *Mutator) manyEmptyMessages(c *Context) (string, []byte) {
 	n := edgeOf(m, []int{2, 100, rtype.MaxMessageArea / rtype.MessageHeaderSize, m.between(2, 133)})
 	t := edgeOf(m, []rtype.MessageType{0, m.mainType(c), m.unknownType()})
-	p := parts{h: nextHeader(c)}
+	p := parts{h: nextHeader(c), msgs: make([]rtype.RawMessage, 0, n)}
 	for range n {
 		p.msgs = append(p.msgs, rtype.RawMessage{Type: t})
 	}
-	return fmt.Sprintf("%d messages of type 0x%04X and size 0", n, uint16(t)), p.bytes()
+	return m.whatf("%d messages of type 0x%04X and size 0", n, uint16(t)), p.bytes()
 }
 
 // manyValidMessages repeats one valid message until the packet is full
@@ -110,7 +108,7 @@ func (m *Mutator) manyValidMessages(c *Context) (string, []byte) {
 		p.msgs = append(p.msgs, rtype.RawMessage{Type: t, Payload: payload})
 		c = withEntity(c, payload, t)
 	}
-	return fmt.Sprintf("%d %s messages", len(p.msgs), t), p.bytes()
+	return m.whatf("%d %s messages", len(p.msgs), t), p.bytes()
 }
 
 // withEntity returns c with the id of a CreateEntity payload added, so
@@ -136,7 +134,7 @@ func (m *Mutator) unknownTypeMessage(c *Context) (string, []byte) {
 		t = m.unknownType() // a byte-swapped type that is a known one
 	}
 	put16(b, off, uint16(t))
-	return fmt.Sprintf("message %d of %d, type 0x%04X", i+1, len(p.msgs), uint16(t)), b
+	return m.whatf("message %d of %d, type 0x%04X", i+1, len(p.msgs), uint16(t)), b
 }
 
 // otherSideMessage puts first a valid message that only the other side
@@ -152,11 +150,11 @@ func (m *Mutator) otherSideMessage(c *Context) (string, []byte) {
 	ms := m.messageOf(&other, m.mainType(&other))
 	payload, _ := ms.AppendBinary(nil)
 	p.msgs = append([]rtype.RawMessage{{Type: ms.MessageType(), Payload: payload}}, p.msgs...)
-	for len(p.bytes()) > rtype.MaxDatagramSize {
+	for p.size() > rtype.MaxDatagramSize {
 		// A full Snapshot leaves no room: the session's messages go.
 		p.msgs = p.msgs[:len(p.msgs)-1]
 	}
-	return fmt.Sprintf("%s sent to the wrong side", ms.MessageType()), p.bytes()
+	return m.whatf("%s sent to the wrong side", ms.MessageType()), p.bytes()
 }
 
 // noMessage sends a header alone, a valid packet with no message (§5.3):

@@ -2,7 +2,6 @@ package rtypefuzz
 
 import (
 	"encoding/binary"
-	"fmt"
 	"slices"
 
 	"github.com/rtypeproto/rtype"
@@ -36,7 +35,7 @@ func setMessageSize(m *Mutator, c *Context, b []byte) (string, Layer, []byte) {
 	size, left := int(binary.BigEndian.Uint16(b[off+2:])), len(b)-off-rtype.MessageHeaderSize
 	v := pickOf(m, []int{0, size - 1, size + 1, left, left + 1, 0xFFFF})
 	put16(b, off+2, uint16(v))
-	return fmt.Sprintf("message %d size %d (was %d, %d bytes left)", i+1, uint16(v), size, left), LayerFraming, b
+	return m.whatf("message %d size %d (was %d, %d bytes left)", i+1, uint16(v), size, left), LayerFraming, b
 }
 
 // setMessageType sets one message's type (§6) to one outside the catalog
@@ -53,7 +52,7 @@ func setMessageType(m *Mutator, c *Context, b []byte) (string, Layer, []byte) {
 			rtype.TypeQueryEntity, rtype.TypeSnapshot, rtype.TypeCreateEntity, rtype.TypeDestroyEntity, rtype.TypePong})
 	}
 	put16(b, offs[i], uint16(t))
-	return fmt.Sprintf("message %d type 0x%04X", i+1, uint16(t)), LayerFraming, b
+	return m.whatf("message %d type 0x%04X", i+1, uint16(t)), LayerFraming, b
 }
 
 // appendMessage appends a valid message of the session (§7, §8) after
@@ -62,7 +61,7 @@ func appendMessage(m *Mutator, c *Context, b []byte) (string, Layer, []byte) {
 	ms := m.messageOf(c, m.extraType(c))
 	payload, _ := ms.AppendBinary(nil)
 	b = appendRaw(b, rtype.RawMessage{Type: ms.MessageType(), Payload: payload})
-	return fmt.Sprintf("%s appended", ms.MessageType()), LayerFraming, b
+	return m.whatf("%s appended", ms.MessageType()), LayerFraming, b
 }
 
 // editPayload applies a payload edit (§7, §8) to the first whole message
@@ -77,12 +76,12 @@ func editPayload(m *Mutator, c *Context, b []byte) (string, Layer, []byte) {
 	off, pl := findMessage(b, e.typ)
 	if off < 0 {
 		what, out := e.edit(m, c, m.validPayload(c, e.typ))
-		return fmt.Sprintf("%s %s appended", e.typ, what), LayerPayload, appendRaw(b, rtype.RawMessage{Type: e.typ, Payload: out})
+		return m.whatf("%s %s appended", e.typ, what), LayerPayload, appendRaw(b, rtype.RawMessage{Type: e.typ, Payload: out})
 	}
 	what, out := e.edit(m, c, slices.Clone(pl))
 	msg := appendRaw(nil, rtype.RawMessage{Type: e.typ, Payload: out})
 	b = slices.Replace(b, off, off+rtype.MessageHeaderSize+len(pl), msg...)
-	return fmt.Sprintf("%s %s", e.typ, what), LayerPayload, b
+	return m.whatf("%s %s", e.typ, what), LayerPayload, b
 }
 
 // findMessage returns the offset and payload of the first message of type

@@ -2,7 +2,6 @@ package rtypefuzz
 
 import (
 	"encoding/binary"
-	"fmt"
 
 	"github.com/rtypeproto/rtype"
 )
@@ -30,7 +29,7 @@ func (m *Mutator) badMagic(c *Context) (string, []byte) {
 	v := edgeOf(m, []named{{"0", 0}, {"0xFFFFFFFF", 0xFFFFFFFF},
 		{"byte-swapped", 0x50595452}, {"one bit off", rtype.Magic ^ 1<<m.intn(32)}})
 	put32(b, 0, v.v)
-	return fmt.Sprintf("%s with magic %s", name, v.name), b
+	return m.whatf("%s with magic %s", name, v.name), b
 }
 
 // badVersion changes the version (§4.1), which must be 1.
@@ -38,7 +37,7 @@ func (m *Mutator) badVersion(c *Context) (string, []byte) {
 	name, b := m.validHandshake(c)
 	v := edgeOf(m, []byte{0, 2, 0x7F, 0x80, 0xFF})
 	b[4] = v
-	return fmt.Sprintf("%s with version %d", name, v), b
+	return m.whatf("%s with version %d", name, v), b
 }
 
 // badHandshakeType sets a type outside 1 to 3 (§4.1), or one that does not
@@ -48,7 +47,7 @@ func (m *Mutator) badHandshakeType(c *Context) (string, []byte) {
 	name, b := m.validHandshake(c)
 	v := edgeOf(m, []byte{0, 1, 2, 3, 4, 0x7F, 0xFF})
 	b[5] = v
-	return fmt.Sprintf("%s bytes with type %d", name, v), b
+	return m.whatf("%s bytes with type %d", name, v), b
 }
 
 // extraHandshakeBytes appends bytes: a Hello or Rejected has exactly 6, a
@@ -58,9 +57,9 @@ func (m *Mutator) extraHandshakeBytes(c *Context) (string, []byte) {
 	name, b := m.validHandshake(c)
 	n := edgeOf(m, []int{1, 2, 3, 4, 5, 10, 64, 548 - len(b), 549 - len(b), m.between(1, maxMutatedLen-len(b))})
 	if m.edge(2) == 0 {
-		return fmt.Sprintf("%s with %d zero bytes after it", name, n), resized(b, len(b)+n)
+		return m.whatf("%s with %d zero bytes after it", name, n), resized(b, len(b)+n)
 	}
-	return fmt.Sprintf("%s with %d random bytes after it", name, n), append(b, m.random(n)...)
+	return m.whatf("%s with %d random bytes after it", name, n), append(b, m.random(n)...)
 }
 
 // missingHandshakeBytes cuts the datagram short of its header or of a
@@ -68,7 +67,7 @@ func (m *Mutator) extraHandshakeBytes(c *Context) (string, []byte) {
 func (m *Mutator) missingHandshakeBytes(c *Context) (string, []byte) {
 	name, b := m.validHandshake(c)
 	n := m.edge(len(b))
-	return fmt.Sprintf("%s cut to %d bytes", name, n), b[:n]
+	return m.whatf("%s cut to %d bytes", name, n), b[:n]
 }
 
 // magicAlone sends the 4 bytes of the magic and nothing else (§4.1): a
@@ -91,7 +90,7 @@ func (m *Mutator) handshakeConnID(c *Context) (string, []byte) {
 	b := binary.BigEndian.AppendUint32(nil, rtype.Magic)
 	b = append(b, rtype.Version, byte(t))
 	b = binary.BigEndian.AppendUint32(b, v.v)
-	return fmt.Sprintf("%s of 10 bytes with connection id %s", t, v.name), b
+	return m.whatf("%s of 10 bytes with connection id %s", t, v.name), b
 }
 
 // wrongSideHandshake sends the other side's valid handshake (§4.1): a

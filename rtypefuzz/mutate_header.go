@@ -1,7 +1,6 @@
 package rtypefuzz
 
 import (
-	"fmt"
 	"math/bits"
 
 	"github.com/rtypeproto/rtype"
@@ -98,7 +97,7 @@ func (m *Mutator) headerAck(c *Context) (string, []byte) {
 		{"ack 2³¹ ahead", c.Ack + 1<<31, c.AckBits},
 		{"ack 0xFFFFFFFF", 0xFFFFFFFF, c.AckBits},
 		{"ack 0 with every ackBit set", 0, 0xFFFFFFFF},
-		{fmt.Sprintf("ack %d with every ackBit set", low), low, 0xFFFFFFFF},
+		{m.whatf("ack %d with every ackBit set", low), low, 0xFFFFFFFF},
 		{"ack and ackBits all ones", 0xFFFFFFFF, 0xFFFFFFFF},
 		{"ackBits 0", c.Ack, 0},
 		{"ackBits random", c.Ack, m.u32()},

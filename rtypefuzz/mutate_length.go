@@ -1,8 +1,6 @@
 package rtypefuzz
 
 import (
-	"fmt"
-
 	"github.com/rtypeproto/rtype"
 )
 
@@ -45,10 +43,10 @@ func (m *Mutator) breakLength(c *Context) (string, []byte) {
 	}
 	name, p, b := m.lengthBase(c)
 	if n <= len(b) {
-		return fmt.Sprintf("%d bytes, %s cut", n, name), b[:n]
+		return m.whatf("%d bytes, %s cut", n, name), b[:n]
 	}
 	f := edgeOf(m, fillers)
-	return fmt.Sprintf("%d bytes, %s then %s", n, name, f.name), f.fill(m, p, b, n)
+	return m.whatf("%d bytes, %s then %s", n, name, f.name), f.fill(m, p, b, n)
 }
 
 // lengthBase returns the datagram to cut or fill: a valid packet of the

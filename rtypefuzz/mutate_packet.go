@@ -21,13 +21,23 @@ func nextHeader(c *Context) rtype.PacketHeader {
 	return rtype.PacketHeader{ConnectionID: c.Conn, Sequence: c.Seq + 1, Ack: c.Ack, AckBits: c.AckBits}
 }
 
-// bytes writes the packet, each message with the size of its payload.
+// bytes writes the packet, each message with the size of its payload,
+// in a slice of its own size: a session keeps what it sent.
 func (p parts) bytes() []byte {
-	b := appendHeader(make([]byte, 0, rtype.MaxDatagramSize), p.h)
+	b := appendHeader(make([]byte, 0, p.size()), p.h)
 	for _, ms := range p.msgs {
 		b = appendRaw(b, ms)
 	}
 	return b
+}
+
+// size is len(p.bytes()).
+func (p parts) size() int {
+	n := rtype.PacketHeaderSize
+	for _, ms := range p.msgs {
+		n += rtype.MessageHeaderSize + len(ms.Payload)
+	}
+	return n
 }
 
 // offsets returns where each message header starts in p.bytes().
@@ -56,11 +66,17 @@ func appendRaw(b []byte, ms rtype.RawMessage) []byte {
 	return append(b, ms.Payload...)
 }
 
-// splitMessages copies the messages of a well-framed message area.
+// splitMessages copies the messages of a well-framed message area, their
+// payloads in one copy of it: each is capped at its end, so that an
+// append to one never runs into the next.
 func splitMessages(area []byte) []rtype.RawMessage {
 	var out []rtype.RawMessage
-	for ms, rest, ok := rtype.SplitMessage(area); ok; ms, rest, ok = rtype.SplitMessage(rest) {
-		out = append(out, rtype.RawMessage{Type: ms.Type, Payload: append([]byte(nil), ms.Payload...)})
+	own := append([]byte(nil), area...)
+	for ms, rest, ok := rtype.SplitMessage(own); ok; ms, rest, ok = rtype.SplitMessage(rest) {
+		if len(ms.Payload) == 0 {
+			ms.Payload = nil
+		}
+		out = append(out, ms)
 	}
 	return out
 }

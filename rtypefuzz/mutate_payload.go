@@ -52,11 +52,11 @@ func (m *Mutator) breakPayload(c *Context) (string, []byte) {
 	if m.oneIn(2) {
 		ms := m.messageOf(c, m.extraType(c))
 		extra, _ := ms.AppendBinary(nil)
-		if len(p.bytes())+rtype.MessageHeaderSize+len(extra) <= rtype.MaxDatagramSize {
+		if p.size()+rtype.MessageHeaderSize+len(extra) <= rtype.MaxDatagramSize {
 			p.msgs = append(p.msgs, rtype.RawMessage{Type: ms.MessageType(), Payload: extra})
 		}
 	}
-	return fmt.Sprintf("%s %s", e.typ, what), p.bytes()
+	return m.whatf("%s %s", e.typ, what), p.bytes()
 }
 
 // validPayload returns a valid payload of type t; a Snapshot has at least
@@ -99,7 +99,7 @@ func putField(b []byte, off, width int, v uint32) {
 func resize(t rtype.MessageType, sizes ...int) payloadEdit {
 	return payloadEdit{typ: t, edit: func(m *Mutator, c *Context, pl []byte) (string, []byte) {
 		n := edgeOf(m, sizes)
-		return fmt.Sprintf("payload of %d bytes instead of %d", n, len(pl)), resized(pl, n)
+		return m.whatf("payload of %d bytes instead of %d", n, len(pl)), resized(pl, n)
 	}}
 }
 
@@ -109,15 +109,14 @@ func rare(e payloadEdit) payloadEdit {
 	return e
 }
 
-// edges returns fixed edge values, named by their value.
+// edges returns fixed edge values, named by their value: named once,
+// not at each draw.
 func edges(vs ...uint32) func(*Mutator, *Context) []named {
-	return func(*Mutator, *Context) []named {
-		out := make([]named, len(vs))
-		for i, v := range vs {
-			out[i] = named{fmt.Sprintf("0x%X", v), v}
-		}
-		return out
+	out := make([]named, len(vs))
+	for i, v := range vs {
+		out[i] = named{fmt.Sprintf("0x%X", v), v}
 	}
+	return func(*Mutator, *Context) []named { return out }
 }
 
 // idEdges are the network ids at their edges (§7.4, §8): 0, which a

@@ -1,8 +1,6 @@
 package rtypefuzz
 
 import (
-	"fmt"
-
 	"github.com/rtypeproto/rtype"
 )
 
@@ -52,6 +50,6 @@ func stateField(field string, off, width int, vals func(*Mutator, *Context) []na
 		i := m.intn(n)
 		v := edgeOf(m, vals(m, c))
 		putField(pl, rtype.SnapshotHeaderSize+i*rtype.EntityStateSize+off, width, v.v)
-		return fmt.Sprintf("state %d of %d, %s %s", i+1, n, field, v.name), pl
+		return m.whatf("state %d of %d, %s %s", i+1, n, field, v.name), pl
 	}}
 }

@@ -2,7 +2,6 @@ package rtypefuzz
 
 import (
 	"encoding/binary"
-	"fmt"
 
 	"github.com/rtypeproto/rtype"
 )
@@ -23,7 +22,7 @@ func snapshotCount(m *Mutator, c *Context, pl []byte) (string, []byte) {
 	n := snapshotStateCount(pl)
 	v := edgeOf(m, []int{0, max(n-1, 0), n + 1, 47, 48, 255, 0xFFFF})
 	put16(pl, 4, uint16(v))
-	return fmt.Sprintf("entityCount %d with %d states", v, n), pl
+	return m.whatf("entityCount %d with %d states", v, n), pl
 }
 
 // snapshotStates sends a Snapshot whose count and size agree, with 0 or
@@ -37,7 +36,7 @@ func snapshotStates(m *Mutator, c *Context, pl []byte) (string, []byte) {
 	for _, s := range states {
 		out = appendState(out, s)
 	}
-	return fmt.Sprintf("entityCount %d with as many states", n), out
+	return m.whatf("entityCount %d with as many states", n), out
 }
 
 // appendState appends one entity state (§8.1), whatever its id.
@@ -54,13 +53,13 @@ func appendState(b []byte, s rtype.EntityState) []byte {
 // a state count of its own.
 func snapshotMisaligned(m *Mutator, c *Context, pl []byte) (string, []byte) {
 	k := m.between(1, rtype.EntityStateSize-1)
-	return fmt.Sprintf("%d bytes after the last state", k), append(pl, m.random(k)...)
+	return m.whatf("%d bytes after the last state", k), append(pl, m.random(k)...)
 }
 
 // snapshotShortHeader cuts the payload inside its 6-byte header.
 func snapshotShortHeader(m *Mutator, c *Context, pl []byte) (string, []byte) {
 	n := m.edge(rtype.SnapshotHeaderSize)
-	return fmt.Sprintf("payload of %d bytes, short of its header", n), resized(pl, n)
+	return m.whatf("payload of %d bytes, short of its header", n), resized(pl, n)
 }
 
 // snapshotDuplicate lists the same networkId twice, which a client must
@@ -74,7 +73,7 @@ func snapshotDuplicate(m *Mutator, c *Context, pl []byte) (string, []byte) {
 	if n >= 2 {
 		last := first + (n-1)*rtype.EntityStateSize
 		copy(pl[last:last+4], pl[first:first+4])
-		return fmt.Sprintf("state %d with the networkId of state 1", n), pl
+		return m.whatf("state %d with the networkId of state 1", n), pl
 	}
 	pl = append(pl, pl[first:first+rtype.EntityStateSize]...)
 	put16(pl, 4, 2)

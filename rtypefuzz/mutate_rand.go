@@ -100,8 +100,25 @@ func rareOf[T any](m *Mutator, common, rare []T) T {
 // makes depends on what the session learnt from the target (its
 // entities), and then shifts none of the draws after it.
 func (m *Mutator) apart(f func()) {
-	saved := m.r
-	m.r = rand.New(rand.NewPCG(saved.Uint64(), streamOf))
-	defer func() { m.r = saved }()
+	saved, g := m.r, m.aside
+	if g == nil {
+		g = newApartRand() // apart inside apart
+	}
+	m.aside = nil
+	g.src.Seed(saved.Uint64(), streamOf)
+	m.r = g.r
+	defer func() { m.r, m.aside = saved, g }()
 	f()
+}
+
+// apartRand is a generator apart reseeds at each use, rather than
+// allocating one per draw of an entity id.
+type apartRand struct {
+	src *rand.PCG
+	r   *rand.Rand
+}
+
+func newApartRand() *apartRand {
+	src := rand.NewPCG(0, streamOf)
+	return &apartRand{src: src, r: rand.New(src)}
 }

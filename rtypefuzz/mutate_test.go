@@ -157,21 +157,41 @@ func randomContext(r *rand.Rand) *Context {
 	if r.IntN(100) == 0 {
 		return nil
 	}
-	edge := func() uint32 {
-		return []uint32{0, 1, 0x7FFFFFFF, 0x80000000, 0xFFFFFFFE, 0xFFFFFFFF, r.Uint32()}[r.IntN(7)]
-	}
-	c := &Context{Target: Target(r.IntN(4)), Conn: edge(), Seq: edge(), Ack: edge(), AckBits: edge(), Tick: edge()}
+	c := &Context{Target: Target(r.IntN(4)), Conn: edgeValue(r.Uint64()), Seq: edgeValue(r.Uint64()),
+		Ack: edgeValue(r.Uint64()), AckBits: edgeValue(r.Uint64()), Tick: edgeValue(r.Uint64())}
 	switch r.IntN(4) {
 	case 0:
 		c.Entities = nil
 	case 1:
 		c.Entities = []uint32{}
 	default:
-		for range r.IntN(300) {
-			c.Entities = append(c.Entities, []uint32{0, 1, 1, uint32(r.IntN(64)), edge()}[r.IntN(5)])
+		n := r.IntN(300)
+		c.Entities = make([]uint32, n)
+		for i := range c.Entities {
+			// One draw an entity, its bits split: 0, 1 twice as
+			// often, a small id, or an edge.
+			x := r.Uint64()
+			switch x % 5 {
+			case 0:
+			case 1, 2:
+				c.Entities[i] = 1
+			case 3:
+				c.Entities[i] = uint32(x>>8) & 63
+			default:
+				c.Entities[i] = edgeValue(x >> 16)
+			}
 		}
 	}
 	return c
+}
+
+// edgeValue makes of the random bits x one of six edges of a 32-bit
+// field, or, once in seven, any value.
+func edgeValue(x uint64) uint32 {
+	if k := x % 7; k < 6 {
+		return [...]uint32{0, 1, 0x7FFFFFFF, 0x80000000, 0xFFFFFFFE, 0xFFFFFFFF}[k]
+	}
+	return uint32(x >> 16)
 }
 
 func TestNextNeverPanics(t *testing.T) {

@@ -23,14 +23,14 @@ func (m *Mutator) validPacket(c *Context) parts {
 		// 0 (§4.3): encode with 1, the parts keep the session's 0.
 		enc.ConnectionID = 1
 	}
-	var b rtype.Builder
+	b := &m.builder // splitMessages copies what it built
 	if b.Reset(enc) != nil {
 		return parts{h: h}
 	}
-	_ = rtype.Add(&b, m.messageOf(c, m.mainType(c)))
+	_ = rtype.Add(b, m.messageOf(c, m.mainType(c)))
 	if !m.oneIn(2) {
 		for n := m.between(1, 2); n > 0; n-- {
-			_ = rtype.Add(&b, m.messageOf(c, m.extraType(c)))
+			_ = rtype.Add(b, m.messageOf(c, m.extraType(c)))
 		}
 	}
 	return parts{h: h, msgs: splitMessages(b.Bytes()[rtype.PacketHeaderSize:])}
@@ -108,10 +108,12 @@ func (m *Mutator) states(c *Context, atLeast int) (out []rtype.EntityState) {
 }
 
 func (m *Mutator) statesOf(c *Context, atLeast int) []rtype.EntityState {
-	ids := sessionIDs(c)
+	ids := m.ids(c)
 	if len(ids) > rtype.MaxSnapshotStates {
 		start := m.intn(len(ids) - rtype.MaxSnapshotStates + 1)
-		ids = ids[start : start+rtype.MaxSnapshotStates]
+		// Capped: the ids added below must not overwrite those the
+		// Mutator keeps (ids).
+		ids = ids[start : start+rtype.MaxSnapshotStates : start+rtype.MaxSnapshotStates]
 	}
 	for len(ids) < atLeast {
 		ids = append(ids, unusedID(m, ids))
@@ -125,25 +127,28 @@ func (m *Mutator) statesOf(c *Context, atLeast int) []rtype.EntityState {
 }
 
 // sessionIDs returns the session's entity ids, each once and none 0.
-// A session knows a few dozen (§8.2): a linear search beats a map, which
-// cost a quarter of a fuzzing run's time.
 func sessionIDs(c *Context) []uint32 {
-	ids := make([]uint32, 0, min(len(c.Entities), maxIDs))
-	for _, id := range c.Entities {
-		if len(ids) == maxIDs {
-			break
-		}
-		if id != 0 && !slices.Contains(ids, id) {
-			ids = append(ids, id)
-		}
+	var seen idSet
+	return seen.distinct(nil, c.Entities)
+}
+
+// ids returns the session's entity ids as sessionIDs does, in the
+// Mutator's own buffer, clipped so that an append copies it. A datagram asks
+// several times for the same entities: the answer is kept with a copy of
+// the entities it came from, which a comparison checks faster than the
+// ids are found again.
+func (m *Mutator) ids(c *Context) []uint32 {
+	if m.idFrom == nil || !slices.Equal(m.idFrom, c.Entities) {
+		m.idFrom = append(m.idFrom[:0], c.Entities...)
+		m.idBuf = m.seen.distinct(m.idBuf[:0], c.Entities)
 	}
-	return ids
+	return slices.Clip(m.idBuf)
 }
 
 // someID returns an entity id the session knows, or a fresh one.
 func (m *Mutator) someID(c *Context) (id uint32) {
 	m.apart(func() {
-		if ids := sessionIDs(c); len(ids) > 0 {
+		if ids := m.ids(c); len(ids) > 0 {
 			id = pickOf(m, ids)
 			return
 		}
@@ -154,7 +159,7 @@ func (m *Mutator) someID(c *Context) (id uint32) {
 
 // freshID returns an id, never 0, that the session does not know.
 func (m *Mutator) freshID(c *Context) (id uint32) {
-	m.apart(func() { id = unusedID(m, sessionIDs(c)) })
+	m.apart(func() { id = unusedID(m, m.ids(c)) })
 	return id
 }
 

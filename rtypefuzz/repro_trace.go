@@ -14,6 +14,10 @@ import (
 const (
 	traceMax      = 4 * maxSent
 	traceMaxBytes = 4 << 20
+	// traceChunk is how many datagrams a trace allocates at once: in
+	// chunks that are never copied, as an append doubling a slice of
+	// thousands would.
+	traceChunk = 256
 )
 
 // trace records the datagrams of one socket both ways as they pass it,
@@ -23,10 +27,11 @@ const (
 // before it (§3). A nil trace records nothing. It is safe for concurrent
 // use, as answers are recorded by the socket's reader.
 type trace struct {
-	mu    sync.Mutex
-	zero  time.Time // At is time since zero
-	ds    []Datagram
-	bytes int
+	mu     sync.Mutex
+	zero   time.Time // At is time since zero
+	chunks [][]Datagram
+	n      int
+	bytes  int
 }
 
 func newTrace() *trace { return &trace{zero: time.Now()} }
@@ -38,11 +43,16 @@ func (t *trace) add(out bool, from, to netip.AddrPort, b []byte) {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if len(t.ds) >= traceMax || t.bytes+len(b) > traceMaxBytes {
+	if t.n >= traceMax || t.bytes+len(b) > traceMaxBytes {
 		return
 	}
 	t.bytes += len(b)
-	t.ds = append(t.ds, Datagram{At: time.Since(t.zero), Out: out, From: from, To: to, Bytes: b})
+	t.n++
+	if k := len(t.chunks) - 1; k < 0 || len(t.chunks[k]) == traceChunk {
+		t.chunks = append(t.chunks, make([]Datagram, 0, traceChunk))
+	}
+	last := &t.chunks[len(t.chunks)-1]
+	*last = append(*last, Datagram{At: time.Since(t.zero), Out: out, From: from, To: to, Bytes: b})
 }
 
 // capture returns the datagrams recorded, At since zero.
@@ -52,7 +62,13 @@ func (t *trace) capture(zero time.Time) []Datagram {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	out := slices.Clone(t.ds)
+	if t.n == 0 {
+		return nil
+	}
+	out := make([]Datagram, 0, t.n)
+	for _, c := range t.chunks {
+		out = append(out, c...)
+	}
 	shift := t.zero.Sub(zero)
 	for i := range out {
 		out[i].At += shift

@@ -1,7 +1,5 @@
 package rtypefuzz
 
-import "fmt"
-
 // schedule orders a run's mutations: the edge pass first, every edge of
 // the catalogue once, then random draws. Datagram i's mutation is a
 // function of the seed, i and the session it is made for: never of the
@@ -23,7 +21,7 @@ func (s *schedule) next(i uint64, c *Context) Mutation {
 	if n := s.mut.numEdges(c.Target); s.edge < n {
 		s.edge++
 		m := s.mut.edgeAt(i, s.edge-1, c)
-		m.What = fmt.Sprintf("edge %d of %d, %s", s.edge, n, m.What)
+		m.What = s.mut.whatf("edge %d of %d, %s", s.edge, n, m.What)
 		return m
 	}
 	m := s.mut

@@ -91,7 +91,7 @@ type serverRole struct {
 	// ending is set once the fuzz session sent a datagram that may end
 	// it (Mutation.Ends): the next datagram goes in a new session.
 	ending bool
-	last   []Datagram
+	last   recent
 	flow   flow
 }
 
@@ -225,14 +225,14 @@ func (r *serverRole) answers() *Finding {
 				return nil
 			}
 			r.heard = time.Now()
-			r.last = keepLast(r.last, d)
+			r.last.add(d)
 			r.fuzz.absorb(d)
 			r.flow.acked(d.Bytes, r.fuzz.ctx.Conn, r.heard)
 			if o, why, _ := r.fuzz.monitor.broken(); o != 0 {
 				return r.found(o, why)
 			}
 		case d := <-r.strayIn():
-			r.last = keepLast(r.last, d)
+			r.last.add(d)
 			return r.amplified(d)
 		default:
 			return nil
@@ -248,7 +248,7 @@ func (r *serverRole) found(o Oracle, detail string) *Finding {
 	if s == nil || len(s.sent) == 0 {
 		s = r.left
 	}
-	return finding(o, detail, s, r.last)
+	return finding(o, detail, s, r.last.list())
 }
 
 func (r *serverRole) close() {

@@ -66,7 +66,7 @@ func TestFuzzClientFindsACrashingProcess(t *testing.T) {
 // The example bot, a client of package session, survives fuzz client,
 // its play time unbounded (-duration 0): rtypecheck stops each one. It is
 // the client mode's careful process; the planted careful client survives
-// a minute of virtual time in package rtypefuzz (TestCarefulClientSurvives).
+// 20 s of virtual time in package rtypefuzz (TestCarefulClientSurvives).
 func TestFuzzClientExampleBot(t *testing.T) {
 	fuzzSlot(t)
 	if testing.Short() {

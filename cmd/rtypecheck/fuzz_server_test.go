@@ -65,7 +65,7 @@ func TestFuzzServerFindsACrashingProcess(t *testing.T) {
 // seen (no "Hellos alone"), and -trace written from the edge pass on.
 // It is the server mode's careful process, as TestFuzzClientExampleBot is
 // the client mode's: long enough for the edge pass and a few liveness
-// probes. A careful server survives a minute of virtual time in package
+// probes. A careful server survives 20 s of virtual time in package
 // rtypefuzz (TestCarefulServerSurvives), one without Pongs too
 // (TestServerWithoutPong); what the summary says of either is
 // TestFuzzRunSummary's.
