@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -266,9 +265,11 @@ func (d *dumper) datagram(n int, at *wiredump.Origin, dec *wiredump.Decoded) err
 	return d.text.Decoded(n, at, dec)
 }
 
-// writeJSON writes o as one line.
+// writeJSON writes o as one line. Its MarshalJSON is called directly:
+// json.Marshal would scan its output again to check and compact it, which
+// costs as much as writing it.
 func (d *dumper) writeJSON(o wiredump.Object) error {
-	b, err := json.Marshal(o)
+	b, err := o.MarshalJSON()
 	if err != nil {
 		return err
 	}
