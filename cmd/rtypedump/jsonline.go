@@ -58,6 +58,12 @@ func appendJSON(b []byte, v any) ([]byte, error) {
 		if !math.IsInf(v, 0) && !math.IsNaN(v) {
 			return appendJSONFloat(b, v), nil
 		}
+	case json.Marshaler:
+		// The ids and bit sets wiredump writes in hex as text write
+		// decimal digits, which json.Marshal would copy as they are.
+		if j, err := v.MarshalJSON(); err == nil && allDigits(j) {
+			return append(b, j...), nil
+		}
 	}
 	j, err := json.Marshal(v)
 	return append(b, j...), err
@@ -90,4 +96,14 @@ func appendJSONFloat(b []byte, f float64) []byte {
 		b = b[:n-1]
 	}
 	return b
+}
+
+// allDigits reports whether b is a non-empty run of decimal digits.
+func allDigits(b []byte) bool {
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return len(b) > 0
 }

@@ -19,6 +19,7 @@ func TestAppendJSON(t *testing.T) {
 		true, false, 0, -42, 1 << 40, uint8(255), uint16(65535), uint32(math.MaxUint32),
 		0.0, math.Copysign(0, -1), 1.5, -2047.75, 8191.75, 1e-6, 9.99e-7, 1e20, 1e21, 123456789.125,
 		math.Pi, 5e-324, math.MaxFloat64, float32(1.1), int64(-7), []string{"Up", "Shoot"}, nil,
+		rawJSON("123"), rawJSON(" 4 "), rawJSON("-5"), rawJSON(`"<a>"`), rawJSON(""), rawJSON("12x"),
 		wiredump.Object(nil), wiredump.Object{}, []wiredump.Object(nil), []wiredump.Object{},
 		wiredump.Object{}.Add("a", 1).Add("b<", wiredump.Object{}.Add("c", []wiredump.Object{wiredump.Object{}.Add("d", 2.5)})),
 	}
@@ -35,3 +36,8 @@ func TestAppendJSON(t *testing.T) {
 		}
 	}
 }
+
+// rawJSON is a json.Marshaler writing itself as it is.
+type rawJSON string
+
+func (r rawJSON) MarshalJSON() ([]byte, error) { return []byte(r), nil }
