@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"net"
 	"net/netip"
+	"sync"
 	"testing"
 	"time"
 
@@ -139,11 +140,28 @@ func (x *exchange) connect(c *endpoint) {
 
 func pos(px float64) rtype.Pos16 { return rtype.PosFromPixels(px) }
 
-// runLoopback plays a scripted session between a server and three clients
+// runLoopback returns the session of playLoopback, played once for all
+// the tests that read it: real UDP is exercised once.
+func runLoopback(t *testing.T) *exchange {
+	t.Helper()
+	loopbackRun.mu.Lock()
+	defer loopbackRun.mu.Unlock()
+	if loopbackRun.x == nil {
+		loopbackRun.x = playLoopback(t)
+	}
+	return loopbackRun.x
+}
+
+var loopbackRun struct {
+	mu sync.Mutex
+	x  *exchange
+}
+
+// playLoopback plays a scripted session between a server and three clients
 // over real loopback sockets: the handshake (§4), every message of the
 // catalog (§6 to §8) in both directions, a 47-state Snapshot, unknown types,
 // malformed datagrams and messages, a duplicate and a lost packet.
-func runLoopback(t *testing.T) *exchange {
+func playLoopback(t *testing.T) *exchange {
 	x := &exchange{t: t, server: listen(t), ports: map[netip.AddrPort]uint16{}}
 	srv := x.server
 	a, b, c := listen(t), listen(t), listen(t)

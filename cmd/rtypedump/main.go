@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -211,6 +210,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 type dumper struct {
 	o    options
 	w    io.Writer
+	line []byte // -json's line being written
 	text *wiredump.Text
 	// stats collects the totals of -stats, nil without it.
 	stats *stats
@@ -266,13 +266,14 @@ func (d *dumper) datagram(n int, at *wiredump.Origin, dec *wiredump.Decoded) err
 	return d.text.Decoded(n, at, dec)
 }
 
-// writeJSON writes o as one line.
+// writeJSON writes o as one line, in a buffer the dumper reuses.
 func (d *dumper) writeJSON(o wiredump.Object) error {
-	b, err := json.Marshal(o)
+	b, err := appendJSON(d.line[:0], o)
 	if err != nil {
 		return err
 	}
-	_, err = d.w.Write(append(b, '\n'))
+	d.line = append(b, '\n')
+	_, err = d.w.Write(d.line)
 	return err
 }
 

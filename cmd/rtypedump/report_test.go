@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -118,13 +119,31 @@ func reportOf(t *testing.T, input string, want int) string {
 
 var lossCell = regexp.MustCompile(`<td class="loss-(up|down)">([0-9.]+)%</td>`)
 
+// lossyReport is the report of two clients playing 30 s at 5% loss each
+// way, made once: TestReport and TestReportTrackChart check the same page,
+// which Chromium, a second of CPU a start, loads once.
+func lossyReport(t *testing.T) string {
+	t.Helper()
+	sharedReport.mu.Lock()
+	defer sharedReport.mu.Unlock()
+	if sharedReport.page == "" {
+		sharedReport.page = reportOf(t, lossyGame(t, t.TempDir(), 2, 30*time.Second, 0.05, false), exitOK)
+	}
+	return sharedReport.page
+}
+
+var sharedReport struct {
+	mu   sync.Mutex
+	page string
+}
+
 // The report of two clients at 5% loss each way: one summary row each, a
 // loss near 5% both ways, six charts per client, nothing fetched (no URL
-// but the SVG namespace-free inline page), and it renders in a browser.
+// but the SVG namespace-free inline page), and it renders in a browser,
+// its track charts (TestReportTrackChart) with it.
 func TestReport(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	page := reportOf(t, lossyGame(t, dir, 2, 30*time.Second, 0.05, false), exitOK)
+	page := lossyReport(t)
 	if n := strings.Count(page, `class="client-row"`); n != 2 {
 		t.Errorf("%d summary rows, want 2", n)
 	}

@@ -98,17 +98,19 @@ func decodeMessage(m rtype.RawMessage, states *[]rtype.EntityState) Message {
 // snapshotFields lists a Snapshot (§8.1). entityType is only the low byte of
 // the archetype id, so no blueprint name is guessed from it.
 func snapshotFields(v rtype.Snapshot) Object {
+	// Literals, not Add: a Snapshot holds up to 47 states, and growing
+	// each one's fields by appends was most of a capture's decoding.
 	list := make([]Object, len(v.States))
 	for i, s := range v.States {
-		list[i] = Object{}.Add("networkId", s.NetworkID).
-			Add("entityType", hex8(s.EntityType)).
-			Add("positionX", s.X.Pixels()).
-			Add("positionY", s.Y.Pixels()).
-			Add("rotation", s.Rotation.Radians())
+		list[i] = Object{
+			{"networkId", s.NetworkID},
+			{"entityType", hex8(s.EntityType)},
+			{"positionX", s.X.Pixels()},
+			{"positionY", s.Y.Pixels()},
+			{"rotation", s.Rotation.Radians()},
+		}
 	}
-	return Object{}.Add("serverTick", v.ServerTick).
-		Add("entityCount", len(v.States)).
-		Add("states", list)
+	return Object{{"serverTick", v.ServerTick}, {"entityCount", len(v.States)}, {"states", list}}
 }
 
 // actionNames lists the held actions of an Input in bit order (§7.1).
