@@ -1,0 +1,60 @@
+package wiremon
+
+import (
+	"encoding/binary"
+	"testing"
+	"time"
+
+	"github.com/rtypeproto/rtype"
+)
+
+// gameTick is what a server and one client exchange in a tick of a game:
+// a Snapshot of n states and a Pong from the server (§8.1, §7.2), and the
+// client's Input (§7.1); next renumbers them in place for tick i, so that
+// a stream of any length is judged valid without allocating it.
+type gameTick struct {
+	down, up []byte
+}
+
+func newGameTick(n int) gameTick {
+	s := rtype.Snapshot{ServerTick: 1}
+	for i := range n {
+		s.States = append(s.States, rtype.EntityState{NetworkID: uint32(i + 1), EntityType: 1, X: rtype.PosFromPixels(float64(10 * i)), Y: rtype.PosFromPixels(100)})
+	}
+	return gameTick{down: packet(7, 1, s, rtype.Pong{Timestamp: 1}), up: packet(7, 1, rtype.Input{InputSequence: 1, ClientTick: 1})}
+}
+
+// next numbers the packets of tick i (from 0): sequence i+1, serverTick
+// 3i+3.
+func (g gameTick) next(i int) {
+	binary.BigEndian.PutUint32(g.down[4:], uint32(i+1))
+	binary.BigEndian.PutUint32(g.down[rtype.PacketHeaderSize+rtype.MessageHeaderSize:], uint32(3*i+3))
+	binary.BigEndian.PutUint32(g.up[4:], uint32(i+1))
+}
+
+// welcomed is a Monitor of a server that welcomed alice as connection 7.
+func welcomed() *Monitor {
+	w := New(Server)
+	w.Watch(server)
+	w.Saw(server, alice, rtype.AppendWelcome(nil, 7), time.Now())
+	return w
+}
+
+// BenchmarkMonitorSaw is the cost of judging one tick of a game: a
+// server's packet of a 20-state Snapshot and a Pong, and a client's Input,
+// the datagrams a conformance or fuzzing run feeds a Monitor by the
+// million.
+func BenchmarkMonitorSaw(b *testing.B) {
+	w, g, at := welcomed(), newGameTick(20), time.Now()
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		g.next(i)
+		w.Saw(server, alice, g.down, at)
+		w.Saw(alice, server, g.up, at)
+		i++
+	}
+	if r := w.Record(Numbering); r.Broken != 0 || r.Judged != i {
+		b.Fatalf("numbering judged %d, broken %d; want %d, 0", r.Judged, r.Broken, i)
+	}
+}
