@@ -3,6 +3,8 @@ package wiredump
 import (
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/rtypeproto/rtype"
 )
 
@@ -38,3 +40,45 @@ func BenchmarkDecodePacket(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkDecodeTo decodes the Snapshot packet into the same Decoded each
+// time, as a reader that keeps nothing of a datagram does.
+func BenchmarkDecodeTo(b *testing.B) {
+	p := snapshotPacket(b)
+	var d Decoded
+	b.ReportAllocs()
+	for b.Loop() {
+		DecodeTo(&d, Packet, p)
+		if d.Err != nil {
+			b.Fatal(d.Err)
+		}
+	}
+}
+
+// TestDecodeTo: decoding into a Decoded used before gives what Decode
+// gives, with no allocation once its messages have room, whatever came
+// before: a packet, a dropped one, a handshake datagram.
+func TestDecodeTo(t *testing.T) {
+	snap := snapshotPacket(t)
+	short := snap[:len(snap)-1]
+	hello := rtype.AppendHello(nil)
+	var d Decoded
+	for _, tc := range []struct {
+		k Kind
+		b []byte
+	}{{Packet, snap}, {Packet, short}, {Handshake, hello}, {Packet, snap}, {Handshake, short}, {Packet, snap}} {
+		DecodeTo(&d, tc.k, tc.b)
+		want := Decode(tc.k, tc.b)
+		if diff := cmp.Diff(want.Object(1, nil), d.Object(1, nil)); diff != "" {
+			t.Errorf("%v of % x (-Decode +DecodeTo):\n%s", tc.k, head(tc.b), diff)
+		}
+		if want.Err != d.Err || len(want.Messages) != len(d.Messages) {
+			t.Errorf("%v: error %v, %d messages; want %v, %d", tc.k, d.Err, len(d.Messages), want.Err, len(want.Messages))
+		}
+	}
+	if n := testing.AllocsPerRun(100, func() { DecodeTo(&d, Packet, snap) }); n != 0 {
+		t.Errorf("%v allocations a packet, want 0", n)
+	}
+}
+
+func head(b []byte) []byte { return b[:min(len(b), 20)] }

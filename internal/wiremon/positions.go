@@ -103,15 +103,15 @@ func (w *Monitor) destroyed(c *conn, n *numbering, p []byte) {
 // snapshot judges the positions of a valid Snapshot against the last of
 // each entity (§9.1).
 func (w *Monitor) snapshot(c *conn, n *numbering, p []byte, at moment) {
-	s := rtype.Snapshot{States: w.states[:0]}
-	if s.UnmarshalBinary(p) != nil {
+	tick, states, err := rtype.ParseSnapshot(p)
+	if err != nil {
 		return
 	}
-	w.states = s.States
-	for _, st := range s.States {
+	for i := range states.Len() {
+		st := states.At(i)
 		w.pos.add(st.X, st.Y)
 		k := entity{c.addr, n.id, st.NetworkID}
-		now := sample{tick: s.ServerTick, x: st.X.Pixels(), y: st.Y.Pixels()}
+		now := sample{tick: tick, x: st.X.Pixels(), y: st.Y.Pixels()}
 		prev, ok := w.ents[k]
 		if !ok && len(w.ents) >= maxEntities || ok && !rtype.SequenceNewer(now.tick, prev.tick) {
 			continue

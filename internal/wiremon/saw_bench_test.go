@@ -58,3 +58,24 @@ func BenchmarkMonitorSaw(b *testing.B) {
 		b.Fatalf("numbering judged %d, broken %d; want %d, 0", r.Judged, r.Broken, i)
 	}
 }
+
+// TestMonitorSaw_Allocs: judging a valid tick of a game, a 40-state Snapshot
+// followed entity by entity (§9.1), takes no memory once the entities are
+// known.
+func TestMonitorSaw_Allocs(t *testing.T) {
+	w, g, at := welcomed(), newGameTick(40), time.Now()
+	i := 0
+	tick := func() {
+		g.next(i)
+		w.Saw(server, alice, g.down, at)
+		w.Saw(alice, server, g.up, at)
+		i++
+	}
+	tick()
+	if n := testing.AllocsPerRun(100, tick); n != 0 {
+		t.Errorf("%v allocations a tick, want 0", n)
+	}
+	if r := w.Record(Clamp); r.Judged == 0 || r.Broken != 0 {
+		t.Errorf("clamp judged %d, broken %d; want some, 0", r.Judged, r.Broken)
+	}
+}
