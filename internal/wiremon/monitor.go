@@ -39,10 +39,12 @@ type Monitor struct {
 	connections        int // Welcomes seen
 	conns              map[netip.AddrPort]*conn
 	seen               [NumRules]Record
-	// ents is the last position of each entity followed, pos what the
-	// positions came to (positions.go).
-	ents map[entity]sample
-	pos  Positions
+	// ents is the last position of each entity followed, ext how far
+	// the positions went, bound the first evidence of the clamp
+	// (positions.go).
+	ents  entities
+	ext   extent
+	bound string
 	// dec is the packet being judged, its messages' memory reused.
 	dec wiredump.Decoded
 	// breach is the first rule the datagram being judged broke.
@@ -93,7 +95,8 @@ type numbering struct {
 
 // New returns a Monitor of an implementation in role r, its clock started.
 func New(r Role) *Monitor {
-	return &Monitor{role: r, start: time.Now(), conns: map[netip.AddrPort]*conn{}, ents: map[entity]sample{}}
+	return &Monitor{role: r, start: time.Now(), conns: map[netip.AddrPort]*conn{},
+		ents: entities{conns: map[connection]map[uint32]sample{}}}
 }
 
 // Lossy tells the Monitor that the path between it and the

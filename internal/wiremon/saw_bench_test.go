@@ -79,3 +79,32 @@ func TestMonitorSaw_Allocs(t *testing.T) {
 		t.Errorf("clamp judged %d, broken %d; want some, 0", r.Judged, r.Broken)
 	}
 }
+
+// TestMonitor_EntitiesBounded: Snapshots listing ever new ids follow at
+// most maxEntities entities, and a connection whose entities were all
+// destroyed is forgotten (§8.3), so that no table grows past its bound.
+func TestMonitor_EntitiesBounded(t *testing.T) {
+	w := welcomed()
+	seq := uint32(0)
+	send := func(m rtype.Message) {
+		seq++
+		w.Saw(server, alice, packet(7, seq, m), time.Now())
+	}
+	const per = 40
+	for i := range maxEntities/per + 10 {
+		s := rtype.Snapshot{ServerTick: uint32(i + 1)}
+		for j := range per {
+			s.States = append(s.States, rtype.EntityState{NetworkID: uint32(i*per + j + 1)})
+		}
+		send(s)
+	}
+	if w.ents.n != maxEntities || len(w.ents.conns) != 1 {
+		t.Fatalf("%d entities of %d connections followed, want %d of 1", w.ents.n, len(w.ents.conns), maxEntities)
+	}
+	for id := range uint32(maxEntities) {
+		send(rtype.DestroyEntity{ServerTick: 1 << 20, NetworkID: id + 1})
+	}
+	if w.ents.n != 0 || len(w.ents.conns) != 0 {
+		t.Errorf("%d entities of %d connections left, want none", w.ents.n, len(w.ents.conns))
+	}
+}
