@@ -47,9 +47,11 @@ type Monitor struct {
 	bound string
 	// dec is the packet being judged, its messages' memory reused.
 	dec wiredump.Decoded
-	// breach is the first rule the datagram being judged broke.
+	// breach is the first rule the datagram being judged broke, with
+	// its words when words is set (by Saw, not by Note).
 	breach    Rule
 	breachWhy string
+	words     bool
 }
 
 // Record is what a Monitor saw of one rule: how many times it judged it,
@@ -128,6 +130,20 @@ func (w *Monitor) Watch(server netip.AddrPort) {
 func (w *Monitor) Saw(src, dst netip.AddrPort, b []byte, at time.Time) (r Rule, why string, broke bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	w.words = true
+	return w.saw(src, dst, b, at)
+}
+
+// Note takes one datagram as Saw does, for a caller that reads only the
+// Records: a breach is put in words only when it is a rule's first.
+func (w *Monitor) Note(src, dst netip.AddrPort, b []byte, at time.Time) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.words = false
+	w.saw(src, dst, b, at)
+}
+
+func (w *Monitor) saw(src, dst netip.AddrPort, b []byte, at time.Time) (r Rule, why string, broke bool) {
 	toServer := slices.Contains(w.servers, dst)
 	if !toServer && !slices.Contains(w.servers, src) {
 		return 0, "", false
@@ -327,7 +343,7 @@ func (w *Monitor) check(r Rule, ok bool, why func() string) {
 		return
 	}
 	s.Broken++
-	if s.First != "" && w.breach < NumRules {
+	if s.First != "" && (w.breach < NumRules || !w.words) {
 		return
 	}
 	text := why()
