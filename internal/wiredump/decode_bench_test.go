@@ -82,3 +82,16 @@ func TestDecodeTo(t *testing.T) {
 }
 
 func head(b []byte) []byte { return b[:min(len(b), 20)] }
+
+// BenchmarkDecodeObject decodes the Snapshot packet and builds its output
+// form, as rtypedump does for every datagram it prints.
+func BenchmarkDecodeObject(b *testing.B) {
+	p := snapshotPacket(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		d := Decode(Packet, p)
+		if o := d.Object(1, nil); len(o) == 0 {
+			b.Fatal("no fields")
+		}
+	}
+}
