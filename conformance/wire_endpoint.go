@@ -138,7 +138,7 @@ func (e *endpoint) read() {
 		failed = 0
 		at := time.Now()
 		if t := e.owner.Load(); t != nil {
-			t.suite.wire.Saw(unmap(from), e.local, buf[:n], at)
+			t.suite.wire.Note(unmap(from), e.local, buf[:n], at)
 		}
 		if !e.in.room(n) { // dropped before it is copied
 			e.in.drop()
@@ -159,7 +159,7 @@ func (e *endpoint) sendTo(addr netip.AddrPort, b []byte) {
 	t := e.owner.Load()
 	now := time.Now()
 	t.note(e.local, addr, e.handshake(addr), b, now)
-	t.suite.wire.Saw(e.local, addr, b, now)
+	t.suite.wire.Note(e.local, addr, b, now)
 	if _, err := e.conn.WriteToUDPAddrPort(b, addr); err != nil {
 		t.Skipf("cannot send to %v: %v", addr, err)
 	}

@@ -40,7 +40,7 @@ type Decoded struct {
 	Header    rtype.PacketHeader
 	HasHeader bool
 	// Messages are the messages of a connected packet whose framing is
-	// valid (§5.3), in order; nil when Err is set.
+	// valid (§5.3), in order; none when Err is set (nil from [Decode]).
 	Messages []Message
 }
 
@@ -51,6 +51,19 @@ func Decode(k Kind, b []byte) Decoded {
 		return decodeHandshake(b)
 	}
 	return decodePacket(b)
+}
+
+// DecodeTo is [Decode] into d, its messages in the memory of d.Messages
+// (then empty rather than nil when there are none): a reader that keeps
+// nothing of a datagram once judged decodes each without allocating.
+func DecodeTo(d *Decoded, k Kind, b []byte) {
+	if k == Handshake {
+		msgs := d.Messages[:0]
+		*d = decodeHandshake(b)
+		d.Messages = msgs
+		return
+	}
+	decodePacketTo(d, b, d.Messages)
 }
 
 // Object is the JSON form of d as datagram number n, seen at at (nil

@@ -9,8 +9,6 @@ type Message struct {
 	Raw rtype.RawMessage
 	// Err is why a receiver drops this message alone, nil if it keeps it.
 	Err error
-	// fields are the decoded payload fields, empty when Err is set.
-	fields Object
 }
 
 // Name returns the catalog name of the message's type (§6), or "unknown".
@@ -27,81 +25,123 @@ func (m *Message) Name() string {
 // refuses it binds senders, and a receiver knows no type 0.
 func (m *Message) Ignored() bool { return !m.Raw.Type.Known() }
 
-// decodeMessage checks and decodes one message with the library's decoder
-// for its type. A type the catalog does not list, 0 included, is no error:
-// a receiver ignores it (§6). states is reused between Snapshots.
-func decodeMessage(m rtype.RawMessage, states *[]rtype.EntityState) Message {
-	d := Message{Raw: m}
-	p := m.Payload
-	switch m.Type {
+// decodeMessage checks one message with the library's decoder for its
+// type, without allocating. A type the catalog does not list, 0 included,
+// is no error: a receiver ignores it (§6). Its fields are decoded again
+// only when an output asks for them ([Message.Object]): most readers of a
+// message want its verdict alone.
+func decodeMessage(m rtype.RawMessage) Message {
+	return Message{Raw: m, Err: checkPayload(m.Type, m.Payload)}
+}
+
+// checkPayload is why a receiver drops a message of type t with payload
+// p, as the library's decoder of t has it; nil if it keeps it.
+func checkPayload(t rtype.MessageType, p []byte) error {
+	switch t {
 	case rtype.TypeInput:
 		var v rtype.Input
-		if d.Err = v.UnmarshalBinary(p); d.Err == nil {
-			d.fields = Object{}.Add("inputSequence", v.InputSequence).
+		return v.UnmarshalBinary(p)
+	case rtype.TypePing:
+		var v rtype.Ping
+		return v.UnmarshalBinary(p)
+	case rtype.TypeDisconnect:
+		var v rtype.Disconnect
+		return v.UnmarshalBinary(p)
+	case rtype.TypeQueryEntity:
+		var v rtype.QueryEntity
+		return v.UnmarshalBinary(p)
+	case rtype.TypeSnapshot:
+		// The checks of Snapshot.UnmarshalBinary, without copying the
+		// states out.
+		_, _, err := rtype.ParseSnapshot(p)
+		return err
+	case rtype.TypeCreateEntity:
+		var v rtype.CreateEntity
+		return v.UnmarshalBinary(p)
+	case rtype.TypeDestroyEntity:
+		var v rtype.DestroyEntity
+		return v.UnmarshalBinary(p)
+	case rtype.TypePong:
+		var v rtype.Pong
+		return v.UnmarshalBinary(p)
+	}
+	return nil
+}
+
+// fields decodes the payload of a message a receiver keeps into its
+// output fields, in the order of the spec's tables; none for a type
+// outside the catalog.
+func (m *Message) fields() Object {
+	p := m.Raw.Payload
+	switch m.Raw.Type {
+	case rtype.TypeInput:
+		var v rtype.Input
+		if v.UnmarshalBinary(p) == nil {
+			return Object{}.Add("inputSequence", v.InputSequence).
 				Add("clientTick", v.ClientTick).
 				Add("actions", actionNames(v.Actions))
 		}
 	case rtype.TypePing:
 		var v rtype.Ping
-		if d.Err = v.UnmarshalBinary(p); d.Err == nil {
-			d.fields = Object{}.Add("timestamp", v.Timestamp)
+		if v.UnmarshalBinary(p) == nil {
+			return Object{}.Add("timestamp", v.Timestamp)
 		}
 	case rtype.TypeDisconnect:
 		var v rtype.Disconnect
-		if d.Err = v.UnmarshalBinary(p); d.Err == nil {
-			d.fields = Object{}.Add("reason", uint8(v.Reason))
+		if v.UnmarshalBinary(p) == nil {
+			o := Object{}.Add("reason", uint8(v.Reason))
 			if v.Reason >= rtype.DisconnectClientQuit && v.Reason <= rtype.DisconnectServerShutdown {
-				d.fields = d.fields.Add("reasonName", v.Reason.String())
+				o = o.Add("reasonName", v.Reason.String())
 			}
+			return o
 		}
 	case rtype.TypeQueryEntity:
 		var v rtype.QueryEntity
-		if d.Err = v.UnmarshalBinary(p); d.Err == nil {
-			d.fields = Object{}.Add("networkId", v.NetworkID)
+		if v.UnmarshalBinary(p) == nil {
+			return Object{}.Add("networkId", v.NetworkID)
 		}
 	case rtype.TypeSnapshot:
-		v := rtype.Snapshot{States: (*states)[:0]}
-		if d.Err = v.UnmarshalBinary(p); d.Err == nil {
-			*states = v.States
-			d.fields = snapshotFields(v)
+		if tick, states, err := rtype.ParseSnapshot(p); err == nil {
+			return snapshotFields(tick, states)
 		}
 	case rtype.TypeCreateEntity:
 		var v rtype.CreateEntity
-		if d.Err = v.UnmarshalBinary(p); d.Err == nil {
-			d.fields = Object{}.Add("serverTick", v.ServerTick).
+		if v.UnmarshalBinary(p) == nil {
+			o := Object{}.Add("serverTick", v.ServerTick).
 				Add("networkId", v.NetworkID).
 				Add("entityType", hex16(v.EntityType))
 			if name, ok := v.EntityType.Name(); ok {
-				d.fields = d.fields.Add("archetype", name)
+				o = o.Add("archetype", name)
 			}
-			d.fields = d.fields.Add("positionX", v.X.Pixels()).
+			return o.Add("positionX", v.X.Pixels()).
 				Add("positionY", v.Y.Pixels()).
 				Add("rotation", v.Rotation.Radians())
 		}
 	case rtype.TypeDestroyEntity:
 		var v rtype.DestroyEntity
-		if d.Err = v.UnmarshalBinary(p); d.Err == nil {
-			d.fields = Object{}.Add("serverTick", v.ServerTick).
+		if v.UnmarshalBinary(p) == nil {
+			return Object{}.Add("serverTick", v.ServerTick).
 				Add("networkId", v.NetworkID).
 				Add("reason", uint8(v.Reason)).
 				Add("reasonName", v.Reason.String())
 		}
 	case rtype.TypePong:
 		var v rtype.Pong
-		if d.Err = v.UnmarshalBinary(p); d.Err == nil {
-			d.fields = Object{}.Add("timestamp", v.Timestamp)
+		if v.UnmarshalBinary(p) == nil {
+			return Object{}.Add("timestamp", v.Timestamp)
 		}
 	}
-	return d
+	return nil
 }
 
 // snapshotFields lists a Snapshot (§8.1). entityType is only the low byte of
 // the archetype id, so no blueprint name is guessed from it.
-func snapshotFields(v rtype.Snapshot) Object {
+func snapshotFields(tick uint32, states rtype.SnapshotStates) Object {
 	// Literals, not Add: a Snapshot holds up to 47 states, and growing
 	// each one's fields by appends was most of a capture's decoding.
-	list := make([]Object, len(v.States))
-	for i, s := range v.States {
+	list := make([]Object, states.Len())
+	for i := range list {
+		s := states.At(i)
 		list[i] = Object{
 			{"networkId", s.NetworkID},
 			{"entityType", hex8(s.EntityType)},
@@ -110,7 +150,7 @@ func snapshotFields(v rtype.Snapshot) Object {
 			{"rotation", s.Rotation.Radians()},
 		}
 	}
-	return Object{{"serverTick", v.ServerTick}, {"entityCount", len(v.States)}, {"states", list}}
+	return Object{{"serverTick", tick}, {"entityCount", len(list)}, {"states", list}}
 }
 
 // actionNames lists the held actions of an Input in bit order (§7.1).
@@ -144,7 +184,9 @@ func (m *Message) Object() Object {
 	if m.Err != nil {
 		o = o.Add("error", m.Err.Error())
 	}
-	o = append(o, m.fields...)
+	if m.Err == nil {
+		o = append(o, m.fields()...)
+	}
 	if m.Err != nil || m.Ignored() {
 		o = o.Add("payload", hexBytes(m.Raw.Payload))
 	}

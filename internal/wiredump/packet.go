@@ -13,7 +13,14 @@ import (
 // listed. Each message of a well-framed packet is then checked on its own
 // (§6 to §8): a bad message is dropped alone.
 func decodePacket(b []byte) Decoded {
-	d := Decoded{Kind: Packet, Data: b}
+	var d Decoded
+	decodePacketTo(&d, b, nil)
+	return d
+}
+
+// decodePacketTo is decodePacket into d, the messages appended to msgs[:0].
+func decodePacketTo(d *Decoded, b []byte, msgs []Message) {
+	*d = Decoded{Kind: Packet, Data: b}
 	if len(b) >= rtype.PacketHeaderSize {
 		d.Header = rtype.PacketHeader{
 			ConnectionID: binary.BigEndian.Uint32(b[0:4]),
@@ -29,14 +36,14 @@ func decodePacket(b []byte) Decoded {
 		if errors.Is(err, rtype.ErrTruncatedMessageHeader) || errors.Is(err, rtype.ErrMessageOverrun) {
 			d.Break = framingBreak(b)
 		}
-		return d
+		d.Messages = msgs[:0]
+		return
 	}
 	d.Header = p.Header()
-	var states []rtype.EntityState
+	d.Messages = msgs[:0]
 	for m := range p.Messages() {
-		d.Messages = append(d.Messages, decodeMessage(m, &states))
+		d.Messages = append(d.Messages, decodeMessage(m))
 	}
-	return d
 }
 
 // framingBreak returns the offset of the message header where the framing of

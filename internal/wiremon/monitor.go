@@ -39,15 +39,19 @@ type Monitor struct {
 	connections        int // Welcomes seen
 	conns              map[netip.AddrPort]*conn
 	seen               [NumRules]Record
-	// ents is the last position of each entity followed, pos what the
-	// positions came to (positions.go); states is reused by each
-	// Snapshot.
-	ents   map[entity]sample
-	pos    Positions
-	states []rtype.EntityState
-	// breach is the first rule the datagram being judged broke.
+	// ents is the last position of each entity followed, ext how far
+	// the positions went, bound the first evidence of the clamp
+	// (positions.go).
+	ents  entities
+	ext   extent
+	bound string
+	// dec is the packet being judged, its messages' memory reused.
+	dec wiredump.Decoded
+	// breach is the first rule the datagram being judged broke, with
+	// its words when words is set (by Saw, not by Note).
 	breach    Rule
 	breachWhy string
+	words     bool
 }
 
 // Record is what a Monitor saw of one rule: how many times it judged it,
@@ -93,15 +97,17 @@ type numbering struct {
 
 // New returns a Monitor of an implementation in role r, its clock started.
 func New(r Role) *Monitor {
-	return &Monitor{role: r, start: time.Now(), conns: map[netip.AddrPort]*conn{}, ents: map[entity]sample{},
-		states: make([]rtype.EntityState, 0, rtype.MaxSnapshotStates)}
+	return &Monitor{role: r, start: time.Now(), conns: map[netip.AddrPort]*conn{},
+		ents: entities{conns: map[connection]map[uint32]sample{}}}
 }
 
 // Lossy tells the Monitor that the path between it and the
 // implementation may lose and duplicate datagrams, as a loaded socket
 // does: a gap in a connection's numbering, or a datagram repeated byte
 // for byte, is then no breach of §5.2. Without it the path is taken to
-// be lossless, as loopback and an in-memory network are.
+// be lossless, as loopback and an in-memory network are. It is called
+// before the first datagram: only then does the Monitor hash the packets
+// it will tell copies of.
 func (w *Monitor) Lossy() {
 	w.mu.Lock()
 	w.lossy = true
@@ -124,6 +130,20 @@ func (w *Monitor) Watch(server netip.AddrPort) {
 func (w *Monitor) Saw(src, dst netip.AddrPort, b []byte, at time.Time) (r Rule, why string, broke bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	w.words = true
+	return w.saw(src, dst, b, at)
+}
+
+// Note takes one datagram as Saw does, for a caller that reads only the
+// Records: a breach is put in words only when it is a rule's first.
+func (w *Monitor) Note(src, dst netip.AddrPort, b []byte, at time.Time) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.words = false
+	w.saw(src, dst, b, at)
+}
+
+func (w *Monitor) saw(src, dst netip.AddrPort, b []byte, at time.Time) (r Rule, why string, broke bool) {
 	toServer := slices.Contains(w.servers, dst)
 	if !toServer && !slices.Contains(w.servers, src) {
 		return 0, "", false
@@ -133,25 +153,25 @@ func (w *Monitor) Saw(src, dst netip.AddrPort, b []byte, at time.Time) (r Rule, 
 		client = dst
 	}
 	w.breach, w.breachWhy = NumRules, ""
+	c := w.conns[client]
 	if toServer == (w.role == Client) {
-		w.judge(client, b, at)
+		w.judge(client, c, b, at)
 	}
 	if toServer {
-		w.client(client, b)
+		w.client(c, b)
 	} else {
-		w.welcome(client, b)
+		w.welcome(client, c, b)
 	}
 	return w.breach, w.breachWhy, w.breach < NumRules
 }
 
 // welcome notes a valid Welcome from the server to client (§4.3): a
 // connection of its id or, for an id it had, maybe a new one.
-func (w *Monitor) welcome(client netip.AddrPort, b []byte) {
+func (w *Monitor) welcome(client netip.AddrPort, c *conn, b []byte) {
 	typ, id, err := rtype.ParseHandshake(b)
 	if err != nil || typ != rtype.HandshakeWelcome {
 		return
 	}
-	c := w.conns[client]
 	if c == nil {
 		if len(w.conns) >= maxConns {
 			return
@@ -174,9 +194,9 @@ func (w *Monitor) welcome(client netip.AddrPort, b []byte) {
 }
 
 // client follows what the client sends: a packet of a connection it was
-// welcomed to connects it; a Hello starts it over.
-func (w *Monitor) client(client netip.AddrPort, b []byte) {
-	c := w.conns[client]
+// welcomed to connects it; a Hello starts it over. c is the client's
+// address, nil when no Welcome went to it.
+func (w *Monitor) client(c *conn, b []byte) {
 	if c == nil {
 		return
 	}
@@ -199,14 +219,14 @@ func (c *conn) find(id uint32) *numbering {
 }
 
 // judge applies every rule of a single datagram to b, which the
-// implementation sent on client's side at at.
-func (w *Monitor) judge(client netip.AddrPort, b []byte, at time.Time) {
+// implementation sent on client's side at at; c is what the Monitor
+// knows of client, nil if nothing.
+func (w *Monitor) judge(client netip.AddrPort, c *conn, b []byte, at time.Time) {
 	w.datagrams++
-	when := w.at(at)
+	when := moment{at, w}
 	w.check(Size, len(b) <= rtype.MaxDatagramSize, func() string {
 		return fmt.Sprintf("%s sent a %d-byte datagram at %v", w.who(client), len(b), when)
 	})
-	c := w.conns[client]
 	d := wiredump.Decode(wiredump.Handshake, b)
 	connected := c != nil && len(c.ids) > 0
 	switch {
@@ -219,15 +239,17 @@ func (w *Monitor) judge(client netip.AddrPort, b []byte, at time.Time) {
 		})
 		return
 	}
-	d = wiredump.Decode(wiredump.Packet, b)
-	if !d.HasHeader {
+	// Decoded into the Monitor's own, so that its messages take no new
+	// memory.
+	wiredump.DecodeTo(&w.dec, wiredump.Packet, b)
+	if !w.dec.HasHeader {
 		w.check(Framing, false, func() string {
 			return fmt.Sprintf("%s sent a %d-byte datagram at %v, shorter than a packet's header (% x)", w.who(client), len(b), when, head(b))
 		})
 		return
 	}
 	w.packets++
-	w.packet(c, &d, when)
+	w.packet(c, &w.dec, when)
 }
 
 // handshake judges a handshake datagram, valid but for a Welcome's id of
@@ -260,7 +282,12 @@ func (w *Monitor) packet(c *conn, d *wiredump.Decoded, at moment) {
 			return
 		}
 	}
-	w.number(c, n, h.Sequence, dropped, sum(d.Data), at)
+	// Only a lossy path tells copies by their bytes.
+	var h64 uint64
+	if w.lossy {
+		h64 = sum(d.Data)
+	}
+	w.number(c, n, h.Sequence, dropped, h64, at)
 	framed := !errors.Is(d.Err, rtype.ErrTruncatedMessageHeader) && !errors.Is(d.Err, rtype.ErrMessageOverrun) && !errors.Is(d.Err, rtype.ErrShortPacket)
 	w.check(Framing, framed, func() string {
 		return fmt.Sprintf("%s's packet %d, %d bytes at %v, is no valid packet: %v (% x)", w.conn(c, n.id), h.Sequence, len(d.Data), at, d.Err, head(d.Data))
@@ -316,7 +343,7 @@ func (w *Monitor) check(r Rule, ok bool, why func() string) {
 		return
 	}
 	s.Broken++
-	if s.First != "" && w.breach < NumRules {
+	if s.First != "" && (w.breach < NumRules || !w.words) {
 		return
 	}
 	text := why()
@@ -341,14 +368,15 @@ func (w *Monitor) conn(c *conn, id uint32) string {
 	return fmt.Sprintf("connection %d (%v)", id, c.addr)
 }
 
-// at is when tm was in the exchange, for details.
-func (w *Monitor) at(tm time.Time) moment { return moment(tm.Sub(w.start)) }
-
-// moment is a time into the run, written only when a detail needs it.
-type moment time.Duration
+// moment is when a datagram was seen, written as a time into the run of
+// w only when a detail needs it.
+type moment struct {
+	tm time.Time
+	w  *Monitor
+}
 
 func (m moment) String() string {
-	return fmt.Sprintf("%.2fs into the run", time.Duration(m).Seconds())
+	return fmt.Sprintf("%.2fs into the run", m.tm.Sub(m.w.start).Seconds())
 }
 
 // Record returns what the Monitor saw of rule r.
