@@ -93,8 +93,6 @@ func (b *inbox) pop() (d datagram, ok, closed bool) {
 	b.bytes -= int64(len(d.b))
 	if b.head == len(b.q) { // empty: start over at the front
 		b.q, b.head = b.q[:0], 0
-	} else {
-		b.signal() // more wait: the next pop need not block
 	}
 	return d, true, false
 }
