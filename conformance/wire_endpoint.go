@@ -72,6 +72,8 @@ func (e *endpoint) arrived(d datagram) bool {
 var inboxOverflows atomic.Int64
 
 const (
+	// inboxSize bounds the datagrams queued, a power of 2: the inbox's
+	// ring grows to it by doubling.
 	inboxSize = 1024
 	// inboxBytes bounds the bytes queued too: 1024 oversize datagrams
 	// would be 64 MiB.
@@ -140,7 +142,7 @@ func (e *endpoint) read() {
 		if t := e.owner.Load(); t != nil {
 			t.suite.wire.Note(unmap(from), e.local, buf[:n], at)
 		}
-		if !e.in.room(n) { // dropped before it is copied
+		if !e.in.roomForBytes(n) {
 			e.in.drop()
 			continue
 		}

@@ -110,11 +110,12 @@ func TestEndpointInboxBoundedByBytes(t *testing.T) {
 			synctest.Wait()
 		}
 		kept := inboxBytes / maxUDP
-		if got := e.in.len(); got != kept {
+		got, bytes := e.in.len()
+		if got != kept {
 			t.Errorf("the inbox holds %d datagrams of %d bytes, want %d (%d bytes)", got, maxUDP, kept, inboxBytes)
 		}
-		if got := e.in.bytes; got > inboxBytes {
-			t.Errorf("the inbox holds %d bytes, more than %d", got, inboxBytes)
+		if bytes > inboxBytes {
+			t.Errorf("the inbox holds %d bytes, more than %d", bytes, inboxBytes)
 		}
 		if got, want := e.in.overflow.Load(), int64(sent-kept); got != want {
 			t.Errorf("%d datagrams overflowed, want %d", got, want)

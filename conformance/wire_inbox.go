@@ -8,33 +8,36 @@ import (
 // inbox is an endpoint's queue of datagrams received and not read yet,
 // bounded by inboxSize datagrams and inboxBytes bytes: past either, the
 // newest is dropped and counted, so a flood grows no memory. It holds
-// only what waits: a case's socket reads a few datagrams at a time, and a
-// suite opens thousands of sockets, so room for a whole flood is not made
-// before one comes.
+// only what waits, in a ring that doubles as it fills, up to inboxSize:
+// a case's socket reads a few datagrams at a time, and a suite opens
+// thousands of sockets, so room for a whole flood is not made before one
+// comes.
 type inbox struct {
 	mu     sync.Mutex
-	q      []datagram
-	head   int   // the oldest unread is q[head]
-	bytes  int64 // of q[head:]
+	ring   []datagram // a power of 2 long, at most inboxSize
+	head   int        // the oldest unread is ring[head]
+	n      int        // datagrams queued
+	bytes  int64      // and their bytes
 	closed bool
-	// ready holds a token while something may be queued or the inbox
-	// closed: a reader that found it empty waits on it.
+	// ready holds a token once something was queued or the inbox closed:
+	// a reader that found it empty waits on it.
 	ready chan struct{}
 	// overflow counts the datagrams dropped for a full inbox.
 	overflow atomic.Int64
 }
 
+// inboxFirstRing is the ring's length once the first datagram waits.
+const inboxFirstRing = 8
+
 func newInbox() *inbox { return &inbox{ready: make(chan struct{}, 1)} }
 
-// room reports whether a datagram of n bytes would be queued now.
-func (b *inbox) room(n int) bool {
+// roomForBytes reports whether n more bytes would fit now: a datagram that
+// does not is dropped before it is copied. One past the count bound is
+// still copied and recorded, then dropped.
+func (b *inbox) roomForBytes(n int) bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return b.fits(n)
-}
-
-func (b *inbox) fits(n int) bool {
-	return len(b.q)-b.head < inboxSize && b.bytes+int64(n) <= inboxBytes
+	return b.bytes+int64(n) <= inboxBytes
 }
 
 // drop counts a datagram dropped for a full inbox.
@@ -46,14 +49,13 @@ func (b *inbox) drop() {
 // push queues d, or drops and counts it when the inbox is full.
 func (b *inbox) push(d datagram) {
 	b.mu.Lock()
-	full := !b.fits(len(d.b))
+	full := b.n >= inboxSize || b.bytes+int64(len(d.b)) > inboxBytes
 	if !full {
-		if len(b.q) == cap(b.q) && b.head > 0 { // reuse the room read
-			n := copy(b.q, b.q[b.head:])
-			clear(b.q[n:])
-			b.q, b.head = b.q[:n], 0
+		if b.n == len(b.ring) {
+			b.grow()
 		}
-		b.q = append(b.q, d)
+		b.ring[(b.head+b.n)&(len(b.ring)-1)] = d
+		b.n++
 		b.bytes += int64(len(d.b))
 	}
 	b.mu.Unlock()
@@ -62,6 +64,15 @@ func (b *inbox) push(d datagram) {
 		return
 	}
 	b.signal()
+}
+
+// grow doubles the ring, keeping the order of what waits.
+func (b *inbox) grow() {
+	ring := make([]datagram, max(inboxFirstRing, 2*len(b.ring)))
+	for i := range b.n {
+		ring[i] = b.ring[(b.head+i)&(len(b.ring)-1)]
+	}
+	b.ring, b.head = ring, 0
 }
 
 // close wakes the reader for good: the socket is gone.
@@ -84,30 +95,28 @@ func (b *inbox) signal() {
 func (b *inbox) pop() (d datagram, ok, closed bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.head == len(b.q) {
+	if b.n == 0 {
 		return datagram{}, false, b.closed
 	}
-	d = b.q[b.head]
-	b.q[b.head] = datagram{}
-	b.head++
+	d = b.ring[b.head]
+	b.ring[b.head] = datagram{}
+	b.head = (b.head + 1) & (len(b.ring) - 1)
+	b.n--
 	b.bytes -= int64(len(d.b))
-	if b.head == len(b.q) { // empty: start over at the front
-		b.q, b.head = b.q[:0], 0
-	}
 	return d, true, false
 }
 
-// len returns the datagrams queued.
-func (b *inbox) len() int {
+// len returns the datagrams queued and their bytes.
+func (b *inbox) len() (n int, bytes int64) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return len(b.q) - b.head
+	return b.n, b.bytes
 }
 
 // drain forgets what is queued, when a new case takes the socket over.
 func (b *inbox) drain() {
 	b.mu.Lock()
-	clear(b.q)
-	b.q, b.head, b.bytes = b.q[:0], 0, 0
+	clear(b.ring)
+	b.head, b.n, b.bytes = 0, 0, 0
 	b.mu.Unlock()
 }

@@ -13,7 +13,7 @@ func TestInboxBoundedByCount(t *testing.T) {
 	for i := range sent {
 		b.push(datagram{b: []byte{byte(i), byte(i >> 8)}})
 	}
-	if got := b.len(); got != inboxSize {
+	if got, _ := b.len(); got != inboxSize {
 		t.Errorf("the inbox holds %d datagrams, want %d", got, inboxSize)
 	}
 	if got := b.overflow.Load(); got != sent-inboxSize {
@@ -34,22 +34,51 @@ func TestInboxBoundedByCount(t *testing.T) {
 	}
 }
 
-// TestInboxMemoryBoundedUnderChurn reads an inbox that never empties,
-// one datagram out for each in: the room read is reused, so its array
-// stays within twice inboxSize however long it runs.
-func TestInboxMemoryBoundedUnderChurn(t *testing.T) {
-	b := newInbox()
-	b.push(datagram{b: []byte{0}})
-	for i := range 100 * inboxSize {
-		b.push(datagram{b: []byte{byte(i)}})
-		if _, ok, _ := b.pop(); !ok {
-			t.Fatal("pop found nothing")
+// TestInboxChurn reads an inbox that never empties, one datagram out for
+// each in, with few waiting and with it full: every datagram comes out in
+// order, and its ring grows no longer than what waited needed.
+func TestInboxChurn(t *testing.T) {
+	for _, waiting := range []int{1, inboxFirstRing, inboxSize - 1} {
+		b := newInbox()
+		in, out := 0, 0
+		for range waiting {
+			b.push(datagram{b: []byte{byte(in), byte(in >> 8)}})
+			in++
 		}
-	}
-	if got := cap(b.q); got > 2*inboxSize {
-		t.Errorf("the inbox's array holds %d datagrams, more than %d", got, 2*inboxSize)
-	}
-	if got := b.len(); got != 1 {
-		t.Errorf("the inbox holds %d datagrams, want 1", got)
+		for range 10*inboxSize + 3 { // the ring wrapped part way
+			b.push(datagram{b: []byte{byte(in), byte(in >> 8)}})
+			in++
+			d, ok, _ := b.pop()
+			if !ok || int(d.b[0])|int(d.b[1])<<8 != out&0xFFFF {
+				t.Fatalf("%d waiting: pop %d gave % x, ok %v", waiting, out, d.b, ok)
+			}
+			out++
+		}
+		if n, _ := b.len(); n != waiting {
+			t.Errorf("%d waiting: the inbox holds %d", waiting, n)
+		}
+		if want := max(inboxFirstRing, 2*waiting); len(b.ring) > want {
+			t.Errorf("%d waiting: a ring of %d, more than %d", waiting, len(b.ring), want)
+		}
+		if b.overflow.Load() != 0 {
+			t.Errorf("%d waiting: %d overflowed", waiting, b.overflow.Load())
+		}
+		// A ring wrapped part way grows, or fills to the bound; what it
+		// kept still comes out in order.
+		for range len(b.ring) {
+			b.push(datagram{b: []byte{byte(in), byte(in >> 8)}})
+			in++
+		}
+		n, _ := b.len()
+		for range n {
+			d, ok, _ := b.pop()
+			if !ok || int(d.b[0])|int(d.b[1])<<8 != out&0xFFFF {
+				t.Fatalf("%d waiting, grown: pop %d gave % x, ok %v", waiting, out, d.b, ok)
+			}
+			out++
+		}
+		if kept := int64(out - (in - int(b.overflow.Load()))); kept != 0 {
+			t.Errorf("%d waiting, grown: %d datagrams neither popped nor counted as overflowed", waiting, -kept)
+		}
 	}
 }
