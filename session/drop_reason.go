@@ -61,10 +61,11 @@ const (
 	DropMessageOverrun
 	// DropShortPacket: a connected packet shorter than 16 bytes (§5.4).
 	DropShortPacket
-	// DropHelloOnConnection: at a server, a Hello from the address of an
-	// open connection, which §3 makes a connected packet, 6 bytes where
-	// one has at least 16 (§5.4): most often a client restarted on its
-	// old port, heard once the old connection times out (§13.3).
+	// DropHelloOnConnection: a Hello from the address of an open
+	// connection or a waiting client, which §3 makes a connected packet, 6
+	// bytes where one has at least 16 (§5.4): most often a client
+	// restarted on its old port, heard once the old connection times out
+	// (§13.3).
 	DropHelloOnConnection
 	// DropUnknownConnection: a connectionId of no open connection (§5.4);
 	// from an address without one, an id no Welcome to it carried in the
@@ -145,7 +146,7 @@ var dropRules = [numDropReasons]dropRule{
 	DropNotFromServer:          {"NotFromServer", "not-from-server", "at a client, not from the server's address", "§3", wholeDatagram, nil},
 	DropClosed:                 {"Closed", "closed", "to a client whose connection ended, as after its Disconnect, or a closed server", "§7.3", wholeDatagram, nil},
 	DropShortPacket:            {"ShortPacket", "short-packet", "packet shorter than 16 bytes", "§5.4", wholeDatagram, rtype.ErrShortPacket},
-	DropHelloOnConnection:      {"HelloOnConnection", "hello-on-connection", "a Hello from the address of an open connection, a packet shorter than 16 bytes", "§3, §5.4", wholeDatagram, nil},
+	DropHelloOnConnection:      {"HelloOnConnection", "hello-on-connection", "a Hello from the address of an open connection or a waiting client, a packet shorter than 16 bytes", "§3, §5.4", wholeDatagram, nil},
 	DropUnknownConnection:      {"UnknownConnection", "unknown-connection", "connection id of no open connection, or of no recent Welcome to the address", "§4.2, §5.4", wholeDatagram, nil},
 	DropWrongAddress:           {"WrongAddress", "wrong-address", "connection id of a connection with another address", "§5.4", wholeDatagram, nil},
 	DropWrongConnection:        {"WrongConnection", "connection-id-differs", "connection id not one a Welcome gave the client, or not the one it took", "§5.4", wholeDatagram, nil},

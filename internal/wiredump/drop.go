@@ -20,6 +20,11 @@ var (
 	// (§5.4). The server drops it (no open connection has that id bound to
 	// the client's address), and so does the client (not its own id).
 	ErrConnectionIDDiffers = errors.New("connection id differs from the Welcome (§5.4)")
+	// ErrHelloOnConnection: a Hello from a connected client's address,
+	// which §3 makes a connected packet too short to be one (§5.4): the
+	// client restarted on its old port, and the server drops it until the
+	// old connection ends.
+	ErrHelloOnConnection = errors.New("Hello from a connected client's address (§3, §5.4)")
 	// ErrAfterDisconnect: a packet from the server to a client whose
 	// Disconnect the server kept, closing the connection at once (§7.3): it
 	// was on its way, or the server sent it late; the client has left.
@@ -57,6 +62,7 @@ var stateful = [...]struct {
 	{ErrDuplicateSequence, session.DropDuplicate},
 	{ErrSequenceTooOld, session.DropTooOld},
 	{ErrConnectionIDDiffers, session.DropWrongConnection},
+	{ErrHelloOnConnection, session.DropHelloOnConnection},
 	{ErrAfterDisconnect, session.DropClosed},
 }
 

@@ -265,6 +265,7 @@ func TestDropKeysGiven(t *testing.T) {
 	}{
 		{false, rtype.AppendWelcome(nil, 1)},
 		{true, hdr(2, 1)}, {true, hdr(1, 40)}, {true, hdr(1, 40)}, {true, hdr(1, 3)},
+		{true, rtype.AppendHello(nil)},
 		{true, append(hdr(1, 41), 0, 4, 0, 1, 1)}, {false, hdr(1, 1)},
 	} {
 		note(s.Decode(client, st.toServer, st.b))

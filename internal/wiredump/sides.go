@@ -1,6 +1,11 @@
 package wiredump
 
-import "net/netip"
+import (
+	"errors"
+	"net/netip"
+
+	"github.com/rtypeproto/rtype"
+)
 
 // maxClients is how many welcomed client addresses a Sides remembers.
 const maxClients = 1 << 16
@@ -116,7 +121,17 @@ func (s *Sides) read(c *conn, toServer bool, b []byte) Decoded {
 		}
 		return decodePacket(b)
 	}
-	return Decode(k, b)
+	d := Decode(k, b)
+	if k == Packet && toServer && errors.Is(d.Err, rtype.ErrShortPacket) && isHello(b) {
+		d.Err = ErrHelloOnConnection
+	}
+	return d
+}
+
+// isHello reports whether b is a valid Hello (§4.2).
+func isHello(b []byte) bool {
+	t, _, err := rtype.ParseHandshake(b)
+	return err == nil && t == rtype.HandshakeHello
 }
 
 // ConnectionID returns the connection id of client: the one its packets

@@ -171,7 +171,7 @@ func TestSidesPhases(t *testing.T) {
 			{"Hello", true, hello, Handshake, ""},
 			{"Welcome 5", false, welcome(5), Handshake, ""},
 			{"packet of 5", true, sidesPacket(5, 1, sidesPing), Packet, ""},
-			{"Hello once connected is a short packet", true, hello, Packet, "short-packet"},
+			{"Hello once connected (§3)", true, hello, Packet, "hello-on-connection"},
 			{"Disconnect", true, sidesPacket(5, 2, sidesDisconnect), Packet, ""},
 			{"Hello again", true, hello, Handshake, ""},
 			{"Welcome 7", false, welcome(7), Handshake, ""},
@@ -203,7 +203,7 @@ func TestSidesPhases(t *testing.T) {
 			{"client packet of 5 again", true, sidesPacket(5, 2, sidesPing), Packet, ""},
 			{"server packet of 6, the id not taken", false, sidesPacket(6, 1), Packet, "connection-id-differs"},
 			{"client packet of 6", true, sidesPacket(6, 3), Packet, "connection-id-differs"},
-			{"Hello once connected is a short packet", true, hello, Packet, "short-packet"},
+			{"Hello once connected (§3)", true, hello, Packet, "hello-on-connection"},
 		}},
 		{"§5.2, §5.4 while welcomed, a window per id", []sidesStep{
 			{"Welcome 5", false, welcome(5), Handshake, ""},
@@ -253,7 +253,7 @@ func TestSidesPhases(t *testing.T) {
 			{"client 40", true, sidesPacket(1, 40), Packet, ""},
 			{"client 7, too old", true, sidesPacket(1, 7), Packet, "sequence-too-old"},
 			{"a dropped Disconnect keeps the connection", true, sidesPacket(1, 40, sidesDisconnect), Packet, "duplicate-sequence"},
-			{"Hello is still a short packet", true, hello, Packet, "short-packet"},
+			{"Hello still connected (§3)", true, hello, Packet, "hello-on-connection"},
 		}},
 		{"§5.4 a dropped Disconnect keeps the connection", []sidesStep{
 			{"Welcome 2", false, welcome(2), Handshake, ""},

@@ -365,6 +365,12 @@ local function dissect_handshake(buf, tree)
     return nil, info
 end
 
+-- is_hello tells whether the len bytes of buf are a valid Hello (§4.2).
+local function is_hello(buf, len)
+    return len == HANDSHAKE_HEADER and buf(0, 4):uint() == MAGIC and buf(4, 1):uint() == VERSION
+        and buf(5, 1):uint() == 1
+end
+
 -- packet_error checks what a receiver checks of a connected packet of len
 -- bytes on its own (§2.2, §5.3, §5.4) and returns an error, nil when it
 -- passes, and for a framing error the offset where the framing breaks.
@@ -404,7 +410,7 @@ end
 -- the receiver drops, v.seq_err (§5.2). It returns an error, an Info
 -- summary, and the expert info for the error when it is not a malformed
 -- datagram.
-local function dissect_packet(buf, tree, v)
+local function dissect_packet(buf, tree, v, to_server)
     local len = buf:len()
     if len >= PACKET_HEADER then
         local h = tree:add(rtype, buf(0, PACKET_HEADER), "Packet header")
@@ -416,6 +422,11 @@ local function dissect_packet(buf, tree, v)
     local err, brk = packet_error(buf, len)
     if err then
         if brk then tree:add(f.trailing, buf(brk)) end
+        -- §3: a Hello from a connected client's address is one of its
+        -- packets, too short; the client restarted on its old port.
+        if to_server and is_hello(buf, len) then
+            return "Hello from a connected client's address (§3, §5.4)", "Hello on a connection"
+        end
         return err, "Malformed packet"
     end
     local summary = string.format("conn=%d seq=%d ack=%d", buf(0, 4):uint(), buf(4, 4):uint(), buf(8, 4):uint())
@@ -642,7 +653,7 @@ local function dissect(buf, len, captured, pinfo, root)
         err = v.kind == "packet" and "packet shorter than 16 bytes (§5.4)" or "handshake datagram shorter than 6 bytes (§4.1)"
         info = "Malformed " .. v.kind
     elseif v.kind == "packet" then
-        err, info, err_expert = dissect_packet(buf, tree, v)
+        err, info, err_expert = dissect_packet(buf, tree, v, to_server)
     else
         err, info = dissect_handshake(buf, tree)
     end
