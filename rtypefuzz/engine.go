@@ -206,16 +206,8 @@ func finding(o Oracle, detail string, s *sess, last []Datagram) *Finding {
 	return f
 }
 
-// keepLast appends d to the last datagrams kept, lastKept at most.
-func keepLast(kept []Datagram, d Datagram) []Datagram {
-	if len(kept) == lastKept {
-		kept = append(kept[:0], kept[1:]...)
-	}
-	return append(kept, d)
-}
-
-// recent keeps the last lastKept datagrams of a run, as keepLast does, in
-// a ring: an answer moves none of the others.
+// recent keeps the last lastKept datagrams of a run in a ring: an answer
+// moves none of the others.
 type recent struct {
 	ring [lastKept]Datagram
 	n    int

@@ -1,5 +1,12 @@
 package rtypefuzz
 
+// idSetBits is log2 of an idSet's table size, 2*maxIDs, which must be a
+// power of 2: the assignment below compiles only while 1<<idSetBits is
+// that size.
+const idSetBits = 9
+
+var _ [0]struct{} = [1<<idSetBits - 2*maxIDs]struct{}{}
+
 // idSet finds the distinct entity ids of a session in one pass, whatever
 // their number: a linear search per id made a Snapshot of a few hundred
 // ids cost tens of thousands of comparisons, and a map allocates.
@@ -36,7 +43,8 @@ func (s *idSet) distinct(dst []uint32, entities []uint32) []uint32 {
 // add puts id in the table, false when it was there.
 func (s *idSet) add(id uint32) bool {
 	const mask = 2*maxIDs - 1
-	for i := (id * 0x9E3779B1) >> 23 & mask; ; i = (i + 1) & mask {
+	// Fibonacci hashing: the top idSetBits bits of the product index it.
+	for i := (id * 0x9E3779B1) >> (32 - idSetBits) & mask; ; i = (i + 1) & mask {
 		if s.gen[i] != s.cur {
 			s.gen[i], s.slots[i] = s.cur, id
 			return true

@@ -1,8 +1,6 @@
 package rtypefuzz
 
 import (
-	"slices"
-
 	"github.com/rtypeproto/rtype"
 	"github.com/rtypeproto/rtype/internal/wiredump"
 )
@@ -16,10 +14,10 @@ import (
 func (r *serverRole) amplified(a Datagram) *Finding {
 	f := &Finding{Oracle: Amplification, Last: r.last.list(),
 		Detail: "an answer to a datagram from an address without a connection: " + answerKind(a.Bytes, wiredump.Packet)}
-	if r.stray == nil || len(r.stray.sent) == 0 {
+	if r.stray == nil || r.strayed.n == 0 {
 		return f
 	}
-	f.Sent = slices.Clone(r.stray.sent)
+	f.Sent = r.strayed.list()
 	if r.fuzz != nil {
 		f.Capture = opening(r.fuzz.tr.capture(r.stray.start))
 	}

@@ -83,7 +83,10 @@ type serverRole struct {
 	// caused is seen after it went.
 	left  *sess
 	stray *sess
-	end   <-chan error // the server process's end, nil when unknown
+	// strayed is the stray datagrams last sent, an amplification's
+	// reproducer.
+	strayed recent
+	end     <-chan error // the server process's end, nil when unknown
 	// heard is when the fuzz session last got an answer.
 	heard time.Time
 	// retry is when a session that could not open is tried again.

@@ -32,7 +32,7 @@ func (r *serverRole) aside(i uint64) (string, []byte, bool) {
 	r.stray.send(m.Bytes)
 	// The answer read may be to any of the last ones, a slow server's
 	// answers coming in late.
-	r.stray.sent = keepLast(r.stray.sent, Datagram{At: time.Since(r.stray.start), Out: true, From: r.stray.local, To: r.target, Bytes: m.Bytes})
+	r.strayed.add(Datagram{At: time.Since(r.stray.start), Out: true, From: r.stray.local, To: r.target, Bytes: m.Bytes})
 	return "stray: " + m.What, m.Bytes, true
 }
 

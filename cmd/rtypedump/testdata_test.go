@@ -102,7 +102,7 @@ var reconnectVerdicts = []frameVerdict{
 	{"packet", "connection id 5 differs from the Welcome's 7"}, {"packet", "duplicate sequence"},
 	{"handshake", ""}, {"handshake", ""}, {"packet", ""}, {"handshake", ""}, {"handshake", ""},
 	{"handshake", ""}, {"handshake", ""}, {"packet", ""}, {"packet", ""},
-	{"packet", "Hello from a connected client's address"}, {"packet", "connection id 8 differs from the Welcome's 9"},
+	{"packet", "a Hello from a connected client's address"}, {"packet", "connection id 8 differs from the Welcome's 9"},
 	{"packet", ""}, {"packet", "sequence too old"},
 }
 
@@ -187,7 +187,7 @@ func phasesFrames(t *testing.T) []phasesFrame {
 		{captured{src: srv, dst: c, data: testPacket(t, 5, 1, pong)}, ok("packet")},
 		{captured{src: srv, dst: c, data: testPacket(t, 6, 2, pong)}, frameVerdict{"packet", "connection id 6 differs from the Welcome's 5"}},
 		{captured{src: c, dst: srv, data: testPacket(t, 5, 2, input)}, ok("packet")},
-		{captured{src: c, dst: srv, data: hello}, frameVerdict{"packet", "Hello from a connected client's address"}},
+		{captured{src: c, dst: srv, data: hello}, frameVerdict{"packet", "a Hello from a connected client's address"}},
 
 		{captured{src: e, dst: srv, data: hello}, ok("handshake")},
 		{captured{src: srv, dst: e, data: welcome(11)}, ok("handshake")},

@@ -24,7 +24,7 @@ var (
 	// which §3 makes a connected packet too short to be one (§5.4): the
 	// client restarted on its old port, and the server drops it until the
 	// old connection ends.
-	ErrHelloOnConnection = errors.New("Hello from a connected client's address (§3, §5.4)")
+	ErrHelloOnConnection = errors.New("a Hello from a connected client's address (§3, §5.4)")
 	// ErrAfterDisconnect: a packet from the server to a client whose
 	// Disconnect the server kept, closing the connection at once (§7.3): it
 	// was on its way, or the server sent it late; the client has left.

@@ -105,9 +105,9 @@ func New(r Role) *Monitor {
 // implementation may lose and duplicate datagrams, as a loaded socket
 // does: a gap in a connection's numbering, or a datagram repeated byte
 // for byte, is then no breach of §5.2. Without it the path is taken to
-// be lossless, as loopback and an in-memory network are. It is called
-// before the first datagram: only then does the Monitor hash the packets
-// it will tell copies of.
+// be lossless, as loopback and an in-memory network are. It must be
+// called before the first datagram: the Monitor hashes packets only once
+// lossy, and a copy of a packet seen before would be taken for a breach.
 func (w *Monitor) Lossy() {
 	w.mu.Lock()
 	w.lossy = true
@@ -194,8 +194,8 @@ func (w *Monitor) welcome(client netip.AddrPort, c *conn, b []byte) {
 }
 
 // client follows what the client sends: a packet of a connection it was
-// welcomed to connects it; a Hello starts it over. c is the client's
-// address, nil when no Welcome went to it.
+// welcomed to connects it; a Hello starts it over. c is what the Monitor
+// knows of the client's address, nil when no Welcome went to it.
 func (w *Monitor) client(c *conn, b []byte) {
 	if c == nil {
 		return

@@ -425,7 +425,7 @@ local function dissect_packet(buf, tree, v, to_server)
         -- §3: a Hello from a connected client's address is one of its
         -- packets, too short; the client restarted on its old port.
         if to_server and is_hello(buf, len) then
-            return "Hello from a connected client's address (§3, §5.4)", "Hello on a connection"
+            return "a Hello from a connected client's address (§3, §5.4)", "Hello on a connection"
         end
         return err, "Malformed packet"
     end
