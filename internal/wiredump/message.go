@@ -31,107 +31,92 @@ func (m *Message) Ignored() bool { return !m.Raw.Type.Known() }
 // only when an output asks for them ([Message.Object]): most readers of a
 // message want its verdict alone.
 func decodeMessage(m rtype.RawMessage) Message {
-	return Message{Raw: m, Err: checkPayload(m.Type, m.Payload)}
-}
-
-// checkPayload is why a receiver drops a message of type t with payload
-// p, as the library's decoder of t has it; nil if it keeps it.
-func checkPayload(t rtype.MessageType, p []byte) error {
-	switch t {
-	case rtype.TypeInput:
-		var v rtype.Input
-		return v.UnmarshalBinary(p)
-	case rtype.TypePing:
-		var v rtype.Ping
-		return v.UnmarshalBinary(p)
-	case rtype.TypeDisconnect:
-		var v rtype.Disconnect
-		return v.UnmarshalBinary(p)
-	case rtype.TypeQueryEntity:
-		var v rtype.QueryEntity
-		return v.UnmarshalBinary(p)
-	case rtype.TypeSnapshot:
-		// The checks of Snapshot.UnmarshalBinary, without copying the
-		// states out.
-		_, _, err := rtype.ParseSnapshot(p)
-		return err
-	case rtype.TypeCreateEntity:
-		var v rtype.CreateEntity
-		return v.UnmarshalBinary(p)
-	case rtype.TypeDestroyEntity:
-		var v rtype.DestroyEntity
-		return v.UnmarshalBinary(p)
-	case rtype.TypePong:
-		var v rtype.Pong
-		return v.UnmarshalBinary(p)
-	}
-	return nil
+	_, err := payload(m.Type, m.Payload, false)
+	return Message{Raw: m, Err: err}
 }
 
 // fields decodes the payload of a message a receiver keeps into its
-// output fields, in the order of the spec's tables; none for a type
-// outside the catalog.
+// output fields; none for a type outside the catalog.
 func (m *Message) fields() Object {
-	p := m.Raw.Payload
-	switch m.Raw.Type {
+	o, _ := payload(m.Raw.Type, m.Raw.Payload, true)
+	return o
+}
+
+// payload decodes payload p of a message of type t as the library's
+// decoder of t does, and returns why a receiver drops the message (nil if
+// it keeps it) and, when asked and kept, its output fields in the order
+// of the spec's tables.
+func payload(t rtype.MessageType, p []byte, fields bool) (Object, error) {
+	switch t {
 	case rtype.TypeInput:
 		var v rtype.Input
-		if v.UnmarshalBinary(p) == nil {
-			return Object{}.Add("inputSequence", v.InputSequence).
-				Add("clientTick", v.ClientTick).
-				Add("actions", actionNames(v.Actions))
+		if err := v.UnmarshalBinary(p); err != nil || !fields {
+			return nil, err
 		}
+		return Object{}.Add("inputSequence", v.InputSequence).
+			Add("clientTick", v.ClientTick).
+			Add("actions", actionNames(v.Actions)), nil
 	case rtype.TypePing:
 		var v rtype.Ping
-		if v.UnmarshalBinary(p) == nil {
-			return Object{}.Add("timestamp", v.Timestamp)
+		if err := v.UnmarshalBinary(p); err != nil || !fields {
+			return nil, err
 		}
+		return Object{}.Add("timestamp", v.Timestamp), nil
 	case rtype.TypeDisconnect:
 		var v rtype.Disconnect
-		if v.UnmarshalBinary(p) == nil {
-			o := Object{}.Add("reason", uint8(v.Reason))
-			if v.Reason >= rtype.DisconnectClientQuit && v.Reason <= rtype.DisconnectServerShutdown {
-				o = o.Add("reasonName", v.Reason.String())
-			}
-			return o
+		if err := v.UnmarshalBinary(p); err != nil || !fields {
+			return nil, err
 		}
+		o := Object{}.Add("reason", uint8(v.Reason))
+		if v.Reason >= rtype.DisconnectClientQuit && v.Reason <= rtype.DisconnectServerShutdown {
+			o = o.Add("reasonName", v.Reason.String())
+		}
+		return o, nil
 	case rtype.TypeQueryEntity:
 		var v rtype.QueryEntity
-		if v.UnmarshalBinary(p) == nil {
-			return Object{}.Add("networkId", v.NetworkID)
+		if err := v.UnmarshalBinary(p); err != nil || !fields {
+			return nil, err
 		}
+		return Object{}.Add("networkId", v.NetworkID), nil
 	case rtype.TypeSnapshot:
-		if tick, states, err := rtype.ParseSnapshot(p); err == nil {
-			return snapshotFields(tick, states)
+		// The checks of Snapshot.UnmarshalBinary, the states read in
+		// place.
+		tick, states, err := rtype.ParseSnapshot(p)
+		if err != nil || !fields {
+			return nil, err
 		}
+		return snapshotFields(tick, states), nil
 	case rtype.TypeCreateEntity:
 		var v rtype.CreateEntity
-		if v.UnmarshalBinary(p) == nil {
-			o := Object{}.Add("serverTick", v.ServerTick).
-				Add("networkId", v.NetworkID).
-				Add("entityType", hex16(v.EntityType))
-			if name, ok := v.EntityType.Name(); ok {
-				o = o.Add("archetype", name)
-			}
-			return o.Add("positionX", v.X.Pixels()).
-				Add("positionY", v.Y.Pixels()).
-				Add("rotation", v.Rotation.Radians())
+		if err := v.UnmarshalBinary(p); err != nil || !fields {
+			return nil, err
 		}
+		o := Object{}.Add("serverTick", v.ServerTick).
+			Add("networkId", v.NetworkID).
+			Add("entityType", hex16(v.EntityType))
+		if name, ok := v.EntityType.Name(); ok {
+			o = o.Add("archetype", name)
+		}
+		return o.Add("positionX", v.X.Pixels()).
+			Add("positionY", v.Y.Pixels()).
+			Add("rotation", v.Rotation.Radians()), nil
 	case rtype.TypeDestroyEntity:
 		var v rtype.DestroyEntity
-		if v.UnmarshalBinary(p) == nil {
-			return Object{}.Add("serverTick", v.ServerTick).
-				Add("networkId", v.NetworkID).
-				Add("reason", uint8(v.Reason)).
-				Add("reasonName", v.Reason.String())
+		if err := v.UnmarshalBinary(p); err != nil || !fields {
+			return nil, err
 		}
+		return Object{}.Add("serverTick", v.ServerTick).
+			Add("networkId", v.NetworkID).
+			Add("reason", uint8(v.Reason)).
+			Add("reasonName", v.Reason.String()), nil
 	case rtype.TypePong:
 		var v rtype.Pong
-		if v.UnmarshalBinary(p) == nil {
-			return Object{}.Add("timestamp", v.Timestamp)
+		if err := v.UnmarshalBinary(p); err != nil || !fields {
+			return nil, err
 		}
+		return Object{}.Add("timestamp", v.Timestamp), nil
 	}
-	return nil
+	return nil, nil
 }
 
 // snapshotFields lists a Snapshot (§8.1). entityType is only the low byte of
