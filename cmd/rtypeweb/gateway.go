@@ -224,6 +224,12 @@ func reason(err error) string {
 	if errors.As(err, &se) {
 		return "browser left"
 	}
+	// A browser that closes its connection as it closes the session may
+	// be heard doing the one before the other.
+	var ae *quic.ApplicationError
+	if errors.As(err, &ae) && ae.Remote {
+		return "browser left"
+	}
 	return err.Error()
 }
 

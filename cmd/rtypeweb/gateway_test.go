@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net"
 	"net/http"
 	"net/netip"
@@ -15,6 +16,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/quic-go/quic-go"
+	"github.com/quic-go/webtransport-go"
 	"github.com/rtypeproto/rtype/cmd/rtypeweb/internal/play"
 	"github.com/rtypeproto/rtype/internal/exampletest"
 )
@@ -192,4 +195,28 @@ func TestGateway_BrowserCloseFreesSession(t *testing.T) {
 	sess.CloseWithError(0, "")
 	exampletest.WaitFor(t, "the session freed", func() bool { return in.g.total.open.Load() == 0 })
 	exampletest.WaitFor(t, "its log line", func() bool { return strings.Contains(logs.String(), `why="browser left"`) })
+}
+
+// A relay ended by the browser is "browser left" whether the session's
+// close or its connection's reached the gateway first; the gateway's own
+// close of a connection is named for what it was.
+func TestReason(t *testing.T) {
+	tests := []struct {
+		err  error
+		want string
+	}{
+		{errLeft, "browser left"},
+		{&webtransport.SessionError{Remote: true}, "browser left"},
+		{&quic.ApplicationError{Remote: true, ErrorCode: 0x100}, "browser left"},
+		{fmt.Errorf("reading: %w", &quic.ApplicationError{Remote: true, ErrorCode: 0x100}), "browser left"},
+		{&quic.ApplicationError{ErrorCode: 0x100}, (&quic.ApplicationError{ErrorCode: 0x100}).Error()},
+		{errIdle, "idle"},
+		{context.Canceled, "shutdown"},
+		{nil, "closed"},
+	}
+	for _, tt := range tests {
+		if got := reason(tt.err); got != tt.want {
+			t.Errorf("reason(%v) = %q, want %q", tt.err, got, tt.want)
+		}
+	}
 }
