@@ -32,12 +32,18 @@ func startPlantedClient(nw *rtypetest.Network, bug planted.ClientBug) rtypefuzz.
 // runPlantedClient runs the planted client with bug on conn, as a
 // ClientStart does.
 func runPlantedClient(ctx context.Context, conn conformance.Conn, server netip.AddrPort, bug planted.ClientBug) (<-chan error, func(), error) {
+	return runClient(ctx, func(ctx context.Context) error { return planted.Play(ctx, conn, server, bug) })
+}
+
+// runClient runs play as a ClientStart runs a client: an error it returns
+// unasked is how it ended; stop cancels it and waits for it to return.
+func runClient(ctx context.Context, play func(context.Context) error) (<-chan error, func(), error) {
 	cctx, cancel := context.WithCancel(ctx)
 	ended := make(chan error, 1)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		if err := planted.Play(cctx, conn, server, bug); err != nil && cctx.Err() == nil {
+		if err := play(cctx); err != nil && cctx.Err() == nil {
 			ended <- err
 		}
 	}()
@@ -110,7 +116,7 @@ func TestCarefulClientSurvives(t *testing.T) {
 	wall := time.Now()
 	synctest.Test(t, func(t *testing.T) {
 		nw := rtypetest.NewNetwork(1)
-		o := rtypefuzz.Options{Network: conformance.NetworkOf(nw.Listen), Seed: 1, Duration: 20 * time.Second}
+		o := rtypefuzz.Options{Network: conformance.NetworkOf(nw.Listen), Seed: 1, Duration: carefulRun}
 		rep := rtypefuzz.CheckClient(t, startPlantedClient(nw, planted.ClientNone), o)
 		if rep.Sent < 10000 || rep.Sessions < 2 || rep.Answers < 1000 {
 			t.Errorf("%d datagrams in %d sessions, %d answers", rep.Sent, rep.Sessions, rep.Answers)

@@ -99,7 +99,7 @@ func TestCarefulServerSurvives(t *testing.T) {
 	t.Parallel() // in virtual time, or none: CPU alone
 	synctest.Test(t, func(t *testing.T) {
 		nw := rtypetest.NewNetwork(1)
-		o := rtypefuzz.Options{Network: conformance.NetworkOf(nw.Listen), Seed: 1, Duration: 20 * time.Second}
+		o := rtypefuzz.Options{Network: conformance.NetworkOf(nw.Listen), Seed: 1, Duration: carefulRun}
 		rep, err := rtypefuzz.FuzzServerStart(context.Background(), startPlanted(nw, planted.None), o)
 		if err != nil {
 			t.Fatal(err)
