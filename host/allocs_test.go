@@ -80,7 +80,7 @@ func (b *bench) tick() {
 		bc.out.Write(bc.conn, bc.n)
 		bc.n = 0
 	}
-	for range phases {
+	for range b.h.loops[0].phases {
 		b.h.loops[0].each(b.now)
 	}
 	for _, bc := range b.clients {

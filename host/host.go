@@ -50,6 +50,9 @@ func build(cfg Config, conns []socket) *Host {
 		l.add(m)
 		h.addrs[i] = m.addr
 	}
+	for _, l := range h.loops {
+		l.arrange()
+	}
 	cfg.Log.Info("listening", "addr", h.addrs[0].String(), "matches", len(conns), "loops", len(h.loops),
 		"ports", fmt.Sprintf("%d-%d", h.addrs[0].Port(), h.addrs[len(conns)-1].Port()))
 	return h
@@ -102,9 +105,9 @@ func (h *Host) Close() {
 
 // ReadMetrics sets m to the host's counters now, summed over its loops,
 // without allocating. It may run on any goroutine and never waits for a
-// match's tick: each match's counters are as its last tick left them (a
-// counter that moves without a datagram in or out, at most 60 ticks
-// late), each match's read from one tick.
+// match's tick: each match's counters are as one of its recent ticks left
+// them, at most 6 ticks late while datagrams move (60 while none do; a
+// player joining or leaving at once), each match's read from one tick.
 func (h *Host) ReadMetrics(m *Metrics) {
 	*m = Metrics{
 		RTT:      session.Histogram{Bounds: session.RTTBounds},

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net"
 	"net/netip"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -176,8 +177,12 @@ func TestMatchesPlay(t *testing.T) {
 		}
 		return true
 	})
+	// A busy match's counters are published every publishBusy ticks.
 	var m Metrics
-	r.ReadMetrics(&m)
+	exampletest.WaitFor(t, "the metrics to count 60 Snapshots", func() bool {
+		r.ReadMetrics(&m)
+		return m.Snapshot.Count >= 60
+	})
 	if m.Matches != n || m.Players != n || m.Failed != 0 {
 		t.Errorf("metrics: %d matches, %d players, %d failed; want %d, %d, 0", m.Matches, m.Players, m.Failed, n, n)
 	}
@@ -297,6 +302,42 @@ func TestSnapshotsStaggered(t *testing.T) {
 			}
 			if len(phase) != session.DefaultSnapshotInterval || phase[0] != phase[1] || phase[1] != phase[2] {
 				t.Errorf("%d loops: a loop's matches by Snapshot phase: %v, want an even spread", loops, phase)
+			}
+		}
+		h.Close()
+	}
+}
+
+// A loop ticks its matches in one pass up to matchesPerPhase of them, a
+// wake-up being dear, and in up to maxPhases passes an interval beyond,
+// each holding the same share.
+func TestLoopPhases(t *testing.T) {
+	tests := []struct {
+		matches, loops int
+		phases         []int // each loop's
+	}{
+		{1, 1, []int{1}},
+		{64, 1, []int{1}},
+		{65, 1, []int{2}},
+		{250, 1, []int{4}},
+		{1000, 1, []int{4}},
+		{250, 2, []int{2, 2}},
+		{129, 2, []int{2, 1}},
+	}
+	for _, tt := range tests {
+		h, err := Listen(Config{Addr: "10.0.0.1:4000", Matches: tt.matches, Loops: tt.loops, New: noGame,
+			Listen: func(netip.AddrPort) (session.PacketConn, error) { return idleConn{make(chan struct{})}, nil }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, l := range h.loops {
+			share := make([]int, l.phases)
+			for _, m := range l.matches {
+				share[m.phase]++
+			}
+			if l.phases != tt.phases[i] || slices.Max(share)-slices.Min(share) > 1 {
+				t.Errorf("%d matches on %d loops: loop %d ticks in %d phases of %v matches, want %d phases, even",
+					tt.matches, tt.loops, i, l.phases, share, tt.phases[i])
 			}
 		}
 		h.Close()

@@ -17,11 +17,16 @@ import (
 // yieldEvery is how many matches a loop ticks between two yields.
 const yieldEvery = 32
 
-// phases is how many groups a loop's matches tick in, one after another
-// across each interval: a match's Snapshots then leave at a fixed point of
-// a short pass instead of somewhere in one long one, whose length varies
-// with the datagrams of the matches before it (§10: every 50 ms).
-const phases = 4
+// maxPhases is how many groups a loop's matches tick in at most, one after
+// another across each interval: a match's Snapshots then leave at a fixed
+// point of a short pass instead of somewhere in one long one, whose length
+// varies with the datagrams of the matches before it (§10: every 50 ms).
+const maxPhases = 4
+
+// matchesPerPhase is how many matches make a phase worth its own wake-up,
+// which costs the loop's thread tens of microseconds of system time, as
+// much as several matches' ticks: a loop of fewer ticks them in one pass.
+const matchesPerPhase = 64
 
 // loop ticks its matches, one after another, every interval.
 type loop struct {
@@ -32,9 +37,10 @@ type loop struct {
 	pending int
 	metrics *loopMetrics
 	errs    []error
-	// phase is the group of matches the next wake-up ticks.
-	phase int
-	state loopState
+	// phases is how many groups its matches tick in, phase the group
+	// the next wake-up ticks.
+	phases, phase int
+	state         loopState
 }
 
 // loopState is where a loop is in its life. It changes only by the rules
@@ -71,7 +77,7 @@ var loopMachine = fsm.New("loop", numLoopStates, numLoopEvents).
 	On(loopShutdown, fsm.Of(playing), ending)
 
 func newLoop(cfg *Config) *loop {
-	return &loop{cfg: cfg, in: mmsg.NewBatch(cfg.Batch), out: mmsg.NewBatch(cfg.Batch), metrics: newLoopMetrics()}
+	return &loop{cfg: cfg, in: mmsg.NewBatch(cfg.Batch), out: mmsg.NewBatch(cfg.Batch), metrics: newLoopMetrics(), phases: 1}
 }
 
 // send queues a datagram the match's server sent; a full batch goes out.
@@ -96,17 +102,24 @@ func (l *loop) flush(m *match) {
 	}
 }
 
-// add puts m on the loop, in the phase with the fewest matches.
-func (l *loop) add(m *match) {
-	m.phase = len(l.matches) % phases
-	l.matches = append(l.matches, m)
+// add puts m on the loop; arrange then gives it a phase.
+func (l *loop) add(m *match) { l.matches = append(l.matches, m) }
+
+// arrange splits the loop's matches into as many phases as they fill,
+// matchesPerPhase each, at most maxPhases, in turn: each phase holds the
+// same share.
+func (l *loop) arrange() {
+	l.phases = min(maxPhases, max(1, (len(l.matches)+matchesPerPhase-1)/matchesPerPhase))
+	for i, m := range l.matches {
+		m.phase = i % l.phases
+	}
 }
 
 // run ticks until ctx is done, then shuts its matches down: a phase of
 // its matches at each wake-up, every match once an interval. It returns
 // early once no match is left.
 func (l *loop) run(ctx context.Context) {
-	p := newPacer(l.cfg.Interval/phases, l.cfg.Interval)
+	p := newPacer(l.cfg.Interval/time.Duration(l.phases), l.cfg.Interval)
 	defer p.stop()
 	for {
 		now, ok := p.wait(ctx)
@@ -124,7 +137,9 @@ func (l *loop) run(ctx context.Context) {
 // each runs one tick of every match of the next phase.
 func (l *loop) each(now time.Time) {
 	phase := l.phase
-	l.phase = (l.phase + 1) % phases
+	l.phase = (l.phase + 1) % l.phases
+	// One clock read a match: each step starts when the one before ended.
+	start := time.Now()
 	for i, n := 0, 0; i < len(l.matches); {
 		m := l.matches[i]
 		if m.phase != phase {
@@ -135,24 +150,26 @@ func (l *loop) each(now time.Time) {
 			// A pass of many matches outlasts the runtime's 10 ms slice;
 			// yielding first spares it a preemption signal each pass.
 			runtime.Gosched()
+			start = time.Now()
 		}
-		if l.stepped(m, now) {
+		var on bool
+		if start, on = l.stepped(m, now, start); on {
 			i++
 		}
 	}
 }
 
-// stepped runs step and publishes its outcome, and reports whether m is
-// still on the loop.
-func (l *loop) stepped(m *match, now time.Time) bool {
-	start := time.Now()
+// stepped runs step, begun at start, and publishes its outcome; it
+// returns when it ended and whether m is still on the loop.
+func (l *loop) stepped(m *match, now, start time.Time) (time.Time, bool) {
 	game, err := l.step(m, now)
+	end := time.Now()
 	if err != nil {
 		l.remove(m, err)
-		return false
+		return end, false
 	}
-	l.publish(m, time.Since(start), game)
-	return true
+	l.publish(m, end.Sub(start), game)
+	return end, true
 }
 
 // step is one tick of one match: its datagrams in, the game while the

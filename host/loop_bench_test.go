@@ -34,7 +34,7 @@ func BenchmarkLoopIdleMatches(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		now = now.Add(session.DefaultInterval)
-		for range phases {
+		for range h.loops[0].phases {
 			h.loops[0].each(now)
 		}
 	}

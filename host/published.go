@@ -6,11 +6,17 @@ import (
 	"github.com/rtypeproto/rtype/session"
 )
 
-// publishEvery is how many ticks a match's published counters may go
-// without a copy: a match whose server moved no datagram and kept its
-// players and waiting clients has counted nothing new, but a counter
-// that moves without a datagram is at most this late.
-const publishEvery = 60
+// publishBusy and publishEvery are how many ticks a match's published
+// counters may go without a copy: a busy match's copy, a large one read
+// from its session's cold memory, is made every publishBusy ticks (100 ms
+// at 60 ticks a second), a tenth of a scrape's second; a match whose
+// server moved no datagram has counted nothing new, but a counter that
+// moves without a datagram is at most publishEvery ticks late. A player
+// joining or leaving is published at once.
+const (
+	publishBusy  = 6
+	publishEvery = 60
+)
 
 // published is a match's server as one of its ticks left it, for the
 // metrics' readers: written by the loop and read by ReadMetrics under the
@@ -22,13 +28,12 @@ type published struct {
 }
 
 // publish records a tick of m that took tick, game of it its game's, and
-// copies m's counters for the metrics' readers unless the tick left them
-// as they were: an idle match costs no copy.
+// copies m's counters for the metrics' readers when they are due.
 func (l *loop) publish(m *match, tick, game time.Duration) {
 	players, waiting := m.srv.NumPlayers(), m.srv.NumWaiting()
 	m.ticks++
-	same := m.moved == 0 && m.ticks < publishEvery &&
-		players == m.published.players && waiting == m.published.waiting
+	due := m.ticks >= publishEvery || m.moved > 0 && m.ticks >= publishBusy
+	same := !due && players == m.published.players && waiting == m.published.waiting
 	lm := l.metrics
 	lm.mu.Lock()
 	defer lm.mu.Unlock()

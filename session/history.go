@@ -16,22 +16,25 @@ import (
 // more packets per round trip than the ring holds, and a block must
 // outlive its record's reuse (TestServer_13_4_BigWorldLosslessSettles).
 type history struct {
-	p [sentSlots]sentPacket
 	// top and topBits are the highest ack applied and the union of the
 	// ackBits that came with it: the packets they cover are resolved, so
 	// the next ack walks only what it adds (§5.1).
 	top, topBits uint32
 	// judged is the highest sequence judged by leaving the window.
 	judged uint32
+	// used counts the blocks taken.
+	used int
 	// nSent, nAcked and nLost are the connection's Sent, Acked and Lost.
 	nSent, nAcked, nLost uint64
 
-	// blocks hold the entity messages of packets in flight; used counts
-	// those taken. building gathers the messages of the packet being
-	// assembled.
-	blocks   [entitySlots]entityBlock
-	used     int
+	// The fields above come first, on one cache line: an ack reads them
+	// all and only one or two of the records below.
+	p [sentSlots]sentPacket
+
+	// blocks hold the entity messages of packets in flight. building
+	// gathers the messages of the packet being assembled.
 	building entityBlock
+	blocks   [entitySlots]entityBlock
 }
 
 // sentSlots is how many packets the history remembers, more than the ack

@@ -20,6 +20,10 @@ type Server struct {
 
 	conns  []conn // MaxPlayers slots, allocated once
 	nConns int
+	// bound is each slot's open connection's address, the zero AddrPort
+	// for a free slot: a datagram finds its connection here without
+	// touching the conns, kilobytes apart, of the slots it is not from.
+	bound []netip.AddrPort
 
 	cookies   cookieJar   // connection ids (§4.2, §12)
 	closed    closedTable // connections closed recently
@@ -50,6 +54,7 @@ func NewServer(cfg ServerConfig, send SendFunc) *Server {
 		endpoint: newEndpoint(send, cfg.Tracer),
 		ops:      opsLog{log: cfg.Log},
 		conns:    make([]conn, cfg.MaxPlayers),
+		bound:    make([]netip.AddrPort, cfg.MaxPlayers),
 		cookies:  newCookieJar(cfg.ValidationKey),
 		closed:   newClosedTable(),
 		waiting:  make([]waiter, cfg.MaxPlayers),

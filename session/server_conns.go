@@ -2,6 +2,7 @@ package session
 
 import (
 	"iter"
+	"net/netip"
 	"time"
 
 	"github.com/rtypeproto/rtype"
@@ -21,6 +22,7 @@ func (s *Server) join(p peer, from ConnState, now time.Time) *conn {
 	c := &s.conns[slot]
 	*c = conn{state: placeMachine.Step(c.state, placeTake), slot: slot, peer: p}
 	c.lastHeard = now
+	s.bound[slot] = p.addr
 	s.nConns++
 	s.trace.connState(&c.peer, from, connJoin, CloseNone)
 	s.events.push(ServerEvent{Kind: EventPlayerJoined, Conn: c.id, Slot: uint8(slot), At: now})
@@ -45,6 +47,7 @@ func (s *Server) closeConn(c *conn, why CloseReason, dr rtype.DisconnectReason, 
 	// closes it: nothing more goes to its address (§7.3).
 	s.asm.discard()
 	c.state = placeMachine.Step(c.state, placeRelease)
+	s.bound[c.slot] = netip.AddrPort{}
 	s.trace.connState(&c.peer, ConnPlaying, connClose, why)
 	s.departed.add(c.stats(&s.world))
 	s.nConns--

@@ -312,3 +312,28 @@ func TestServer_7_3_DisconnectAfterPingAnswersNothing(t *testing.T) {
 		}
 	}
 }
+
+// §3: a connected packet is its connection's by the address it comes
+// from. Once A left, a packet from A's address with A's id is no longer
+// processed, nor is one with A's id from the zero address, which a free
+// slot's entry holds; B's, from B's address, still is.
+func TestServer_3_ClosedSlotTakesNoPacket(t *testing.T) {
+	s, _, a, b := connected(t, ServerConfig{SnapshotInterval: 1})
+	s.Receive(packet(t, rtype.PacketHeader{ConnectionID: a, Sequence: 2}, rtype.Disconnect{Reason: rtype.DisconnectClientQuit}), addrA, t0)
+	accepted := s.Stats().PacketsAccepted
+	for _, tt := range []struct {
+		id   uint32
+		from netip.AddrPort
+		want uint64
+	}{
+		{a, addrA, 0},
+		{a, netip.AddrPort{}, 0},
+		{b, addrB, 1},
+	} {
+		s.Receive(packet(t, rtype.PacketHeader{ConnectionID: tt.id, Sequence: 3}), tt.from, t0)
+		if got := s.Stats().PacketsAccepted - accepted; got != tt.want {
+			t.Errorf("a packet of connection %d from %v: %d accepted, want %d", tt.id, tt.from, got, tt.want)
+		}
+		accepted += tt.want
+	}
+}

@@ -16,9 +16,10 @@ const DropLogEvery = 10 * time.Second
 // datagrams (§12) costs one record per rule per period, not one each.
 type opsLog struct {
 	log *slog.Logger // nil: nothing is logged
-	// reported is the drop counters at the last report, at.
-	reported Drops
+	// reported is the drop counters at the last report, at; at comes
+	// first, read by every Tick, reported once a period.
 	at       time.Time
+	reported Drops
 }
 
 func (l *opsLog) joined(c *conn) {

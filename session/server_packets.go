@@ -70,8 +70,8 @@ func (s *Server) dropForeign(id uint32) {
 
 // byAddr returns the open connection bound to a, if any.
 func (s *Server) byAddr(a netip.AddrPort) *conn {
-	for i := range s.conns {
-		if c := &s.conns[i]; c.state == placeTaken && c.addr == a {
+	for i, b := range s.bound {
+		if c := &s.conns[i]; b == a && c.state == placeTaken {
 			return c
 		}
 	}

@@ -126,6 +126,9 @@ func (s *Server) waitTimeout() time.Duration {
 
 // expireWaiting forgets the waiting clients silent for waitTimeout.
 func (s *Server) expireWaiting(now time.Time) {
+	if s.nWaiting == 0 {
+		return // the entries' memory stays cold
+	}
 	limit := s.waitTimeout()
 	for i := range s.waiting {
 		if w := &s.waiting[i]; w.state == placeTaken && w.silentFor(limit, now) {
