@@ -17,6 +17,12 @@
 //	scripts/capacity.sh -matches 10 -duration 5s  # a quick check
 //	scripts/capacity.sh -update                   # the table of the docs
 //
+// -runs R measures each game and match count R times, one run over all of
+// them after another: the text gives every run's row and then, per game
+// and match count, the median run's host ÷ batched floor beside each
+// run's and each run's Snapshot p99; the Markdown table gives the median
+// run's row with the same two lists.
+//
 // -update writes the table between the capacity markers of
 // docs/performance.md. It exits 1, after the table, when bots failed in a
 // run (stderr says which), as that many matches were not held.
@@ -37,6 +43,7 @@ func main() {
 	matches := flag.String("matches", "50,100,250,500,1000", "comma-separated match counts")
 	gamesFlag := flag.String("games", "reference,example", "comma-separated games of the server's -game")
 	duration := flag.Duration("duration", 20*time.Second, "measured window of each run")
+	nRuns := flag.Int("runs", 1, "runs of each game and match count, one after another over all of them; the Markdown row is the run of median host ÷ batched floor")
 	markdown := flag.Bool("markdown", false, "print the table as Markdown")
 	update := flag.Bool("update", false, "write the Markdown table into docs/performance.md")
 	floorMode := flag.Bool("floor", false, "internal: be the floor process")
@@ -72,7 +79,11 @@ func main() {
 		}
 		games = append(games, g)
 	}
-	ok, err := run(games, ns, *duration, *markdown || *update, *update)
+	if *nRuns < 1 {
+		fmt.Fprintf(os.Stderr, "capacity: -runs: %d\n", *nRuns)
+		os.Exit(2)
+	}
+	ok, err := run(games, ns, *duration, *nRuns, *markdown || *update, *update)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "capacity:", err)
 		os.Exit(1)

@@ -70,7 +70,7 @@ type loadReport struct {
 	} `json:"cpu"`
 }
 
-func run(games []string, ns []int, d time.Duration, markdown, update bool) (ok bool, err error) {
+func run(games []string, ns []int, d time.Duration, nRuns int, markdown, update bool) (ok bool, err error) {
 	if runtime.GOOS != "linux" {
 		return false, fmt.Errorf("needs Linux (taskset, /proc)")
 	}
@@ -99,26 +99,41 @@ func run(games []string, ns []int, d time.Duration, markdown, update bool) (ok b
 	}
 	t := newTable(out, markdown, d)
 	ok = true
-	for _, n := range ns {
-		for _, g := range games {
-			r, err := measureGame(dir, self, g, n, d)
-			if err != nil {
-				return false, fmt.Errorf("%s game, %d matches: %w", g, n, err)
-			}
-			t.row(r)
-			// Bots that failed mean the matches were not held; a late p99
-			// or a generator that fell behind is the machine's, in the
-			// table.
-			switch {
-			case r.load.Overall.PlayersOK < r.load.Overall.Players:
-				ok = false
-				fmt.Fprintf(os.Stderr, "capacity: %s game, %d matches not held: %s\n", g, n, strings.Join(r.load.Failures, "; "))
-			case !r.load.OK:
-				fmt.Fprintf(os.Stderr, "capacity: %s game, %d matches: %s (every bot played: in the table, not a failure)\n", g, n, strings.Join(r.load.Failures, "; "))
+	// Run after run over every game and match count, so that each
+	// one's runs are minutes apart, beside different neighbours.
+	all := make([]runs, len(ns)*len(games))
+	for range nRuns {
+		for i, n := range ns {
+			for j, g := range games {
+				r, err := measureGame(dir, self, g, n, d)
+				if err != nil {
+					return false, fmt.Errorf("%s game, %d matches: %w", g, n, err)
+				}
+				k := i*len(games) + j
+				all[k] = append(all[k], r)
+				if !markdown {
+					t.row(all[k])
+				}
+				// Bots that failed mean the matches were not held; a late
+				// p99 or a generator that fell behind is the machine's, in
+				// the table.
+				switch {
+				case r.load.Overall.PlayersOK < r.load.Overall.Players:
+					ok = false
+					fmt.Fprintf(os.Stderr, "capacity: %s game, %d matches not held: %s\n", g, n, strings.Join(r.load.Failures, "; "))
+				case !r.load.OK:
+					fmt.Fprintf(os.Stderr, "capacity: %s game, %d matches: %s (every bot played: in the table, not a failure)\n", g, n, strings.Join(r.load.Failures, "; "))
+				}
 			}
 		}
 	}
+	if markdown {
+		for _, rs := range all {
+			t.row(rs)
+		}
+	}
 	t.end()
+	t.summary(all)
 	if update {
 		if err := writeTable("docs/performance.md", md.String()); err != nil {
 			return false, err
