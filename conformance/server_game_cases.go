@@ -30,14 +30,14 @@ var serverGameCases = []Case{
 			goes(t, m, a, a&(rtype.ActionDown|rtype.ActionRight), ship)
 		}
 	}},
-	{ID: "7.1/7", alone: true, Level: Game, Title: "diagonal speed is scaled by 0.7071 so that it matches the straight speed", run: func(t *check) {
+	{ID: "7.1/7", alone: true, Level: Game, Title: "diagonal speed is scaled by 0.7071 so that it matches the straight speed", needs: 2*speedHold + 2*time.Second, run: func(t *check) {
 		p := t.join()
 		ship := p.ownShip(time.Second)
 		lag := p.lag()
-		straight := p.hold(ship, rtype.ActionRight, holdTime, lag)
-		diag := p.hold(ship, rtype.ActionDown|rtype.ActionRight, holdTime, lag)
+		straight := p.hold(ship, rtype.ActionRight, speedHold, lag)
+		diag := p.hold(ship, rtype.ActionDown|rtype.ActionRight, speedHold, lag)
 		if !straight.ok || !diag.ok {
-			t.waitedOut("fewer than two Snapshots of different ticks listed the ship %d within %v", ship, holdTime-lag)
+			t.waitedOut("fewer than two Snapshots of different ticks listed the ship %d within %v", ship, speedHold-lag)
 		}
 		if straight.vx < 0.5 {
 			t.Skipf("holding Right did not move the ship %d (%v): its speed tells nothing", ship, straight)

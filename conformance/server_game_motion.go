@@ -14,6 +14,14 @@ import (
 // enough that a ship spawned at x = 150 (§10) stays on the screen.
 const holdTime = 250 * time.Millisecond
 
+// speedHold is how long 7.1/7 holds each direction whose speeds it
+// compares: some 30 ticks measured, so that a server moving its ships on
+// each Input it takes, rather than each tick, is not judged by where the
+// window's ends fell between two Inputs: one Input more or less is 3% of
+// the speed, where over holdTime's 9 ticks it was 11% and the two speeds'
+// ratio could leave the case's 15% on a correct server.
+const speedHold = 600 * time.Millisecond
+
 // motion is how an entity moved over the Snapshots of a time window, in
 // pixels and in pixels per server tick, which keeps the measure free of
 // the server's tick rate.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"math"
 	"regexp"
 	"testing"
 	"time"
@@ -21,6 +22,9 @@ import (
 // nothing. It has no missiles and no Bydos.
 type inputStepper struct {
 	ships map[uint32]*stepShip // by connection id
+	// unscaled moves a diagonal a whole step along each axis, 1.41 times
+	// the straight speed: the defect 7.1/7 is named for.
+	unscaled bool
 }
 
 type stepShip struct {
@@ -47,6 +51,9 @@ func (g *inputStepper) Step(s *session.Server, _ time.Time) {
 		case session.EventInput:
 			if sh := g.ships[ev.Conn]; sh != nil {
 				vx, vy := ev.Input.Actions.Velocity(stepLength)
+				if g.unscaled && vx != 0 && vy != 0 {
+					vx, vy = math.Copysign(stepLength, vx), math.Copysign(stepLength, vy)
+				}
 				sh.x, sh.y = sh.x+vx, sh.y+vy
 				_ = s.Move(sh.id, sh.x, sh.y, 0)
 			}
@@ -111,4 +118,43 @@ func TestConformanceInputStepper(t *testing.T) {
 	if ran != 8 {
 		t.Errorf("%d of the cases 7.1/1 to 7.1/8 passed, want 8", ran)
 	}
+}
+
+// 7.1/7 fails a server whose diagonal is not scaled (§7.1: × 0.7071), on
+// the same design TestConformanceInputStepper passes whole: its measure
+// tells a factor of 1.41 from a correct speed through the Inputs' timing.
+func TestConformanceUnscaledDiagonal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a case against a second server")
+	}
+	t.Parallel()
+	m := mutant{name: "unscaled diagonal", game: func() stepper {
+		return &inputStepper{ships: map[uint32]*stepShip{}, unscaled: true}
+	}}
+	var rep *conformance.Report
+	exampletest.InMemory(t, 1, func(t *testing.T, nw *rtypetest.Network) {
+		addr, stop, err := m.serve(nw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer stopped(t, stop)
+		o := suiteOn(nw)
+		o.Run = idsRegexp([]string{"7.1/7"})
+		if rep, err = conformance.RunServer(context.Background(), addr, o); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if rep == nil {
+		t.FailNow()
+	}
+	for _, r := range rep.Results {
+		if r.Case.ID == "7.1/7" {
+			if r.Outcome != conformance.Fail {
+				t.Errorf("7.1/7 against an unscaled diagonal: %s %s, want a failure", r.Outcome, r.Detail)
+			}
+			t.Logf("7.1/7: %s", r.Detail)
+			return
+		}
+	}
+	t.Error("7.1/7 did not run")
 }
