@@ -272,6 +272,30 @@ func (m mutant) serve(nw *rtypetest.Network) (string, func() error, error) {
 	return serverAddr.String(), stop, nil
 }
 
+// runCases runs the suite's cases ids, and the slow ones among them when
+// slow, against m on an in-memory network in virtual time, and returns the
+// report; the test ends there when the suite could not run.
+func (m mutant) runCases(t *testing.T, ids []string, slow bool) *conformance.Report {
+	var rep *conformance.Report
+	exampletest.InMemory(t, 1, func(t *testing.T, nw *rtypetest.Network) {
+		addr, stop, err := m.serve(nw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer stopped(t, stop)
+		o := suiteOn(nw)
+		o.Slow = slow
+		o.Run = idsRegexp(ids)
+		if rep, err = conformance.RunServer(context.Background(), addr, o); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if rep == nil {
+		t.FailNow()
+	}
+	return rep
+}
+
 // stopped runs the stop of serve, failing t on the host's error.
 func stopped(t *testing.T, stop func() error) {
 	t.Helper()

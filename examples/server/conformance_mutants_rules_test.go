@@ -1,15 +1,12 @@
 package main
 
 import (
-	"context"
 	"math"
 	"testing"
 	"time"
 
 	"github.com/rtypeproto/rtype"
 	"github.com/rtypeproto/rtype/conformance"
-	"github.com/rtypeproto/rtype/internal/exampletest"
-	"github.com/rtypeproto/rtype/rtypetest"
 	"github.com/rtypeproto/rtype/session"
 )
 
@@ -235,23 +232,7 @@ func TestConformanceRulesGame(t *testing.T) {
 		t.Run(r.name, func(t *testing.T) {
 			t.Parallel()
 			m := mutant{name: r.name, game: newRulesGame(r.r)}
-			var rep *conformance.Report
-			exampletest.InMemory(t, 1, func(t *testing.T, nw *rtypetest.Network) {
-				addr, stop, err := m.serve(nw)
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer stopped(t, stop)
-				o := suiteOn(nw)
-				o.Slow = true
-				o.Run = idsRegexp(append(mustIDs(), "10/4", "10/5", "10/6", "10/7", "10/8", "10/9", "10/10"))
-				if rep, err = conformance.RunServer(context.Background(), addr, o); err != nil {
-					t.Fatal(err)
-				}
-			})
-			if rep == nil {
-				t.FailNow()
-			}
+			rep := m.runCases(t, append(mustIDs(), "10/4", "10/5", "10/6", "10/7", "10/8", "10/9", "10/10"), true)
 			// Missiles destroyed inside the encodable range leave no
 			// position to clamp: 9.1/1 is vacuous.
 			clamps := r.r.reach > 8192

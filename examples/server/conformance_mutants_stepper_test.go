@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"math"
 	"regexp"
 	"testing"
@@ -9,8 +8,6 @@ import (
 
 	"github.com/rtypeproto/rtype"
 	"github.com/rtypeproto/rtype/conformance"
-	"github.com/rtypeproto/rtype/internal/exampletest"
-	"github.com/rtypeproto/rtype/rtypetest"
 	"github.com/rtypeproto/rtype/session"
 )
 
@@ -87,22 +84,7 @@ func TestConformanceInputStepper(t *testing.T) {
 	t.Parallel()
 	m := mutant{name: "inputStepper", game: newInputStepper}
 	motion := []string{"7.1/5", "7.1/6", "7.1/7", "7.1/8"}
-	var rep *conformance.Report
-	exampletest.InMemory(t, 1, func(t *testing.T, nw *rtypetest.Network) {
-		addr, stop, err := m.serve(nw)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer stopped(t, stop)
-		o := suiteOn(nw)
-		o.Run = idsRegexp(append(mustIDs(), motion...))
-		if rep, err = conformance.RunServer(context.Background(), addr, o); err != nil {
-			t.Fatal(err)
-		}
-	})
-	if rep == nil {
-		t.FailNow()
-	}
+	rep := m.runCases(t, append(mustIDs(), motion...), false)
 	input := regexp.MustCompile(`^7\.1/`)
 	ran := 0
 	for _, r := range rep.Results {
@@ -131,22 +113,7 @@ func TestConformanceUnscaledDiagonal(t *testing.T) {
 	m := mutant{name: "unscaled diagonal", game: func() stepper {
 		return &inputStepper{ships: map[uint32]*stepShip{}, unscaled: true}
 	}}
-	var rep *conformance.Report
-	exampletest.InMemory(t, 1, func(t *testing.T, nw *rtypetest.Network) {
-		addr, stop, err := m.serve(nw)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer stopped(t, stop)
-		o := suiteOn(nw)
-		o.Run = idsRegexp([]string{"7.1/7"})
-		if rep, err = conformance.RunServer(context.Background(), addr, o); err != nil {
-			t.Fatal(err)
-		}
-	})
-	if rep == nil {
-		t.FailNow()
-	}
+	rep := m.runCases(t, []string{"7.1/7"}, false)
 	for _, r := range rep.Results {
 		if r.Case.ID == "7.1/7" {
 			if r.Outcome != conformance.Fail {
