@@ -98,7 +98,8 @@ var clientHandshakeCases = []Case{
 		r.welcome(r.h.id())
 		welcomed := r.t.since()
 		n := 0
-		dg, ok := r.await(r.t.within(time.Second+firstPacket), func(dg datagram) bool {
+		until, wait := r.t.upTo(time.Second + firstPacket)
+		dg, ok := r.await(until, func(dg datagram) bool {
 			if isHello(dg.b) && dg.at.Sub(r.t.start) < welcomed+inFlight {
 				return false // sent before the Welcome came
 			}
@@ -107,7 +108,7 @@ var clientHandshakeCases = []Case{
 		})
 		switch {
 		case n == 0:
-			t.waitedOut("welcomed as connection %d at %v, the client sent no packet within %v", r.id, welcomed, time.Second+firstPacket)
+			t.waitedOut("welcomed as connection %d at %v, the client sent no packet within %v", r.id, welcomed, wait)
 		case ok && !connected(dg.b):
 			t.Failf("welcomed as connection %d at %v; datagram %d after it, at %v, is %d bytes %s: no packet header", r.id, welcomed, n, t.at(dg.at), len(dg.b), hex(dg.b))
 		case ok && connID(dg.b) != r.id:
@@ -135,10 +136,11 @@ var clientHandshakeCases = []Case{
 		r.await(r.t.within(1500*time.Millisecond), func(dg datagram) bool { return dg.at.Sub(sent) > inFlight })
 		r.welcome(r.h.id())
 		welcomed := r.t.since()
-		dg, ok := r.await(r.t.within(firstPacket), func(dg datagram) bool { return connected(dg.b) })
+		until, wait := r.t.upTo(firstPacket)
+		dg, ok := r.await(until, func(dg datagram) bool { return connected(dg.b) })
 		if !ok {
 			t.Failf("sent a 7-byte Rejected (a 0 byte after it) at %v, then a Welcome with connectionId %d at %v: no packet within %v: the client stopped trying",
-				t.at(sent), r.id, welcomed, firstPacket)
+				t.at(sent), r.id, welcomed, wait)
 		}
 		if connID(dg.b) != r.id {
 			t.Skipf("welcomed as connection %d, the client's packet at %v carries connectionId %d (case 4.3/3)", r.id, t.at(dg.at), connID(dg.b))

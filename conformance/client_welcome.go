@@ -31,10 +31,11 @@ func (r *remote) ignoredWelcome(what string, from *endpoint, send func()) {
 	good := r.h.id()
 	r.welcome(good)
 	welcomed := r.t.since()
-	dg, ok := r.await(r.t.within(firstPacket), func(dg datagram) bool { return connected(dg.b) })
+	until, wait := r.t.upTo(firstPacket)
+	dg, ok := r.await(until, func(dg datagram) bool { return connected(dg.b) })
 	if !ok {
 		r.answeredElsewhere(what, from)
-		r.t.waitedOut("sent %s, then a valid Welcome with connectionId %d at %v: the client sent no packet within %v", what, good, welcomed, firstPacket)
+		r.t.waitedOut("sent %s, then a valid Welcome with connectionId %d at %v: the client sent no packet within %v", what, good, welcomed, wait)
 	}
 	if id := connID(dg.b); id != good {
 		r.t.Failf("sent %s, then a valid Welcome with connectionId %d at %v; the client's packet at %v carries connectionId %d: it took the first for a Welcome",

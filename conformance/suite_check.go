@@ -239,6 +239,13 @@ func (t *check) at(tm time.Time) time.Duration {
 	return tm.Sub(t.start).Round(time.Millisecond)
 }
 
+// upTo returns the end of a wait of d from now, within the case's
+// deadline, and how long that is: what the wait's report says it waited.
+func (t *check) upTo(d time.Duration) (time.Time, time.Duration) {
+	at := t.within(d)
+	return at, time.Until(at).Round(time.Millisecond)
+}
+
 // within returns the earlier of now+d and the case's deadline.
 func (t *check) within(d time.Duration) time.Time {
 	at := time.Now().Add(d)

@@ -78,3 +78,24 @@ func TestLastHeardNamesTheCase(t *testing.T) {
 		})
 	}
 }
+
+// A wait of d ends at the case's deadline when that comes first, and says
+// how long it is: a report names the wait it made, not the one asked for.
+func TestCheckUpToCaseDeadline(t *testing.T) {
+	tests := []struct {
+		left, d, want time.Duration
+	}{
+		{left: 10 * time.Second, d: 2 * time.Second, want: 2 * time.Second},
+		{left: 3 * time.Second, d: 5 * time.Second, want: 3 * time.Second},
+		{left: 0, d: time.Second, want: 0},
+	}
+	for _, tt := range tests {
+		synctest.Test(t, func(t *testing.T) {
+			c := &check{deadline: time.Now().Add(tt.left)}
+			until, wait := c.upTo(tt.d)
+			if wait != tt.want || !until.Equal(time.Now().Add(tt.want)) {
+				t.Errorf("%v left, a wait of %v: ends in %v (at %v), want %v", tt.left, tt.d, wait, until, tt.want)
+			}
+		})
+	}
+}
