@@ -208,12 +208,14 @@ func TestLogAnyDatagram(t *testing.T) {
 // TestLogKindFollowsDelivery: the log tells handshakes from packets as the
 // client does (§3): the datagrams of the server that a down delay holds
 // behind its Welcome reach the client after it, so they are connected
-// packets, although the Welcome was still held when they came.
+// packets, although the Welcome was still held when they came. The delay
+// is 5 s: the test needs the packet's echo to come while the Welcome is
+// held, and a test process starved for 2 s on a busy machine missed it.
 func TestLogKindFollowsDelivery(t *testing.T) {
 	t.Parallel()
 	srv := newFakeServer(t) // echoes: the client's Welcome comes back down as the server's
 	joined := make(chan *client, 1)
-	r := startProxy(t, func(p *proxy) { p.joined = func(c *client) { joined <- c } }, "-server", srv.addr(), "-down-delay", "2s")
+	r := startProxy(t, func(p *proxy) { p.joined = func(c *client) { joined <- c } }, "-server", srv.addr(), "-down-delay", "5s")
 	c := dialProxy(t, r.p)
 	packet, err := rtype.PacketHeader{ConnectionID: 9, Sequence: 1}.AppendBinary(nil)
 	if err != nil {
@@ -232,7 +234,7 @@ func TestLogKindFollowsDelivery(t *testing.T) {
 	send(packet) // while the Welcome is held: it reaches the client behind it
 	exampletest.WaitFor(t, "the packet's echo logged", func() bool { return cl.stats[down].in.Load() == 2 })
 	if cl.stats[down].out.Load() != 0 {
-		t.Fatal("the Welcome was delivered before the packet's echo came: the machine stalled for 2 s")
+		t.Fatal("the Welcome was delivered before the packet's echo came: the machine stalled for 5 s")
 	}
 	if b := readWithin(t, c); !bytes.Equal(b, rtype.AppendWelcome(nil, 9)) {
 		t.Fatalf("the client got %x first, not the Welcome", b)
@@ -245,7 +247,7 @@ func TestLogKindFollowsDelivery(t *testing.T) {
 	send(other) // §5.4: not the connection the Welcome gave
 	up := []string{"handshake Welcome connectionId=9 => forwarded", "packet connectionId=9 sequence=1",
 		"packet INVALID (connection id 10 differs from the Welcome's 9 (§5.4))"}
-	down := []string{"handshake Welcome connectionId=9 => delayed by 2s", "packet connectionId=9 sequence=1",
+	down := []string{"handshake Welcome connectionId=9 => delayed by 5s", "packet connectionId=9 sequence=1",
 		"packet INVALID (connection id 10 differs from the Welcome's 9 (§5.4))"}
 	exampletest.WaitFor(t, "every datagram logged", func() bool { return len(lines(r.stdout.String())) >= len(up)+len(down) })
 	var gotUp, gotDown []string
