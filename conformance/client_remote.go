@@ -47,6 +47,10 @@ const (
 	firstStart   = 60 * time.Second
 	handWaitUser = 60 * time.Second
 	firstPacket  = 5 * time.Second
+	// idWatch is how long 4.3/3 reads the packets of a welcomed client:
+	// a whole second at any phase, and 120 packets at one a frame, so that
+	// a wrong connectionId once a second or once in 100 packets shows.
+	idWatch = 2 * time.Second
 )
 
 // startClient starts a fresh client, or asks for one by hand, and waits

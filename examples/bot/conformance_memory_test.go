@@ -105,3 +105,51 @@ func TestConformanceStalledClientHeard(t *testing.T) {
 		t.Errorf("%d results, want 4.3/2 and 4.3/3", len(rep.Results))
 	}
 }
+
+// badIDConn is a bot's socket that writes a wrong connectionId (§5.3) into
+// every every-th connected packet it sends.
+type badIDConn struct {
+	session.PacketConn
+	every, n int
+}
+
+func (c *badIDConn) WriteToUDPAddrPort(b []byte, to netip.AddrPort) (int, error) {
+	if len(b) >= rtype.PacketHeaderSize {
+		if c.n++; c.n%c.every == 0 {
+			b = append([]byte(nil), b...)
+			b[0] ^= 0xFF
+		}
+	}
+	return c.PacketConn.WriteToUDPAddrPort(b, to)
+}
+
+// 4.3/3 sees a connectionId written wrong once a second (every 60th
+// packet at one a frame, §10) and once in 100 packets.
+func TestConformanceRareBadConnectionID(t *testing.T) {
+	t.Parallel()
+	for _, every := range []int{60, 100} {
+		var rep *conformance.Report
+		exampletest.InMemory(t, 1, func(t *testing.T, nw *rtypetest.Network) {
+			bad := func(_ context.Context, server netip.AddrPort) (func(), <-chan struct{}, error) {
+				conn, err := nw.Listen(netip.AddrPortFrom(server.Addr(), 0))
+				if err != nil {
+					return nil, nil, err
+				}
+				return botClient(func(c *bot.Config) { c.Conn = &badIDConn{PacketConn: conn, every: every} })(context.Background(), server)
+			}
+			o := conformance.Options{Network: conformance.NetworkOf(nw.Listen), Run: regexp.MustCompile(`^4\.3/3$`)}
+			var err error
+			if rep, err = conformance.RunClient(context.Background(), bad, o); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if rep == nil || len(rep.Results) != 1 {
+			t.Fatalf("one packet in %d wrong: no result of 4.3/3", every)
+		}
+		if r := rep.Results[0]; r.Outcome != conformance.Fail {
+			t.Errorf("one packet in %d wrong: 4.3/3 %s: %s", every, r.Outcome, r.Detail)
+		} else {
+			t.Logf("one packet in %d wrong: %s", every, r.Detail)
+		}
+	}
+}
