@@ -17,12 +17,17 @@ import (
 )
 
 // botOn starts, for each case, an example bot in this process on a fresh
-// socket of nw: bot.Run as the bot command runs it, on Config.Conn.
-func botOn(nw *rtypetest.Network) conformance.Client {
+// socket of nw: bot.Run as the bot command runs it, on Config.Conn, the
+// socket as wrap makes it when wrap is not nil.
+func botOn(nw *rtypetest.Network, wrap func(session.PacketConn) session.PacketConn) conformance.Client {
 	return func(_ context.Context, server netip.AddrPort) (func(), <-chan struct{}, error) {
+		var conn session.PacketConn
 		conn, err := nw.Listen(netip.AddrPortFrom(server.Addr(), 0))
 		if err != nil {
 			return nil, nil, err
+		}
+		if wrap != nil {
+			conn = wrap(conn)
 		}
 		return botClient(func(c *bot.Config) { c.Conn = conn })(context.Background(), server)
 	}
@@ -37,7 +42,7 @@ func TestConformanceInMemory(t *testing.T) {
 	exampletest.InMemory(t, 1, func(t *testing.T, nw *rtypetest.Network) {
 		o := conformance.Options{Network: conformance.NetworkOf(nw.Listen), Strict: true}
 		var err error
-		if rep, err = conformance.RunClient(context.Background(), botOn(nw), o); err != nil {
+		if rep, err = conformance.RunClient(context.Background(), botOn(nw, nil), o); err != nil {
 			t.Fatal(err)
 		}
 	})
@@ -79,14 +84,9 @@ func TestConformanceStalledClientHeard(t *testing.T) {
 	t.Parallel()
 	var rep *conformance.Report
 	exampletest.InMemory(t, 1, func(t *testing.T, nw *rtypetest.Network) {
-		stalled := func(_ context.Context, server netip.AddrPort) (func(), <-chan struct{}, error) {
-			conn, err := nw.Listen(netip.AddrPortFrom(server.Addr(), 0))
-			if err != nil {
-				return nil, nil, err
-			}
-			sc := &stalledConn{PacketConn: conn, stall: 3 * time.Second}
-			return botClient(func(c *bot.Config) { c.Conn = sc })(context.Background(), server)
-		}
+		stalled := botOn(nw, func(c session.PacketConn) session.PacketConn {
+			return &stalledConn{PacketConn: c, stall: 3 * time.Second}
+		})
 		o := conformance.Options{Network: conformance.NetworkOf(nw.Listen), Strict: true, Run: regexp.MustCompile(`^4\.3/[23]$`)}
 		var err error
 		if rep, err = conformance.RunClient(context.Background(), stalled, o); err != nil {
@@ -130,13 +130,9 @@ func TestConformanceRareBadConnectionID(t *testing.T) {
 	for _, every := range []int{60, 100} {
 		var rep *conformance.Report
 		exampletest.InMemory(t, 1, func(t *testing.T, nw *rtypetest.Network) {
-			bad := func(_ context.Context, server netip.AddrPort) (func(), <-chan struct{}, error) {
-				conn, err := nw.Listen(netip.AddrPortFrom(server.Addr(), 0))
-				if err != nil {
-					return nil, nil, err
-				}
-				return botClient(func(c *bot.Config) { c.Conn = &badIDConn{PacketConn: conn, every: every} })(context.Background(), server)
-			}
+			bad := botOn(nw, func(c session.PacketConn) session.PacketConn {
+				return &badIDConn{PacketConn: c, every: every}
+			})
 			o := conformance.Options{Network: conformance.NetworkOf(nw.Listen), Run: regexp.MustCompile(`^4\.3/3$`)}
 			var err error
 			if rep, err = conformance.RunClient(context.Background(), bad, o); err != nil {
