@@ -119,7 +119,10 @@ func (l *loop) arrange() {
 // its matches at each wake-up, every match once an interval. It returns
 // early once no match is left.
 func (l *loop) run(ctx context.Context) {
-	p := newPacer(l.cfg.Interval/time.Duration(l.phases), l.cfg.Interval)
+	// The first phase is due a quarter interval in, whatever the phases:
+	// matches started with their clients, as in a simulated network, then
+	// do not tick on the very instants the clients send.
+	p := newPacer(l.cfg.Interval/maxPhases, l.cfg.Interval/time.Duration(l.phases), l.cfg.Interval)
 	defer p.stop()
 	for {
 		now, ok := p.wait(ctx)

@@ -21,10 +21,11 @@ type pacer struct {
 	timer  *time.Timer
 }
 
-func newPacer(period, behind time.Duration) *pacer {
+// newPacer returns a pacer whose first phase is due first from now.
+func newPacer(first, period, behind time.Duration) *pacer {
 	t := time.NewTimer(period)
 	t.Stop()
-	return &pacer{period: period, behind: behind, next: time.Now().Add(period), timer: t}
+	return &pacer{period: period, behind: behind, next: time.Now().Add(first), timer: t}
 }
 
 // wait returns the time when the next phase is due, or false once ctx is

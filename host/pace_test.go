@@ -32,7 +32,7 @@ func TestPacerCatchesUp(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				start := time.Now()
-				p := newPacer(period, 4*period)
+				p := newPacer(period, period, 4*period)
 				defer p.stop()
 				n := 0
 				for {
@@ -55,7 +55,7 @@ func TestPacerCatchesUp(t *testing.T) {
 // wait returns false once its context is done, at once or while it waits.
 func TestPacerStops(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		p := newPacer(time.Millisecond, time.Second)
+		p := newPacer(time.Millisecond, time.Millisecond, time.Second)
 		defer p.stop()
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond+time.Microsecond)
 		defer cancel()
